@@ -1,0 +1,34 @@
+# launchprof — the README's two commands are `make run` and `make test`.
+SWIFT ?= swift
+RELEASE_FLAGS ?= -c release
+BIN := .build/release/launchprof
+
+.PHONY: setup build run test bench clean
+
+# Installs the system packages the build needs, only when they are missing.
+setup:
+	@if ! pkg-config --exists libpng 2>/dev/null; then \
+		echo "libpng not found by pkg-config: installing libpng-dev"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y libpng-dev pkg-config; \
+	fi
+	@command -v pkg-config >/dev/null || { echo "pkg-config is required" >&2; exit 2; }
+
+build: setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
+
+# Builds a release binary and profiles the default launch.
+run: build
+	$(BIN) run
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Benchmarks: timing goals live here, never in unit tests.
+bench: setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench --product launchprof
+	.build/release/launchprof-bench
+
+clean:
+	rm -rf .build Fixtures/*/Loading.png

@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependency direction (each module only imports the ones above it):
+//
+//   LaunchCore      clock, phase recorder, result model (Glibc only: it runs in the measured process)
+//   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
+//   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
+//   LaunchStats     statistics and comparison of results
+//   LaunchExport    one exporter per format behind the `ResultExporter` protocol
+//   launchprof      the command-line tool (one file per subcommand)
+let package = Package(
+    name: "launchprof",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "launchprof", targets: ["launchprof"]),
+        .library(name: "LaunchCore", targets: ["LaunchCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "LaunchCore"),
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
+        .target(name: "LaunchImage", dependencies: ["CPNGShim"]),
+        .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage"]),
+        .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
+        .executableTarget(
+            name: "launchprof",
+            dependencies: [
+                "LaunchCore", "LaunchPipeline", "LaunchStats", "LaunchExport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "launchprof-bench",
+            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"],
+            path: "Benchmarks/launchprof-bench"
+        ),
+        .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
+        .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage"]),
+        .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore"]),
+        .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
+        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
+        .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,50 @@
+#ifndef LAUNCHPROF_PNG_SHIM_H
+#define LAUNCHPROF_PNG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Limits that keep a hostile header from making the decoder allocate without bound.
+typedef struct lp_png_limits {
+    uint32_t max_width;
+    uint32_t max_height;
+    /// Maximum bytes of decoded RGBA8 pixels (width * height * 4).
+    size_t max_pixel_bytes;
+    /// Maximum bytes libpng may allocate for one ancillary chunk.
+    size_t max_chunk_bytes;
+} lp_png_limits;
+
+/// What a decode produced: RGBA8 pixels (owned by the caller, free with lp_png_free) and the source format.
+typedef struct lp_png_decoded {
+    uint8_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+} lp_png_decoded;
+
+/// Decodes a PNG held in memory to 8-bit RGBA, whatever its colour type, bit depth or interlacing
+/// (palette and grey expanded, tRNS to alpha, 16-bit stripped).
+/// Returns 0 on success; otherwise non-zero with libpng's message (or the limit hit) in `error`.
+/// libpng's longjmp-based errors are caught here, so they never cross into Swift.
+int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
+                  lp_png_decoded *out, char *error, size_t error_capacity);
+
+/// Encodes RGBA8 pixels (row-major, no padding) as a PNG in memory, deterministically
+/// (no time stamp, fixed compression settings). On success `*out` holds the bytes (free with lp_png_free).
+int lp_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                       uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
+
+/// Frees memory returned by the functions above.
+void lp_png_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,170 @@
+// The only place launchprof touches libpng directly. libpng reports errors with longjmp, which
+// must never cross Swift frames, so every libpng call happens below a setjmp in this file and
+// errors come back as a return code and libpng's message.
+#include "png_shim.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shim_state {
+    char *error;
+    size_t error_capacity;
+    const uint8_t *data;
+    size_t length;
+    size_t offset;
+    uint8_t *out;
+    size_t out_length;
+    size_t out_capacity;
+} shim_state;
+
+static void set_error(char *error, size_t capacity, const char *message) {
+    if (error == NULL || capacity == 0) return;
+    strncpy(error, message, capacity - 1);
+    error[capacity - 1] = '\0';
+}
+
+static void shim_error(png_structp png, png_const_charp message) {
+    shim_state *state = (shim_state *)png_get_error_ptr(png);
+    set_error(state->error, state->error_capacity, message ? message : "unknown libpng error");
+    png_longjmp(png, 1);
+}
+
+static void shim_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message; // Warnings are allowed: the image still decodes.
+}
+
+static void shim_read(png_structp png, png_bytep buffer, size_t count) {
+    shim_state *state = (shim_state *)png_get_io_ptr(png);
+    if (count > state->length - state->offset) {
+        png_error(png, "unexpected end of file (truncated PNG)");
+    }
+    memcpy(buffer, state->data + state->offset, count);
+    state->offset += count;
+}
+
+int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
+                  lp_png_decoded *out, char *error, size_t error_capacity) {
+    shim_state state = { error, error_capacity, data, length, 0, NULL, 0, 0 };
+    memset(out, 0, sizeof *out);
+    if (length < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        set_error(error, error_capacity, "not a PNG file (bad signature)");
+        return 1;
+    }
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, shim_error, shim_warning);
+    if (png == NULL) {
+        set_error(error, error_capacity, "libpng could not create a read structure");
+        return 1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        set_error(error, error_capacity, "libpng could not create an info structure");
+        return 1;
+    }
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        free(pixels);
+        free(rows);
+        png_destroy_read_struct(&png, &info, NULL);
+        return 1;
+    }
+    png_set_read_fn(png, &state, shim_read);
+    png_set_user_limits(png, limits.max_width, limits.max_height);
+    png_set_chunk_malloc_max(png, limits.max_chunk_bytes);
+    png_read_info(png, info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    if ((size_t)width * (size_t)height > limits.max_pixel_bytes / 4) {
+        png_error(png, "image too large: decoded pixels exceed the memory limit");
+    }
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_strip_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !has_trns) png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+    (void)png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    size_t row_bytes = png_get_rowbytes(png, info);
+    if (row_bytes != (size_t)width * 4) {
+        png_error(png, "unexpected row size after conversion to RGBA8");
+    }
+    pixels = (uint8_t *)malloc(row_bytes * height);
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
+    if (pixels == NULL || rows == NULL) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    out->pixels = pixels;
+    out->width = width;
+    out->height = height;
+    out->bit_depth = bit_depth;
+    out->color_type = color_type;
+    out->interlaced = interlace != PNG_INTERLACE_NONE;
+    return 0;
+}
+
+static void shim_write(png_structp png, png_bytep buffer, size_t count) {
+    shim_state *state = (shim_state *)png_get_io_ptr(png);
+    if (count > state->out_capacity - state->out_length) {
+        size_t capacity = state->out_capacity ? state->out_capacity : 65536;
+        while (capacity - state->out_length < count) capacity *= 2;
+        uint8_t *grown = (uint8_t *)realloc(state->out, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        state->out = grown;
+        state->out_capacity = capacity;
+    }
+    memcpy(state->out + state->out_length, buffer, count);
+    state->out_length += count;
+}
+
+static void shim_flush(png_structp png) { (void)png; }
+
+int lp_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                       uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
+    shim_state state = { error, error_capacity, NULL, 0, 0, NULL, 0, 0 };
+    *out = NULL;
+    *out_length = 0;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, shim_error, shim_warning);
+    if (png == NULL) {
+        set_error(error, error_capacity, "libpng could not create a write structure");
+        return 1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        set_error(error, error_capacity, "libpng could not create an info structure");
+        return 1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        free(state.out);
+        png_destroy_write_struct(&png, &info);
+        return 1;
+    }
+    png_set_write_fn(png, &state, shim_write, shim_flush);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * width * 4));
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    *out = state.out;
+    *out_length = state.out_length;
+    return 0;
+}
+
+void lp_png_free(void *pointer) { free(pointer); }

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file that could not be read or written, with the path and the system's reason.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    static func errno(_ path: String, _ action: String) -> FileError {
+        FileError(path: path, reason: "cannot \(action): \(String(cString: strerror(Glibc.errno)))")
+    }
+}
+
+/// Whole-file reads and atomic writes, with errors that name the file.
+public enum FileIO {
+    /// Reads the whole file at `path`.
+    ///
+    /// - Throws: ``FileError`` naming the path when it is missing, unreadable or a directory.
+    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .errno(path, "read") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileError(path: path, reason: "is a directory, not a file")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .errno(path, "read")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    /// Reads the whole file at `path` as UTF-8 text (invalid sequences are replaced).
+    public static func readText(_ path: String) throws(FileError) -> String {
+        String(decoding: try read(path), as: UTF8.self)
+    }
+
+    /// Writes `bytes` to `path` atomically: to a temporary file in the same directory, flushed,
+    /// then renamed over `path`. A reader sees the old file or the new one, never half of one.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let directory = parentDirectory(of: path)
+        if !directory.isEmpty, !isDirectory(directory) {
+            try createDirectories(directory)
+        }
+        let temp = "\(path).\(getpid()).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .errno(path, "write") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let error = FileError.errno(path, "write")
+                close(fd)
+                unlink(temp)
+                throw error
+            }
+            written += n
+        }
+        if fsync(fd) != 0 || close(fd) != 0 {
+            let error = FileError.errno(path, "write")
+            unlink(temp)
+            throw error
+        }
+        guard rename(temp, path) == 0 else {
+            let error = FileError.errno(path, "write")
+            unlink(temp)
+            throw error
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `path` atomically.
+    public static func writeAtomically(_ text: String, to path: String) throws(FileError) {
+        try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    /// `true` when `path` exists (following links).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// `true` when `path` is a directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates `path` and any missing parents.
+    public static func createDirectories(_ path: String) throws(FileError) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            current += current.isEmpty || current.hasSuffix("/") ? String(component) : "/\(component)"
+            if !isDirectory(current), mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw .errno(current, "create directory")
+            }
+        }
+    }
+
+    /// The directory part of `path` (`""` for a bare file name).
+    public static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` resolved against `directory` unless it is absolute.
+    public static func resolve(_ path: String, relativeTo directory: String) -> String {
+        if path.hasPrefix("/") || directory.isEmpty { return path }
+        return directory.hasSuffix("/") ? directory + path : "\(directory)/\(path)"
+    }
+}

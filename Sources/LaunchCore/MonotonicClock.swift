@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the system's monotonic clock (`CLOCK_MONOTONIC`) in nanoseconds.
+///
+/// The monotonic clock is unaffected by wall-clock changes (NTP steps, `date -s`), and is
+/// the same clock in every process on the machine, so a parent and a child can compare readings.
+public enum MonotonicClock {
+    /// Nanoseconds since an arbitrary, fixed point in the past (boot, on Linux).
+    @inlinable
+    public static func nanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,55 @@
+/// Everything recorded in one launch: its phases, marks, counters and total.
+public struct RunRecord: Codable, Equatable, Sendable {
+    /// 1-based run number within the result.
+    public var index: Int
+    /// The process id of the launch, when known.
+    public var pid: Int?
+    /// Seconds from the clock origin (top of `main`) to the end of the last phase that ran at launch.
+    public var total: Double
+    /// Every phase, in the order they began (a parent always precedes its children).
+    public var phases: [PhaseRecord]
+    public var marks: [MarkRecord]
+    public var counters: [CounterRecord]
+    /// Names of lazy phases that did not run at launch.
+    public var deferred: [String]
+
+    public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
+                marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {
+        self.index = index
+        self.pid = pid
+        self.total = total
+        self.phases = phases
+        self.marks = marks
+        self.counters = counters
+        self.deferred = deferred
+    }
+
+    /// Collects a run from the recorders of every thread that took part.
+    ///
+    /// The total is the end of the last phase that ran at launch, measured from the clock origin;
+    /// with no phases it is the time of the call.
+    public init(index: Int = 1, pid: Int? = nil, clock: LaunchClock, recorders: [PhaseRecorder], deferred: [String] = []) {
+        var phases: [PhaseRecord] = []
+        var marks: [MarkRecord] = []
+        var counters: [CounterRecord] = []
+        for recorder in recorders {
+            phases += recorder.phaseRecords(indexOffset: phases.count)
+            marks += recorder.markRecords()
+            for counter in recorder.counterRecords() {
+                if let i = counters.firstIndex(where: { $0.name == counter.name }) {
+                    counters[i].value += counter.value
+                } else {
+                    counters.append(counter)
+                }
+            }
+        }
+        let launchEnd = phases.filter { !$0.afterLaunch }.map(\.end).max() ?? clock.elapsedSeconds()
+        self.init(index: index, pid: pid, total: launchEnd, phases: phases, marks: marks,
+                  counters: counters, deferred: deferred)
+    }
+
+    /// The value of counter `name`, or `nil` when it was never counted.
+    public func counter(_ name: String) -> Int? {
+        counters.first { $0.name == name }?.value
+    }
+}

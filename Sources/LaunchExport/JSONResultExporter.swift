@@ -1,0 +1,12 @@
+import LaunchCore
+
+/// The result document itself, as pretty-printed JSON with sorted keys (schema: `docs/result.schema.json`).
+public struct JSONResultExporter: ResultExporter {
+    public static let formatName = "json"
+
+    public init() {}
+
+    public func render(_ result: LaunchResult) throws -> String {
+        String(decoding: try ResultFile.encode(result), as: UTF8.self) + "\n"
+    }
+}

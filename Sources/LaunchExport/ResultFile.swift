@@ -1,0 +1,68 @@
+import FoundationEssentials
+import LaunchCore
+
+/// Reads and writes result documents (JSON), refusing schema versions this build does not know.
+public enum ResultFile {
+    /// A result file that cannot be used.
+    public struct ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The JSON bytes of `result` (pretty-printed, sorted keys: stable and diffable).
+    public static func encode(_ result: LaunchResult) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(result))
+    }
+
+    /// Decodes a result, checking the schema version first.
+    public static func decode(_ bytes: [UInt8], path: String) throws(ReadError) -> LaunchResult {
+        struct Version: Decodable { var schemaVersion: Int? }
+        let data = Data(bytes)
+        let version: Version
+        do {
+            version = try JSONDecoder().decode(Version.self, from: data)
+        } catch {
+            throw ReadError(path: path, reason: "not a launchprof result (invalid JSON)")
+        }
+        guard let schema = version.schemaVersion else {
+            throw ReadError(path: path, reason: "not a launchprof result (no schemaVersion)")
+        }
+        guard schema == LaunchResult.currentSchemaVersion else {
+            throw ReadError(path: path, reason: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads version \(LaunchResult.currentSchemaVersion))")
+        }
+        do {
+            return try JSONDecoder().decode(LaunchResult.self, from: data)
+        } catch let error as DecodingError {
+            throw ReadError(path: path, reason: "malformed result: \(describe(error))")
+        } catch {
+            throw ReadError(path: path, reason: "malformed result: \(error)")
+        }
+    }
+
+    /// Reads the result at `path`.
+    public static func read(_ path: String) throws -> LaunchResult {
+        try decode(try FileIO.read(path), path: path)
+    }
+
+    /// Writes `result` to `path` atomically (temporary file and rename).
+    public static func write(_ result: LaunchResult, to path: String) throws {
+        try FileIO.writeAtomically(try encode(result), to: path)
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return p.isEmpty ? "top level" : String(p.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)): missing key \"\(key.stringValue)\""
+        case .typeMismatch(let type, let context): return "\(path(context)): expected \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context)): expected \(type), found null"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

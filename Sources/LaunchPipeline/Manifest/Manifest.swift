@@ -1,0 +1,110 @@
+import LaunchCore
+
+/// A launch configuration: which theme and assets, the screen, the orientations to build,
+/// the stages in order (with the names the report prints), lazy stages, strategies and the snapshot.
+/// The format is documented in `docs/manifest.md`; ``ManifestLoader`` reads it.
+public struct Manifest: Equatable, Sendable {
+    /// The file the manifest was read from.
+    public var path: String
+    /// SHA-256 of the file's bytes.
+    public var sha256: String
+    public var name: String
+    /// Theme XML path (resolved against the manifest's directory).
+    public var theme: String
+    /// Asset directory (resolved).
+    public var assets: String
+    public var screen: Screen
+    /// Orientations to build; the first is the one drawn at launch.
+    public var orientations: [Orientation]
+    public var stages: [StageSpec]
+    public var strategies: Strategies
+    /// Where the snapshot PNG is written (resolved), or `nil` for no file.
+    public var snapshot: String?
+
+    /// The stages that run at launch, in order.
+    public var launchStages: [StageSpec] { stages.filter { !$0.lazy } }
+
+    /// The lazy stages, which run only when touched.
+    public var lazyStages: [StageSpec] { stages.filter(\.lazy) }
+}
+
+/// Screen size in points and the pixel scale (1 for @1x, 2 for @2x…), in portrait.
+public struct Screen: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var scale: Int
+
+    public init(width: Int, height: Int, scale: Int) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
+}
+
+/// One stage of the startup pipeline.
+public struct StageSpec: Equatable, Sendable {
+    /// The phase name the report prints (`Time for <name>`).
+    public var name: String
+    /// What the stage does.
+    public var run: StageKind
+    /// A lazy stage does not run at launch; the report shows it as deferred.
+    public var lazy: Bool
+    /// The data file of a `data` stage (resolved).
+    public var file: String?
+
+    public init(name: String, run: StageKind, lazy: Bool = false, file: String? = nil) {
+        self.name = name
+        self.run = run
+        self.lazy = lazy
+        self.file = file
+    }
+}
+
+/// The work a stage does.
+public enum StageKind: String, Sendable, CaseIterable {
+    /// Allocates the framebuffer and the image cache.
+    case initialize = "init"
+    /// Reads and parses the theme XML.
+    case theme
+    /// Computes view frames for the requested orientations.
+    case layout
+    /// Decodes every PNG the theme uses (one sub-phase per image).
+    case images
+    /// Rasterizes the UI of the launch orientation.
+    case draw
+    /// Encodes the framebuffer as PNG and writes it atomically.
+    case snapshot
+    /// Parses a data XML file (unit conversions, constants…), usually lazily.
+    case data
+
+    /// The kind of cost, for device tiers.
+    public var cost: PhaseKind {
+        switch self {
+        case .initialize, .layout, .data: return .cpu
+        case .theme, .snapshot: return .io
+        case .images: return .decode
+        case .draw: return .draw
+        }
+    }
+
+    /// Stages that must have run before this one.
+    public var requires: [StageKind] {
+        switch self {
+        case .initialize, .theme, .data: return []
+        case .layout: return [.theme]
+        case .images: return [.initialize, .theme]
+        case .draw: return [.layout, .images]
+        case .snapshot: return [.draw]
+        }
+    }
+}
+
+/// Optimisation strategies, each measurable by switching it on or off.
+public struct Strategies: Equatable, Sendable {
+    /// Draw a key background once per size and style and reuse it for every such key.
+    public var reuseKeyBackgrounds: Bool
+
+    public init(reuseKeyBackgrounds: Bool = true) {
+        self.reuseKeyBackgrounds = reuseKeyBackgrounds
+    }
+}

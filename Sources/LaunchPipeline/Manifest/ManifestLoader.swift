@@ -1,0 +1,171 @@
+import Foundation
+import LaunchCore
+
+/// Reads a manifest JSON file (documented in `docs/manifest.md`), checking every key:
+/// errors name the file and the key path and say what was expected.
+public enum ManifestLoader {
+    /// Reads the manifest at `path`; relative paths inside it resolve against its directory.
+    public static func load(path: String) throws -> Manifest {
+        try parse(try FileIO.read(path), path: path)
+    }
+
+    /// Parses manifest bytes; `path` names the file and anchors relative paths.
+    public static func parse(_ bytes: [UInt8], path: String) throws(PipelineError) -> Manifest {
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw PipelineError.input(path, "invalid JSON\(syntaxPosition(error, bytes))")
+        }
+        let directory = FileIO.parentDirectory(of: path)
+        let root = try Node(value: json, path: "", file: path).object(allowed: [
+            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "$comment",
+        ])
+        let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
+        let screen = Screen(width: try screenNode.required("width").int(min: 1, max: 8192),
+                            height: try screenNode.required("height").int(min: 1, max: 8192),
+                            scale: try screenNode.optional("scale")?.int(min: 1, max: 4) ?? 1)
+        guard screen.width * screen.scale <= 8192, screen.height * screen.scale <= 8192 else {
+            throw PipelineError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
+        }
+
+        let orientationNodes = try root.optional("orientations")?.array() ?? []
+        var orientations: [Orientation] = []
+        for node in orientationNodes {
+            let name = try node.string()
+            guard let orientation = Orientation(rawValue: name) else {
+                throw node.error("expected \"portrait\" or \"landscape\", found \"\(name)\"")
+            }
+            if !orientations.contains(orientation) { orientations.append(orientation) }
+        }
+        if orientations.isEmpty { orientations = [.portrait] }
+
+        var stages: [StageSpec] = []
+        for node in try root.required("stages").array() {
+            let stage = try node.object(allowed: ["name", "run", "lazy", "file"])
+            let runNode = try stage.required("run")
+            let runName = try runNode.string()
+            guard let kind = StageKind(rawValue: runName) else {
+                throw runNode.error("expected one of \(StageKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(runName)\"")
+            }
+            let nameNode = try stage.required("name")
+            let name = try nameNode.string()
+            guard !name.isEmpty else { throw nameNode.error("expected a non-empty name") }
+            guard !stages.contains(where: { $0.name == name }) else { throw nameNode.error("another stage is already named \"\(name)\"") }
+            let fileNode = try stage.optional("file")
+            var file: String?
+            if let fileNode { file = FileIO.resolve(try fileNode.string(), relativeTo: directory) }
+            if kind == .data, file == nil { throw stage.error("a \"data\" stage needs a \"file\"") }
+            if kind != .data, let fileNode { throw fileNode.error("only \"data\" stages take a \"file\"") }
+            let lazy = try stage.optional("lazy")?.bool() ?? false
+            if lazy, kind != .data { throw stage.error("only \"data\" stages can be lazy (the UI needs the others to launch)") }
+            stages.append(StageSpec(name: name, run: kind, lazy: lazy, file: file))
+        }
+        guard !stages.isEmpty else { throw PipelineError.input(path, "stages: expected at least one stage") }
+        // Each stage's prerequisites must run, at launch, before it.
+        var ran: Set<String> = []
+        for (i, stage) in stages.enumerated() where !stage.lazy {
+            for needed in stage.run.requires where !ran.contains(needed.rawValue) {
+                throw PipelineError.input(path, "stages[\(i)]: the \"\(stage.run.rawValue)\" stage (\(stage.name)) needs a \"\(needed.rawValue)\" stage before it")
+            }
+            ran.insert(stage.run.rawValue)
+        }
+
+        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds"])
+        let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true)
+
+        var snapshot: String?
+        if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
+        return Manifest(
+            path: path, sha256: SHA256.hex(of: bytes),
+            name: try root.optional("name")?.string() ?? "unnamed",
+            theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
+            assets: FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory),
+            screen: screen, orientations: orientations, stages: stages, strategies: strategies,
+            snapshot: snapshot)
+    }
+
+    /// `" at line L, column C"` from JSONSerialization's "around character N", when it says.
+    static func syntaxPosition(_ error: Error, _ bytes: [UInt8]) -> String {
+        let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
+        guard let range = text.range(of: "character "),
+              let offset = Int(String(text[range.upperBound...].prefix(while: { $0.isNumber }))) else {
+            return text.isEmpty ? "" : ": \(text)"
+        }
+        var line = 1, column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return " at line \(line), column \(column)"
+    }
+
+    /// A JSON value and its key path, with typed accessors whose errors name both.
+    struct Node {
+        let value: Any
+        let path: String
+        let file: String
+
+        func error(_ reason: String) -> PipelineError {
+            PipelineError.input(file, "\(path.isEmpty ? "top level" : path): \(reason)")
+        }
+
+        private var typeName: String {
+            switch value {
+            case is String: return "a string"
+            case is [Any]: return "an array"
+            case is [String: Any]: return "an object"
+            case is NSNull: return "null"
+            case let n as NSNumber: return isBool(n) ? "a boolean" : "a number"
+            default: return "a value"
+            }
+        }
+
+        private func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+
+        func object(allowed: Set<String>) throws(PipelineError) -> Node {
+            guard let dict = value as? [String: Any] else { throw error("expected an object, found \(typeName)") }
+            if let unknown = dict.keys.sorted().first(where: { !allowed.contains($0) }) {
+                throw error("unknown key \"\(unknown)\" (expected: \(allowed.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", ")))")
+            }
+            return self
+        }
+
+        func optional(_ key: String) throws(PipelineError) -> Node? {
+            guard let dict = value as? [String: Any] else { throw error("expected an object, found \(typeName)") }
+            guard let child = dict[key] else { return nil }
+            return Node(value: child, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+        }
+
+        func required(_ key: String) throws(PipelineError) -> Node {
+            guard let node = try optional(key) else {
+                throw PipelineError.input(file, "\(path.isEmpty ? "" : "\(path): ")missing required key \"\(key)\"")
+            }
+            return node
+        }
+
+        func array() throws(PipelineError) -> [Node] {
+            guard let items = value as? [Any] else { throw error("expected an array, found \(typeName)") }
+            return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]", file: file) }
+        }
+
+        func string() throws(PipelineError) -> String {
+            guard let s = value as? String else { throw error("expected a string, found \(typeName)") }
+            return s
+        }
+
+        func bool() throws(PipelineError) -> Bool {
+            guard let n = value as? NSNumber, isBool(n) else { throw error("expected true or false, found \(typeName)") }
+            return n.boolValue
+        }
+
+        func int(min: Int, max: Int) throws(PipelineError) -> Int {
+            guard let n = value as? NSNumber, !isBool(n), n.doubleValue == n.doubleValue.rounded(),
+                  abs(n.doubleValue) < 1e15 else {
+                throw error("expected a whole number, found \(typeName)")
+            }
+            let v = n.intValue
+            guard v >= min, v <= max else { throw error("expected a whole number from \(min) to \(max), found \(v)") }
+            return v
+        }
+    }
+}

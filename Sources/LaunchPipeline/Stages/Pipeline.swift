@@ -1,0 +1,181 @@
+import LaunchCore
+import LaunchImage
+
+/// The app-like startup workload: runs a ``Manifest``'s stages in order, each as a named phase
+/// on a ``PhaseRecorder``, and keeps what each stage produced.
+///
+/// ```swift
+/// let clock = LaunchClock.startNow()
+/// let recorder = PhaseRecorder(clock: clock)
+/// let pipeline = Pipeline(manifest: try ManifestLoader.load(path: "Fixtures/default/manifest.json"), recorder: recorder)
+/// try pipeline.launch()
+/// try pipeline.touch("loading conversions")   // a lazy stage, on first use
+/// ```
+public final class Pipeline {
+    public let manifest: Manifest
+    public let recorder: PhaseRecorder
+    /// Where the snapshot goes; the manifest's `snapshot` unless overridden (`nil`: encode but write no file).
+    public var snapshotPath: String?
+    public var decoder = PNGDecoder()
+
+    public private(set) var theme: Theme?
+    public private(set) var layouts: [Orientation: BuiltLayout] = [:]
+    public private(set) var canvas: Canvas?
+    public private(set) var imageCache = ImageCache()
+    public private(set) var fonts: [String: GlyphFont] = [:]
+    public private(set) var images: [String: LoadedImage] = [:]
+    public private(set) var dataTables: [String: DataTable] = [:]
+    /// The encoded snapshot PNG, once the snapshot stage ran.
+    public private(set) var snapshotBytes: [UInt8]?
+    private var ran: Set<StageKind> = []
+    private var touched: Set<String> = []
+
+    public init(manifest: Manifest, recorder: PhaseRecorder) {
+        self.manifest = manifest
+        self.recorder = recorder
+        self.snapshotPath = manifest.snapshot
+    }
+
+    /// Runs every stage that is not lazy, in manifest order.
+    public func launch() throws {
+        for stage in manifest.launchStages {
+            try recorder.phase(stage.name, kind: stage.run.cost) { try run(stage) }
+        }
+    }
+
+    /// Runs the lazy stage named `name` after launch, as a first use would; its phase is marked after-launch.
+    public func touch(_ name: String) throws {
+        guard let stage = manifest.lazyStages.first(where: { $0.name == name }) else {
+            let names = manifest.lazyStages.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            throw PipelineError("no lazy stage named \"\(name)\" in \(manifest.path) (lazy stages: \(names.isEmpty ? "none" : names))")
+        }
+        guard touched.insert(name).inserted else { return }
+        recorder.recordingAfterLaunch = true
+        defer { recorder.recordingAfterLaunch = false }
+        try recorder.phase(stage.name, kind: stage.run.cost) { try run(stage) }
+    }
+
+    // MARK: Stages
+
+    private func run(_ stage: StageSpec) throws {
+        switch stage.run {
+        case .initialize: runInit()
+        case .theme: try runTheme()
+        case .layout: try runLayout()
+        case .images: try runImages()
+        case .draw: try runDraw()
+        case .snapshot: try runSnapshot()
+        case .data: try runData(stage)
+        }
+        ran.insert(stage.run)
+    }
+
+    private func runInit() {
+        let s = manifest.screen
+        canvas = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
+        imageCache = ImageCache()
+    }
+
+    private func runTheme() throws {
+        theme = try ThemeParser.load(path: manifest.theme)
+    }
+
+    private func runLayout() throws {
+        let theme = try require(theme, "layout")
+        for orientation in manifest.orientations {
+            guard let spec = theme.layouts[orientation] else {
+                throw PipelineError("\(manifest.theme): the manifest asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
+            }
+            let built = try recorder.phase(orientation.rawValue, kind: .cpu) {
+                try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
+            }
+            layouts[orientation] = built
+            recorder.count("keys laid out", built.keys.count)
+            recorder.count("views laid out", built.viewCount)
+        }
+    }
+
+    private func runImages() throws {
+        let theme = try require(theme, "images")
+        // Sorted names make the decode order, and so the phases, the same on every run.
+        for name in theme.fonts.keys.sorted() {
+            let spec = theme.fonts[name]!
+            let (image, scale, path) = try loadImage(spec.atlas)
+            _ = scale
+            fonts[name] = try GlyphFont(spec: spec, atlas: image, file: path)
+        }
+        for name in theme.images.keys.sorted() {
+            let (image, scale, _) = try loadImage(theme.images[name]!.source)
+            images[name] = LoadedImage(image: image, scale: scale)
+        }
+        recorder.count("images decoded", imageCache.misses)
+        recorder.count("image cache hits", imageCache.hits)
+        recorder.count("decoded image bytes", imageCache.byteCount)
+    }
+
+    /// Loads an asset through the cache, preferring the `@Nx` file for the screen's scale.
+    private func loadImage(_ file: String) throws -> (RGBAImage, Int, String) {
+        let (path, scale) = resolveAsset(file)
+        let image = try imageCache.image(for: path) { path in
+            try recorder.phase("decoding \(Self.fileName(path))", kind: .decode) {
+                try decoder.decode(try FileIO.read(path), file: path)
+            }
+        }
+        return (image, scale, path)
+    }
+
+    private func resolveAsset(_ file: String) -> (path: String, scale: Int) {
+        let scale = manifest.screen.scale
+        if scale > 1, file.hasSuffix(".png"), !file.contains("@") {
+            let variant = FileIO.resolve("\(file.dropLast(4))@\(scale)x.png", relativeTo: manifest.assets)
+            if FileIO.exists(variant) { return (variant, scale) }
+        }
+        let path = FileIO.resolve(file, relativeTo: manifest.assets)
+        if let at = file.lastIndex(of: "@"), let n = Int(file[file.index(after: at)...].prefix { $0.isNumber }) {
+            return (path, n)
+        }
+        return (path, 1)
+    }
+
+    private func runDraw() throws {
+        let theme = try require(theme, "draw")
+        guard var canvas, let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
+            throw PipelineError("the draw stage needs the init and layout stages first")
+        }
+        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
+                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
+        try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
+        try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
+        recorder.mark("first frame")
+        recorder.count("pixels drawn", canvas.pixelsDrawn)
+        recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
+        recorder.count("key backgrounds reused", renderer.backgroundsReused)
+        self.canvas = canvas
+    }
+
+    private func runSnapshot() throws {
+        guard let canvas else { throw PipelineError("the snapshot stage needs the draw stage first") }
+        let bytes = try recorder.phase("encoding PNG", kind: .cpu) { try PNGEncoder().encode(canvas.image) }
+        snapshotBytes = bytes
+        if let snapshotPath {
+            try recorder.phase("writing file", kind: .io) { try FileIO.writeAtomically(bytes, to: snapshotPath) }
+        }
+    }
+
+    private func runData(_ stage: StageSpec) throws {
+        guard let file = stage.file else { return }
+        let table = try DataTable.load(path: file)
+        dataTables[stage.name] = table
+        recorder.count("data items loaded", table.items.count)
+    }
+
+    private func require<T>(_ value: T?, _ stage: String) throws -> T {
+        guard let value else { throw PipelineError("the \(stage) stage needs the theme stage first") }
+        return value
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import LaunchCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `launchprof` command: a launch-time profiler.
+struct Launchprof: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "launchprof",
+        abstract: "A launch-time profiler: a clock at main, named phases, and the time each one took.",
+        discussion: """
+            Examples:
+              launchprof run                                   # profile the built-in default launch
+              launchprof run --manifest Fixtures/heavy/manifest.json --output heavy.json
+              launchprof run --touch "loading conversions"     # also time a lazy stage's first use
+              launchprof report heavy.json --precision 3
+
+            Exit codes: 0 success, 1 regression found, 2 usage or input error.
+            """,
+        version: launchprofVersion,
+        subcommands: [RunCommand.self, ReportCommand.self],
+        defaultSubcommand: nil
+    )
+
+    /// Parses the arguments and runs the command, mapping every failure to the documented exit codes:
+    /// 0 success, 1 regression found, 2 usage or input error.
+    static func runMain() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            Glibc.exit(0)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch let error as InputError {
+            printError(error.description)
+            Glibc.exit(ExitStatus.inputError)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                // --help and --version.
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            printError(fullMessage(for: error), usage: true)
+            Glibc.exit(ExitStatus.inputError)
+        }
+    }
+
+    static func printError(_ message: String, usage: Bool = false) {
+        var text = message.hasPrefix("Error:") || message.hasPrefix("Usage:") ? message : "launchprof: error: \(message)"
+        if !text.hasSuffix("\n") { text += "\n" }
+        StandardError.write(text)
+    }
+}
+
+/// The documented exit codes.
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// A launch regression or blown budget was found.
+    static let regression: Int32 = 1
+    /// Bad usage or bad input (a missing, unreadable or malformed file).
+    static let inputError: Int32 = 2
+}
+
+/// A failure caused by the user's input; printed as `launchprof: error: …` with exit code 2.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+
+    /// Wraps any error thrown while reading input, keeping its message.
+    init(_ error: Error) {
+        description = "\(error)"
+    }
+}

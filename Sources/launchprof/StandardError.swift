@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes to standard error (file descriptor 2) and asks whether it is a terminal.
+enum StandardError {
+    static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// `true` when standard error is a terminal (progress is shown only then).
+    static var isTerminal: Bool { isatty(2) != 0 }
+}
