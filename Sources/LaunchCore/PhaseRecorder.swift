@@ -95,6 +95,7 @@ public final class PhaseRecorder {
 
     /// Runs `body` inside a phase named `name`; the phase ends even when `body` throws.
     @inlinable
+    @discardableResult
     public func phase<T>(_ name: String, kind: PhaseKind? = nil, _ body: () throws -> T) rethrows -> T {
         let token = begin(name, kind: kind)
         defer { end(token) }

@@ -1,0 +1,59 @@
+import Testing
+@testable import LaunchExport
+import LaunchCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ResultFileTests {
+    @Test func roundTripKeepsEveryValue() throws {
+        let original = SampleResult.classic(runs: 2)
+        let decoded = try ResultFile.decode(try ResultFile.encode(original), path: "mem.json")
+        #expect(decoded == original)
+        #expect(decoded.runs[1].phases[2].parent == 1)
+        #expect(decoded.runs[0].counters[1].value == 1_234_567)
+    }
+
+    @Test func roundTripThroughAFile() throws {
+        let path = "/tmp/launchprof-roundtrip-\(getpid()).json"
+        defer { unlink(path) }
+        let original = SampleResult.classic()
+        try ResultFile.write(original, to: path)
+        #expect(try ResultFile.read(path) == original)
+    }
+
+    @Test func encodingIsStableAndVersioned() throws {
+        let text = try JSONResultExporter().render(SampleResult.classic())
+        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(text.contains("\"name\" : \"launchprof\""))
+        #expect(text == (try JSONResultExporter().render(SampleResult.classic())))
+    }
+
+    @Test func unknownSchemaVersionIsAClearError() throws {
+        var text = String(decoding: try ResultFile.encode(SampleResult.classic()), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
+        do {
+            _ = try ResultFile.decode(Array(text.utf8), path: "future.json")
+            Issue.record("a future schema must be refused")
+        } catch {
+            #expect(error.description == "future.json: result schema version 99 is not supported (this launchprof \(launchprofVersion) reads version 1)")
+        }
+    }
+
+    @Test func garbageAndMissingFieldsAreClearErrors() {
+        #expect(throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (invalid JSON)")) {
+            try ResultFile.decode(Array("{nope".utf8), path: "x.json")
+        }
+        #expect(throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (no schemaVersion)")) {
+            try ResultFile.decode(Array("{}".utf8), path: "x.json")
+        }
+        do {
+            _ = try ResultFile.decode(Array("{\"schemaVersion\": 1}".utf8), path: "x.json")
+            Issue.record("a result without runs must be refused")
+        } catch {
+            #expect(error.description.hasPrefix("x.json: malformed result: "))
+            #expect(error.description.contains("missing key"))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import LaunchExport
+import LaunchCore
+
+@Suite struct TextReportTests {
+    @Test func classicLinesExactly() {
+        let text = TextReportExporter().render(SampleResult.classic())
+        #expect(text == """
+            Time for Init: 0.89s
+            Time for building layouts: 0.91s
+              Time for portrait: 0.50s
+            Time for loading themes: 0.45s
+            Time for drawing: 1.43s
+            Time for loading conversions: deferred, 0.12s on first use
+            Time for loading constants: deferred
+            Total launch time: 3.68s
+
+            """)
+    }
+
+    @Test func precisionAddsDecimals() {
+        let text = TextReportExporter(options: ReportOptions(precision: 3)).render(SampleResult.classic())
+        #expect(text.hasPrefix("Time for Init: 0.890s\n"))
+        #expect(text.hasSuffix("Total launch time: 3.680s\n"))
+    }
+
+    @Test func severalRunsShowMedianAndSpread() {
+        let text = TextReportExporter().render(SampleResult.classic(runs: 3))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "(3 runs: median ± median absolute deviation)")
+        // Init: 0.89, 0.90, 0.91 -> median 0.90, MAD 0.01.
+        #expect(lines[1] == "Time for Init: 0.90s ± 0.01s")
+        #expect(lines.last == "Total launch time: 3.69s ± 0.01s")
+    }
+
+    @Test func countersLineGroupsThousands() {
+        #expect(TextReportExporter().countersLine(SampleResult.classic()) == "19 keys laid out · 1,234,567 pixels drawn")
+    }
+
+    @Test(arguments: [
+        (0.8912, 2, "0.89"), (0.895, 2, "0.90"), (3.68, 2, "3.68"), (0.0, 2, "0.00"), (12.5, 0, "13"),
+        (0.0004, 3, "0.000"), (1.23456789, 6, "1.234568"), (-0.25, 2, "-0.25"),
+    ])
+    func secondsFormat(value: Double, precision: Int, expected: String) {
+        #expect(SecondsFormat.format(value, precision: precision) == expected)
+    }
+}
