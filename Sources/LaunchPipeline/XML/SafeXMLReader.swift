@@ -29,7 +29,11 @@ public enum SafeXMLReader {
         if !ok || builder.firstError != nil {
             let (code, line, column) = builder.firstError
                 ?? ((parser.parserError as NSError?)?.code ?? 0, parser.lineNumber, parser.columnNumber)
-            throw XMLError(file: file, line: max(line, 1), column: max(column, 1), reason: libxml2Message(code))
+            var reason = libxml2Message(code)
+            if [5, 77, 85].contains(code), let open = builder.openElement {
+                reason = "premature end of document: <\(open.name)> (line \(open.line)) is not closed"
+            }
+            throw XMLError(file: file, line: max(line, 1), column: max(column, 1), reason: reason)
         }
         guard let root = builder.root else {
             throw XMLError(file: file, line: 1, column: 1, reason: "document is empty")
@@ -105,6 +109,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     private unowned let parser: XMLParser
     private var stack: [Open] = []
     var root: XMLNode?
+    /// The innermost element still open, if the document ended inside one.
+    var openElement: (name: String, line: Int)? { stack.last.map { ($0.name, $0.line) } }
     var firstError: (code: Int, line: Int, column: Int)?
 
     init(parser: XMLParser) {

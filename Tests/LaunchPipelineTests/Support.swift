@@ -1,0 +1,36 @@
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Paths of the fixtures shipped in the repository, found from this file's location.
+enum Paths {
+    static let packageRoot: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    static let defaultManifest = packageRoot + "/Fixtures/default/manifest.json"
+    static let heavyManifest = packageRoot + "/Fixtures/heavy/manifest.json"
+    static let defaultTheme = packageRoot + "/Fixtures/default/theme.xml"
+
+    /// A new empty directory under /tmp.
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/launchprof-test-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    /// A copy of the default fixture in a temporary directory, to corrupt safely.
+    static func copyOfDefaultFixture() throws -> String {
+        let dir = temporaryDirectory()
+        let source = packageRoot + "/Fixtures/default"
+        for file in ["manifest.json", "theme.xml", "conversions.xml", "constants.xml"] {
+            try FileIO.writeAtomically(try FileIO.read("\(source)/\(file)"), to: "\(dir)/\(file)")
+        }
+        for file in ["font-label.png", "font-display.png", "icon-backspace.png", "texture.png"] {
+            try FileIO.writeAtomically(try FileIO.read("\(source)/assets/\(file)"), to: "\(dir)/assets/\(file)")
+        }
+        return dir
+    }
+}
