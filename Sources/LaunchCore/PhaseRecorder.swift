@@ -19,22 +19,36 @@ public final class PhaseRecorder {
     struct Entry {
         @usableFromInline var name: String
         @usableFromInline var kind: PhaseKind?
-        @usableFromInline var start: UInt64
-        @usableFromInline var end: UInt64
+        @usableFromInline var afterLaunch: Bool
         @usableFromInline var parent: Int32
         @usableFromInline var depth: Int32
-        @usableFromInline var afterLaunch: Bool
+        @usableFromInline var start: UInt64
+        @usableFromInline var end: UInt64
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
             self.name = name
             self.kind = kind
-            self.start = start
-            self.end = 0
+            self.afterLaunch = afterLaunch
             self.parent = parent
             self.depth = depth
-            self.afterLaunch = afterLaunch
+            self.start = start
+            self.end = 0
         }
+    }
+
+    /// The recording state, behind a pointer held in a `let`: the hot path then pays no
+    /// exclusivity check, no copy-on-write check and no reference counting of arrays.
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var entries: UnsafeMutablePointer<Entry>
+        @usableFromInline var count: Int
+        @usableFromInline var capacity: Int
+        /// Indexes of the open phases, innermost last.
+        @usableFromInline var open: UnsafeMutablePointer<Int32>
+        @usableFromInline var openCount: Int
+        @usableFromInline var openCapacity: Int
+        @usableFromInline var afterLaunch: Bool
     }
 
     /// Identifies an open phase; pass it to ``end(_:)``.
@@ -47,20 +61,33 @@ public final class PhaseRecorder {
     public let clock: LaunchClock
     /// The thread number written into every phase (0 for the thread that started the clock).
     public let thread: Int
-    /// When set, new phases are marked as run after launch (lazy phases touched by a first use).
-    public var recordingAfterLaunch = false
 
-    @usableFromInline var entries: [Entry] = []
-    @usableFromInline var open: [Int32] = []
+    @usableFromInline let state: UnsafeMutablePointer<Storage>
     @usableFromInline var marks: [(name: String, time: UInt64)] = []
     @usableFromInline var counters: [(name: String, value: Int)] = []
 
-    /// Creates a recorder. `capacity` phases are preallocated so recording never reallocates in a typical launch.
+    /// Creates a recorder. `capacity` phases are preallocated so recording does not reallocate in a typical launch.
     public init(clock: LaunchClock, thread: Int = 0, capacity: Int = 256) {
         self.clock = clock
         self.thread = thread
-        entries.reserveCapacity(capacity)
-        open.reserveCapacity(32)
+        let capacity = max(capacity, 1)
+        state = .allocate(capacity: 1)
+        state.initialize(to: Storage(entries: .allocate(capacity: capacity), count: 0, capacity: capacity,
+                                     open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false))
+    }
+
+    deinit {
+        state.pointee.entries.deinitialize(count: state.pointee.count)
+        state.pointee.entries.deallocate()
+        state.pointee.open.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// When set, new phases are marked as run after launch (lazy phases touched by a first use).
+    public var recordingAfterLaunch: Bool {
+        get { state.pointee.afterLaunch }
+        set { state.pointee.afterLaunch = newValue }
     }
 
     /// Opens a phase nested inside the innermost open phase.
@@ -68,28 +95,61 @@ public final class PhaseRecorder {
     @discardableResult
     public func begin(_ name: String, kind: PhaseKind? = nil) -> Token {
         let now = MonotonicClock.nanoseconds()
-        let index = Int32(truncatingIfNeeded: entries.count)
-        entries.append(Entry(name: name, kind: kind, start: now, parent: open.last ?? -1,
-                             depth: Int32(truncatingIfNeeded: open.count), afterLaunch: recordingAfterLaunch))
-        open.append(index)
-        return Token(index: index)
+        let s = state
+        if _slowPath(s.pointee.count == s.pointee.capacity || s.pointee.openCount == s.pointee.openCapacity) { grow() }
+        let index = s.pointee.count
+        let depth = s.pointee.openCount
+        let parent = depth > 0 ? s.pointee.open[depth - 1] : -1
+        (s.pointee.entries + index).initialize(to: Entry(
+            name: name, kind: kind, start: now, parent: parent,
+            depth: Int32(truncatingIfNeeded: depth), afterLaunch: s.pointee.afterLaunch))
+        s.pointee.count = index + 1
+        s.pointee.open[depth] = Int32(truncatingIfNeeded: index)
+        s.pointee.openCount = depth + 1
+        return Token(index: Int32(truncatingIfNeeded: index))
     }
 
     /// Closes the innermost open phase.
     @inlinable
     public func end() {
         let now = MonotonicClock.nanoseconds()
-        guard let index = open.popLast() else { return }
-        entries[Int(index)].end = now
+        let s = state
+        guard s.pointee.openCount > 0 else { return }
+        s.pointee.openCount -= 1
+        s.pointee.entries[Int(s.pointee.open[s.pointee.openCount])].end = now
     }
 
     /// Closes the phase `token` opened, and any phases still open inside it.
     @inlinable
     public func end(_ token: Token) {
         let now = MonotonicClock.nanoseconds()
-        while let index = open.last, index >= token.index {
-            open.removeLast()
-            entries[Int(index)].end = now
+        let s = state
+        while s.pointee.openCount > 0 {
+            let index = s.pointee.open[s.pointee.openCount - 1]
+            guard index >= token.index else { break }
+            s.pointee.openCount -= 1
+            s.pointee.entries[Int(index)].end = now
+        }
+    }
+
+    /// Doubles whichever buffer is full (the slow path of ``begin(_:kind:)``).
+    @usableFromInline
+    @inline(never)
+    func grow() {
+        let s = state
+        if s.pointee.count == s.pointee.capacity {
+            let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: s.pointee.capacity * 2)
+            bigger.moveInitialize(from: s.pointee.entries, count: s.pointee.count)
+            s.pointee.entries.deallocate()
+            s.pointee.entries = bigger
+            s.pointee.capacity *= 2
+        }
+        if s.pointee.openCount == s.pointee.openCapacity {
+            let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: s.pointee.openCapacity * 2)
+            bigger.moveInitialize(from: s.pointee.open, count: s.pointee.openCount)
+            s.pointee.open.deallocate()
+            s.pointee.open = bigger
+            s.pointee.openCapacity *= 2
         }
     }
 
@@ -117,14 +177,24 @@ public final class PhaseRecorder {
         }
     }
 
+    /// Forgets everything recorded, keeping the allocated capacity (for reuse between runs).
+    public func reset() {
+        state.pointee.entries.deinitialize(count: state.pointee.count)
+        state.pointee.count = 0
+        state.pointee.openCount = 0
+        marks.removeAll(keepingCapacity: true)
+        counters.removeAll(keepingCapacity: true)
+    }
+
     /// The number of phases still open.
-    public var openPhaseCount: Int { open.count }
+    public var openPhaseCount: Int { state.pointee.openCount }
 
     /// The phases recorded so far, in the order they began. Open phases end at the moment of the call.
     public func phaseRecords(indexOffset: Int = 0) -> [PhaseRecord] {
         let now = MonotonicClock.nanoseconds()
-        let openSet = Set(open)
-        return entries.enumerated().map { i, e in
+        let s = state.pointee
+        let openSet = Set(UnsafeBufferPointer(start: s.open, count: s.openCount))
+        return UnsafeBufferPointer(start: s.entries, count: s.count).enumerated().map { i, e in
             let end = openSet.contains(Int32(i)) ? now : e.end
             return PhaseRecord(
                 name: e.name, kind: e.kind,
