@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
-        .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore"]),
+        .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
     ],
     swiftLanguageModes: [.v6]
 )
