@@ -6,6 +6,8 @@ import PackageDescription
 //   LaunchCore      clock, phase recorder, result model (Glibc only: it runs in the measured process)
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
+//   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
+//   LaunchTiers     device tiers: the tier table, host calibration, page-cache eviction
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   launchprof      the command-line tool (one file per subcommand)
@@ -29,24 +31,28 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
         .target(name: "LaunchImage", dependencies: ["CPNGShim"]),
         .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage"]),
+        .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
         .executableTarget(
             name: "launchprof",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchStats", "LaunchExport",
+                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "launchprof-bench",
-            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"],
+            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers"],
             path: "Benchmarks/launchprof-bench"
         ),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage"]),
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
+        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore"]),
+        .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
     ],

@@ -14,17 +14,62 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public var host: HostInfo
     /// The git state of the working directory, when it is a git work tree.
     public var git: GitInfo?
+    /// How the runs were made: counts, cold or warm, timeout, device tier. `nil` for a single in-process run.
+    public var configuration: RunConfiguration?
     public var runs: [RunRecord]
+    /// Findings worth a person's attention: outlier first runs, memory over a tier's budget.
+    public var warnings: [String]
 
     public init(schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,
-                manifest: ManifestInfo, host: HostInfo, git: GitInfo? = nil, runs: [RunRecord]) {
+                manifest: ManifestInfo, host: HostInfo, git: GitInfo? = nil, configuration: RunConfiguration? = nil,
+                runs: [RunRecord], warnings: [String] = []) {
         self.schemaVersion = schemaVersion
         self.tool = tool
         self.date = date
         self.manifest = manifest
         self.host = host
         self.git = git
+        self.configuration = configuration
         self.runs = runs
+        self.warnings = warnings
+    }
+}
+
+/// How a result's runs were made.
+public struct RunConfiguration: Codable, Equatable, Sendable {
+    /// Measured runs (warm-up runs are not kept).
+    public var runs: Int
+    public var warmup: Int
+    /// `cold`: the manifest's files were evicted from the page cache before each run; else `warm`.
+    public var mode: String
+    /// Seconds a run could take before it was killed.
+    public var timeout: Double
+    public var tier: TierInfo?
+
+    public init(runs: Int, warmup: Int, mode: String, timeout: Double, tier: TierInfo? = nil) {
+        self.runs = runs
+        self.warmup = warmup
+        self.mode = mode
+        self.timeout = timeout
+        self.tier = tier
+    }
+}
+
+/// The emulated device of a result.
+public struct TierInfo: Codable, Equatable, Sendable {
+    public var name: String
+    /// The factor applied to each kind of cost (`cpu`, `io`, `decode`, `draw`) on this host.
+    public var factors: [String: Double]
+    /// Bytes of resident memory the device allows, if it has a budget.
+    public var memoryBudget: Int?
+    /// This host's reference-workload seconds by kind (calibrated tiers only).
+    public var hostReference: [String: Double]?
+
+    public init(name: String, factors: [String: Double], memoryBudget: Int?, hostReference: [String: Double]?) {
+        self.name = name
+        self.factors = factors
+        self.memoryBudget = memoryBudget
+        self.hostReference = hostReference
     }
 }
 

@@ -17,3 +17,19 @@ public enum MonotonicClock {
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }
+
+extension MonotonicClock {
+    /// Sleeps until the monotonic clock reads `deadline` nanoseconds (sleeping, not spinning, for
+    /// all but the last 50 µs, which are spun for accuracy).
+    public static func sleep(until deadline: UInt64) {
+        let spin: UInt64 = 50_000
+        while true {
+            let now = nanoseconds()
+            if now >= deadline { return }
+            if deadline - now <= spin { continue }
+            let target = deadline - spin
+            var ts = timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000))
+            _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+        }
+    }
+}

@@ -18,9 +18,17 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     public var parent: Int?
     /// `true` for a lazy phase run after launch (`--touch`); it is not part of the launch total.
     public var afterLaunch: Bool
+    /// Under device emulation: the seconds the phase took on the host, without the emulated device's
+    /// extra time (``duration`` is the emulated, wall-clock time). `nil` when not emulating.
+    public var hostDuration: Double?
+    /// Resident-set size in bytes at the phase's end, when sampled.
+    public var residentBytes: Int?
+    /// Change of the resident-set size during the phase, in bytes, when sampled.
+    public var residentGrowth: Int?
 
     public init(name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
-                thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false) {
+                thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
+                hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil) {
         self.name = name
         self.kind = kind
         self.start = start
@@ -29,6 +37,9 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
         self.depth = depth
         self.parent = parent
         self.afterLaunch = afterLaunch
+        self.hostDuration = hostDuration
+        self.residentBytes = residentBytes
+        self.residentGrowth = residentGrowth
     }
 
     /// Seconds from the clock origin to the phase's end.

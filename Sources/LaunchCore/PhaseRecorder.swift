@@ -24,6 +24,15 @@ public final class PhaseRecorder {
         @usableFromInline var depth: Int32
         @usableFromInline var start: UInt64
         @usableFromInline var end: UInt64
+        // Filled only when the recorder is instrumented (device emulation or memory sampling).
+        /// The kind used for emulation: the phase's own, else its parent's, else cpu.
+        @usableFromInline var effectiveKind: PhaseKind
+        /// Nanoseconds spent in direct children (their waits included).
+        @usableFromInline var childNanoseconds: UInt64
+        /// Nanoseconds of emulation waiting inside this phase, its children's included.
+        @usableFromInline var waitedNanoseconds: UInt64
+        @usableFromInline var residentAtStart: Int
+        @usableFromInline var residentAtEnd: Int
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
@@ -34,6 +43,11 @@ public final class PhaseRecorder {
             self.depth = depth
             self.start = start
             self.end = 0
+            self.effectiveKind = kind ?? .cpu
+            self.childNanoseconds = 0
+            self.waitedNanoseconds = 0
+            self.residentAtStart = -1
+            self.residentAtEnd = -1
         }
     }
 
@@ -49,6 +63,11 @@ public final class PhaseRecorder {
         @usableFromInline var openCount: Int
         @usableFromInline var openCapacity: Int
         @usableFromInline var afterLaunch: Bool
+        /// `true` when ``emulation`` or memory sampling is on: begin and end take their slow path.
+        @usableFromInline var instrumented: Bool
+        @usableFromInline var emulation: DeviceEmulation?
+        /// Phases at this depth or shallower sample resident memory at begin and end; -1 for none.
+        @usableFromInline var memoryDepth: Int
     }
 
     /// Identifies an open phase; pass it to ``end(_:)``.
@@ -73,7 +92,8 @@ public final class PhaseRecorder {
         let capacity = max(capacity, 1)
         state = .allocate(capacity: 1)
         state.initialize(to: Storage(entries: .allocate(capacity: capacity), count: 0, capacity: capacity,
-                                     open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false))
+                                     open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false,
+                                     instrumented: false, emulation: nil, memoryDepth: -1))
     }
 
     deinit {
@@ -88,6 +108,27 @@ public final class PhaseRecorder {
     public var recordingAfterLaunch: Bool {
         get { state.pointee.afterLaunch }
         set { state.pointee.afterLaunch = newValue }
+    }
+
+    /// Emulates a slower device: when a phase ends, its own (self) time × (factor − 1) of its kind is
+    /// spent waiting inside it, so wall time, ordering and concurrency behave as on that device.
+    /// `nil` (the default) records host time only.
+    public var emulation: DeviceEmulation? {
+        get { state.pointee.emulation }
+        set {
+            state.pointee.emulation = newValue
+            state.pointee.instrumented = newValue != nil || state.pointee.memoryDepth >= 0
+        }
+    }
+
+    /// Samples resident memory at the begin and end of phases at most this deep (0: top level only);
+    /// `nil` (the default) samples nothing. Each sample reads `/proc/self/statm` (a few microseconds).
+    public var memorySamplingDepth: Int? {
+        get { state.pointee.memoryDepth >= 0 ? state.pointee.memoryDepth : nil }
+        set {
+            state.pointee.memoryDepth = newValue ?? -1
+            state.pointee.instrumented = state.pointee.emulation != nil || state.pointee.memoryDepth >= 0
+        }
     }
 
     /// Opens a phase nested inside the innermost open phase.
@@ -106,6 +147,7 @@ public final class PhaseRecorder {
         s.pointee.count = index + 1
         s.pointee.open[depth] = Int32(truncatingIfNeeded: index)
         s.pointee.openCount = depth + 1
+        if _slowPath(s.pointee.instrumented) { beganInstrumented(index) }
         return Token(index: Int32(truncatingIfNeeded: index))
     }
 
@@ -116,20 +158,65 @@ public final class PhaseRecorder {
         let s = state
         guard s.pointee.openCount > 0 else { return }
         s.pointee.openCount -= 1
-        s.pointee.entries[Int(s.pointee.open[s.pointee.openCount])].end = now
+        let index = Int(s.pointee.open[s.pointee.openCount])
+        s.pointee.entries[index].end = _slowPath(s.pointee.instrumented) ? endedInstrumented(index, now) : now
     }
 
     /// Closes the phase `token` opened, and any phases still open inside it.
     @inlinable
     public func end(_ token: Token) {
-        let now = MonotonicClock.nanoseconds()
+        var now = MonotonicClock.nanoseconds()
         let s = state
         while s.pointee.openCount > 0 {
             let index = s.pointee.open[s.pointee.openCount - 1]
             guard index >= token.index else { break }
             s.pointee.openCount -= 1
+            if _slowPath(s.pointee.instrumented) { now = endedInstrumented(Int(index), now) }
             s.pointee.entries[Int(index)].end = now
         }
+    }
+
+    /// Slow path of ``begin(_:kind:)``: inherits the emulation kind and samples memory.
+    @usableFromInline
+    @inline(never)
+    func beganInstrumented(_ index: Int) {
+        let s = state
+        let entry = s.pointee.entries + index
+        if entry.pointee.kind == nil, entry.pointee.parent >= 0 {
+            entry.pointee.effectiveKind = s.pointee.entries[Int(entry.pointee.parent)].effectiveKind
+        }
+        if Int(entry.pointee.depth) <= s.pointee.memoryDepth {
+            entry.pointee.residentAtStart = ProcessMemory.residentBytes() ?? -1
+        }
+    }
+
+    /// Slow path of `end`: waits out the emulated device's extra time, samples memory, and credits
+    /// the parent. Returns the phase's end reading (after any wait).
+    @usableFromInline
+    @inline(never)
+    func endedInstrumented(_ index: Int, _ now: UInt64) -> UInt64 {
+        let s = state
+        let entry = s.pointee.entries + index
+        var end = now
+        if let emulation = s.pointee.emulation {
+            let elapsed = now &- entry.pointee.start
+            let selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
+            let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
+            if extra > 0 {
+                MonotonicClock.sleep(until: now &+ extra)
+                end = MonotonicClock.nanoseconds()
+                entry.pointee.waitedNanoseconds &+= end &- now
+            }
+        }
+        if Int(entry.pointee.depth) <= s.pointee.memoryDepth {
+            entry.pointee.residentAtEnd = ProcessMemory.residentBytes() ?? -1
+        }
+        if entry.pointee.parent >= 0 {
+            let parent = s.pointee.entries + Int(entry.pointee.parent)
+            parent.pointee.childNanoseconds &+= end &- entry.pointee.start
+            parent.pointee.waitedNanoseconds &+= entry.pointee.waitedNanoseconds
+        }
+        return end
     }
 
     /// Doubles whichever buffer is full (the slow path of ``begin(_:kind:)``).
@@ -196,13 +283,17 @@ public final class PhaseRecorder {
         let openSet = Set(UnsafeBufferPointer(start: s.open, count: s.openCount))
         return UnsafeBufferPointer(start: s.entries, count: s.count).enumerated().map { i, e in
             let end = openSet.contains(Int32(i)) ? now : e.end
+            let duration = end &- e.start
             return PhaseRecord(
                 name: e.name, kind: e.kind,
                 start: clock.seconds(atReading: e.start),
-                duration: LaunchClock.seconds(end &- e.start),
+                duration: LaunchClock.seconds(duration),
                 thread: thread, depth: Int(e.depth),
                 parent: e.parent < 0 ? nil : Int(e.parent) + indexOffset,
-                afterLaunch: e.afterLaunch)
+                afterLaunch: e.afterLaunch,
+                hostDuration: s.emulation == nil ? nil : LaunchClock.seconds(duration &- min(duration, e.waitedNanoseconds)),
+                residentBytes: e.residentAtEnd >= 0 ? e.residentAtEnd : nil,
+                residentGrowth: e.residentAtEnd >= 0 && e.residentAtStart >= 0 ? e.residentAtEnd - e.residentAtStart : nil)
         }
     }
 

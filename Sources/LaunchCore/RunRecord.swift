@@ -12,6 +12,8 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var counters: [CounterRecord]
     /// Names of lazy phases that did not run at launch.
     public var deferred: [String]
+    /// The process's peak resident-set size in bytes, when known.
+    public var peakResidentBytes: Int?
 
     public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
                 marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {

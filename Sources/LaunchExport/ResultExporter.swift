@@ -12,8 +12,11 @@ public protocol ResultExporter: Sendable {
 public struct ReportOptions: Sendable, Equatable {
     /// Decimal places of seconds.
     public var precision: Int
+    /// Show resident memory at each phase's end and its growth.
+    public var showMemory: Bool
 
-    public init(precision: Int = 2) {
+    public init(precision: Int = 2, showMemory: Bool = false) {
         self.precision = precision
+        self.showMemory = showMemory
     }
 }

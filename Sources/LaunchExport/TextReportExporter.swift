@@ -23,6 +23,7 @@ public struct TextReportExporter: ResultExporter {
     public func render(_ result: LaunchResult) -> String {
         let table = PhaseTable(result)
         let multi = result.runs.count > 1
+        let emulated = result.configuration?.tier != nil && table.rows.contains { $0.hostDurations.count == $0.durations.count && !$0.hostDurations.isEmpty }
         var lines: [String] = []
         if multi {
             lines.append("(\(result.runs.count) runs: median ± median absolute deviation)")
@@ -32,18 +33,56 @@ public struct TextReportExporter: ResultExporter {
             let median = SecondsFormat.seconds(s.median, precision: options.precision)
             return multi ? "\(median) ± \(SecondsFormat.seconds(s.mad, precision: options.precision))" : median
         }
+        func extras(_ row: PhaseTable.Row) -> String {
+            var text = ""
+            if emulated, let host = Summary(row.hostDurations) {
+                text += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
+            }
+            if options.showMemory, let rss = Summary(row.residentBytes.map(Double.init)) {
+                text += "  [rss \(MemoryFormat.mebibytes(Int(rss.median)))"
+                if let growth = Summary(row.residentGrowth.map(Double.init)) { text += ", \(MemoryFormat.change(Int(growth.median)))" }
+                text += "]"
+            }
+            return text
+        }
         for row in table.rows where !row.afterLaunch {
-            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(row.name): \(time(row.durations))")
+            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(row.name): \(time(row.durations))" + extras(row))
         }
         for name in table.deferred {
             var line = "Time for \(name): deferred"
             if let touched = table.rows.first(where: { $0.afterLaunch && $0.depth == 0 && $0.name == name }) {
-                line += ", \(time(touched.durations)) on first use"
+                line += ", \(time(touched.durations)) on first use" + extras(touched)
             }
             lines.append(line)
         }
-        lines.append("Total launch time: \(time(table.totals))")
+        var total = "Total launch time: \(time(table.totals))"
+        if emulated, let host = Summary(table.hostTotals) {
+            total += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
+        }
+        if options.showMemory, let peak = Summary(result.runs.compactMap(\.peakResidentBytes).map(Double.init)) {
+            total += "  [peak \(MemoryFormat.mebibytes(Int(peak.median)))]"
+        }
+        lines.append(total)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The line above the report: what ran, how often, how, and where.
+    public func header(_ result: LaunchResult) -> String {
+        var text = "launchprof \(result.tool.version): \(result.manifest.name) (\(result.manifest.path))"
+        if let c = result.configuration {
+            text += ", \(c.runs) run\(c.runs == 1 ? "" : "s")"
+            if c.warmup > 0 { text += " after \(c.warmup) warm-up" }
+            text += ", \(c.mode)"
+            if let tier = c.tier {
+                let factors = ["cpu", "io", "decode", "draw"].compactMap { kind in
+                    tier.factors[kind].map { "\(kind) ×\(SecondsFormat.format($0, precision: 1))" }
+                }
+                text += ", emulating \(tier.name) (\(factors.joined(separator: ", ")))"
+            }
+        } else {
+            text += ", \(result.runs.count) run\(result.runs.count == 1 ? "" : "s")"
+        }
+        return text + ", on \(result.host.cpuModel)"
     }
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.

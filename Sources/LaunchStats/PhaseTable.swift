@@ -12,6 +12,12 @@ public struct PhaseTable: Sendable {
         public var afterLaunch: Bool
         /// The phase's duration in each run where it appears, in run order.
         public var durations: [Double]
+        /// Host durations under device emulation, in run order (empty when not emulating).
+        public var hostDurations: [Double]
+        /// Resident bytes at the phase's end, where sampled.
+        public var residentBytes: [Int]
+        /// Resident growth during the phase, where sampled.
+        public var residentGrowth: [Int]
 
         public var summary: Summary? { Summary(durations) }
     }
@@ -19,6 +25,8 @@ public struct PhaseTable: Sendable {
     public var rows: [Row]
     /// Launch totals, one per run.
     public var totals: [Double]
+    /// Launch totals without the emulated device's extra time, one per run (equal to ``totals`` on the host).
+    public var hostTotals: [Double]
     /// Names of lazy phases deferred at launch (from the first run).
     public var deferred: [String]
 
@@ -31,17 +39,29 @@ public struct PhaseTable: Sendable {
             for phase in run.phases {
                 let path = phase.parent.map { paths[$0] + "/" + phase.name } ?? phase.name
                 paths.append(path)
-                if let i = index[path] {
-                    rows[i].durations.append(phase.duration)
+                let i: Int
+                if let existing = index[path] {
+                    i = existing
                 } else {
-                    index[path] = rows.count
+                    i = rows.count
+                    index[path] = i
                     rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind,
-                                    afterLaunch: phase.afterLaunch, durations: [phase.duration]))
+                                    afterLaunch: phase.afterLaunch, durations: [], hostDurations: [],
+                                    residentBytes: [], residentGrowth: []))
                 }
+                rows[i].durations.append(phase.duration)
+                if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
+                if let rss = phase.residentBytes { rows[i].residentBytes.append(rss) }
+                if let growth = phase.residentGrowth { rows[i].residentGrowth.append(growth) }
             }
         }
         self.rows = rows
         totals = result.runs.map(\.total)
+        // Host total: the emulated total less the waiting inside the top-level launch phases.
+        hostTotals = result.runs.map { run in
+            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch }
+                .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
+        }
         deferred = result.runs.first?.deferred ?? []
     }
 }

@@ -1,9 +1,5 @@
 import LaunchCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finds the default manifest that ships in the repository (`Fixtures/default/manifest.json`).
 enum DefaultManifest {
     static let relativePath = "Fixtures/default/manifest.json"
@@ -12,19 +8,12 @@ enum DefaultManifest {
     /// from the executable's directory (so `.build/release/launchprof run` works from anywhere).
     static func locate() -> String? {
         if FileIO.exists(relativePath) { return relativePath }
-        var directory = FileIO.parentDirectory(of: executablePath() ?? "")
+        var directory = FileIO.parentDirectory(of: SelfExecutable.path() ?? "")
         while !directory.isEmpty, directory != "/" {
             let candidate = "\(directory)/\(relativePath)"
             if FileIO.exists(candidate) { return candidate }
             directory = FileIO.parentDirectory(of: directory)
         }
         return nil
-    }
-
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

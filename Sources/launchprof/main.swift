@@ -2,6 +2,11 @@ import LaunchCore
 
 // The launch clock starts here, as the very first statement of the process's main:
 // every "Time for …" and the total are measured from this reading.
-LaunchClock.startAtMain()
+let clock = LaunchClock.startAtMain()
+
+// `launchprof run` re-executes this binary as the app it profiles, once per run.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == AppMode.argument {
+    AppMode.main(clock: clock, arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 
 Launchprof.runMain()

@@ -48,3 +48,20 @@ import LaunchCore
         #expect(table.totals == [1.25, 1.5])
     }
 }
+
+@Suite struct OutlierTests {
+    @Test func aSlowRunStandsOut() {
+        // Sorted 0.9 1 1 1.1 5: median 1; deviations 0 0 0.1 0.1 4 -> MAD 0.1; M(5) = 0.6745 · 4 / 0.1 ≈ 27.
+        let values = [1.0, 1.1, 0.9, 1.0, 5.0]
+        #expect(Outliers.indexes(values) == [4])
+        let z = Outliers.modifiedZScores(values)
+        #expect(abs(z[4] - 0.6745 * 4 / 0.1) < 1e-9)
+        #expect(abs(z[1] - 0.6745) < 1e-9)
+    }
+
+    @Test func noSpreadMeansNoOutliers() {
+        #expect(Outliers.indexes([2, 2, 2, 2]).isEmpty)
+        // MAD 0 but one value differs: the mean absolute deviation stands in.
+        #expect(Outliers.indexes([2, 2, 2, 2, 2, 2, 2, 9]) == [7])
+    }
+}

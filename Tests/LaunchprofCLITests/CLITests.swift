@@ -46,9 +46,10 @@ enum CLI {
 
 @Suite(.serialized) struct CLITests {
     @Test func runWithNoArgumentsPrintsTheClassicReport() throws {
-        let outcome = try CLI.run(["run", "--snapshot", CLI.temporaryPath("s.png")])
+        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Time for process start: ") })
         #expect(lines.contains { $0.hasPrefix("Time for Init: ") && $0.hasSuffix("s") })
         #expect(lines.contains("Time for loading conversions: deferred"))
         let last = try #require(lines.last)
@@ -58,28 +59,39 @@ enum CLI {
     }
 
     @Test func runFindsTheDefaultManifestFromAnotherDirectory() throws {
-        let outcome = try CLI.run(["run", "--snapshot", CLI.temporaryPath("s.png")], in: NSTemporaryDirectory())
+        let outcome = try CLI.run(["run", "--runs", "1", "--snapshot", CLI.temporaryPath("s.png")], in: NSTemporaryDirectory())
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("Total launch time: "))
     }
 
     @Test func jsonFormatPrintsTheResultDocument() throws {
-        let outcome = try CLI.run(["run", "--format", "json", "--snapshot", CLI.temporaryPath("s.png")])
+        let outcome = try CLI.run(["run", "--runs", "3", "--format", "json", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
         #expect(result.schemaVersion == 1)
         #expect(result.manifest.name == "default")
         #expect(result.manifest.sha256.count == 64)
-        #expect(result.runs.count == 1)
-        #expect(result.runs[0].phases.filter { $0.depth == 0 }.map(\.name).first == "Init")
-        #expect(result.runs[0].total > 0)
-        #expect(result.runs[0].pid != nil)
+        #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: "warm", timeout: 60))
+        #expect(result.runs.count == 3)
+        // Each run is its own process, and exec-to-main is measured in every one.
+        #expect(Set(result.runs.compactMap(\.pid)).count == 3)
+        #expect(!result.runs.contains { $0.pid == nil || Int32($0.pid!) == getpid() })
+        for run in result.runs {
+            #expect(run.phases[0].name == "process start")
+            #expect(run.phases[0].duration > 0)
+            #expect(run.phases.filter { $0.depth == 0 }.map(\.name).dropFirst().first == "Init")
+            #expect(run.total > run.phases[0].duration)
+            #expect((run.peakResidentBytes ?? 0) > 1_000_000)
+            let images = try #require(run.phases.first { $0.name == "loading images" })
+            #expect((images.residentBytes ?? 0) > 0)
+            #expect(images.residentGrowth != nil)
+        }
     }
 
     @Test func outputWritesAResultFileAtomically() throws {
         let directory = CLI.temporaryPath("out")
         let path = directory + "/result.json"
-        let outcome = try CLI.run(["run", "--output", path, "--precision", "4", "--snapshot", directory + "/s.png"])
+        let outcome = try CLI.run(["run", "--runs", "1", "--output", path, "--precision", "4", "--snapshot", directory + "/s.png"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d{4}s/#))
         let result = try ResultFile.read(path)
@@ -96,7 +108,7 @@ enum CLI {
     }
 
     @Test func touchTimesALazyStageAfterLaunch() throws {
-        let outcome = try CLI.run(["run", "--touch", "loading conversions", "--snapshot", CLI.temporaryPath("s.png")])
+        let outcome = try CLI.run(["run", "--runs", "1", "--touch", "loading conversions", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#/Time for loading conversions: deferred, \d+\.\d\ds on first use/#))
         #expect(outcome.stdout.contains("Time for loading constants: deferred\n"))
@@ -117,6 +129,7 @@ enum CLI {
         let outcome = try CLI.run(["run", "--manifest", directory + "/manifest.json"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr == "launchprof: error: \(directory)/theme.xml:2:18: opening and ending tag mismatch\n")
+        #expect(outcome.stdout.isEmpty)
     }
 
     @Test func usageErrorsExitWithTwo() throws {
@@ -143,10 +156,71 @@ enum CLI {
         #expect(root.status == 0)
         #expect(root.stdout.contains("Examples:"))
         #expect(root.stdout.contains("Exit codes: 0 success, 1 regression found, 2 usage or input error."))
-        for command in ["run", "report"] {
+        for command in ["run", "report", "tiers"] {
             let help = try CLI.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Examples:"))
         }
+    }
+
+    @Test func severalRunsShowMedianAndSpreadAndStatistics() throws {
+        let outcome = try CLI.run(["run", "--runs", "3", "--warmup", "0", "--stats", "--memory", "--snapshot", CLI.temporaryPath("s.png")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("(3 runs: median ± median absolute deviation)\n"))
+        #expect(outcome.stdout.contains(#/Time for drawing: \d+\.\d\ds ± \d+\.\d\ds  \[rss \d+\.\d MiB, [+-]\d+\.\d MiB\]/#))
+        #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d\ds ± \d+\.\d\ds  \[peak \d+\.\d MiB\]\n$/#))
+        #expect(outcome.stdout.contains("phase"))
+        #expect(outcome.stdout.contains("outlier runs"))
+        #expect(outcome.stdout.contains("Outliers: |modified z-score| > 3.5"))
+    }
+
+    @Test func coldRunsAreRecordedAsCold() throws {
+        let outcome = try CLI.run(["run", "--runs", "2", "--warmup", "0", "--cold", "--format", "json", "--snapshot", CLI.temporaryPath("s.png")])
+        #expect(outcome.status == 0)
+        let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
+        #expect(result.configuration?.mode == "cold")
+    }
+
+    @Test func aTierOverItsMemoryBudgetWarnsWithTierPeakAndBudget() throws {
+        let tiers = CLI.temporaryPath("tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "tiny", "description": "1 MiB phone", "factors": {"cpu": 1.5}, "memoryBudgetMB": 1}]}"#, to: tiers)
+        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--output", CLI.temporaryPath("r.json"),
+                                   "--snapshot", CLI.temporaryPath("s.png")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains(#/launchprof: warning: peak resident memory \d+\.\d MiB is over the tiny memory budget of 1\.0 MiB/#))
+        #expect(outcome.stdout.contains("emulating tiny (cpu ×1.5, io ×1.0, decode ×1.0, draw ×1.0)"))
+        #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d\ds \(host \d+\.\d\ds\)/#))
+        let json = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--format", "json", "--quiet",
+                                "--snapshot", CLI.temporaryPath("s.png")])
+        let result = try ResultFile.decode(Array(json.stdout.utf8), path: "stdout")
+        #expect(result.configuration?.tier?.name == "tiny")
+        #expect(result.configuration?.tier?.factors["cpu"] == 1.5)
+        #expect(result.warnings.contains { $0.contains("tiny memory budget") })
+        #expect(json.stderr.isEmpty)
+        #expect(result.runs[0].phases.contains { $0.hostDuration != nil })
+    }
+
+    @Test func unknownTierIsAnInputError() throws {
+        let outcome = try CLI.run(["run", "--tier", "nokia-3310"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("unknown tier 'nokia-3310' (tiers: host, iphone-3gs, ipod-touch-2g, iphone-1g"))
+    }
+
+    @Test func tiersListsTheBuiltInTiersWithFactors() throws {
+        let outcome = try CLI.run(["tiers"])
+        #expect(outcome.status == 0)
+        for name in ["host", "iphone-3gs", "ipod-touch-2g", "iphone-1g"] { #expect(outcome.stdout.contains(name)) }
+        #expect(outcome.stdout.contains("96.0 MiB"))
+        let calibrate = try CLI.run(["tiers", "--calibrate"])
+        #expect(calibrate.stdout.contains(#/\{ "cpu": \d+\.\d+, "io": \d+\.\d+, "decode": \d+\.\d+, "draw": \d+\.\d+ \}/#))
+    }
+
+    @Test func aFailingAppIsReportedWithItsMessage() throws {
+        let directory = CLI.temporaryPath("missing")
+        try FileIO.writeAtomically(#"{"theme": "nope.xml", "screen": {"width": 100, "height": 100}, "stages": [{"name": "t", "run": "theme"}]}"#,
+                                   to: directory + "/manifest.json")
+        let outcome = try CLI.run(["run", "--runs", "2", "--manifest", directory + "/manifest.json"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "launchprof: error: \(directory)/nope.xml: cannot read: No such file or directory\n")
     }
 }

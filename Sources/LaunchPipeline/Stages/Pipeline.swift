@@ -17,6 +17,8 @@ public final class Pipeline {
     /// Where the snapshot goes; the manifest's `snapshot` unless overridden (`nil`: encode but write no file).
     public var snapshotPath: String?
     public var decoder = PNGDecoder()
+    /// Called with each stage's name as it starts (for progress displays).
+    public var onStageStart: ((String) -> Void)?
 
     public private(set) var theme: Theme?
     public private(set) var layouts: [Orientation: BuiltLayout] = [:]
@@ -39,6 +41,7 @@ public final class Pipeline {
     /// Runs every stage that is not lazy, in manifest order.
     public func launch() throws {
         for stage in manifest.launchStages {
+            onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) { try run(stage) }
         }
     }

@@ -1,0 +1,208 @@
+/// Reads the launchprof line protocol (`docs/protocol.md`) from a launched program and builds the
+/// ``RunRecord`` of that launch. Feed it lines as they arrive; every malformed line is an error
+/// naming its line number.
+public struct ProtocolParser {
+    /// A line the parser cannot accept.
+    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var reason: String
+        public var description: String { "protocol line \(line): \(reason)" }
+
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    /// The monotonic reading the launcher took just before starting the process: the run's origin.
+    public let spawnReading: UInt64
+    /// Readings of lines that carry `-` instead of a time are stamped with this clock (receipt time).
+    public var now: () -> UInt64 = { MonotonicClock.nanoseconds() }
+
+    public private(set) var lineNumber = 0
+    public private(set) var sawHello = false
+    public private(set) var mainReading: UInt64?
+    public private(set) var finished = false
+    /// The innermost phase open on each thread (for crash reports: "while in …").
+    public var openPhaseNames: [String] { open.values.compactMap { $0.last }.map { phases[$0].name } }
+
+    private var phases: [PhaseRecord] = []
+    private var marks: [MarkRecord] = []
+    private var counters: [CounterRecord] = []
+    private var deferred: [String] = []
+    private var open: [Int: [Int]] = [:]
+    private var lastEnded: [Int: Int] = [:]
+    private var launchedReading: UInt64?
+    private var peak: Int?
+
+    public init(spawnReading: UInt64) {
+        self.spawnReading = spawnReading
+    }
+
+    /// Accepts one line (without its newline).
+    public mutating func consume(_ rawLine: Substring) throws(Error) {
+        lineNumber += 1
+        let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        if line.isEmpty || line.hasPrefix("#") { return }
+        guard !finished else { throw fail("unexpected line after 'done'") }
+        let (verb, rest) = split(line)
+        if !sawHello {
+            guard verb == "launchprof" else { throw fail("expected the greeting 'launchprof 1' first, got '\(clip(line))'") }
+            guard rest == "1" else { throw fail("protocol version '\(rest)' is not supported (this launchprof speaks version 1)") }
+            sawHello = true
+            return
+        }
+        switch verb {
+        case "main":
+            mainReading = try reading(rest, "main <ns>")
+        case "begin":
+            let (t, afterTime) = split(rest)
+            let (threadText, afterThread) = split(afterTime)
+            let (kindText, name) = split(afterThread)
+            let time = try reading(t, "begin <ns> <thread> <kind> <name>")
+            let thread = try threadNumber(threadText)
+            guard kindText == "-" || PhaseKind(rawValue: String(kindText)) != nil else {
+                throw fail("unknown kind '\(kindText)' (expected cpu, io, decode, draw or -)")
+            }
+            guard !name.isEmpty else { throw fail("begin without a phase name") }
+            let stack = open[thread] ?? []
+            let parent = stack.last
+            let afterLaunch = launchedReading.map { time >= $0 } ?? false
+            phases.append(PhaseRecord(
+                name: unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
+                thread: thread, depth: stack.count, parent: parent, afterLaunch: afterLaunch))
+            open[thread, default: []].append(phases.count - 1)
+        case "end":
+            let (t, afterTime) = split(rest)
+            let (threadText, name) = split(afterTime)
+            let time = try reading(t, "end <ns> <thread> <name>")
+            let thread = try threadNumber(threadText)
+            guard let index = open[thread]?.last else {
+                throw fail("end of '\(unescape(name))' on thread \(thread), but no phase is open there")
+            }
+            guard phases[index].name == unescape(name) else {
+                throw fail("end of '\(unescape(name))' on thread \(thread), but '\(phases[index].name)' is the phase open there")
+            }
+            let duration = seconds(time) - phases[index].start
+            guard duration >= 0 else { throw fail("phase '\(phases[index].name)' ends before it begins") }
+            phases[index].duration = duration
+            open[thread]!.removeLast()
+            lastEnded[thread] = index
+        case "stats":
+            let (threadText, fields) = split(rest)
+            let thread = try threadNumber(threadText)
+            guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
+            for field in fields.split(separator: " ") {
+                let pair = field.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field '\(field)' is not key=integer") }
+                switch pair[0] {
+                case "host": phases[index].hostDuration = Double(value) / 1e9
+                case "rss": phases[index].residentBytes = value
+                case "growth": phases[index].residentGrowth = value
+                default: break  // Unknown statistics are ignored: later versions may add some.
+                }
+            }
+        case "mark":
+            let (t, afterTime) = split(rest)
+            let (threadText, name) = split(afterTime)
+            let time = try reading(t, "mark <ns> <thread> <name>")
+            guard !name.isEmpty else { throw fail("mark without a name") }
+            marks.append(MarkRecord(name: unescape(name), time: seconds(time), thread: try threadNumber(threadText)))
+        case "count":
+            let (valueText, name) = split(rest)
+            guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got '\(clip(line))'") }
+            let key = unescape(name)
+            if let i = counters.firstIndex(where: { $0.name == key }) { counters[i].value += value } else { counters.append(CounterRecord(name: key, value: value)) }
+        case "deferred":
+            guard !rest.isEmpty else { throw fail("deferred without a phase name") }
+            deferred.append(unescape(rest))
+        case "launched":
+            launchedReading = try reading(rest, "launched <ns>")
+        case "peak":
+            guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got '\(clip(line))'") }
+            peak = value
+        case "done":
+            _ = try reading(rest, "done <ns>")
+            if let (thread, stack) = open.first(where: { !$0.value.isEmpty }) {
+                throw fail("'done' while '\(phases[stack.last!].name)' is still open on thread \(thread)")
+            }
+            finished = true
+        default:
+            if verb.hasPrefix("x-") { return }  // Extensions are ignored.
+            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, peak, main or done)")
+        }
+    }
+
+    /// The name of the phase that stands for the time from spawn to `main`.
+    public static let processStartPhase = "process start"
+
+    /// The run described so far, timed from the spawn. When the program reported `main`, a first
+    /// phase, ``processStartPhase``, covers spawn to main (loader, dynamic libraries, runtime start).
+    /// `total` runs from the spawn to the end of the last launch phase.
+    public func run(index: Int, pid: Int?) -> RunRecord {
+        var all = phases
+        if let mainReading {
+            all = phases.map { phase in
+                var shifted = phase
+                shifted.parent = phase.parent.map { $0 + 1 }
+                return shifted
+            }
+            all.insert(PhaseRecord(name: Self.processStartPhase, kind: .io, start: 0, duration: seconds(mainReading)), at: 0)
+        }
+        let launchEnd = all.filter { !$0.afterLaunch }.map(\.end).max() ?? 0
+        var record = RunRecord(index: index, pid: pid, total: launchEnd, phases: all, marks: marks,
+                               counters: counters, deferred: deferred)
+        record.peakResidentBytes = peak
+        return record
+    }
+
+    // MARK: Helpers
+
+    private func fail(_ reason: String) -> Error { Error(line: lineNumber, reason: reason) }
+
+    private func split(_ text: Substring) -> (Substring, Substring) {
+        guard let space = text.firstIndex(of: " ") else { return (text, "") }
+        return (text[..<space], text[text.index(after: space)...])
+    }
+
+    private func reading(_ text: Substring, _ form: String) throws(Error) -> UInt64 {
+        if text == "-" { return now() }
+        guard let value = UInt64(text) else { throw fail("expected '\(form)' with <ns> a CLOCK_MONOTONIC reading in nanoseconds, got '\(clip(text))'") }
+        return value
+    }
+
+    private func threadNumber(_ text: Substring) throws(Error) -> Int {
+        guard let value = Int(text), value >= 0, value < 1 << 20 else { throw fail("thread must be a small whole number, not '\(clip(text))'") }
+        return value
+    }
+
+    private func seconds(_ reading: UInt64) -> Double {
+        LaunchClock(originNanoseconds: spawnReading).seconds(atReading: reading)
+    }
+
+    private func clip(_ text: Substring) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
+    }
+
+    private func unescape(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var out = ""
+        var escaping = false
+        for c in text {
+            if escaping {
+                switch c {
+                case "n": out.append("\n")
+                case "r": out.append("\r")
+                case "t": out.append("\t")
+                default: out.append(c)
+                }
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,90 @@
+/// Writes a run in the launchprof line protocol (`docs/protocol.md`), the way the built-in app
+/// reports its phases to `launchprof run` over a pipe.
+///
+/// ```
+/// launchprof 1
+/// main 81234000000
+/// begin 81234100000 0 io loading themes
+/// end 81235100000 0 loading themes
+/// stats 0 rss=18452480 growth=65536
+/// done 81240000000
+/// ```
+public enum ProtocolWriter {
+    /// The protocol version this build speaks.
+    public static let version = 1
+
+    /// The lines for everything `recorders` recorded, with `mainReading` the monotonic reading taken at
+    /// the top of `main`. Lazy phases never run are listed as `deferred`; counters as `count`.
+    public static func lines(mainReading: UInt64, recorders: [PhaseRecorder], deferred: [String]) -> [String] {
+        greeting(mainReading: mainReading) + report(recorders: recorders, deferred: deferred)
+    }
+
+    /// The first two lines: the greeting and the `main` reading. A program may send them at once and
+    /// the ``report(recorders:deferred:)`` later.
+    public static func greeting(mainReading: UInt64) -> [String] {
+        ["launchprof \(version)", "main \(mainReading)"]
+    }
+
+    /// Every phase, mark, counter and deferred phase recorded, then `peak` and `done`.
+    public static func report(recorders: [PhaseRecorder], deferred: [String]) -> [String] {
+        var lines: [String] = []
+        var launched = false
+        for recorder in recorders {
+            let origin = recorder.clock.originNanoseconds
+            func reading(_ seconds: Double) -> UInt64 {
+                seconds >= 0 ? origin &+ UInt64((seconds * 1e9).rounded()) : origin &- UInt64((-seconds * 1e9).rounded())
+            }
+            let phases = recorder.phaseRecords()
+            var open: [Int] = []
+            func close(_ i: Int) {
+                let p = phases[i]
+                lines.append("end \(reading(p.end)) \(p.thread) \(escape(p.name))")
+                var stats: [String] = []
+                if let host = p.hostDuration { stats.append("host=\(UInt64((host * 1e9).rounded()))") }
+                if let rss = p.residentBytes { stats.append("rss=\(rss)") }
+                if let growth = p.residentGrowth { stats.append("growth=\(growth)") }
+                if !stats.isEmpty { lines.append("stats \(p.thread) " + stats.joined(separator: " ")) }
+            }
+            for (i, phase) in phases.enumerated() {
+                while let top = open.last, top != phase.parent {
+                    close(top)
+                    open.removeLast()
+                }
+                if phase.afterLaunch, !launched {
+                    while let top = open.popLast() { close(top) }
+                    lines.append("launched \(reading(phase.start))")
+                    launched = true
+                }
+                lines.append("begin \(reading(phase.start)) \(phase.thread) \(phase.kind?.rawValue ?? "-") \(escape(phase.name))")
+                open.append(i)
+            }
+            while let top = open.popLast() { close(top) }
+            for mark in recorder.markRecords() {
+                lines.append("mark \(reading(mark.time)) \(mark.thread) \(escape(mark.name))")
+            }
+            for counter in recorder.counterRecords() {
+                lines.append("count \(counter.value) \(escape(counter.name))")
+            }
+        }
+        for name in deferred { lines.append("deferred \(escape(name))") }
+        lines.append("peak \(ProcessMemory.peakResidentBytes())")
+        lines.append("done \(MonotonicClock.nanoseconds())")
+        return lines
+    }
+
+    /// A name with backslash, newline, carriage return and tab escaped, so it fits on one line.
+    public static func escape(_ name: String) -> String {
+        guard name.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return name }
+        var out = ""
+        for c in name {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,37 @@
+import LaunchCore
+import LaunchStats
+
+/// A table of statistics per phase and for the total, over every run: min, median, mean,
+/// standard deviation, MAD, p90, and the runs that are outliers by the modified z-score.
+public struct StatisticsTable: ResultExporter {
+    public static let formatName = "stats"
+    public var options: ReportOptions
+
+    public init(options: ReportOptions = ReportOptions()) {
+        self.options = options
+    }
+
+    public func render(_ result: LaunchResult) -> String {
+        let table = PhaseTable(result)
+        var rows: [[String]] = [["phase", "min", "median", "mean", "stddev", "MAD", "p90", "outlier runs"]]
+        func row(_ name: String, _ values: [Double]) {
+            guard let s = Summary(values) else { return }
+            let outliers = Outliers.indexes(values).map { String($0 + 1) }.joined(separator: ",")
+            rows.append([name] + [s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90]
+                .map { SecondsFormat.seconds($0, precision: max(options.precision, 3)) } + [outliers.isEmpty ? "-" : outliers])
+        }
+        for r in table.rows { row(String(repeating: "  ", count: r.depth) + r.name + (r.afterLaunch ? " (first use)" : ""), r.durations) }
+        row("Total launch time", table.totals)
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        var text = ""
+        for r in rows {
+            let cells = r.enumerated().map { c, cell in
+                c == 0 ? cell + String(repeating: " ", count: widths[c] - cell.count)
+                    : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }
+            text += cells.joined(separator: "  ") + "\n"
+        }
+        text += "Outliers: |modified z-score| > \(SecondsFormat.format(Outliers.threshold, precision: 1)), where M = 0.6745 (x - median) / MAD.\n"
+        return text
+    }
+}

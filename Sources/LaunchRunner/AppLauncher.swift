@@ -1,0 +1,235 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+
+/// Starts a program as a new process with `posix_spawn`, reads its launch report (the line protocol
+/// of `docs/protocol.md`) from file descriptor 3, and returns the run, timed from just before the spawn.
+///
+/// A crash, a hang past the timeout, a non-zero exit or a malformed line becomes a ``LaunchFailure``;
+/// the process (and its process group) is always reaped, so no zombie is left.
+public struct AppLauncher: Sendable {
+    /// The file descriptor the program writes the protocol to.
+    public static let protocolDescriptor: Int32 = 3
+
+    public var executable: String
+    public var arguments: [String]
+    /// Extra environment variables (added to this process's environment).
+    public var environment: [String: String]
+    /// Seconds the program may take before it is killed.
+    public var timeout: Double
+    /// Called with the text of each `x-progress` line (the stage the program has reached).
+    public var onProgress: (@Sendable (String) -> Void)?
+
+    public init(executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double = 60) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.timeout = timeout
+    }
+
+    /// Launches once; `index` numbers the run.
+    public func launch(index: Int) throws(LaunchFailure) -> RunRecord {
+        var protocolPipe: [Int32] = [-1, -1]
+        var errorPipe: [Int32] = [-1, -1]
+        guard makePipe(&protocolPipe) else { throw .spawnFailed(executable: executable, reason: errnoText()) }
+        guard makePipe(&errorPipe) else {
+            close(protocolPipe[0]); close(protocolPipe[1])
+            throw .spawnFailed(executable: executable, reason: errnoText())
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group, so a timeout can kill everything it started.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        var env = currentEnvironment()
+        for (key, value) in environment { env[key] = value }
+        let argv = [executable] + arguments
+        let envp = env.map { "\($0.key)=\($0.value)" }
+
+        var pid: pid_t = 0
+        var spawnReading: UInt64 = 0
+        let status: Int32 = withCStrings(argv) { cArgv in
+            withCStrings(envp) { cEnvp in
+                // The reading just before the spawn is the run's origin.
+                spawnReading = MonotonicClock.nanoseconds()
+                return posix_spawn(&pid, executable, &actions, &attributes, cArgv, cEnvp)
+            }
+        }
+        close(protocolPipe[1])
+        close(errorPipe[1])
+        guard status == 0 else {
+            close(protocolPipe[0]); close(errorPipe[0])
+            throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
+        }
+        return try collect(pid: pid, protocolFD: protocolPipe[0], errorFD: errorPipe[0],
+                           spawnReading: spawnReading, index: index)
+    }
+
+    /// Reads both pipes until they close or the deadline passes, then reaps the process.
+    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, spawnReading: UInt64, index: Int) throws(LaunchFailure) -> RunRecord {
+        defer { close(protocolFD); close(errorFD) }
+        let start = MonotonicClock.nanoseconds()
+        let deadline = start &+ UInt64(max(0, timeout) * 1e9)
+        var parser = ProtocolParser(spawnReading: spawnReading)
+        var pending: [UInt8] = []
+        var stderrBytes: [UInt8] = []
+        var protocolOpen = true, errorOpen = true
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var failure: LaunchFailure?
+
+        while protocolOpen || errorOpen {
+            let now = MonotonicClock.nanoseconds()
+            if now >= deadline {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = reap(pid, deadline: nil)
+                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+            }
+            var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0)]
+            let waitMs = Int32(min(1000, max(1, (deadline - now) / 1_000_000)))
+            let ready = poll(&fds, 2, waitMs)
+            if ready < 0 && errno != EINTR { break }
+            if ready <= 0 { continue }
+            if protocolOpen, fds[0].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(protocolFD, $0.baseAddress, $0.count) }
+                if n <= 0 {
+                    if n < 0 && errno == EINTR { continue }
+                    protocolOpen = false
+                } else if failure == nil {
+                    pending.append(contentsOf: buffer[0..<n])
+                    do {
+                        try consumeLines(&pending, into: &parser)
+                    } catch {
+                        failure = .garbage(error)
+                        kill(-pid, SIGKILL)
+                        kill(pid, SIGKILL)
+                    }
+                }
+            }
+            if errorOpen, fds[1].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(errorFD, $0.baseAddress, $0.count) }
+                if n <= 0 {
+                    if n < 0 && errno == EINTR { continue }
+                    errorOpen = false
+                } else if stderrBytes.count < 65536 {
+                    stderrBytes.append(contentsOf: buffer[0..<min(n, 65536 - stderrBytes.count)])
+                }
+            }
+        }
+        if failure == nil, !pending.isEmpty {
+            do {
+                try parser.consume(Substring(String(decoding: pending, as: UTF8.self)))
+            } catch {
+                failure = .garbage(error)
+            }
+        }
+        guard let (exit, peak) = reap(pid, deadline: deadline) else {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            _ = reap(pid, deadline: nil)
+            throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+        }
+        if let failure { throw failure }
+        let stderrText = String(decoding: stderrBytes, as: UTF8.self)
+        switch exit {
+        case .signaled(let signal):
+            throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last, stderr: stderrText)
+        case .exited(let code) where code != 0:
+            throw .exited(status: code, stderr: stderrText)
+        case .exited:
+            break
+        }
+        guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
+        var record = parser.run(index: index, pid: Int(pid))
+        if record.peakResidentBytes == nil { record.peakResidentBytes = peak }
+        return record
+    }
+
+    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser) throws(ProtocolParser.Error) {
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: pending[start..<newline], as: UTF8.self)
+            if let onProgress, line.hasPrefix("x-progress ") { onProgress(String(line.dropFirst(11))) }
+            try parser.consume(Substring(line))
+            start = newline + 1
+        }
+        pending.removeFirst(start)
+        if pending.count > 1 << 20 {
+            throw ProtocolParser.Error(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
+        }
+    }
+
+    private enum ExitKind {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended and its
+    /// peak resident-set size, or `nil` when the deadline passed first.
+    private func reap(_ pid: pid_t, deadline: UInt64?) -> (ExitKind, Int)? {
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            let flags: Int32 = deadline == nil ? 0 : WNOHANG
+            let result = wait4(pid, &status, flags, &usage)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return (.exited(-1), 0) }
+            if let deadline, MonotonicClock.nanoseconds() >= deadline { return nil }
+            if result == 0 { usleep(1000) }
+        }
+        let peak = Int(usage.ru_maxrss) * 1024
+        let low = status & 0x7f
+        if low == 0 { return (.exited((status >> 8) & 0xff), peak) }
+        return (.signaled(low), peak)
+    }
+
+    private func currentEnvironment() -> [String: String] {
+        var env: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                env[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return env
+    }
+
+    /// A pipe whose ends close on exec (the child gets only the dup2'd copies).
+    private func makePipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for p in pointers { free(p) } }
+    return body(pointers)
+}

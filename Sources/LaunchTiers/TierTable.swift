@@ -1,0 +1,125 @@
+import Foundation
+import LaunchCore
+
+/// The device tiers: the built-in table, plus any a user's tiers file adds or overrides.
+///
+/// Both use the same JSON format (`docs/tiers.md`):
+/// ```json
+/// { "tiers": [
+///   { "name": "iphone-3gs", "description": "…", "memoryBudgetMB": 96,
+///     "referenceSeconds": { "cpu": 0.0612, "io": 0.2296, "decode": 0.0795, "draw": 0.7182 } },
+///   { "name": "half-speed", "description": "…", "factors": { "cpu": 2, "io": 2, "decode": 2, "draw": 2 } }
+/// ] }
+/// ```
+public struct TierTable: Sendable {
+    public private(set) var tiers: [DeviceTier]
+
+    /// The built-in tiers (see ``builtInJSON``).
+    public static let builtIn: TierTable = {
+        do {
+            return try TierTable(json: Array(builtInJSON.utf8), file: "<built-in tiers>")
+        } catch {
+            fatalError("the built-in tier table is malformed: \(error)")
+        }
+    }()
+
+    /// Parses a tiers file.
+    public init(json bytes: [UInt8], file: String) throws(TierError) {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw TierError("\(file): invalid JSON")
+        }
+        guard let object = root as? [String: Any], let list = object["tiers"] as? [Any] else {
+            throw TierError("\(file): expected an object with a \"tiers\" array")
+        }
+        var tiers: [DeviceTier] = []
+        for (i, item) in list.enumerated() {
+            let path = "\(file): tiers[\(i)]"
+            guard let entry = item as? [String: Any] else { throw TierError("\(path): expected an object") }
+            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB"]
+            if let unknown = entry.keys.sorted().first(where: { !allowed.contains($0) }) {
+                throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(allowed.sorted().joined(separator: ", ")))")
+            }
+            guard let name = entry["name"] as? String, !name.isEmpty else { throw TierError("\(path).name: expected a non-empty string") }
+            func kinds(_ key: String) throws(TierError) -> [PhaseKind: Double]? {
+                guard let value = entry[key] else { return nil }
+                guard let dict = value as? [String: Any] else { throw TierError("\(path).\(key): expected an object of cpu, io, decode, draw") }
+                var out: [PhaseKind: Double] = [:]
+                for (k, v) in dict {
+                    guard let kind = PhaseKind(rawValue: k) else { throw TierError("\(path).\(key).\(k): unknown kind (expected cpu, io, decode, draw)") }
+                    guard let number = (v as? NSNumber)?.doubleValue, number.isFinite, number > 0 else {
+                        throw TierError("\(path).\(key).\(k): expected a positive number")
+                    }
+                    out[kind] = number
+                }
+                return out
+            }
+            let reference = try kinds("referenceSeconds")
+            let factors = try kinds("factors")
+            guard (reference == nil) != (factors == nil) else {
+                throw TierError("\(path): give either \"referenceSeconds\" (calibrated) or \"factors\" (fixed), not \(reference == nil ? "neither" : "both")")
+            }
+            var budget: Int?
+            if let value = entry["memoryBudgetMB"] {
+                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0 else { throw TierError("\(path).memoryBudgetMB: expected a positive number") }
+                budget = Int(mb * 1_048_576)
+            }
+            tiers.append(DeviceTier(name: name, description: entry["description"] as? String ?? "",
+                                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget))
+        }
+        self.tiers = tiers
+    }
+
+    /// The built-in table with the tiers of `file` added, or replacing built-in tiers of the same name.
+    public static func load(userFile: String?) throws -> TierTable {
+        var table = builtIn
+        if let userFile {
+            let user = try TierTable(json: try FileIO.read(userFile), file: userFile)
+            for tier in user.tiers {
+                if let i = table.tiers.firstIndex(where: { $0.name == tier.name }) { table.tiers[i] = tier } else { table.tiers.append(tier) }
+            }
+        }
+        return table
+    }
+
+    /// The tier named `name`.
+    public func tier(named name: String) throws(TierError) -> DeviceTier {
+        guard let tier = tiers.first(where: { $0.name == name }) else {
+            throw TierError("unknown tier '\(name)' (tiers: \(tiers.map(\.name).joined(separator: ", ")); see `launchprof tiers`)")
+        }
+        return tier
+    }
+
+    /// The built-in table. Calibration: the classic calculator launched in about 4 s on the original
+    /// iPhone, 3 s on the iPod touch 2G and 2 s on the iPhone 3GS, so their reference times stand
+    /// 4 : 3 : 2. The iPhone 3GS figures were set so that the default fixture's launch, emulated,
+    /// takes about 2 s; see README "Device tiers" for how they were measured.
+    public static let builtInJSON = """
+        {
+          "tiers": [
+            { "name": "host", "description": "this machine, no scaling",
+              "factors": { "cpu": 1, "io": 1, "decode": 1, "draw": 1 } },
+            { "name": "iphone-3gs", "description": "iPhone 3GS (2009): 600 MHz Cortex-A8, 256 MB; the classic app launched in ~2 s",
+              "memoryBudgetMB": 96,
+              "referenceSeconds": { "cpu": 0.0612, "io": 0.2296, "decode": 0.0795, "draw": 0.7182 } },
+            { "name": "ipod-touch-2g", "description": "iPod touch 2G (2008): 533 MHz ARM11, 128 MB; the classic app launched in ~3 s",
+              "memoryBudgetMB": 40,
+              "referenceSeconds": { "cpu": 0.0918, "io": 0.3444, "decode": 0.1192, "draw": 1.0773 } },
+            { "name": "iphone-1g", "description": "original iPhone (2007): 412 MHz ARM11, 128 MB; the classic app launched in ~4 s",
+              "memoryBudgetMB": 40,
+              "referenceSeconds": { "cpu": 0.1224, "io": 0.4592, "decode": 0.1589, "draw": 1.4364 } }
+          ]
+        }
+        """
+}
+
+/// A tiers file or tier name that cannot be used.
+public struct TierError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+import LaunchPipeline
+
+/// The built-in app: what `launchprof run` launches once per run, as a new process
+/// (`launchprof __app …`). It runs the pipeline under phases and reports them over the line
+/// protocol on file descriptor 3 (`docs/protocol.md`). It never parses options with
+/// ArgumentParser, so what it measures is the app, not the profiler.
+enum AppMode {
+    static let argument = "__app"
+
+    /// Environment variable carrying the device emulation factors (`cpu=2,io=3,…`).
+    static let emulationVariable = "LAUNCHPROF_EMULATION"
+
+    struct Options {
+        var manifest = ""
+        var snapshot: String?
+        var writeSnapshot = true
+        var touch: [String] = []
+    }
+
+    /// Runs the app and exits: 0 after a complete report, 2 on bad input.
+    static func main(clock: LaunchClock, arguments: [String]) -> Never {
+        var options = Options()
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            let value = i + 1 < arguments.count ? arguments[i + 1] : ""
+            switch a {
+            case "--manifest": options.manifest = value; i += 1
+            case "--snapshot": options.snapshot = value; i += 1
+            case "--no-snapshot": options.writeSnapshot = false
+            case "--touch": options.touch.append(value); i += 1
+            default: fail("unknown app argument '\(a)'")
+            }
+            i += 1
+        }
+        let recorder = PhaseRecorder(clock: clock)
+        recorder.memorySamplingDepth = 1
+        if let text = getenv(emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
+            guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(emulationVariable) '\(text)'") }
+            recorder.emulation = emulation
+        }
+        write(AppLauncherDescriptor.protocolFD, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
+        let pipeline: Pipeline
+        do {
+            pipeline = Pipeline(manifest: try ManifestLoader.load(path: options.manifest), recorder: recorder)
+            if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
+            if !options.writeSnapshot { pipeline.snapshotPath = nil }
+            // Live progress for the launcher's progress bar; the protocol ignores x- lines.
+            pipeline.onStageStart = { write(AppLauncherDescriptor.protocolFD, "x-progress \($0)\n") }
+            try pipeline.launch()
+            for name in options.touch { try pipeline.touch(name) }
+        } catch {
+            fail("\(error)")
+        }
+        let lines = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name))
+        write(AppLauncherDescriptor.protocolFD, lines.joined(separator: "\n") + "\n")
+        exit(0)
+    }
+
+    private static func fail(_ message: String) -> Never {
+        write(2, message + "\n")
+        exit(2)
+    }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+/// The descriptor the app reports on (the launcher's ``LaunchRunner/AppLauncher/protocolDescriptor``).
+enum AppLauncherDescriptor {
+    static let protocolFD: Int32 = 3
+}

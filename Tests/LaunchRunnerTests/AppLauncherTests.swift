@@ -1,0 +1,113 @@
+import Testing
+@testable import LaunchRunner
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Launches small shell scripts that speak (or break) the protocol on fd 3.
+@Suite struct AppLauncherTests {
+    func shell(_ script: String, timeout: Double = 10) -> AppLauncher {
+        AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: timeout)
+    }
+
+    /// Zombie children of this process (state Z in /proc/PID/stat with our pid as parent).
+    func zombies() -> [Int] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var found: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard let pid = Int(name), let stat = try? FileIO.readText("/proc/\(pid)/stat"),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 2, fields[0] == "Z", Int(fields[1]) == Int(getpid()) { found.append(pid) }
+        }
+        return found
+    }
+
+    @Test func aWellBehavedProgramGivesItsPhasesTimedFromTheSpawn() throws {
+        let run = try shell("""
+            printf 'launchprof 1\\nmain -\\nbegin - 0 cpu work\\nbegin - 0 io inner part\\nend - 0 inner part\\nstats 0 rss=1000 growth=10\\nend - 0 work\\ncount 3 things\\ncount 2 things\\nmark - 0 ready\\ndeferred later\\ndone -\\n' >&3
+            """).launch(index: 1)
+        #expect(run.phases.map(\.name) == ["process start", "work", "inner part"])
+        #expect(run.phases.map(\.parent) == [nil, nil, 1])
+        #expect(run.phases[0].duration > 0)
+        #expect(run.phases[2].residentBytes == 1000)
+        #expect(run.counter("things") == 5)
+        #expect(run.marks.map(\.name) == ["ready"])
+        #expect(run.deferred == ["later"])
+        #expect(run.total >= run.phases[1].end)
+        #expect(run.pid != nil)
+        #expect(run.peakResidentBytes != nil)
+    }
+
+    @Test func aCrashNamesTheSignalAndThePhase() {
+        do {
+            _ = try shell("printf 'launchprof 1\\nbegin - 0 cpu drawing\\n' >&3; kill -SEGV $$").launch(index: 1)
+            Issue.record("a crash must fail")
+        } catch {
+            #expect(error == .crashed(signal: SIGSEGV, inPhase: "drawing", stderr: ""))
+            #expect(error.description == "the app crashed: killed by SIGSEGV (signal 11) during 'drawing'")
+        }
+        #expect(zombies().isEmpty)
+    }
+
+    @Test func aHangIsKilledAtTheTimeoutAndReaped() {
+        let start = MonotonicClock.nanoseconds()
+        do {
+            _ = try shell("printf 'launchprof 1\\nbegin - 0 io loading themes\\n' >&3; sleep 30", timeout: 0.5).launch(index: 1)
+            Issue.record("a hang must time out")
+        } catch {
+            #expect(error == .timedOut(seconds: 0.5, inPhase: "loading themes"))
+            #expect(error.description.contains("did not finish within the 0.5 s timeout"))
+        }
+        let elapsed = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
+        #expect(elapsed < 5)
+        #expect(zombies().isEmpty)
+    }
+
+    @Test func garbageNamesTheLine() {
+        do {
+            _ = try shell("printf 'launchprof 1\\nmain 5\\nhello world\\n' >&3").launch(index: 1)
+            Issue.record("garbage must fail")
+        } catch {
+            #expect(error.description == "the app sent garbage: protocol line 3: unknown line 'hello world' (expected begin, end, mark, count, stats, deferred, launched, peak, main or done)")
+        }
+    }
+
+    @Test func aFailingExitRelaysWhatTheAppSaid() {
+        do {
+            _ = try shell("echo 'theme.xml:3:4: opening and ending tag mismatch' >&2; exit 2").launch(index: 1)
+            Issue.record("a failing app must fail")
+        } catch {
+            #expect(error == .exited(status: 2, stderr: "theme.xml:3:4: opening and ending tag mismatch\n"))
+        }
+    }
+
+    @Test func anUnfinishedReportIsIncomplete() {
+        #expect(throws: LaunchFailure.incomplete(lines: 2)) {
+            try shell("printf 'launchprof 1\\nmain 1\\n' >&3").launch(index: 1)
+        }
+    }
+
+    @Test func aMissingExecutableCannotBeSpawned() {
+        do {
+            _ = try AppLauncher(executable: "/nonexistent/app", arguments: []).launch(index: 1)
+            Issue.record("a missing executable must fail")
+        } catch {
+            #expect(error.description.hasPrefix("could not start /nonexistent/app: "))
+        }
+    }
+
+    @Test func sessionRunsEachLaunchAsANewProcessAndDropsWarmups() throws {
+        let session = LaunchSession(launcher: shell("printf 'launchprof 1\\nmain -\\nbegin - 0 cpu a\\nend - 0 a\\ndone -\\n' >&3"),
+                                    runs: 3, warmup: 2)
+        let runs = try session.run()
+        #expect(runs.count == 3)
+        #expect(runs.map(\.index) == [1, 2, 3])
+        #expect(Set(runs.compactMap(\.pid)).count == 3)
+    }
+}

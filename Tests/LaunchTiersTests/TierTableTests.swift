@@ -1,0 +1,54 @@
+import Testing
+@testable import LaunchTiers
+import LaunchCore
+
+@Suite struct TierTableTests {
+    @Test func builtInTiersAreTheClassicDevicesInTheRatioFourThreeTwo() throws {
+        let table = TierTable.builtIn
+        #expect(table.tiers.map(\.name) == ["host", "iphone-3gs", "ipod-touch-2g", "iphone-1g"])
+        let g3 = try #require(try table.tier(named: "iphone-3gs").referenceSeconds)
+        let ipod = try #require(try table.tier(named: "ipod-touch-2g").referenceSeconds)
+        let g1 = try #require(try table.tier(named: "iphone-1g").referenceSeconds)
+        for kind in PhaseKind.allCases {
+            #expect(abs(ipod[kind]! / g3[kind]! - 1.5) < 0.01)
+            #expect(abs(g1[kind]! / g3[kind]! - 2.0) < 0.01)
+        }
+        #expect(try table.tier(named: "host").isIdentity)
+    }
+
+    @Test func calibratedFactorsDivideDeviceByHostAndNeverGoBelowOne() {
+        let tier = DeviceTier(name: "d", description: "", referenceSeconds: [.cpu: 2, .io: 0.5, .decode: 1, .draw: 3])
+        let host = HostReference(seconds: [.cpu: 1, .io: 1, .decode: 0.25, .draw: 1])
+        let factors = tier.factors(host: host)
+        #expect(factors == [.cpu: 2, .io: 1, .decode: 4, .draw: 3])
+        // A host twice as slow gets half the factors: the emulated device stays the same.
+        let slowHost = HostReference(seconds: [.cpu: 2, .io: 2, .decode: 0.5, .draw: 2])
+        #expect(tier.factors(host: slowHost)[.cpu] == 1)
+        #expect(tier.factors(host: slowHost)[.decode] == 2)
+    }
+
+    @Test func userFilesAddAndOverrideTiers() throws {
+        let json = #"{"tiers": [{"name": "iphone-3gs", "description": "mine", "factors": {"cpu": 3}}, {"name": "slow", "factors": {"draw": 2}, "memoryBudgetMB": 1.5}]}"#
+        let user = try TierTable(json: Array(json.utf8), file: "t.json")
+        #expect(user.tiers.count == 2)
+        #expect(user.tiers[1].memoryBudget == 1_572_864)
+        #expect(user.tiers[1].factors(host: nil) == [.cpu: 1, .io: 1, .decode: 1, .draw: 2])
+    }
+
+    @Test func malformedTiersAreExplained() {
+        func message(_ json: String) -> String {
+            do { _ = try TierTable(json: Array(json.utf8), file: "t.json"); return "no error" } catch { return error.description }
+        }
+        #expect(message("[") == "t.json: invalid JSON")
+        #expect(message(#"{"tiers": [{"name": "x"}]}"#) == #"t.json: tiers[0]: give either "referenceSeconds" (calibrated) or "factors" (fixed), not neither"#)
+        #expect(message(#"{"tiers": [{"name": "x", "factors": {"gpu": 2}}]}"#) == "t.json: tiers[0].factors.gpu: unknown kind (expected cpu, io, decode, draw)")
+        #expect(message(#"{"tiers": [{"name": "x", "factors": {"cpu": -1}}]}"#) == "t.json: tiers[0].factors.cpu: expected a positive number")
+        #expect(message(#"{"tiers": [{"name": "x", "factor": {}}]}"#).hasPrefix(#"t.json: tiers[0]: unknown key "factor""#))
+        #expect(throws: TierError.self) { try TierTable.builtIn.tier(named: "nokia") }
+    }
+
+    @Test func hostReferenceMeasuresEveryKind() throws {
+        let reference = try HostReference.measure(repetitions: 1)
+        for kind in PhaseKind.allCases { #expect((reference.seconds[kind] ?? 0) > 0) }
+    }
+}
