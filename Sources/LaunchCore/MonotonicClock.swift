@@ -19,6 +19,13 @@ public enum MonotonicClock {
 }
 
 extension MonotonicClock {
+    /// Busy-waits until the monotonic clock reads `deadline` nanoseconds. Spinning, unlike sleeping,
+    /// keeps the core awake and its caches warm, so the work after the wait runs as fast as before it
+    /// (a sleep lets the core idle down, and the next phase would run slower and be stretched again).
+    public static func spin(until deadline: UInt64) {
+        while nanoseconds() < deadline {}
+    }
+
     /// Sleeps until the monotonic clock reads `deadline` nanoseconds (sleeping, not spinning, for
     /// all but the last 50 µs, which are spun for accuracy).
     public static func sleep(until deadline: UInt64) {

@@ -203,7 +203,7 @@ public final class PhaseRecorder {
             let selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
             let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
             if extra > 0 {
-                MonotonicClock.sleep(until: now &+ extra)
+                MonotonicClock.spin(until: now &+ extra)
                 end = MonotonicClock.nanoseconds()
                 entry.pointee.waitedNanoseconds &+= end &- now
             }
