@@ -43,4 +43,34 @@ public struct LaunchSession: Sendable {
         }
         return measured
     }
+
+    /// Runs two sessions alternately, A B B A A B …, so both sides see the same machine state (noise on
+    /// a shared machine drifts over minutes; alternating spreads it evenly). Warm-ups come first, in
+    /// the same alternation. Returns the measured runs of each side.
+    public static func interleaved(_ a: LaunchSession, _ b: LaunchSession,
+                                   progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord]) {
+        var launcherA = a.launcher, launcherB = b.launcher
+        launcherA.onProgress = { progress(.stage($0)) }
+        launcherB.onProgress = { progress(.stage($0)) }
+        let warmup = max(a.warmup, b.warmup), runs = max(a.runs, b.runs)
+        let total = 2 * (warmup + runs)
+        var measuredA: [RunRecord] = [], measuredB: [RunRecord] = []
+        var number = 0
+        for round in 0..<(warmup + runs) {
+            let isWarmup = round < warmup
+            let order: [(LaunchSession, AppLauncher, Bool)] = round % 2 == 0
+                ? [(a, launcherA, true), (b, launcherB, false)] : [(b, launcherB, false), (a, launcherA, true)]
+            for (session, launcher, isA) in order {
+                number += 1
+                progress(.starting(number: number, total: total, warmup: isWarmup))
+                if !session.coldFiles.isEmpty { PageCache.evict(session.coldFiles) }
+                let start = MonotonicClock.nanoseconds()
+                let index = isWarmup ? 0 : (isA ? measuredA.count : measuredB.count) + 1
+                let record = try launcher.launch(index: index)
+                progress(.finished(number: number, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - start)))
+                if !isWarmup { if isA { measuredA.append(record) } else { measuredB.append(record) } }
+            }
+        }
+        return (measuredA, measuredB)
+    }
 }

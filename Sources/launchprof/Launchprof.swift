@@ -20,7 +20,7 @@ struct Launchprof: ParsableCommand {
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,
         version: launchprofVersion,
-        subcommands: [RunCommand.self, ReportCommand.self, TiersCommand.self],
+        subcommands: [RunCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, ReportCommand.self, TiersCommand.self],
         defaultSubcommand: nil
     )
 

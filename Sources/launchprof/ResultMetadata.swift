@@ -17,6 +17,11 @@ enum ResultMetadata {
         return GitInfo(commit: commit, branch: branch, dirty: !status.isEmpty)
     }
 
+    /// The full commit a git revision names (`HEAD~1`, `main`, a short hash), or `nil`.
+    static func resolveRevision(_ revision: String) -> String? {
+        run(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
+    }
+
     /// Runs a command and returns its trimmed standard output, or `nil` when it fails.
     private static func run(_ arguments: [String]) -> String? {
         let process = Process()

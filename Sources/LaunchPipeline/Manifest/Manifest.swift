@@ -20,6 +20,8 @@ public struct Manifest: Equatable, Sendable {
     public var strategies: Strategies
     /// Where the snapshot PNG is written (resolved), or `nil` for no file.
     public var snapshot: String?
+    /// Test only: a precise slowdown injected into one stage, to measure what `check` detects.
+    public var injectedSlowdown: InjectedSlowdown?
 
     /// The stages that run at launch, in order.
     public var launchStages: [StageSpec] { stages.filter { !$0.lazy } }
@@ -96,6 +98,18 @@ public enum StageKind: String, Sendable, CaseIterable {
         case .draw: return [.layout, .images]
         case .snapshot: return [.draw]
         }
+    }
+}
+
+/// Test only: makes stage `stage` take `fraction` longer (0.05 = 5%) by busy-waiting inside its phase
+/// for that fraction of the time the stage's work took.
+public struct InjectedSlowdown: Equatable, Sendable {
+    public var stage: String
+    public var fraction: Double
+
+    public init(stage: String, fraction: Double) {
+        self.stage = stage
+        self.fraction = fraction
     }
 }
 

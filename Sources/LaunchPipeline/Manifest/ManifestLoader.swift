@@ -19,7 +19,7 @@ public enum ManifestLoader {
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
-            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "$comment",
+            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "test", "$comment",
         ])
         let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
         let screen = Screen(width: try screenNode.required("width").int(min: 1, max: 8192),
@@ -74,6 +74,19 @@ public enum ManifestLoader {
         let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds"])
         let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true)
 
+        var slowdown: InjectedSlowdown?
+        if let test = try root.optional("test")?.object(allowed: ["slowdown"]),
+           let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) {
+            let stageNode = try node.required("stage")
+            let stage = try stageNode.string()
+            guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
+                throw stageNode.error("no launch stage is named \"\(stage)\"")
+            }
+            let fractionNode = try node.required("fraction")
+            let fraction = try fractionNode.number()
+            guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
+            slowdown = InjectedSlowdown(stage: stage, fraction: fraction)
+        }
         var snapshot: String?
         if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
         return Manifest(
@@ -82,7 +95,7 @@ public enum ManifestLoader {
             theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
             assets: FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory),
             screen: screen, orientations: orientations, stages: stages, strategies: strategies,
-            snapshot: snapshot)
+            snapshot: snapshot, injectedSlowdown: slowdown)
     }
 
     /// `" at line L, column C"` from JSONSerialization's "around character N", when it says.
@@ -156,6 +169,11 @@ public enum ManifestLoader {
         func bool() throws(PipelineError) -> Bool {
             guard let n = value as? NSNumber, isBool(n) else { throw error("expected true or false, found \(typeName)") }
             return n.boolValue
+        }
+
+        func number() throws(PipelineError) -> Double {
+            guard let n = value as? NSNumber, !isBool(n), n.doubleValue.isFinite else { throw error("expected a number, found \(typeName)") }
+            return n.doubleValue
         }
 
         func int(min: Int, max: Int) throws(PipelineError) -> Int {

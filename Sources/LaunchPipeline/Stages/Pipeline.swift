@@ -42,7 +42,14 @@ public final class Pipeline {
     public func launch() throws {
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
-            try recorder.phase(stage.name, kind: stage.run.cost) { try run(stage) }
+            try recorder.phase(stage.name, kind: stage.run.cost) {
+                let start = MonotonicClock.nanoseconds()
+                try run(stage)
+                if let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name {
+                    let worked = MonotonicClock.nanoseconds() - start
+                    MonotonicClock.spin(until: MonotonicClock.nanoseconds() + UInt64(Double(worked) * slowdown.fraction))
+                }
+            }
         }
     }
 

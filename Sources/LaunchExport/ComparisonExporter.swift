@@ -1,0 +1,65 @@
+import LaunchStats
+
+/// Renders a ``Comparison`` of two results in one format; one type per format, in its own file.
+public protocol ComparisonExporter: Sendable {
+    func render(_ comparison: Comparison, context: ComparisonContext) throws -> String
+}
+
+/// What every comparison format needs besides the rows.
+public struct ComparisonContext: Sendable, Equatable {
+    /// How A and B are called: file names or revisions.
+    public var baselineLabel: String
+    public var candidateLabel: String
+    public var precision: Int
+    /// Budgets the candidate exceeds (shown by the formats that show budgets).
+    public var violations: [Budget.Violation]
+
+    public init(baselineLabel: String = "A", candidateLabel: String = "B", precision: Int = 3, violations: [Budget.Violation] = []) {
+        self.baselineLabel = baselineLabel
+        self.candidateLabel = candidateLabel
+        self.precision = precision
+        self.violations = violations
+    }
+}
+
+/// Shared wording of rows, so every format says the same thing.
+public enum ComparisonWording {
+    public static func seconds(_ value: Double?, _ precision: Int) -> String {
+        value.map { SecondsFormat.seconds($0, precision: precision) } ?? "-"
+    }
+
+    public static func change(_ value: Double?, _ precision: Int) -> String {
+        guard let value else { return "-" }
+        return (value >= 0 ? "+" : "") + SecondsFormat.seconds(value, precision: precision)
+    }
+
+    public static func percent(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value >= 0 ? "+" : "") + SecondsFormat.format(value, precision: 1) + "%"
+    }
+
+    public static func confidence(_ row: ComparisonRow) -> String {
+        guard let c = row.confidence else { return "" }
+        return SecondsFormat.format(c * 100, precision: c > 0.999 ? 2 : 1) + "%"
+    }
+
+    /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …
+    public static func verdict(_ row: ComparisonRow) -> String {
+        switch row.verdict {
+        case .slower, .faster: return "\(row.verdict.rawValue) (confidence \(confidence(row)))"
+        case .inconclusive:
+            return row.moreRunsNeeded.map { "inconclusive (~\($0) more runs each)" } ?? "inconclusive"
+        default: return row.verdict.rawValue
+        }
+    }
+
+    /// `'drawing': 0.031s → 0.034s (+0.003s, +9.7%), confidence 99.98%`
+    public static func regression(_ row: ComparisonRow, _ precision: Int) -> String {
+        "'\(row.path)': median \(seconds(row.baselineMedian, precision)) → \(seconds(row.candidateMedian, precision)) (\(change(row.change, precision)), \(percent(row.changePercent))), confidence \(confidence(row))"
+    }
+
+    /// `'Total launch time' on iphone-3gs took 2.310s, budget 2.000s`
+    public static func violation(_ v: Budget.Violation, _ precision: Int) -> String {
+        "'\(v.phase)' on \(v.tier) took \(seconds(v.time, precision)), budget \(seconds(v.budget, precision))"
+    }
+}

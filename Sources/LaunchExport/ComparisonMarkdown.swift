@@ -1,0 +1,42 @@
+import LaunchStats
+
+/// The diff as a GitHub-flavoured Markdown table, for pull-request comments and job summaries.
+public struct ComparisonMarkdown: ComparisonExporter {
+    public init() {}
+
+    public func render(_ comparison: Comparison, context: ComparisonContext) -> String {
+        let p = context.precision
+        let regressions = comparison.regressions
+        var text = "### launchprof: \(escape(context.baselineLabel)) → \(escape(context.candidateLabel))\n\n"
+        if regressions.isEmpty && context.violations.isEmpty {
+            text += "No launch regression.\n\n"
+        } else {
+            for row in regressions { text += "- :x: regression in \(escape(ComparisonWording.regression(row, p)))\n" }
+            for v in context.violations { text += "- :x: over budget: \(escape(ComparisonWording.violation(v, p)))\n" }
+            text += "\n"
+        }
+        text += "| Phase | \(escape(context.baselineLabel)) | \(escape(context.candidateLabel)) | Change | % | Verdict |\n"
+        text += "|---|---:|---:|---:|---:|---|\n"
+        for row in comparison.rows + [comparison.total] {
+            let isTotal = row.path == comparison.total.path
+            let indent = String(repeating: "&nbsp;&nbsp;", count: isTotal ? 0 : row.depth)
+            let name = isTotal ? "**\(row.name)**" : indent + escape(row.name)
+            text += "| \(name) | \(ComparisonWording.seconds(row.baselineMedian, p)) | \(ComparisonWording.seconds(row.candidateMedian, p)) "
+                + "| \(ComparisonWording.change(row.change, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
+        }
+        return text
+    }
+
+    func escape(_ text: String) -> String {
+        text.replacingAll("|", with: "\\|")
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced (no Foundation needed).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,45 @@
+import LaunchStats
+
+/// GitHub Actions workflow commands: one `::error` annotation per regression or blown budget.
+public struct GitHubAnnotations: ComparisonExporter {
+    public init() {}
+
+    public func render(_ comparison: Comparison, context: ComparisonContext) -> String {
+        let p = context.precision
+        var lines: [String] = []
+        for row in comparison.regressions {
+            lines.append("::error title=\(escapeProperty("Launch regression: " + row.path))::\(escapeData(ComparisonWording.regression(row, p)))")
+        }
+        for v in context.violations {
+            lines.append("::error title=\(escapeProperty("Launch budget: " + v.phase))::\(escapeData(ComparisonWording.violation(v, p)))")
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// Message escaping of GitHub's workflow commands: `%`, CR and LF.
+    func escapeData(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Property escaping: as messages, plus `:` and `,`.
+    func escapeProperty(_ text: String) -> String {
+        var out = ""
+        for c in escapeData(text) {
+            switch c {
+            case ":": out += "%3A"
+            case ",": out += "%2C"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import LaunchStats
+
+/// The check as JUnit XML, for GitLab, Jenkins and other CI systems: one test case per phase and
+/// one for the total; a regression or a blown budget is a failure.
+public struct JUnitReport: ComparisonExporter {
+    public init() {}
+
+    public func render(_ comparison: Comparison, context: ComparisonContext) -> String {
+        let p = context.precision
+        var cases: [String] = []
+        var failures = 0
+        for row in comparison.rows + [comparison.total] {
+            var messages: [String] = []
+            if row.verdict == .slower { messages.append("regression in " + ComparisonWording.regression(row, p)) }
+            for v in context.violations where v.phase == row.path || v.phase == row.name {
+                messages.append("over budget: " + ComparisonWording.violation(v, p))
+            }
+            let time = SecondsFormat.format(row.candidateMedian ?? 0, precision: 6)
+            var element = "    <testcase classname=\"launchprof.\(escape(context.candidateLabel))\" name=\"\(escape(row.path))\" time=\"\(time)\""
+            if messages.isEmpty {
+                element += ">\n      <system-out>\(escape(ComparisonWording.verdict(row)))</system-out>\n    </testcase>"
+            } else {
+                failures += 1
+                let message = escape(messages.joined(separator: "; "))
+                element += ">\n      <failure message=\"\(message)\" type=\"launch-regression\">\(message)</failure>\n    </testcase>"
+            }
+            cases.append(element)
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="launchprof" tests="\(cases.count)" failures="\(failures)">
+              <testsuite name="launchprof check: \(escape(context.baselineLabel)) vs \(escape(context.candidateLabel))" tests="\(cases.count)" failures="\(failures)" errors="0">
+            \(cases.joined(separator: "\n"))
+              </testsuite>
+            </testsuites>
+
+            """
+    }
+
+    /// Escapes the five XML special characters and drops control characters XML cannot hold.
+    func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default: if scalar.value >= 0x20 { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

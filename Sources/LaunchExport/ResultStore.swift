@@ -1,0 +1,58 @@
+import LaunchCore
+
+/// The results store inside a repository, `.launchprof/results/`: one result file per commit
+/// (and tier and manifest when they are not the defaults), so two commits can be compared by name.
+///
+/// File names: `<commit>[-<tier>][-<manifest>][-dirty].json`, e.g. `3f2a…9c.json` for the default
+/// manifest on the host, `3f2a…9c-iphone-3gs-heavy.json` otherwise.
+public struct ResultStore: Sendable {
+    public static let defaultDirectory = ".launchprof/results"
+
+    public var directory: String
+
+    public init(directory: String = ResultStore.defaultDirectory) {
+        self.directory = directory
+    }
+
+    /// The file name a result is stored under.
+    public static func fileName(commit: String, tier: String?, manifest: String, dirty: Bool) -> String {
+        var name = commit
+        if let tier, tier != "host" { name += "-\(sanitize(tier))" }
+        if manifest != "default" { name += "-\(sanitize(manifest))" }
+        if dirty { name += "-dirty" }
+        return name + ".json"
+    }
+
+    /// Stores `result` (atomically) and returns its path; the result must carry its git commit.
+    @discardableResult
+    public func save(_ result: LaunchResult) throws -> String {
+        guard let git = result.git else {
+            throw ResultFile.ReadError(path: directory, reason: "record needs a git work tree to name the result by its commit (use `launchprof run --output FILE` outside one)")
+        }
+        let path = "\(directory)/" + Self.fileName(commit: git.commit, tier: result.configuration?.tier?.name,
+                                                    manifest: result.manifest.name, dirty: git.dirty)
+        try ResultFile.write(result, to: path)
+        return path
+    }
+
+    /// A result file path for `reference`: an existing file as it is, else a git revision resolved
+    /// with `resolveRevision` to a commit, looked up in the store for `tier` and `manifest`
+    /// (a clean result first, else one recorded with uncommitted changes).
+    public func locate(_ reference: String, tier: String?, manifest: String,
+                       resolveRevision: (String) -> String?) throws -> String {
+        if FileIO.exists(reference), !FileIO.isDirectory(reference) { return reference }
+        guard let commit = resolveRevision(reference) else {
+            throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
+        }
+        for dirty in [false, true] {
+            let path = "\(directory)/" + Self.fileName(commit: commit, tier: tier, manifest: manifest, dirty: dirty)
+            if FileIO.exists(path) { return path }
+        }
+        let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, dirty: false)
+        throw ResultFile.ReadError(path: reference, reason: "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && launchprof record`")
+    }
+
+    static func sanitize(_ text: String) -> String {
+        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+}

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import LaunchCore
+
+/// Per-tier, per-phase maximum seconds (`docs/budgets.md`):
+///
+/// ```json
+/// { "budgets": {
+///     "iphone-3gs": { "Total launch time": 2.0, "drawing": 1.0 },
+///     "host": { "Total launch time": 0.1 } } }
+/// ```
+/// A phase is named as the report prints it, or by its path (`drawing/keys`); `Total launch time` is
+/// the total. The candidate's median is compared with the budget.
+public struct Budget: Equatable, Sendable {
+    /// Maximum seconds by tier, then by phase name or path.
+    public var limits: [String: [String: Double]]
+
+    public init(limits: [String: [String: Double]]) {
+        self.limits = limits
+    }
+
+    /// Parses a budget file.
+    public init(json bytes: [UInt8], file: String) throws(BudgetError) {
+        struct File: Decodable { var budgets: [String: [String: Double]] }
+        do {
+            limits = try JSONDecoder().decode(File.self, from: Data(bytes)).budgets
+        } catch let error as DecodingError {
+            throw BudgetError("\(file): \(Self.describe(error)) (expected {\"budgets\": {\"<tier>\": {\"<phase>\": <seconds>}}})")
+        } catch {
+            throw BudgetError("\(file): \(error)")
+        }
+        for (tier, phases) in limits {
+            for (phase, seconds) in phases where !(seconds > 0) || !seconds.isFinite {
+                throw BudgetError("\(file): budgets.\(tier).\(phase): expected a positive number of seconds, found \(seconds)")
+            }
+        }
+    }
+
+    /// A phase (or the total) over its budget.
+    public struct Violation: Equatable, Sendable {
+        public var phase: String
+        public var tier: String
+        /// The candidate's median, seconds.
+        public var time: Double
+        public var budget: Double
+    }
+
+    /// The budgets `result` exceeds, for its own tier (`host` when it emulated none).
+    public func violations(in result: LaunchResult) -> [Violation] {
+        let tier = result.configuration?.tier?.name ?? "host"
+        guard let phases = limits[tier] else { return [] }
+        let table = PhaseTable(result)
+        var violations: [Violation] = []
+        for (phase, budget) in phases.sorted(by: { $0.key < $1.key }) {
+            let values: [Double]?
+            if phase == "Total launch time" {
+                values = table.totals
+            } else {
+                values = (table.rows.first { $0.path == phase } ?? table.rows.first { $0.name == phase && !$0.afterLaunch })?.durations
+            }
+            if let median = values.flatMap({ Summary($0)?.median }), median > budget {
+                violations.append(Violation(phase: phase, tier: tier, time: median, budget: budget))
+            }
+        }
+        return violations
+    }
+
+    /// The tiers with budgets, for messages.
+    public var tiers: [String] { limits.keys.sorted() }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "missing key \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "top level" : path): wrong type"
+        case .dataCorrupted: return "invalid JSON"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// A budget file that cannot be used.
+public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,124 @@
+import LaunchCore
+
+/// What a comparison concluded about one phase.
+public enum Verdict: String, Codable, Sendable {
+    /// B is slower by more than the threshold, and the test says the change is real.
+    case slower
+    /// B is faster by more than the threshold, and the change is real.
+    case faster
+    /// Any change is smaller than the threshold: real but small, or ruled out by the interval.
+    case withinNoise = "within noise"
+    /// The runs cannot tell whether a threshold-sized change happened.
+    case inconclusive
+    /// Only in B.
+    case added
+    /// Only in A.
+    case removed
+}
+
+/// One row of a comparison: a phase (or the total) in A and in B.
+public struct ComparisonRow: Equatable, Sendable, Codable {
+    public var path: String
+    public var name: String
+    public var depth: Int
+    public var baselineMedian: Double?
+    public var candidateMedian: Double?
+    /// B − A of the medians, in seconds.
+    public var change: Double?
+    /// The change in percent of A's median.
+    public var changePercent: Double?
+    public var verdict: Verdict
+    /// Two-sided Mann–Whitney p-value.
+    public var p: Double?
+    /// 99% bootstrap interval of the change of medians, in seconds.
+    public var intervalLower: Double?
+    public var intervalUpper: Double?
+    /// The smallest change that counted for this row, in seconds.
+    public var threshold: Double?
+    /// For an inconclusive row: about how many more runs per side would decide it.
+    public var moreRunsNeeded: Int?
+
+    /// The confidence that the two differ, 1 − p.
+    public var confidence: Double? { p.map { 1 - $0 } }
+}
+
+/// Compares a baseline result (A) with a candidate (B), phase by phase and for the total.
+///
+/// A phase has **regressed** when the Mann–Whitney test finds the change significant (p < α) and
+/// the change of medians is larger than the threshold. A change that is significant but smaller, or
+/// not significant while the 99% bootstrap interval of the change lies inside ± threshold, is
+/// **within noise**; otherwise the runs are **inconclusive**, with an estimate of how many more would
+/// decide.
+public struct Comparison: Equatable, Sendable, Codable {
+    /// Every phase present in either result: B's order, then phases only in A.
+    public var rows: [ComparisonRow]
+    /// The launch total.
+    public var total: ComparisonRow
+
+    /// Phases (and the total) that got slower.
+    public var regressions: [ComparisonRow] { (rows + [total]).filter { $0.verdict == .slower } }
+
+    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds()) {
+        let tableA = PhaseTable(a), tableB = PhaseTable(b)
+        let rowsA = Dictionary(tableA.rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let pathsB = Set(tableB.rows.map(\.path))
+        var rows: [ComparisonRow] = []
+        for row in tableB.rows {
+            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth,
+                                     rowsA[row.path]?.durations, row.durations, thresholds))
+        }
+        for row in tableA.rows where !pathsB.contains(row.path) {
+            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth, row.durations, nil, thresholds))
+        }
+        self.rows = rows
+        total = Self.compare(path: "Total launch time", name: "Total launch time", depth: 0, tableA.totals, tableB.totals, thresholds)
+    }
+
+    static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds) -> ComparisonRow {
+        var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
+        guard let a, let sa = Summary(a) else {
+            row.verdict = .added
+            row.candidateMedian = b.flatMap { Summary($0)?.median }
+            return row
+        }
+        row.baselineMedian = sa.median
+        guard let b, let sb = Summary(b) else {
+            row.verdict = .removed
+            return row
+        }
+        row.candidateMedian = sb.median
+        let change = sb.median - sa.median
+        row.change = change
+        row.changePercent = sa.median > 0 ? change / sa.median * 100 : nil
+        let threshold = thresholds.threshold(path: path, name: name, baseline: sa.median)
+        row.threshold = threshold
+        let test = MannWhitney.test(a, b)
+        row.p = test?.p
+        let interval = Bootstrap.medianDifferenceInterval(a, b)
+        row.intervalLower = interval?.lower
+        row.intervalUpper = interval?.upper
+        let significant = (test?.p ?? 1) < thresholds.alpha
+
+        if significant && abs(change) > threshold {
+            row.verdict = change > 0 ? .slower : .faster
+        } else if significant {
+            row.verdict = .withinNoise
+        } else if let interval, interval.lower > -threshold, interval.upper < threshold {
+            row.verdict = .withinNoise
+        } else {
+            row.verdict = .inconclusive
+            // The interval shrinks about as 1/√n: the runs that would bring its half-width down to
+            // the room left between the change and the threshold (or to the change itself).
+            if let interval {
+                let halfWidth = (interval.upper - interval.lower) / 2
+                let room = abs(change) < threshold ? threshold - abs(change) : abs(change)
+                if room > 0, halfWidth > 0 {
+                    let n = Double(min(a.count, b.count))
+                    let needed = n * (halfWidth / room) * (halfWidth / room)
+                    row.moreRunsNeeded = max(1, Int((needed - n).rounded(.up)))
+                }
+            }
+        }
+        return row
+    }
+}

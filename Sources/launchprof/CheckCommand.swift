@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import LaunchCore
+import LaunchExport
+import LaunchRunner
+import LaunchStats
+
+/// `launchprof check`: the CI gate. Exit 1 on a real launch regression or a blown budget.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Fail (exit 1) on a statistically real launch regression or a blown budget.",
+        discussion: """
+            The candidate is --result FILE, or a profile made now with the run options. It is compared
+            with --baseline (a result file or a git revision in the results store) and/or checked
+            against --budget FILE. A phase or the total has regressed when Mann-Whitney U finds the
+            change significant (alpha 0.01) and it is larger than the threshold (5% and 2 ms by
+            default). An improvement never fails the check.
+
+            --baseline-manifest M runs the baseline manifest and the candidate alternately (A B B A …)
+            in one invocation, so both see the same machine state: use it when the baseline can be
+            launched now (another build's manifest, a strategy switched off), on noisy shared machines.
+
+            With GITHUB_ACTIONS set, regressions become ::error annotations and the markdown table is
+            appended to $GITHUB_STEP_SUMMARY.
+
+            Examples:
+              launchprof check --baseline main
+              launchprof check --result pr.json --baseline main.json --format markdown
+              launchprof check --budget budgets.json --tier iphone-3gs
+              launchprof check --baseline-manifest base/manifest.json --manifest pr/manifest.json --junit launch.xml
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The candidate result; without it, the candidate is profiled now.", valueName: "file"))
+    var result: String?
+
+    @Option(name: .long, help: ArgumentHelp("The baseline: a result file or a git revision.", valueName: "file|revision"))
+    var baseline: String?
+
+    @Option(name: .customLong("baseline-manifest"), help: ArgumentHelp("Profile this manifest as the baseline, interleaved with the candidate.", valueName: "path"))
+    var baselineManifest: String?
+
+    @Option(name: .long, help: ArgumentHelp("A budget file: per tier, per phase maximum seconds.", valueName: "file"))
+    var budget: String?
+
+    @Option(name: .long, help: "Output format: text, markdown or json.")
+    var format: ComparisonFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Also write JUnit XML (one test case per phase) here.", valueName: "file"))
+    var junit: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also write the candidate's result document here.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var lookup: StoreLookupOptions
+    @OptionGroup var thresholds: ThresholdOptions
+
+    func validate() throws {
+        guard baseline != nil || baselineManifest != nil || budget != nil else {
+            throw ValidationError("nothing to check against: give --baseline, --baseline-manifest or --budget")
+        }
+        guard baseline == nil || baselineManifest == nil else {
+            throw ValidationError("give --baseline or --baseline-manifest, not both")
+        }
+        guard result == nil || baselineManifest == nil else {
+            throw ValidationError("--baseline-manifest profiles both sides now; it cannot take --result")
+        }
+    }
+
+    func run() throws {
+        let (candidate, baselineResult) = try results()
+        if let output { do { try ResultFile.write(candidate, to: output) } catch { throw InputError(error) } }
+
+        var violations: [Budget.Violation] = []
+        if let budget {
+            let limits: Budget
+            do { limits = try Budget(json: try FileIO.read(budget), file: budget) } catch { throw InputError(error) }
+            violations = limits.violations(in: candidate)
+        }
+        let comparison = baselineResult.map { Comparison(baseline: $0, candidate: candidate, thresholds: (try? thresholds.thresholds()) ?? Thresholds()) }
+            ?? Comparison(baseline: candidate, candidate: candidate, thresholds: Thresholds())
+        let context = ComparisonContext(
+            baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
+            precision: thresholds.precision, violations: violations)
+        let regressions = baselineResult == nil ? [] : comparison.regressions
+
+        if let junit {
+            do { try FileIO.writeAtomically(JUnitReport().render(comparison, context: context), to: junit) } catch { throw InputError(error) }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if environment["GITHUB_ACTIONS"] == "true" || environment["GITHUB_ACTIONS"] == "1" {
+            print(GitHubAnnotations().render(comparison, context: context), terminator: "")
+            if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+                appendStepSummary(ComparisonMarkdown().render(comparison, context: context), to: summary)
+            }
+        }
+        switch format {
+        case .text:
+            if baselineResult != nil && !profile.quiet { print(ComparisonTextTable().render(comparison, context: ComparisonContext(baselineLabel: context.baselineLabel, candidateLabel: context.candidateLabel, precision: context.precision)), terminator: "") }
+        case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")
+        case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
+        }
+
+        let p = thresholds.precision
+        for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
+        for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
+        if !regressions.isEmpty || !violations.isEmpty {
+            throw ExitCode(ExitStatus.regression)
+        }
+        var line = "launchprof check: passed"
+        if baselineResult != nil {
+            let t = comparison.total
+            line += ": no launch regression (total \(ComparisonWording.seconds(t.baselineMedian, p)) → \(ComparisonWording.seconds(t.candidateMedian, p)), \(ComparisonWording.percent(t.changePercent)), \(t.verdict.rawValue))"
+        }
+        if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
+        print(line)
+    }
+
+    /// The candidate and, when there is one, the baseline.
+    private func results() throws -> (LaunchResult, LaunchResult?) {
+        if let baselineManifest {
+            let a = try Profile(options: profile, manifestPath: baselineManifest)
+            let b = try Profile(options: profile)
+            let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
+            do {
+                let (runsA, runsB) = try LaunchSession.interleaved(a.session, b.session) { progress.handle($0) }
+                progress.finish()
+                return (b.result(runsB), a.result(runsA))
+            } catch {
+                progress.finish()
+                throw InputError(error.description)
+            }
+        }
+        let candidate: LaunchResult
+        if let result {
+            do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
+        } else {
+            let profile = try Profile(options: self.profile)
+            candidate = try profile.run()
+            profile.printWarnings(candidate)
+        }
+        let baselineResult = try baseline.map { reference in
+            try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
+        }
+        return (candidate, baselineResult)
+    }
+
+    private func appendStepSummary(_ markdown: String, to path: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) ?? {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }() else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data((markdown + "\n").utf8))
+        handle.closeFile()
+    }
+}
