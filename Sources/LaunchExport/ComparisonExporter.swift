@@ -40,7 +40,10 @@ public enum ComparisonWording {
 
     public static func confidence(_ row: ComparisonRow) -> String {
         guard let c = row.confidence else { return "" }
-        return SecondsFormat.format(c * 100, precision: c > 0.999 ? 2 : 1) + "%"
+        // Rounded down, so a confidence short of certainty never prints as 100%.
+        let digits = c > 0.999 ? 2 : 1
+        let scale = digits == 2 ? 100.0 : 10.0
+        return SecondsFormat.format((c * 100 * scale).rounded(.down) / scale, precision: digits) + "%"
     }
 
     /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …

@@ -42,6 +42,13 @@ public struct Budget: Equatable, Sendable {
         /// The candidate's median, seconds.
         public var time: Double
         public var budget: Double
+
+        public init(phase: String, tier: String, time: Double, budget: Double) {
+            self.phase = phase
+            self.tier = tier
+            self.time = time
+            self.budget = budget
+        }
     }
 
     /// The budgets `result` exceeds, for its own tier (`host` when it emulated none).

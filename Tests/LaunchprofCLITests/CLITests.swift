@@ -19,13 +19,15 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: String = packageRoot) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: String = packageRoot, environment extra: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment["GITHUB_ACTIONS"] = nil
+        for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import LaunchCore
+import LaunchExport
+
+/// `record`, `diff` and `check`, run as a user would.
+@Suite(.serialized) struct GateTests {
+    /// A manifest for the default fixture, optionally with an injected slowdown, in a new directory.
+    func manifest(slowdown: Double? = nil) throws -> String {
+        let fixture = CLI.packageRoot + "/Fixtures/default"
+        let directory = CLI.temporaryPath("gate")
+        let test = slowdown.map { #", "test": {"slowdown": {"stage": "drawing", "fraction": \#($0)}}"# } ?? ""
+        let json = """
+            {"name": "default", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
+             "screen": {"width": 320, "height": 480, "scale": 1},
+             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
+                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
+                        {"name": "drawing", "run": "draw"}]\(test)}
+            """
+        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
+        return directory + "/manifest.json"
+    }
+
+    func record(_ manifest: String, runs: Int = 5) throws -> String {
+        let path = CLI.temporaryPath("result.json")
+        let outcome = try CLI.run(["run", "--manifest", manifest, "--runs", String(runs), "--quiet", "--output", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return path
+    }
+
+    @Test func checkPassesOnTheSameDistribution() throws {
+        let result = try record(try manifest())
+        let outcome = try CLI.run(["check", "--result", result, "--baseline", result])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix(")\n"))
+        #expect(outcome.stdout.contains(#/launchprof check: passed: no launch regression \(total \d\.\d{3}s → \d\.\d{3}s, \+0\.0%, (within noise|inconclusive)\)/#))
+        #expect(outcome.stderr.isEmpty)
+    }
+
+    @Test func interleavedCheckFailsOnAClearInjectedRegression() throws {
+        let junit = CLI.temporaryPath("launch.xml")
+        let summary = CLI.temporaryPath("summary.md")
+        let outcome = try CLI.run(["check", "--baseline-manifest", try manifest(), "--manifest", try manifest(slowdown: 1.0),
+                                   "--runs", "6", "--warmup", "1", "--quiet", "--junit", junit],
+                                  environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), confidence \d+\.\d+%/#))
+        #expect(outcome.stdout.contains("::error title=Launch regression%3A drawing::'drawing': median "))
+        let markdown = try FileIO.readText(summary)
+        #expect(markdown.contains("- :x: regression in 'drawing'"))
+        #expect(markdown.contains("| Phase |"))
+        let xml = try FileIO.readText(junit)
+        #expect(xml.contains(#"<testcase classname="#))
+        #expect(xml.contains("type=\"launch-regression\""))
+    }
+
+    @Test func aBlownBudgetFailsNamingPhaseTierTimeAndBudget() throws {
+        let result = try record(try manifest(), runs: 2)
+        let budget = CLI.temporaryPath("budget.json")
+        try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 0.0001, "drawing": 100}}}"#, to: budget)
+        let outcome = try CLI.run(["check", "--result", result, "--budget", budget])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains(#/^launchprof: over budget: 'Total launch time' on host took \d\.\d{3}s, budget 0\.000s\n$/#))
+        try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 100}}}"#, to: budget)
+        let passing = try CLI.run(["check", "--result", result, "--budget", budget])
+        #expect(passing.status == 0)
+        #expect(passing.stdout == "launchprof check: passed: within budget\n")
+    }
+
+    @Test func checkNeedsSomethingToCompareWith() throws {
+        let outcome = try CLI.run(["check", "--result", "x.json"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("nothing to check against"))
+    }
+
+    @Test func diffPrintsTheTableInEveryFormat() throws {
+        let a = try record(try manifest(), runs: 3)
+        let b = try record(try manifest(), runs: 3)
+        let text = try CLI.run(["diff", a, b])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("phase") == true)
+        #expect(lines.last?.hasPrefix("Total launch time") == true)
+        #expect(lines.contains { $0.hasPrefix("  decoding font-label.png") })
+        let markdown = try CLI.run(["diff", a, b, "--format", "markdown"])
+        #expect(markdown.stdout.contains("| **Total launch time** |"))
+        let json = try CLI.run(["diff", a, b, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["rows"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test func recordStoresByCommitAndDiffResolvesRevisions() throws {
+        let repository = CLI.temporaryPath("repo")
+        try FileIO.createDirectories(repository)
+        func git(_ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: repository)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+        }
+        try git(["init", "-q"])
+        try FileIO.writeAtomically("one", to: repository + "/file.txt")
+        try git(["add", "file.txt"])
+        try git(["commit", "-q", "-m", "one"])
+        let manifest = try manifest()
+        let first = try CLI.run(["record", "--manifest", manifest, "--runs", "3", "--quiet"], in: repository)
+        #expect(first.status == 0, "\(first.stderr)")
+        try FileIO.writeAtomically("two", to: repository + "/file.txt")
+        try git(["commit", "-q", "-am", "two"])
+        let second = try CLI.run(["record", "--manifest", manifest, "--runs", "3", "--quiet"], in: repository)
+        #expect(second.status == 0)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: repository + "/.launchprof/results").sorted()
+        #expect(stored.count == 2)
+        #expect(stored.allSatisfy { $0.count == 45 && $0.hasSuffix(".json") })
+        let result = try ResultFile.read(repository + "/.launchprof/results/" + stored[0])
+        #expect(result.git?.dirty == false)
+        #expect(result.git?.branch != nil)
+        let diff = try CLI.run(["diff", "HEAD~1", "HEAD"], in: repository)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("HEAD~1"))
+        let missing = try CLI.run(["diff", "HEAD~1", "HEAD", "--for-tier", "iphone-3gs"], in: repository)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no stored result for HEAD~1"))
+        let check = try CLI.run(["check", "--result", repository + "/.launchprof/results/" + stored[0], "--baseline", "HEAD~1"], in: repository)
+        #expect([0, 1].contains(check.status))
+    }
+}
