@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_FLAGS ?= -c release
 BIN := .build/release/launchprof
 
-.PHONY: setup build run test bench clean
+.PHONY: setup build run test bench bench-gate clean
 
 # Installs the system packages the build needs, only when they are missing.
 setup:
@@ -29,6 +29,12 @@ test: setup
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench --product launchprof
 	.build/release/launchprof-bench
+
+# Detection power of `launchprof check` (several minutes): TRIALS per cell, default 25.
+TRIALS ?= 25
+bench-gate: setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench --product launchprof
+	.build/release/launchprof-bench gate $(TRIALS)
 
 clean:
 	rm -rf .build Fixtures/*/Loading.png

@@ -44,7 +44,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "launchprof-bench",
-            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers"],
+            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats"],
             path: "Benchmarks/launchprof-bench"
         ),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
