@@ -24,6 +24,7 @@ run: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/Integration/run.sh
 
 # Benchmarks: timing goals live here, never in unit tests.
 bench: setup

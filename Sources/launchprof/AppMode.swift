@@ -46,7 +46,8 @@ enum AppMode {
         write(AppLauncherDescriptor.protocolFD, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
-            pipeline = Pipeline(manifest: try ManifestLoader.load(path: options.manifest), recorder: recorder)
+            let manifest = try recorder.phase("reading manifest", kind: .io) { try ManifestLoader.load(path: options.manifest) }
+            pipeline = Pipeline(manifest: manifest, recorder: recorder)
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.

@@ -2,39 +2,67 @@ import ArgumentParser
 import LaunchCore
 import LaunchExport
 
-/// `launchprof report`: renders a saved result.
+/// `launchprof report`: renders a saved result in any format, or analyses it.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render a saved result file.",
+        abstract: "Render a saved result: text, json, csv, markdown, chrome-trace (Perfetto) or svg; critical path; blame.",
         discussion: """
             Examples:
               launchprof run --output result.json && launchprof report result.json
-              launchprof report result.json --format json --precision 3
+              launchprof report result.json --format chrome-trace --output trace.json   # open in ui.perfetto.dev
+              launchprof report result.json --format svg --output launch.svg            # the median run
+              launchprof report result.json --format svg --run 3 --output run3.svg
+              launchprof report result.json --critical-path
+              launchprof report result.json --blame
+              launchprof report result.json --format csv > phases.csv
             """
     )
 
-    @Argument(help: ArgumentHelp("A result file written by `launchprof run --output`.", valueName: "result"))
+    @Argument(help: ArgumentHelp("A result file written by `launchprof run --output` or `record`.", valueName: "result"))
     var result: String
 
-    @Option(name: .long, help: "Output format: text or json.")
-    var format: ReportFormat = .text
+    @Option(name: .long, help: "Output format: text, json, csv, markdown, chrome-trace or svg.")
+    var format: ExportFormat = .text
 
-    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Write to this file (atomically) instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("Only this run (chrome-trace, svg, critical path); svg and critical path default to the median run.", valueName: "k"))
+    var runNumber: Int?
+
+    @Flag(name: .customLong("critical-path"), help: "Print the chain of phases that decided the total.")
+    var criticalPath = false
+
+    @Flag(name: .long, help: "List phases by self time (time not in child phases), with inclusive time.")
+    var blame = false
+
+    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"))
     var precision: Int = 2
 
     func validate() throws {
-        guard (0...9).contains(precision) else {
-            throw ValidationError("--precision must be from 0 to 9, not \(precision)")
-        }
+        guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
+        guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
+        if let runNumber, runNumber < 1 { throw ValidationError("--run counts from 1") }
     }
 
     func run() throws {
         let loaded: LaunchResult
         do { loaded = try ResultFile.read(result) } catch { throw InputError(error) }
-        switch format {
-        case .json: print(try JSONResultExporter().render(loaded), terminator: "")
-        case .text: print(TextReportExporter(options: ReportOptions(precision: precision)).render(loaded), terminator: "")
+        let exporter: any ResultExporter
+        if criticalPath {
+            exporter = CriticalPathReport(options: ReportOptions(precision: max(precision, 3)), run: runNumber)
+        } else if blame {
+            exporter = BlameReport(options: ReportOptions(precision: max(precision, 3)))
+        } else {
+            exporter = format.exporter(precision: precision, run: runNumber)
+        }
+        let text: String
+        do { text = try exporter.render(loaded) } catch { throw InputError(error) }
+        if let output {
+            do { try FileIO.writeAtomically(text, to: output) } catch { throw InputError(error) }
+        } else {
+            print(text, terminator: "")
         }
     }
 }

@@ -49,6 +49,21 @@ struct ReportOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Also print min, median, mean, standard deviation, MAD, p90 and outliers per phase.")
     var stats = false
 
+    @Option(name: .customLong("export-json"), help: ArgumentHelp("Also write the result as JSON here.", valueName: "file"))
+    var exportJSON: String?
+
+    @Option(name: .customLong("export-csv"), help: ArgumentHelp("Also write CSV (one row per run and phase) here.", valueName: "file"))
+    var exportCSV: String?
+
+    @Option(name: .customLong("export-markdown"), help: ArgumentHelp("Also write the Markdown summary table here.", valueName: "file"))
+    var exportMarkdown: String?
+
+    @Option(name: .customLong("export-chrome-trace"), help: ArgumentHelp("Also write a Chrome trace (for ui.perfetto.dev) here.", valueName: "file"))
+    var exportChromeTrace: String?
+
+    @Option(name: .customLong("export-svg"), help: ArgumentHelp("Also write an SVG timeline of the median run here.", valueName: "file"))
+    var exportSVG: String?
+
     func validate() throws {
         guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
     }
@@ -57,6 +72,15 @@ struct ReportOutputOptions: ParsableArguments {
     func emit(_ result: LaunchResult, profile: Profile) throws {
         if let output {
             do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
+        }
+        let exports: [(ExportFormat, String?)] = [(.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
+                                                  (.chromeTrace, exportChromeTrace), (.svg, exportSVG)]
+        for case let (format, path?) in exports {
+            do {
+                try FileIO.writeAtomically(try format.exporter(precision: precision, run: nil).render(result), to: path)
+            } catch {
+                throw InputError(error)
+            }
         }
         profile.printWarnings(result)
         switch format {

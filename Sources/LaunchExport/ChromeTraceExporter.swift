@@ -1,0 +1,80 @@
+import LaunchCore
+
+/// The Chrome Trace Event format (JSON object form), which ui.perfetto.dev and chrome://tracing open.
+///
+/// Each run is its own process track (`pid` = run number, named with its real pid); each phase is a
+/// complete event (`"ph": "X"`, `ts` and `dur` in microseconds) on its thread; marks are instant
+/// events; resident memory is a counter track; tier and host are in the metadata.
+public struct ChromeTraceExporter: ResultExporter {
+    public static let formatName = "chrome-trace"
+    /// Only this run (1-based), or every run when `nil`.
+    public var run: Int?
+
+    public init(run: Int? = nil) {
+        self.run = run
+    }
+
+    public func render(_ result: LaunchResult) throws -> String {
+        var events: [String] = []
+        for run in result.runs where self.run == nil || run.index == self.run {
+            let pid = run.index
+            let label = "run \(run.index)" + (run.pid.map { " (pid \($0))" } ?? "")
+            events.append(#"{"name":"process_name","ph":"M","pid":\#(pid),"tid":0,"args":{"name":\#(json(label))}}"#)
+            events.append(#"{"name":"process_sort_index","ph":"M","pid":\#(pid),"tid":0,"args":{"sort_index":\#(pid)}}"#)
+            for thread in Set(run.phases.map(\.thread) + run.marks.map(\.thread)).sorted() {
+                events.append(#"{"name":"thread_name","ph":"M","pid":\#(pid),"tid":\#(thread),"args":{"name":\#(json(thread == 0 ? "main" : "thread \(thread)"))}}"#)
+            }
+            for phase in run.phases {
+                var args: [String] = []
+                if let kind = phase.kind { args.append(#""kind":\#(json(kind.rawValue))"#) }
+                if let host = phase.hostDuration { args.append(#""host_ms":\#(number(host * 1000))"#) }
+                if let rss = phase.residentBytes { args.append(#""rss_bytes":\#(rss)"#) }
+                if phase.afterLaunch { args.append(#""after_launch":true"#) }
+                events.append(#"{"name":\#(json(phase.name)),"cat":\#(json(phase.kind?.rawValue ?? "phase")),"ph":"X","ts":\#(micro(phase.start)),"dur":\#(micro(phase.duration)),"pid":\#(pid),"tid":\#(phase.thread),"args":{\#(args.joined(separator: ","))}}"#)
+                if let rss = phase.residentBytes {
+                    events.append(#"{"name":"resident memory","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"MiB":\#(number(Double(rss) / 1_048_576))}}"#)
+                }
+            }
+            for mark in run.marks {
+                events.append(#"{"name":\#(json(mark.name)),"ph":"i","s":"t","ts":\#(micro(mark.time)),"pid":\#(pid),"tid":\#(mark.thread)}"#)
+            }
+        }
+        var metadata = [
+            #""tool":\#(json("\(result.tool.name) \(result.tool.version)"))"#,
+            #""manifest":\#(json(result.manifest.name))"#,
+            #""host":\#(json("\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os)"))"#,
+            #""date":\#(json(result.date))"#,
+        ]
+        if let tier = result.configuration?.tier { metadata.append(#""tier":\#(json(tier.name))"#) }
+        if let mode = result.configuration?.mode { metadata.append(#""mode":\#(json(mode))"#) }
+        return "{\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n],\"displayTimeUnit\":\"ms\",\"metadata\":{"
+            + metadata.joined(separator: ",") + "}}\n"
+    }
+
+    /// Seconds as microseconds with nanosecond precision.
+    func micro(_ seconds: Double) -> String { SecondsFormat.format(seconds * 1e6, precision: 3) }
+
+    func number(_ value: Double) -> String { SecondsFormat.format(value, precision: 3) }
+
+    /// A JSON string literal.
+    func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,32 @@
+import LaunchCore
+import LaunchStats
+
+/// The summary table in Markdown: per phase the median, MAD, min and p90 over the runs, the total
+/// last; lazy phases as deferred. For pull requests and wikis.
+public struct MarkdownSummaryExporter: ResultExporter {
+    public static let formatName = "markdown"
+    public var options: ReportOptions
+
+    public init(options: ReportOptions = ReportOptions(precision: 3)) {
+        self.options = options
+    }
+
+    public func render(_ result: LaunchResult) -> String {
+        let table = PhaseTable(result)
+        let p = options.precision
+        var text = "### Launch: \(escape(result.manifest.name)) (\(result.runs.count) run\(result.runs.count == 1 ? "" : "s"))\n\n"
+        text += "| Phase | Median | MAD | Min | p90 |\n|---|---:|---:|---:|---:|\n"
+        func line(_ name: String, _ values: [Double]) {
+            guard let s = Summary(values) else { return }
+            text += "| \(name) | \([s.median, s.mad, s.min, s.p90].map { SecondsFormat.seconds($0, precision: p) }.joined(separator: " | ")) |\n"
+        }
+        for row in table.rows where !row.afterLaunch {
+            line(String(repeating: "&nbsp;&nbsp;", count: row.depth) + escape(row.name), row.durations)
+        }
+        for name in table.deferred { text += "| \(escape(name)) | deferred | | | |\n" }
+        line("**Total launch time**", table.totals)
+        return text
+    }
+
+    func escape(_ text: String) -> String { text.replacingAll("|", with: "\\|") }
+}

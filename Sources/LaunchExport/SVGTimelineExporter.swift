@@ -1,0 +1,167 @@
+import LaunchCore
+import LaunchStats
+
+/// A timeline of one run as SVG, in the manner of `systemd-analyze plot`: a time axis with ticks, one
+/// lane per thread, one row and bar per phase (children beneath their parent), each labelled with its
+/// name and duration, marks as vertical lines, the critical path outlined, and `process start`
+/// (exec to main) shown first. For a multi-run result: the median run, or `run`.
+public struct SVGTimelineExporter: ResultExporter {
+    public static let formatName = "svg"
+    /// The run to draw (1-based); the median run when `nil`.
+    public var run: Int?
+
+    public init(run: Int? = nil) {
+        self.run = run
+    }
+
+    static let width = 1200.0
+    static let left = 24.0, right = 24.0, top = 78.0, rowHeight = 22.0, barHeight = 16.0, laneGap = 26.0
+    static let colors: [String: String] = ["cpu": "#5b8fd1", "io": "#e39b2d", "decode": "#6cae4a", "draw": "#a66cc1", "": "#8c9aa5"]
+
+    public func render(_ result: LaunchResult) throws -> String {
+        guard !result.runs.isEmpty else { throw ExportError("the result has no runs to draw") }
+        let index: Int
+        if let run {
+            guard let i = result.runs.firstIndex(where: { $0.index == run }) else {
+                throw ExportError("no run \(run) in the result (it has runs 1…\(result.runs.count))")
+            }
+            index = i
+        } else {
+            index = PhaseAnalysis.medianRun(result)
+        }
+        let run = result.runs[index]
+        let critical = Set(PhaseAnalysis.criticalPath(run))
+        let span = max(run.phases.map(\.end).max() ?? 0, run.total, run.marks.map(\.time).max() ?? 0, 1e-6)
+        let plotWidth = Self.width - Self.left - Self.right
+        func x(_ seconds: Double) -> Double { Self.left + seconds / span * plotWidth }
+
+        var body: [String] = []
+        var y = Self.top
+        let threads = Set(run.phases.map(\.thread)).sorted()
+        for thread in threads {
+            body.append(#"<text x="\#(f(Self.left))" y="\#(f(y + 12))" class="lane">\#(thread == 0 ? "main thread" : "thread \(thread)")</text>"#)
+            y += 18
+            for (i, phase) in run.phases.enumerated() where phase.thread == thread {
+                let x0 = x(phase.start), w = max(1, x(phase.end) - x0)
+                let kind = phase.kind?.rawValue ?? ""
+                let fill = phase.name == "process start" && phase.depth == 0 ? "#b7c2c9" : (Self.colors[kind] ?? Self.colors[""]!)
+                let stroke = critical.contains(i) ? ##" stroke="#c62828" stroke-width="2.5""## : ""
+                let opacity = phase.afterLaunch ? #" fill-opacity="0.45""# : ""
+                let label = "\(phase.name) \(Self.milliseconds(phase.duration))" + (phase.afterLaunch ? " (after launch)" : "")
+                let labelWidth = Double(label.count) * 6.4
+                let (lx, anchor) = x0 + w + 6 + labelWidth <= Self.width - 4 ? (x0 + w + 6, "start") : (x0 - 6, "end")
+                let indent = String(repeating: "  ", count: phase.depth)
+                body.append(#"<g><title>\#(escape(indent + phase.name)): start \#(Self.milliseconds(phase.start)), duration \#(Self.milliseconds(phase.duration))</title>"#
+                    + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
+                    + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#)
+                y += Self.rowHeight
+            }
+            y += Self.laneGap - Self.rowHeight / 2
+        }
+        let bottom = y
+        var axis: [String] = []
+        let step = Self.tickStep(span)
+        var tick = 0.0
+        while tick <= span + step * 1e-9 {
+            let tx = x(tick)
+            axis.append(#"<line x1="\#(f(tx))" y1="\#(f(Self.top - 8))" x2="\#(f(tx))" y2="\#(f(bottom))" class="grid"/>"#)
+            axis.append(#"<text x="\#(f(tx))" y="\#(f(Self.top - 12))" text-anchor="middle" class="tick">\#(Self.milliseconds(tick))</text>"#)
+            tick += step
+        }
+        var marks: [String] = []
+        let totalX = x(run.total)
+        marks.append(#"<line x1="\#(f(totalX))" y1="\#(f(Self.top - 8))" x2="\#(f(totalX))" y2="\#(f(bottom))" class="total"/>"#)
+        marks.append(#"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.milliseconds(run.total))</text>"#)
+        for mark in run.marks {
+            let mx = x(mark.time)
+            marks.append(#"<line x1="\#(f(mx))" y1="\#(f(Self.top - 8))" x2="\#(f(mx))" y2="\#(f(bottom))" class="mark"/>"#)
+            marks.append(#"<text x="\#(f(mx + 4))" y="\#(f(bottom + 14))" class="marklabel">\#(escape(mark.name)) \#(Self.milliseconds(mark.time))</text>"#)
+        }
+        var footer = bottom + 36
+        var legend: [String] = []
+        var lx = Self.left
+        for (name, kind) in [("pre-main", "pre"), ("cpu", "cpu"), ("io", "io"), ("decode", "decode"), ("draw", "draw")] {
+            let color = kind == "pre" ? "#b7c2c9" : Self.colors[kind]!
+            legend.append(#"<rect x="\#(f(lx))" y="\#(f(footer - 10))" width="12" height="12" rx="2" fill="\#(color)"/><text x="\#(f(lx + 16))" y="\#(f(footer))" class="legend">\#(name)</text>"#)
+            lx += 24 + Double(name.count) * 7
+        }
+        legend.append(##"<rect x="\##(f(lx))" y="\##(f(footer - 10))" width="12" height="12" rx="2" fill="none" stroke="#c62828" stroke-width="2.5"/><text x="\##(f(lx + 18))" y="\##(f(footer))" class="legend">critical path</text>"##)
+        if !run.deferred.isEmpty {
+            footer += 20
+            legend.append(#"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">deferred (lazy, not run at launch): \#(escape(run.deferred.joined(separator: ", ")))</text>"#)
+        }
+        let height = footer + 16
+        var title = "launchprof: \(result.manifest.name), run \(run.index)"
+        if result.runs.count > 1 { title += self.run == nil ? " (the median of \(result.runs.count) runs)" : " of \(result.runs.count)" }
+        title += ", total \(Self.milliseconds(run.total))"
+        if let tier = result.configuration?.tier { title += ", emulating \(tier.name)" }
+        let subtitle = "\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os); \(result.date)"
+
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(f(Self.width))" height="\(f(height))" viewBox="0 0 \(f(Self.width)) \(f(height))">
+            <style>
+              text { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; fill: #1d2329; }
+              .title { font-size: 16px; font-weight: bold; }
+              .subtitle { font-size: 11px; fill: #5f6b75; }
+              .lane { font-size: 12px; font-weight: bold; fill: #37474f; }
+              .label { font-size: 11px; }
+              .tick { font-size: 10px; fill: #5f6b75; }
+              .legend { font-size: 11px; }
+              .marklabel { font-size: 10px; fill: #c62828; }
+              .grid { stroke: #e3e8ec; stroke-width: 1; }
+              .mark { stroke: #c62828; stroke-width: 1; stroke-dasharray: 4 3; }
+              .total { stroke: #1d2329; stroke-width: 1.5; }
+            </style>
+            <rect width="100%" height="100%" fill="#ffffff"/>
+            <text x="\(f(Self.left))" y="24" class="title">\(escape(title))</text>
+            <text x="\(f(Self.left))" y="42" class="subtitle">\(escape(subtitle))</text>
+            \(axis.joined(separator: "\n"))
+            \(body.joined(separator: "\n"))
+            \(marks.joined(separator: "\n"))
+            \(legend.joined(separator: "\n"))
+            </svg>
+
+            """
+    }
+
+    /// A round tick step giving about ten ticks over `span` seconds.
+    static func tickStep(_ span: Double) -> Double {
+        let raw = span / 10
+        var magnitude = 1.0
+        while magnitude > raw { magnitude /= 10 }
+        while magnitude * 10 <= raw { magnitude *= 10 }
+        for factor in [1.0, 2.0, 5.0, 10.0] where magnitude * factor >= raw { return magnitude * factor }
+        return magnitude * 10
+    }
+
+    /// `12.3ms`, or `1.23s` from a second up.
+    static func milliseconds(_ seconds: Double) -> String {
+        seconds >= 1 ? SecondsFormat.seconds(seconds, precision: 2) : SecondsFormat.format(seconds * 1000, precision: 1) + "ms"
+    }
+
+    func f(_ value: Double) -> String { SecondsFormat.format(value, precision: 1) }
+
+    func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// A result an exporter cannot render.
+public struct ExportError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

