@@ -31,23 +31,29 @@ func benchRecorder() -> Bool {
     var sink: UInt64 = 0
     // Warm up caches and branch predictors.
     for _ in 0..<1000 { sink &+= MonotonicClock.nanoseconds() }
-    let bare = measure(operations: batch) {
-        for _ in 0..<batch {
-            sink &+= MonotonicClock.nanoseconds()
-            sink &+= MonotonicClock.nanoseconds()
-        }
-    }
-    let pair = measure(operations: batch) {
-        for i in 0..<batch {
-            let token = recorder.begin(names[i])
-            recorder.end(token)
-        }
+    // The three are measured in alternation, sample by sample, so drift on a shared machine touches
+    // all of them alike; each figure is the median sample.
+    var bareSamples: [Double] = [], pairSamples: [Double] = [], closureSamples: [Double] = []
+    for _ in 0..<301 {
+        bareSamples.append(measure(samples: 1, operations: batch) {
+            for _ in 0..<batch {
+                sink &+= MonotonicClock.nanoseconds()
+                sink &+= MonotonicClock.nanoseconds()
+            }
+        })
+        pairSamples.append(measure(samples: 1, operations: batch) {
+            for i in 0..<batch {
+                let token = recorder.begin(names[i])
+                recorder.end(token)
+            }
+        })
+        recorder.reset()
+        closureSamples.append(measure(samples: 1, operations: batch) {
+            for i in 0..<batch { recorder.phase(names[i]) {} }
+        })
         recorder.reset()
     }
-    let closure = measure(operations: batch) {
-        for i in 0..<batch { recorder.phase(names[i]) {} }
-        recorder.reset()
-    }
+    let bare = bareSamples.sorted()[150], pair = pairSamples.sorted()[150], closure = closureSamples.sorted()[150]
     consume(sink)
     let ratio = pair / bare
     print("recorder: two bare clock reads      \(format(bare)) ns")
