@@ -13,16 +13,7 @@ public struct ComparisonTextTable: ComparisonExporter {
                          ComparisonWording.change(row.change, p), ComparisonWording.percent(row.changePercent),
                          ComparisonWording.verdict(row)])
         }
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var text = ""
-        for row in rows {
-            let cells = row.enumerated().map { c, cell -> String in
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
-                if c == row.count - 1 { return cell }
-                return c == 0 ? cell + pad : pad + cell
-            }
-            text += cells.joined(separator: "  ") + "\n"
-        }
+        var text = TextTable.render(rows)
         for v in context.violations { text += "over budget: \(ComparisonWording.violation(v, p))\n" }
         return text
     }

@@ -37,20 +37,5 @@ public struct JUnitReport: ComparisonExporter {
             """
     }
 
-    /// Escapes the five XML special characters and drops control characters XML cannot hold.
-    func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default: if scalar.value >= 0x20 { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
+    func escape(_ text: String) -> String { XMLText.escape(text) }
 }

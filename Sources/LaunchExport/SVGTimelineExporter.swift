@@ -142,19 +142,7 @@ public struct SVGTimelineExporter: ResultExporter {
 
     func f(_ value: Double) -> String { SecondsFormat.format(value, precision: 1) }
 
-    func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    func escape(_ text: String) -> String { XMLText.escape(text) }
 }
 
 /// A result an exporter cannot render.

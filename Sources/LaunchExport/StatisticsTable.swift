@@ -22,15 +22,7 @@ public struct StatisticsTable: ResultExporter {
         }
         for r in table.rows { row(String(repeating: "  ", count: r.depth) + r.name + (r.afterLaunch ? " (first use)" : ""), r.durations) }
         row("Total launch time", table.totals)
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var text = ""
-        for r in rows {
-            let cells = r.enumerated().map { c, cell in
-                c == 0 ? cell + String(repeating: " ", count: widths[c] - cell.count)
-                    : String(repeating: " ", count: widths[c] - cell.count) + cell
-            }
-            text += cells.joined(separator: "  ") + "\n"
-        }
+        var text = TextTable.render(rows)
         text += "Outliers: |modified z-score| > \(SecondsFormat.format(Outliers.threshold, precision: 1)), where M = 0.6745 (x - median) / MAD.\n"
         return text
     }

@@ -41,12 +41,7 @@ struct TiersCommand: ParsableCommand {
             rows.append([tier.name] + PhaseKind.allCases.map { "×" + SecondsFormat.format(factors[$0] ?? 1, precision: 1) }
                         + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.description])
         }
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        for row in rows {
-            print(row.enumerated().map { c, cell in
-                c == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count)
-            }.joined(separator: "  "))
-        }
+        print(TextTable.render(rows), terminator: "")
         print("")
         print("Factors on this host (\(HostInfo.current().cpuModel)): device reference time ÷ host reference time, at least 1.")
     }
