@@ -32,7 +32,8 @@ public struct LaunchSession: Sendable {
         var launcher = self.launcher
         launcher.onProgress = { progress(.stage($0)) }
         let total = warmup + runs
-        for number in 1...max(total, 1) where number <= total {
+        guard total > 0 else { return [] }
+        for number in 1...total {
             let isWarmup = number <= warmup
             progress(.starting(number: number, total: total, warmup: isWarmup))
             if !coldFiles.isEmpty { PageCache.evict(coldFiles) }

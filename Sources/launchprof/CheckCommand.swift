@@ -79,8 +79,9 @@ struct CheckCommand: ParsableCommand {
             do { limits = try Budget(json: try FileIO.read(budget), file: budget) } catch { throw InputError(error) }
             violations = limits.violations(in: candidate)
         }
-        let comparison = baselineResult.map { Comparison(baseline: $0, candidate: candidate, thresholds: (try? thresholds.thresholds()) ?? Thresholds()) }
-            ?? Comparison(baseline: candidate, candidate: candidate, thresholds: Thresholds())
+        // Without a baseline (a budget check only), the candidate against itself gives the phase rows
+        // the JUnit report lists.
+        let comparison = Comparison(baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds())
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: thresholds.precision, violations: violations)
@@ -98,7 +99,12 @@ struct CheckCommand: ParsableCommand {
         }
         switch format {
         case .text:
-            if baselineResult != nil && !profile.quiet { print(ComparisonTextTable().render(comparison, context: ComparisonContext(baselineLabel: context.baselineLabel, candidateLabel: context.candidateLabel, precision: context.precision)), terminator: "") }
+            // Regressions and blown budgets are named on stderr below; the table shows the rows.
+            if baselineResult != nil && !profile.quiet {
+                var table = context
+                table.violations = []
+                print(ComparisonTextTable().render(comparison, context: table), terminator: "")
+            }
         case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")
         case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
         }

@@ -15,7 +15,10 @@ struct Launchprof: ParsableCommand {
               launchprof run                                   # profile the built-in default launch
               launchprof run --manifest Fixtures/heavy/manifest.json --output heavy.json
               launchprof run --touch "loading conversions"     # also time a lazy stage's first use
-              launchprof report heavy.json --precision 3
+              launchprof run --tier iphone-3gs                 # emulate a 2009 phone
+              launchprof report heavy.json --format svg --output heavy.svg
+              launchprof record && launchprof diff HEAD~1 HEAD
+              launchprof check --baseline main                 # exit 1 on a real regression
 
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,
