@@ -6,12 +6,15 @@ public struct DeviceEmulation: Sendable, Equatable {
     /// Factor per kind, at least 1 (the host is never made faster).
     public var factors: [PhaseKind: Double]
 
-    /// Kinds not given get 1; factors below 1 (or not finite) become 1.
+    /// The largest factor: a million times slower than the host.
+    public static let maximumFactor = 1e6
+
+    /// Kinds not given get 1; factors below 1 (or not finite) become 1, above ``maximumFactor`` that.
     public init(factors: [PhaseKind: Double]) {
         var all: [PhaseKind: Double] = [:]
         for kind in PhaseKind.allCases {
             let f = factors[kind] ?? 1
-            all[kind] = f.isFinite ? max(1, f) : 1
+            all[kind] = f.isFinite ? min(Self.maximumFactor, max(1, f)) : 1
         }
         self.factors = all
     }

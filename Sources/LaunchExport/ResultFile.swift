@@ -33,13 +33,39 @@ public enum ResultFile {
         guard schema == LaunchResult.currentSchemaVersion else {
             throw ReadError(path: path, reason: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads version \(LaunchResult.currentSchemaVersion))")
         }
+        let result: LaunchResult
         do {
-            return try JSONDecoder().decode(LaunchResult.self, from: data)
+            result = try JSONDecoder().decode(LaunchResult.self, from: data)
         } catch let error as DecodingError {
             throw ReadError(path: path, reason: "malformed result: \(describe(error))")
         } catch {
             throw ReadError(path: path, reason: "malformed result: \(error)")
         }
+        if let problem = consistencyProblem(result) {
+            throw ReadError(path: path, reason: "malformed result: \(problem)")
+        }
+        return result
+    }
+
+    /// What is wrong with a decoded result that every reader relies on: parents that come before
+    /// their children, finite non-negative durations, finite times. `nil` when it is sound.
+    static func consistencyProblem(_ result: LaunchResult) -> String? {
+        for (r, run) in result.runs.enumerated() {
+            guard run.total.isFinite else { return "runs[\(r)].total is not a finite number" }
+            for (i, phase) in run.phases.enumerated() {
+                let at = "runs[\(r)].phases[\(i)]"
+                if let parent = phase.parent, parent < 0 || parent >= i {
+                    return "\(at).parent: \(parent) is not an earlier phase of the run"
+                }
+                guard phase.start.isFinite, phase.duration.isFinite, phase.duration >= 0 else {
+                    return "\(at): start and duration must be finite, and the duration not negative"
+                }
+                if let host = phase.hostDuration, !host.isFinite || host < 0 { return "\(at).hostDuration must be a finite, non-negative number" }
+                guard phase.depth >= 0, phase.thread >= 0 else { return "\(at): depth and thread must not be negative" }
+            }
+            for (i, mark) in run.marks.enumerated() where !mark.time.isFinite { return "runs[\(r)].marks[\(i)].time is not a finite number" }
+        }
+        return nil
     }
 
     /// Reads the result at `path`.

@@ -49,8 +49,8 @@ public struct TierTable: Sendable {
                 var out: [PhaseKind: Double] = [:]
                 for (k, v) in dict {
                     guard let kind = PhaseKind(rawValue: k) else { throw TierError("\(path).\(key).\(k): unknown kind (expected cpu, io, decode, draw)") }
-                    guard let number = (v as? NSNumber)?.doubleValue, number.isFinite, number > 0 else {
-                        throw TierError("\(path).\(key).\(k): expected a positive number")
+                    guard let number = (v as? NSNumber)?.doubleValue, number.isFinite, number > 0, number <= 1e6 else {
+                        throw TierError("\(path).\(key).\(k): expected a positive number (at most 1000000)")
                     }
                     out[kind] = number
                 }
@@ -63,7 +63,9 @@ public struct TierTable: Sendable {
             }
             var budget: Int?
             if let value = entry["memoryBudgetMB"] {
-                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0 else { throw TierError("\(path).memoryBudgetMB: expected a positive number") }
+                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0, mb <= 1e9 else {
+                    throw TierError("\(path).memoryBudgetMB: expected a positive number of MiB (at most 1000000000)")
+                }
                 budget = Int(mb * 1_048_576)
             }
             tiers.append(DeviceTier(name: name, description: entry["description"] as? String ?? "",

@@ -72,6 +72,22 @@ import LaunchImage
         }
     }
 
+    @Test func invalidUTF8IsRefusedWithItsPosition() {
+        // Foundation's XMLParser would trap on a name holding this byte; it never gets there.
+        var bytes = Array("<theme>\n  <colors nam".utf8)
+        bytes.append(0xED)
+        bytes += Array("e=\"x\"/></theme>".utf8)
+        #expect(throws: XMLError(file: "t.xml", line: 2, column: 14, reason: "invalid UTF-8 (byte 0xED): themes and data files must be UTF-8")) {
+            try ThemeParser.parse(bytes, file: "t.xml")
+        }
+    }
+
+    @Test func otherEncodingsAreRefused() {
+        #expect(throws: XMLError(file: "t.xml", line: 1, column: 1, reason: "encoding 'ISO-8859-1' is not supported: themes and data files must be UTF-8")) {
+            try parse("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<theme/>")
+        }
+    }
+
     @Test func emptyDocument() {
         #expect(throws: XMLError.self) { try parse("") }
     }

@@ -42,7 +42,7 @@ import LaunchCore
         #expect(message("[") == "t.json: invalid JSON")
         #expect(message(#"{"tiers": [{"name": "x"}]}"#) == #"t.json: tiers[0]: give either "referenceSeconds" (calibrated) or "factors" (fixed), not neither"#)
         #expect(message(#"{"tiers": [{"name": "x", "factors": {"gpu": 2}}]}"#) == "t.json: tiers[0].factors.gpu: unknown kind (expected cpu, io, decode, draw)")
-        #expect(message(#"{"tiers": [{"name": "x", "factors": {"cpu": -1}}]}"#) == "t.json: tiers[0].factors.cpu: expected a positive number")
+        #expect(message(#"{"tiers": [{"name": "x", "factors": {"cpu": -1}}]}"#) == "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)")
         #expect(message(#"{"tiers": [{"name": "x", "factor": {}}]}"#).hasPrefix(#"t.json: tiers[0]: unknown key "factor""#))
         #expect(throws: TierError.self) { try TierTable.builtIn.tier(named: "nokia") }
     }

@@ -13,8 +13,8 @@ public struct AlphaMask: Equatable, Sendable {
     /// Adds the anti-aliased coverage of a rounded rectangle (pixel coordinates of the mask).
     public mutating func addRoundedRect(_ rect: Rect, radius: Double) {
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
-        let x0 = max(0, Int(rect.x.rounded(.down)) - 1), x1 = min(width, Int(rect.maxX.rounded(.up)) + 1)
-        let y0 = max(0, Int(rect.y.rounded(.down)) - 1), y1 = min(height, Int(rect.maxY.rounded(.up)) + 1)
+        let x0 = max(0, rect.x.rounded(.down).pixel - 1), x1 = min(width, rect.maxX.rounded(.up).pixel + 1)
+        let y0 = max(0, rect.y.rounded(.down).pixel - 1), y1 = min(height, rect.maxY.rounded(.up).pixel + 1)
         guard x0 < x1, y0 < y1 else { return }
         for y in y0..<y1 {
             for x in x0..<x1 {

@@ -68,8 +68,8 @@ public struct Canvas: Sendable {
         guard rect.width > 0, rect.height > 0, src.width > 0, src.height > 0 else { return }
         let sx = src.width / rect.width, sy = src.height / rect.height
         // Clamp samples to the source rectangle, so neighbouring atlas cells never bleed in.
-        let minX = max(0, Int(src.x)), maxX = min(source.width - 1, Int(src.maxX.rounded(.up)) - 1)
-        let minY = max(0, Int(src.y)), maxY = min(source.height - 1, Int(src.maxY.rounded(.up)) - 1)
+        let minX = max(0, src.x.pixel), maxX = min(source.width - 1, src.maxX.rounded(.up).pixel - 1)
+        let minY = max(0, src.y.pixel), maxY = min(source.height - 1, src.maxY.rounded(.up).pixel - 1)
         guard minX <= maxX, minY <= maxY else { return }
         source.pixels.withUnsafeBufferPointer { sp in
             forEachPixel(in: rect) { x, y in
@@ -77,8 +77,8 @@ public struct Canvas: Sendable {
                 let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
                 let x0f = u.rounded(.down), y0f = v.rounded(.down)
                 let fx = u - x0f, fy = v - y0f
-                let x0 = min(max(Int(x0f), minX), maxX), x1 = min(max(Int(x0f) + 1, minX), maxX)
-                let y0 = min(max(Int(y0f), minY), maxY), y1 = min(max(Int(y0f) + 1, minY), maxY)
+                let x0 = min(max(x0f.pixel, minX), maxX), x1 = min(max(x0f.pixel + 1, minX), maxX)
+                let y0 = min(max(y0f.pixel, minY), maxY), y1 = min(max(y0f.pixel + 1, minY), maxY)
                 let w = source.width
                 let i00 = (y0 * w + x0) * 4, i10 = (y0 * w + x1) * 4, i01 = (y1 * w + x0) * 4, i11 = (y1 * w + x1) * 4
                 let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
@@ -114,8 +114,8 @@ public struct Canvas: Sendable {
     /// coverage 0…1 (multiplied with the colour's alpha), or `nil` to leave the pixel.
     @inline(__always)
     private mutating func forEachPixel(in bounds: Rect, _ shade: (Int, Int) -> (RGBA, Double)?) {
-        let x0 = max(0, Int(bounds.x.rounded(.down))), x1 = min(width, Int(bounds.maxX.rounded(.up)))
-        let y0 = max(0, Int(bounds.y.rounded(.down))), y1 = min(height, Int(bounds.maxY.rounded(.up)))
+        let x0 = max(0, bounds.x.rounded(.down).pixel), x1 = min(width, bounds.maxX.rounded(.up).pixel)
+        let y0 = max(0, bounds.y.rounded(.down).pixel), y1 = min(height, bounds.maxY.rounded(.up).pixel)
         guard x0 < x1, y0 < y1 else { return }
         pixelsDrawn += (x1 - x0) * (y1 - y0)
         let w = width
@@ -201,6 +201,6 @@ struct Shader {
     func color(_ x: Int, _ y: Int) -> RGBA {
         if let solid { return solid }
         let t = ((Double(x) + 0.5 - origin.x) * direction.x + (Double(y) + 0.5 - origin.y) * direction.y) / length
-        return lookup[Int((min(1, max(0, t)) * 255).rounded())]
+        return lookup[t.isNaN ? 0 : (min(1, max(0, t)) * 255).rounded().pixel]
     }
 }

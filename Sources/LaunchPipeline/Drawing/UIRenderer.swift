@@ -73,8 +73,8 @@ public struct UIRenderer {
         for key in layout.keys {
             guard let style = theme.keyStyles[key.spec.style] else { continue }
             let frame = key.frame.scaled(by: scale).integral
-            let tile = backgroundTile(width: Int(frame.width), height: Int(frame.height), style: style)
-            canvas.blit(tile.image, at: (Int(frame.x) - tile.padding, Int(frame.y) - tile.padding))
+            let tile = backgroundTile(width: max(0, frame.width.pixel), height: max(0, frame.height.pixel), style: style)
+            canvas.blit(tile.image, at: (frame.x.pixel - tile.padding, frame.y.pixel - tile.padding))
 
             if let iconName = key.spec.icon, let icon = images[iconName] {
                 let w = Double(icon.image.width) / Double(icon.scale) * scale
@@ -115,9 +115,9 @@ public struct UIRenderer {
 
     /// Renders shadow, fill and border of a key into a transparent tile with room for the shadow.
     private func renderBackground(width: Int, height: Int, style: KeyStyle) -> Tile {
-        let blur = Int((style.shadowBlur * scale).rounded())
+        let blur = (style.shadowBlur * scale).rounded().pixel
         let offsetX = style.shadowOffset.x * scale, offsetY = style.shadowOffset.y * scale
-        let padding = style.shadow == nil ? 1 : 3 * blur + Int(max(abs(offsetX), abs(offsetY)).rounded(.up)) + 1
+        let padding = style.shadow == nil ? 1 : 3 * blur + min(4096, max(abs(offsetX), abs(offsetY)).rounded(.up).pixel) + 1
         var tile = Canvas(width: width + 2 * padding, height: height + 2 * padding)
         let body = Rect(x: Double(padding), y: Double(padding), width: Double(width), height: Double(height))
         let radius = style.cornerRadius * scale

@@ -1,3 +1,11 @@
+extension Double {
+    /// A pixel coordinate as an `Int`, clamped so that no value (huge, infinite or NaN) can trap.
+    var pixel: Int {
+        guard !isNaN else { return 0 }
+        return Int(Swift.max(-1e9, Swift.min(1e9, self)))
+    }
+}
+
 /// A rectangle in points (layout) or pixels (drawing), origin at the top left.
 public struct Rect: Equatable, Sendable, CustomStringConvertible {
     public var x: Double, y: Double, width: Double, height: Double

@@ -27,7 +27,10 @@ struct AttributeReader {
         node.attributes[name]
     }
 
-    func double(_ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil) throws(XMLError) -> Double {
+    /// A number; without `max`, at most ``lengthLimit`` in size (a theme's lengths and angles), so no
+    /// value can overflow the rasterizer's pixel arithmetic. `unbounded` lifts that for data values.
+    func double(_ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil,
+                unbounded: Bool = false) throws(XMLError) -> Double {
         guard let text = node.attributes[name] else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")
@@ -37,8 +40,14 @@ struct AttributeReader {
         }
         if let min, value < min { throw error("attribute '\(name)' must be at least \(min.compact), not \(text)") }
         if let max, value > max { throw error("attribute '\(name)' must be at most \(max.compact), not \(text)") }
+        if !unbounded, max == nil, abs(value) > Self.lengthLimit {
+            throw error("attribute '\(name)' must be between -\(Self.lengthLimit.compact) and \(Self.lengthLimit.compact), not \(text)")
+        }
         return value
     }
+
+    /// The largest length or angle a theme may give.
+    static let lengthLimit = 100_000.0
 
     func optionalDouble(_ name: String, min: Double? = nil) throws(XMLError) -> Double? {
         node.attributes[name] == nil ? nil : try double(name, min: min)
@@ -70,7 +79,7 @@ struct AttributeReader {
     func doubles(_ name: String, count: Int) throws(XMLError) -> [Double]? {
         guard let text = node.attributes[name] else { return nil }
         let parts = text.split(separator: ",").compactMap { Double($0.trimmed) }
-        guard parts.count == count, parts.allSatisfy(\.isFinite) else {
+        guard parts.count == count, parts.allSatisfy({ $0.isFinite && abs($0) <= Self.lengthLimit }) else {
             throw error("attribute '\(name)' must be \(count) comma-separated numbers, not '\(text)'")
         }
         return parts

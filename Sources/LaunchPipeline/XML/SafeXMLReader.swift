@@ -16,6 +16,14 @@ public enum SafeXMLReader {
 
     /// Parses `bytes`; `file` names the document in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLNode {
+        // Foundation's XMLParser traps on names that are not valid UTF-8, so that is checked first.
+        if let (line, column, byte) = invalidUTF8Position(in: bytes) {
+            throw XMLError(file: file, line: line, column: column,
+                           reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8")
+        }
+        if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
+            throw XMLError(file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8")
+        }
         if let (line, column) = doctypePosition(in: bytes) {
             throw XMLError(file: file, line: line, column: column,
                            reason: "DOCTYPE declarations are not allowed (entities are never expanded)")
@@ -39,6 +47,42 @@ public enum SafeXMLReader {
             throw XMLError(file: file, line: 1, column: 1, reason: "document is empty")
         }
         return root
+    }
+
+    /// The line, column and value of the first byte that is not part of valid UTF-8, if any.
+    static func invalidUTF8Position(in bytes: [UInt8]) -> (Int, Int, UInt8)? {
+        if String(validating: bytes, as: UTF8.self) != nil, !bytes.contains(0) { return nil }
+        var line = 1, column = 1, i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length: Int
+            switch b {
+            case 0: return (line, column, b)
+            case 0x01...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return (line, column, b)
+            }
+            guard i + length <= bytes.count else { return (line, column, b) }
+            if length > 1 {
+                let sequence = Array(bytes[i..<(i + length)])
+                if String(validating: sequence, as: UTF8.self) == nil { return (line, column, b) }
+            }
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return nil
+    }
+
+    /// The `encoding` of the XML declaration, if there is one.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = String(decoding: bytes[..<end], as: UTF8.self)
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     /// The position of a `<!DOCTYPE` outside comments, if any.
