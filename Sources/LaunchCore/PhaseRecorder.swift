@@ -187,6 +187,8 @@ public final class PhaseRecorder {
         }
         if Int(entry.pointee.depth) <= s.pointee.memoryDepth {
             entry.pointee.residentAtStart = ProcessMemory.residentBytes() ?? -1
+            // The phase starts after the sample, so reading /proc is not counted as its work.
+            entry.pointee.start = MonotonicClock.nanoseconds()
         }
     }
 

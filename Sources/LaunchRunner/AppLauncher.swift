@@ -76,6 +76,8 @@ public struct AppLauncher: Sendable {
         }
         close(protocolPipe[1])
         close(errorPipe[1])
+        if status == 0 { ChildProcessGuard.currentGroup = pid }
+        defer { ChildProcessGuard.currentGroup = 0 }
         guard status == 0 else {
             close(protocolPipe[0]); close(errorPipe[0])
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))

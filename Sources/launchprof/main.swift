@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchRunner
 
 // The launch clock starts here, as the very first statement of the process's main:
 // every "Time for …" and the total are measured from this reading.
@@ -9,4 +10,6 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == AppMode.argument
     AppMode.main(clock: clock, arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
 
+// Ctrl-C ends the launched app too (it runs in its own process group).
+ChildProcessGuard.install()
 Launchprof.runMain()

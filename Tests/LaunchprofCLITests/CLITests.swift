@@ -226,3 +226,49 @@ enum CLI {
         #expect(outcome.stderr == "launchprof: error: \(directory)/nope.xml: cannot read: No such file or directory\n")
     }
 }
+
+@Suite struct InterruptTests {
+    /// Processes whose command line contains `marker`.
+    func processes(containing marker: String) -> [Int] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { name -> Int? in
+            guard let pid = Int(name), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            return String(decoding: data, as: UTF8.self).contains(marker) ? pid : nil
+        } ?? []
+    }
+
+    @Test func interruptingLaunchprofEndsTheAppItLaunched() throws {
+        let tiers = CLI.temporaryPath("slow-tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "glacial", "factors": {"cpu": 1000, "io": 1000, "decode": 1000, "draw": 1000}}]}"#, to: tiers)
+        let manifest = CLI.temporaryPath("interrupt") + "/manifest.json"
+        try FileIO.writeAtomically(try FileIO.read(CLI.packageRoot + "/Fixtures/default/manifest.json"), to: manifest)
+        // The copied manifest's relative paths must still resolve: point them at the fixture.
+        let fixture = CLI.packageRoot + "/Fixtures/default"
+        let text = try FileIO.readText(manifest)
+            .replacingOccurrences(of: "\"theme.xml\"", with: "\"\(fixture)/theme.xml\"")
+            .replacingOccurrences(of: "\"assets\": \"assets\"", with: "\"assets\": \"\(fixture)/assets\"")
+            .replacingOccurrences(of: "\"Loading.png\"", with: "\"\(CLI.temporaryPath("s.png"))\"")
+        try FileIO.writeAtomically(text, to: manifest)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["run", "--manifest", manifest, "--tier", "glacial", "--tiers", tiers, "--runs", "1", "--warmup", "0", "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var started = false
+        for _ in 0..<200 where !started {
+            started = !processes(containing: manifest).filter { $0 != Int(process.processIdentifier) }.isEmpty
+            if !started { usleep(50_000) }
+        }
+        #expect(started)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        var left = processes(containing: manifest)
+        for _ in 0..<40 where !left.isEmpty {
+            usleep(50_000)
+            left = processes(containing: manifest)
+        }
+        #expect(left.isEmpty)
+    }
+}
