@@ -71,6 +71,11 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (candidate, baselineResult) = try results()
+        if let baselineResult, !profile.quiet, baselineManifest == nil {
+            for caveat in Comparison.caveats(baseline: baselineResult, candidate: candidate) {
+                StandardError.write("launchprof: warning: \(caveat)\n")
+            }
+        }
         if let output { do { try ResultFile.write(candidate, to: output) } catch { throw InputError(error) } }
 
         var violations: [Budget.Violation] = []

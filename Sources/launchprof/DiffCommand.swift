@@ -38,6 +38,7 @@ struct DiffCommand: ParsableCommand {
         let a = try lookup.load(baseline)
         let b = try lookup.load(candidate)
         let comparison = Comparison(baseline: a, candidate: b, thresholds: try thresholds.thresholds())
+        for caveat in Comparison.caveats(baseline: a, candidate: b) { StandardError.write("launchprof: warning: \(caveat)\n") }
         let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: thresholds.precision)
         switch format {
         case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")

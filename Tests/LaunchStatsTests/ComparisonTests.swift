@@ -141,3 +141,19 @@ enum Fixed {
         }
     }
 }
+
+@Suite struct CaveatTests {
+    @Test func differentTiersManifestsAndModesAreNamed() {
+        var a = Fixed.result([("Init", Fixed.around(0.1))])
+        a.manifest.sha256 = "aaaaaaaaaaaa"
+        var b = Fixed.result([("Init", Fixed.around(0.1))], tier: "iphone-3gs")
+        b.manifest.sha256 = "ffffffffffff"
+        b.configuration?.mode = "cold"
+        #expect(Comparison.caveats(baseline: a, candidate: b) == [
+            "the results are from different tiers (host and iphone-3gs)",
+            "the manifests differ (default aaaaaaaa and default ffffffff)",
+            "one result is warm, the other cold",
+        ])
+        #expect(Comparison.caveats(baseline: a, candidate: a).isEmpty)
+    }
+}
