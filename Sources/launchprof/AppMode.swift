@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchPipeline
+import LaunchRunner
 
 /// The built-in app: what `launchprof run` launches once per run, as a new process
 /// (`launchprof __app …`). It runs the pipeline under phases and reports them over the line
@@ -43,7 +44,7 @@ enum AppMode {
             guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(emulationVariable) '\(text)'") }
             recorder.emulation = emulation
         }
-        write(AppLauncherDescriptor.protocolFD, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
+        write(AppLauncher.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
             let manifest = try recorder.phase("reading manifest", kind: .io) { try ManifestLoader.load(path: options.manifest) }
@@ -51,14 +52,14 @@ enum AppMode {
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
-            pipeline.onStageStart = { write(AppLauncherDescriptor.protocolFD, "x-progress \($0)\n") }
+            pipeline.onStageStart = { write(AppLauncher.protocolDescriptor, "x-progress \($0)\n") }
             try pipeline.launch()
             for name in options.touch { try pipeline.touch(name) }
         } catch {
             fail("\(error)")
         }
         let lines = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name))
-        write(AppLauncherDescriptor.protocolFD, lines.joined(separator: "\n") + "\n")
+        write(AppLauncher.protocolDescriptor, lines.joined(separator: "\n") + "\n")
         exit(0)
     }
 
@@ -77,9 +78,4 @@ enum AppMode {
             offset += n
         }
     }
-}
-
-/// The descriptor the app reports on (the launcher's ``LaunchRunner/AppLauncher/protocolDescriptor``).
-enum AppLauncherDescriptor {
-    static let protocolFD: Int32 = 3
 }

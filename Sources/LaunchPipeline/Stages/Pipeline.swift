@@ -110,8 +110,7 @@ public final class Pipeline {
         // Sorted names make the decode order, and so the phases, the same on every run.
         for name in theme.fonts.keys.sorted() {
             let spec = theme.fonts[name]!
-            let (image, scale, path) = try loadImage(spec.atlas)
-            _ = scale
+            let (image, _, path) = try loadImage(spec.atlas)
             fonts[name] = try GlyphFont(spec: spec, atlas: image, file: path)
         }
         for name in theme.images.keys.sorted() {
