@@ -26,6 +26,7 @@ struct CheckCommand: ParsableCommand {
 
             Examples:
               launchprof check --baseline main
+              launchprof check --baseline main --table               # with the phase-by-phase table
               launchprof check --result pr.json --baseline main.json --format markdown
               launchprof check --budget budgets.json --tier iphone-3gs
               launchprof check --baseline-manifest base/manifest.json --manifest pr/manifest.json --junit launch.xml
@@ -46,6 +47,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(name: .long, help: "Output format: text, markdown or json.")
     var format: ComparisonFormat = .text
+
+    @Flag(name: .long, help: "With --format text, also print the comparison table (by default: one line, or the failures).")
+    var table = false
 
     @Option(name: .long, help: ArgumentHelp("Also write JUnit XML (one test case per phase) here.", valueName: "file"))
     var junit: String?
@@ -105,7 +109,7 @@ struct CheckCommand: ParsableCommand {
         switch format {
         case .text:
             // Regressions and blown budgets are named on stderr below; the table shows the rows.
-            if baselineResult != nil && !profile.quiet {
+            if baselineResult != nil && table {
                 var table = context
                 table.violations = []
                 print(ComparisonTextTable().render(comparison, context: table), terminator: "")
@@ -123,7 +127,7 @@ struct CheckCommand: ParsableCommand {
         var line = "launchprof check: passed"
         if baselineResult != nil {
             let t = comparison.total
-            line += ": no launch regression (total \(ComparisonWording.seconds(t.baselineMedian, p)) → \(ComparisonWording.seconds(t.candidateMedian, p)), \(ComparisonWording.percent(t.changePercent)), \(t.verdict.rawValue))"
+            line += ": no launch regression (total \(ComparisonWording.seconds(t.baselineMedian, p)) → \(ComparisonWording.seconds(t.candidateMedian, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
         }
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
         print(line)
