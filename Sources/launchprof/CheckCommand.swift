@@ -11,25 +11,19 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Fail (exit 1) on a statistically real launch regression or a blown budget.",
         discussion: """
-            The candidate is --result FILE, or a profile made now with the run options. It is compared
-            with --baseline (a result file or a git revision in the results store) and/or checked
-            against --budget FILE. A phase or the total has regressed when Mann-Whitney U finds the
-            change significant (alpha 0.01) and it is larger than the threshold (5% and 2 ms by
-            default). An improvement never fails the check.
+            The candidate is --result FILE, or a profile made now with the run options. It is compared with --baseline (a result file or a git revision in the results store) and/or checked against --budget FILE. A phase or the total has regressed when Mann-Whitney U finds the change significant (alpha 0.01) and it is larger than the threshold (5% and 2 ms by default). An improvement never fails the check.
 
-            --baseline-manifest M runs the baseline manifest and the candidate alternately (A B B A …)
-            in one invocation, so both see the same machine state: use it when the baseline can be
-            launched now (another build's manifest, a strategy switched off), on noisy shared machines.
+            --baseline-manifest M runs the baseline manifest and the candidate alternately (A B B A …) in one invocation, so both see the same machine state: use it when the baseline can be launched now (another build's manifest, a strategy switched off), on noisy shared machines.
 
-            With GITHUB_ACTIONS set, regressions become ::error annotations and the markdown table is
-            appended to $GITHUB_STEP_SUMMARY.
+            With GITHUB_ACTIONS set, regressions become ::error annotations and the markdown table is appended to $GITHUB_STEP_SUMMARY.
 
             Examples:
               launchprof check --baseline main
-              launchprof check --baseline main --table               # with the phase-by-phase table
+              # with the phase-by-phase table
+              launchprof check --baseline main --table
               launchprof check --result pr.json --baseline main.json --format markdown
               launchprof check --budget budgets.json --tier iphone-3gs
-              launchprof check --baseline-manifest base/manifest.json --manifest pr/manifest.json --junit launch.xml
+              launchprof check --baseline-manifest base.json --manifest pr.json --junit l.xml
             """
     )
 

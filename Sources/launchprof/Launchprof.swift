@@ -12,13 +12,16 @@ struct Launchprof: ParsableCommand {
         abstract: "A launch-time profiler: a clock at main, named phases, and the time each one took.",
         discussion: """
             Examples:
-              launchprof run                                   # profile the built-in default launch
+              # profile the built-in default launch
+              launchprof run
               launchprof run --manifest Fixtures/heavy/manifest.json --output heavy.json
-              launchprof run --touch "loading conversions"     # also time a lazy stage's first use
+              # also time a lazy stage's first use
+              launchprof run --touch "loading conversions"
               launchprof run --tier iphone-3gs                 # emulate a 2009 phone
               launchprof report heavy.json --format svg --output heavy.svg
               launchprof record && launchprof diff HEAD~1 HEAD
-              launchprof check --baseline main                 # exit 1 on a real regression
+              # exit 1 on a real regression
+              launchprof check --baseline main
 
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,

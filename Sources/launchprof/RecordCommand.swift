@@ -8,9 +8,7 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Profile like `run` and store the result under .launchprof/results/, named by commit.",
         discussion: """
-            The file is named by the current commit (and the tier and manifest when they are not the
-            defaults, and "-dirty" with uncommitted changes), so `diff` and `check` can name it by a
-            git revision. Commit, branch, dirty flag, date and host are inside. Writing is atomic.
+            The file is named by the current commit (and the tier and manifest when they are not the defaults, and "-dirty" with uncommitted changes), so `diff` and `check` can name it by a git revision. Commit, branch, dirty flag, date and host are inside. Writing is atomic.
 
             Examples:
               launchprof record                              # on main, after each merge

@@ -10,8 +10,10 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Examples:
               launchprof run --output result.json && launchprof report result.json
-              launchprof report result.json --format chrome-trace --output trace.json   # open in ui.perfetto.dev
-              launchprof report result.json --format svg --output launch.svg            # the median run
+              # open in ui.perfetto.dev
+              launchprof report result.json --format chrome-trace --output trace.json
+              # the median run
+              launchprof report result.json --format svg --output launch.svg
               launchprof report result.json --format svg --run 3 --output run3.svg
               launchprof report result.json --critical-path
               launchprof report result.json --blame

@@ -8,9 +8,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Profile launches of the built-in startup pipeline, one new process per run.",
         discussion: """
-            Each run starts the app (theme XML, layout, PNG assets through libpng, drawing, snapshot)
-            as a new process, timed from just before the spawn: "process start" is exec to main.
-            With more than one run each line shows the median ± the median absolute deviation.
+            Each run starts the app (theme XML, layout, PNG assets through libpng, drawing, snapshot) as a new process, timed from just before the spawn: "process start" is exec to main. With more than one run each line shows the median ± the median absolute deviation.
 
             Examples:
               launchprof run                                   # 10 runs after 1 warm-up

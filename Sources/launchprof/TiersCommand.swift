@@ -9,14 +9,13 @@ struct TiersCommand: ParsableCommand {
         commandName: "tiers",
         abstract: "List the device tiers and their factors on this host.",
         discussion: """
-            Calibrated tiers give the device's time for launchprof's fixed reference workloads; this
-            host runs the same workloads (about 50 ms) and each factor is device time ÷ host time, so a
-            tier means the same device on a fast laptop and on a slow CI runner.
+            Calibrated tiers give the device's time for launchprof's fixed reference workloads; this host runs the same workloads (about 50 ms) and each factor is device time ÷ host time, so a tier means the same device on a fast laptop and on a slow CI runner.
 
             Examples:
               launchprof tiers
               launchprof tiers --tiers my-devices.json
-              launchprof tiers --calibrate          # this host's reference times, for writing a tier
+              # this host's reference times, for writing a tier
+              launchprof tiers --calibrate
             """
     )
 
