@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Integration checks `make test` runs after the unit tests: the Chrome trace read back by Perfetto's
-# own trace processor in headless Chromium, and the SVG timeline rasterised by rsvg-convert.
+# Integration checks `make test` runs after the unit tests: the result validated against its JSON
+# Schema, the SVG timeline rasterised by rsvg-convert, and the Chrome trace read back by Perfetto's
+# own trace processor in headless Chromium.
 # Installs what they need (Debian packages and PyPI wheels); skips the Perfetto check, saying so,
 # only when Chromium cannot be installed.
 set -euo pipefail
@@ -19,6 +20,14 @@ apt_install() {
 
 "$BIN" run --runs 2 --warmup 0 --quiet --output "$WORK/result.json" \
   --export-chrome-trace "$WORK/trace.json" --export-svg "$WORK/timeline.svg" --snapshot "$WORK/Loading.png" >/dev/null
+
+# The result document matches its published JSON Schema.
+python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema >"$WORK/pip.log" 2>&1
+python3 - "$WORK/result.json" <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open("docs/result.schema.json")))
+print("schema: OK: the result document validates against docs/result.schema.json")
+PY
 
 # SVG: rasterise and inspect the picture.
 command -v rsvg-convert >/dev/null || apt_install librsvg2-bin
