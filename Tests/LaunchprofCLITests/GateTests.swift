@@ -129,3 +129,33 @@ import LaunchExport
         #expect([0, 1].contains(check.status))
     }
 }
+
+/// `report` in every format, as a user would call it.
+@Suite(.serialized) struct ReportCommandTests {
+    @Test func everyFormatRendersASavedResult() throws {
+        let result = CLI.temporaryPath("result.json")
+        let run = try CLI.run(["run", "--runs", "2", "--warmup", "0", "--quiet", "--output", result, "--snapshot", CLI.temporaryPath("s.png")])
+        #expect(run.status == 0)
+        let svgPath = CLI.temporaryPath("timeline.svg")
+        let svg = try CLI.run(["report", result, "--format", "svg", "--run", "2", "--output", svgPath])
+        #expect(svg.status == 0)
+        #expect(svg.stdout.isEmpty)
+        #expect(try FileIO.readText(svgPath).contains("run 2 of 2"))
+        let trace = try CLI.run(["report", result, "--format", "chrome-trace"])
+        let object = try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any]
+        #expect((object?["traceEvents"] as? [Any])?.isEmpty == false)
+        let csv = try CLI.run(["report", result, "--format", "csv"])
+        #expect(csv.stdout.hasPrefix("run,phase,parent,thread,start,duration,rss\n1,process start,,0,"))
+        let markdown = try CLI.run(["report", result, "--format", "markdown"])
+        #expect(markdown.stdout.contains("| **Total launch time** |"))
+        let critical = try CLI.run(["report", result, "--critical-path"])
+        #expect(critical.stdout.contains("process start @0.000s"))
+        #expect(critical.stdout.contains("└─ saving snapshot @"))
+        let blame = try CLI.run(["report", result, "--blame"])
+        #expect(blame.stdout.hasPrefix("  self  inclusive  phase\n"))
+        #expect(blame.stdout.contains("drawing/background"))
+        let missing = try CLI.run(["report", result, "--format", "svg", "--run", "7"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "launchprof: error: no run 7 in the result (it has runs 1…2)\n")
+    }
+}
