@@ -94,6 +94,24 @@ public enum FileIO {
         try writeAtomically(Array(text.utf8), to: path)
     }
 
+    /// Appends `text` to the file at `path`, creating it if needed (for logs such as GitHub's step
+    /// summary, which other steps append to as well).
+    public static func append(_ text: String, to path: String) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .errno(path, "write") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .errno(path, "write")
+            }
+            written += n
+        }
+    }
+
     /// `true` when `path` exists (following links).
     public static func exists(_ path: String) -> Bool {
         var info = stat()

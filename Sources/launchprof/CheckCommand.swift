@@ -97,7 +97,7 @@ struct CheckCommand: ParsableCommand {
         if environment["GITHUB_ACTIONS"] == "true" || environment["GITHUB_ACTIONS"] == "1" {
             print(GitHubAnnotations().render(comparison, context: context), terminator: "")
             if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                appendStepSummary(ComparisonMarkdown().render(comparison, context: context), to: summary)
+                do { try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary) } catch { throw InputError(error) }
             }
         }
         switch format {
@@ -154,15 +154,5 @@ struct CheckCommand: ParsableCommand {
             try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
         }
         return (candidate, baselineResult)
-    }
-
-    private func appendStepSummary(_ markdown: String, to path: String) {
-        guard let handle = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)
-        }() else { return }
-        handle.seekToEndOfFile()
-        handle.write(Data((markdown + "\n").utf8))
-        handle.closeFile()
     }
 }
