@@ -19,7 +19,7 @@ build: setup
 
 # Builds a release binary and profiles the default launch.
 run: build
-	$(BIN) run
+	$(BIN) run --precision 3
 
 test: setup
 	$(SWIFT) build --build-tests
