@@ -43,8 +43,8 @@ struct GateBenchmark {
     }
 
     /// Whether `check` would fail: any phase or the total regressed.
-    func flagged(_ a: [RunRecord], _ b: [RunRecord]) -> (Bool, Bool) {
-        let comparison = Comparison(baseline: result(a), candidate: result(b))
+    func flagged(_ a: [RunRecord], _ b: [RunRecord], paired: Bool) -> (Bool, Bool) {
+        let comparison = Comparison(baseline: result(a), candidate: result(b), paired: paired)
         let regressions = comparison.regressions
         return (!regressions.isEmpty, regressions.contains { $0.path == "drawing" })
     }
@@ -70,7 +70,7 @@ struct GateBenchmark {
                         a = try session(base).run()
                         b = try session(candidate).run()
                     }
-                    let (any, drawing) = flagged(a, b)
+                    let (any, drawing) = flagged(a, b, paired: interleaved)
                     if any { flaggedCount += 1 }
                     if drawing { drawingCount += 1 }
                 }

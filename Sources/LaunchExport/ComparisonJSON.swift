@@ -9,6 +9,8 @@ public struct ComparisonJSON: ComparisonExporter {
     struct Document: Encodable {
         var baseline: String
         var candidate: String
+        /// `true` when interleaved runs were compared in pairs (Wilcoxon signed-rank).
+        var paired: Bool
         var rows: [ComparisonRow]
         var total: ComparisonRow
         var regressions: [String]
@@ -24,7 +26,7 @@ public struct ComparisonJSON: ComparisonExporter {
 
     public func render(_ comparison: Comparison, context: ComparisonContext) throws -> String {
         let document = Document(
-            baseline: context.baselineLabel, candidate: context.candidateLabel, rows: comparison.rows, total: comparison.total,
+            baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired, rows: comparison.rows, total: comparison.total,
             regressions: comparison.regressions.map(\.path),
             overBudget: context.violations.map { Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget) })
         let encoder = JSONEncoder()

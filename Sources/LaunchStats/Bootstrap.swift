@@ -23,6 +23,33 @@ public enum Bootstrap {
     }
 }
 
+extension Bootstrap {
+    /// The interval for paired samples: pairs (a[i], b[i]) are resampled together, so what two
+    /// neighbouring runs share stays together. `nil` unless both have the same, non-zero size.
+    public static func pairedMedianDifferenceInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99,
+                                                      resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (lower: Double, upper: Double)? {
+        guard !a.isEmpty, a.count == b.count else { return nil }
+        var generator = SplitMix64(seed: seed)
+        var differences: [Double] = []
+        differences.reserveCapacity(resamples)
+        var sampleA = [Double](repeating: 0, count: a.count)
+        var sampleB = [Double](repeating: 0, count: b.count)
+        for _ in 0..<resamples {
+            for i in 0..<a.count {
+                let k = Int(generator.next() % UInt64(a.count))
+                sampleA[i] = a[k]
+                sampleB[i] = b[k]
+            }
+            sampleA.sort()
+            sampleB.sort()
+            differences.append(Summary.quantile(sampleB, 0.5) - Summary.quantile(sampleA, 0.5))
+        }
+        differences.sort()
+        let tail = (1 - confidence) / 2
+        return (Summary.quantile(differences, tail), Summary.quantile(differences, 1 - tail))
+    }
+}
+
 /// A small, fast, seedable generator (Vigna's SplitMix64).
 struct SplitMix64 {
     private var state: UInt64

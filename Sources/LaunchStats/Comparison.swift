@@ -44,37 +44,47 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
 
 /// Compares a baseline result (A) with a candidate (B), phase by phase and for the total.
 ///
-/// A phase has **regressed** when the Mann–Whitney test finds the change significant (p < α) and
+/// A phase has **regressed** when the test finds the change significant (p < α) and
 /// the change of medians is larger than the threshold. A change that is significant but smaller, or
 /// not significant while the 99% bootstrap interval of the change lies inside ± threshold, is
 /// **within noise**; otherwise the runs are **inconclusive**, with an estimate of how many more would
 /// decide.
+///
+/// The test is Mann–Whitney U for independent samples, or, for a `paired` comparison (runs made
+/// interleaved, run i of A next to run i of B), the Wilcoxon signed-rank test on the per-pair
+/// differences with a pairs bootstrap, which cancels the machine's drift shared by neighbours.
 public struct Comparison: Equatable, Sendable, Codable {
     /// Every phase present in either result: B's order, then phases only in A.
     public var rows: [ComparisonRow]
     /// The launch total.
     public var total: ComparisonRow
+    /// Whether the runs were compared in pairs (interleaved runs).
+    public var paired: Bool
 
     /// Phases (and the total) that got slower.
     public var regressions: [ComparisonRow] { (rows + [total]).filter { $0.verdict == .slower } }
 
-    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds()) {
+    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false) {
+        let paired = paired && a.runs.count == b.runs.count
+        self.paired = paired
         let tableA = PhaseTable(a), tableB = PhaseTable(b)
         let rowsA = Dictionary(tableA.rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let pathsB = Set(tableB.rows.map(\.path))
         var rows: [ComparisonRow] = []
         for row in tableB.rows {
             rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth,
-                                     rowsA[row.path]?.durations, row.durations, thresholds))
+                                     rowsA[row.path]?.durations, row.durations, thresholds, paired: paired))
         }
         for row in tableA.rows where !pathsB.contains(row.path) {
             rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth, row.durations, nil, thresholds))
         }
         self.rows = rows
-        total = Self.compare(path: "Total launch time", name: "Total launch time", depth: 0, tableA.totals, tableB.totals, thresholds)
+        total = Self.compare(path: "Total launch time", name: "Total launch time", depth: 0, tableA.totals, tableB.totals,
+                             thresholds, paired: paired)
     }
 
-    static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds) -> ComparisonRow {
+    static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
+                        paired: Bool = false) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
         guard let a, let sa = Summary(a) else {
             row.verdict = .added
@@ -92,12 +102,13 @@ public struct Comparison: Equatable, Sendable, Codable {
         row.changePercent = sa.median > 0 ? change / sa.median * 100 : nil
         let threshold = thresholds.threshold(path: path, name: name, baseline: sa.median)
         row.threshold = threshold
-        let test = MannWhitney.test(a, b)
-        row.p = test?.p
-        let interval = Bootstrap.medianDifferenceInterval(a, b)
+        // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i.
+        let pairs = paired && a.count == b.count
+        row.p = pairs ? WilcoxonSignedRank.test(a, b)?.p : MannWhitney.test(a, b)?.p
+        let interval = pairs ? Bootstrap.pairedMedianDifferenceInterval(a, b) : Bootstrap.medianDifferenceInterval(a, b)
         row.intervalLower = interval?.lower
         row.intervalUpper = interval?.upper
-        let significant = (test?.p ?? 1) < thresholds.alpha
+        let significant = (row.p ?? 1) < thresholds.alpha
 
         if significant && abs(change) > threshold {
             row.verdict = change > 0 ? .slower : .faster

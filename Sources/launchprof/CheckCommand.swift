@@ -84,7 +84,8 @@ struct CheckCommand: ParsableCommand {
         }
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
-        let comparison = Comparison(baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds())
+        let comparison = Comparison(baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds(),
+                                    paired: baselineManifest != nil)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: thresholds.precision, violations: violations)

@@ -157,3 +157,33 @@ enum Fixed {
         #expect(Comparison.caveats(baseline: a, candidate: a).isEmpty)
     }
 }
+
+@Suite struct WilcoxonTests {
+    @Test func exactDistributionCountsSubsetSums() {
+        // Subsets of {1, 2, 3}: sums 0…6 occur 1 1 1 2 1 1 1 times.
+        #expect(WilcoxonSignedRank.exactDistribution(n: 3) == [1, 1, 1, 2, 1, 1, 1])
+        #expect(WilcoxonSignedRank.exactDistribution(n: 10).reduce(0, +) == 1024)
+    }
+
+    @Test func allPairsOneWayIsSignificant() throws {
+        let a = (1...10).map(Double.init)
+        let b = a.enumerated().map { $1 + 0.1 * Double($0 + 1) }
+        let result = try #require(WilcoxonSignedRank.test(a, b))
+        #expect(result.exact)
+        #expect(result.wPlus == 55)
+        #expect(abs(result.p - 2.0 / 1024) < 1e-12)
+        #expect(WilcoxonSignedRank.test(a, a)?.p == 1)
+        #expect(WilcoxonSignedRank.test([1], [1, 2]) == nil)
+    }
+
+    @Test func pairingSeesAShiftThatDriftHidesFromUnpairedTests() {
+        // The machine drifts from 100 to 145 ms over the session; B is 6% slower than its neighbour A.
+        let drift = (0..<10).map { 0.100 + 0.005 * Double($0) }
+        let a = drift, b = drift.map { $0 * 1.06 }
+        let unpaired = Comparison.compare(path: "drawing", name: "drawing", depth: 0, a, b, Thresholds())
+        let paired = Comparison.compare(path: "drawing", name: "drawing", depth: 0, a, b, Thresholds(), paired: true)
+        #expect(unpaired.verdict == .inconclusive)
+        #expect(paired.verdict == .slower)
+        #expect(abs((paired.p ?? 1) - 2.0 / 1024) < 1e-12)
+    }
+}
