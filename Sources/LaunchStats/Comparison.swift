@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaunchCore
 
 /// What a comparison concluded about one phase.
@@ -83,6 +86,11 @@ public struct Comparison: Equatable, Sendable, Codable {
                              thresholds, paired: paired)
     }
 
+    /// Whether `pairs` pairs can give a two-sided signed-rank p-value below `alpha`.
+    static func signedRankCanReach(_ alpha: Double, pairs: Int) -> Bool {
+        pairs < 1024 && 2 / pow(2, Double(pairs)) < alpha
+    }
+
     static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
                         paired: Bool = false) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
@@ -102,8 +110,10 @@ public struct Comparison: Equatable, Sendable, Codable {
         row.changePercent = sa.median > 0 ? change / sa.median * 100 : nil
         let threshold = thresholds.threshold(path: path, name: name, baseline: sa.median)
         row.threshold = threshold
-        // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i.
-        let pairs = paired && a.count == b.count
+        // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i,
+        // and when there are enough pairs for the signed-rank test to reach α at all (its smallest
+        // p-value is 2 / 2ⁿ: 7 pairs cannot reach 0.01); otherwise the two samples are compared.
+        let pairs = paired && a.count == b.count && Self.signedRankCanReach(thresholds.alpha, pairs: a.count)
         row.p = pairs ? WilcoxonSignedRank.test(a, b)?.p : MannWhitney.test(a, b)?.p
         let interval = pairs ? Bootstrap.pairedMedianDifferenceInterval(a, b) : Bootstrap.medianDifferenceInterval(a, b)
         row.intervalLower = interval?.lower

@@ -187,3 +187,15 @@ enum Fixed {
         #expect(abs((paired.p ?? 1) - 2.0 / 1024) < 1e-12)
     }
 }
+
+@Suite struct PairingThresholdTests {
+    @Test func tooFewPairsFallBackToTheUnpairedTest() {
+        #expect(!Comparison.signedRankCanReach(0.01, pairs: 7))
+        #expect(Comparison.signedRankCanReach(0.01, pairs: 8))
+        // Six clearly separated pairs: the signed-rank test could not go below 2/64, Mann–Whitney can.
+        let a = [0.100, 0.101, 0.102, 0.103, 0.104, 0.105], b = a.map { $0 * 1.5 }
+        let row = Comparison.compare(path: "p", name: "p", depth: 0, a, b, Thresholds(), paired: true)
+        #expect(row.verdict == .slower)
+        #expect(abs((row.p ?? 1) - 2.0 / 924) < 1e-12)
+    }
+}
