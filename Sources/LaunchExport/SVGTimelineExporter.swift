@@ -19,17 +19,7 @@ public struct SVGTimelineExporter: ResultExporter {
     static let colors: [String: String] = ["cpu": "#5b8fd1", "io": "#e39b2d", "decode": "#6cae4a", "draw": "#a66cc1", "": "#8c9aa5"]
 
     public func render(_ result: LaunchResult) throws -> String {
-        guard !result.runs.isEmpty else { throw ExportError("the result has no runs to draw") }
-        let index: Int
-        if let run {
-            guard let i = result.runs.firstIndex(where: { $0.index == run }) else {
-                throw ExportError("no run \(run) in the result (it has runs 1…\(result.runs.count))")
-            }
-            index = i
-        } else {
-            index = PhaseAnalysis.medianRun(result)
-        }
-        let run = result.runs[index]
+        guard let run = try selectRun(result, run) else { throw ExportError("the result has no runs to draw") }
         let critical = Set(PhaseAnalysis.criticalPath(run))
         let span = max(run.phases.map(\.end).max() ?? 0, run.total, run.marks.map(\.time).max() ?? 0, 1e-6)
         let plotWidth = Self.width - Self.left - Self.right
@@ -143,13 +133,4 @@ public struct SVGTimelineExporter: ResultExporter {
     func f(_ value: Double) -> String { SecondsFormat.format(value, precision: 1) }
 
     func escape(_ text: String) -> String { XMLText.escape(text) }
-}
-
-/// A result an exporter cannot render.
-public struct ExportError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
 }

@@ -1,0 +1,46 @@
+import LaunchStats
+
+/// Shared wording of rows, so every format says the same thing.
+public enum ComparisonWording {
+    public static func seconds(_ value: Double?, _ precision: Int) -> String {
+        value.map { SecondsFormat.seconds($0, precision: precision) } ?? "-"
+    }
+
+    public static func change(_ value: Double?, _ precision: Int) -> String {
+        guard let value else { return "-" }
+        return (value >= 0 ? "+" : "") + SecondsFormat.seconds(value, precision: precision)
+    }
+
+    public static func percent(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return (value >= 0 ? "+" : "") + SecondsFormat.format(value, precision: 1) + "%"
+    }
+
+    public static func confidence(_ row: ComparisonRow) -> String {
+        guard let c = row.confidence else { return "" }
+        // Rounded down, so a confidence short of certainty never prints as 100%.
+        let digits = c > 0.999 ? 2 : 1
+        let scale = digits == 2 ? 100.0 : 10.0
+        return SecondsFormat.format((c * 100 * scale).rounded(.down) / scale, precision: digits) + "%"
+    }
+
+    /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …
+    public static func verdict(_ row: ComparisonRow) -> String {
+        switch row.verdict {
+        case .slower, .faster: return "\(row.verdict.rawValue) (confidence \(confidence(row)))"
+        case .inconclusive:
+            return row.moreRunsNeeded.map { "inconclusive (~\($0) more runs each)" } ?? "inconclusive"
+        default: return row.verdict.rawValue
+        }
+    }
+
+    /// `'drawing': 0.031s → 0.034s (+0.003s, +9.7%), confidence 99.98%`
+    public static func regression(_ row: ComparisonRow, _ precision: Int) -> String {
+        "'\(row.path)': median \(seconds(row.baselineMedian, precision)) → \(seconds(row.candidateMedian, precision)) (\(change(row.change, precision)), \(percent(row.changePercent))), confidence \(confidence(row))"
+    }
+
+    /// `'Total launch time' on iphone-3gs took 2.310s, budget 2.000s`
+    public static func violation(_ v: Budget.Violation, _ precision: Int) -> String {
+        "'\(v.phase)' on \(v.tier) took \(seconds(v.time, precision)), budget \(seconds(v.budget, precision))"
+    }
+}

@@ -1,0 +1,40 @@
+import LaunchCore
+
+/// The work a stage does.
+public enum StageKind: String, Sendable, CaseIterable {
+    /// Allocates the framebuffer and the image cache.
+    case initialize = "init"
+    /// Reads and parses the theme XML.
+    case theme
+    /// Computes view frames for the requested orientations.
+    case layout
+    /// Decodes every PNG the theme uses (one sub-phase per image).
+    case images
+    /// Rasterizes the UI of the launch orientation.
+    case draw
+    /// Encodes the framebuffer as PNG and writes it atomically.
+    case snapshot
+    /// Parses a data XML file (unit conversions, constants…), usually lazily.
+    case data
+
+    /// The kind of cost, for device tiers.
+    public var cost: PhaseKind {
+        switch self {
+        case .initialize, .layout, .data: return .cpu
+        case .theme, .snapshot: return .io
+        case .images: return .decode
+        case .draw: return .draw
+        }
+    }
+
+    /// Stages that must have run before this one.
+    public var requires: [StageKind] {
+        switch self {
+        case .initialize, .theme, .data: return []
+        case .layout: return [.theme]
+        case .images: return [.initialize, .theme]
+        case .draw: return [.layout, .images]
+        case .snapshot: return [.draw]
+        }
+    }
+}
