@@ -1,5 +1,4 @@
 import ArgumentParser
-import LaunchCore
 import LaunchExport
 import LaunchStats
 
@@ -42,70 +41,4 @@ struct DiffCommand: ParsableCommand {
         case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
         }
     }
-}
-
-/// How `diff` and `check` find stored results by revision.
-struct StoreLookupOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The results store.", valueName: "directory"))
-    var store: String = ResultStore.defaultDirectory
-
-    @Option(name: .customLong("for-tier"), help: ArgumentHelp("With revisions: the tier of the stored results.", valueName: "name"))
-    var forTier: String?
-
-    @Option(name: .customLong("for-manifest"), help: ArgumentHelp("With revisions: the manifest name of the stored results.", valueName: "name"))
-    var forManifest: String = "default"
-
-    /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
-    /// when those were not given.
-    func load(_ reference: String, tier: String? = nil, manifest: String? = nil) throws -> LaunchResult {
-        do {
-            let path = try ResultStore(directory: store).locate(
-                reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
-                resolveRevision: ResultMetadata.resolveRevision)
-            return try ResultFile.read(path)
-        } catch {
-            throw InputError(error)
-        }
-    }
-}
-
-/// The thresholds of `diff` and `check`.
-struct ThresholdOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Smallest relative change that counts, in percent.", valueName: "percent"))
-    var threshold: Double = 5
-
-    @Option(name: .customLong("min-change"), help: ArgumentHelp("Smallest absolute change that counts, in seconds.", valueName: "seconds"))
-    var minChange: Double = 0.002
-
-    @Option(name: .customLong("phase-threshold"), help: ArgumentHelp("A phase's own relative threshold, e.g. drawing=10 (repeatable).", valueName: "name=percent"))
-    var phaseThresholds: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Significance level of the test.", valueName: "alpha"))
-    var alpha: Double = 0.01
-
-    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds.", valueName: "n"))
-    var precision: Int = 3
-
-    func validate() throws {
-        guard threshold >= 0, threshold.isFinite else { throw ValidationError("--threshold must be a percentage of at least 0") }
-        guard minChange >= 0, minChange.isFinite else { throw ValidationError("--min-change must be seconds, at least 0") }
-        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1") }
-        guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
-        _ = try thresholds()
-    }
-
-    func thresholds() throws -> Thresholds {
-        var perPhase: [String: Double] = [:]
-        for item in phaseThresholds {
-            guard let eq = item.lastIndex(of: "="), let value = Double(item[item.index(after: eq)...].trimmingPercent), value >= 0 else {
-                throw ValidationError("--phase-threshold takes NAME=PERCENT, e.g. drawing=10, not '\(item)'")
-            }
-            perPhase[String(item[..<eq])] = value
-        }
-        return Thresholds(percent: threshold, seconds: minChange, perPhase: perPhase, alpha: alpha)
-    }
-}
-
-extension Substring {
-    var trimmingPercent: String { hasSuffix("%") ? String(dropLast()) : String(self) }
 }

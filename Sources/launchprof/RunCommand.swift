@@ -1,6 +1,4 @@
 import ArgumentParser
-import LaunchCore
-import LaunchExport
 
 /// `launchprof run`: launches the built-in app as a new process per run and reports each phase.
 struct RunCommand: ParsableCommand {
@@ -27,77 +25,5 @@ struct RunCommand: ParsableCommand {
         let profile = try Profile(options: self.profile)
         let result = try profile.run()
         try report.emit(result, profile: profile)
-    }
-}
-
-/// How `run` and `record` print and save the result.
-struct ReportOutputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Write the result document (JSON) to this file, atomically.", valueName: "file"))
-    var output: String?
-
-    @Option(name: .long, help: "Output format: text (the classic report) or json (the result document).")
-    var format: ReportFormat = .text
-
-    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"))
-    var precision: Int = 2
-
-    @Flag(name: .long, help: "Show resident memory at the end of each phase and its growth.")
-    var memory = false
-
-    @Flag(name: .long, help: "Also print min, median, mean, standard deviation, MAD, p90 and outliers per phase.")
-    var stats = false
-
-    @Option(name: .customLong("export-json"), help: ArgumentHelp("Also write the result as JSON here.", valueName: "file"))
-    var exportJSON: String?
-
-    @Option(name: .customLong("export-csv"), help: ArgumentHelp("Also write CSV (one row per run and phase) here.", valueName: "file"))
-    var exportCSV: String?
-
-    @Option(name: .customLong("export-markdown"), help: ArgumentHelp("Also write the Markdown summary table here.", valueName: "file"))
-    var exportMarkdown: String?
-
-    @Option(name: .customLong("export-chrome-trace"), help: ArgumentHelp("Also write a Chrome trace (for ui.perfetto.dev) here.", valueName: "file"))
-    var exportChromeTrace: String?
-
-    @Option(name: .customLong("export-svg"), help: ArgumentHelp("Also write an SVG timeline of the median run here.", valueName: "file"))
-    var exportSVG: String?
-
-    func validate() throws {
-        guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
-    }
-
-    /// Writes `--output`, prints warnings, and prints the report (or the JSON document).
-    func emit(_ result: LaunchResult, profile: Profile) throws {
-        if let output {
-            do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
-        }
-        let exports: [(ExportFormat, String?)] = [(.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
-                                                  (.chromeTrace, exportChromeTrace), (.svg, exportSVG)]
-        for case let (format, path?) in exports {
-            do {
-                try FileIO.writeAtomically(try format.exporter(precision: precision, run: nil).render(result), to: path)
-            } catch {
-                throw InputError(error)
-            }
-        }
-        profile.printWarnings(result)
-        switch format {
-        case .json:
-            print(try JSONResultExporter().render(result), terminator: "")
-        case .text:
-            let options = ReportOptions(precision: precision, showMemory: memory)
-            let exporter = TextReportExporter(options: options)
-            if !profile.options.quiet {
-                print(exporter.header(result))
-                if let counters = exporter.countersLine(result) { print("Counts: \(counters)") }
-                if let path = profile.options.snapshot ?? profile.manifest.snapshot,
-                   profile.manifest.stages.contains(where: { $0.run == .snapshot }) {
-                    print("Snapshot: \(path)")
-                }
-                if stats { print(StatisticsTable(options: options).render(result), terminator: "") }
-                print("")
-            }
-            print(exporter.render(result), terminator: "")
-        }
     }
 }

@@ -1,0 +1,107 @@
+import LaunchCore
+import LaunchExport
+import LaunchPipeline
+import LaunchRunner
+import LaunchStats
+import LaunchTiers
+
+/// Everything needed to launch one manifest the way the options say.
+struct Profile {
+    let options: ProfileOptions
+    let manifestPath: String
+    let manifest: Manifest
+    let launcher: AppLauncher
+    let tierInfo: TierInfo?
+    let memoryBudget: Int?
+
+    /// Loads the manifest (failing fast with its error) and resolves the tier.
+    init(options: ProfileOptions, manifestPath: String? = nil) throws {
+        self.options = options
+        let path = try manifestPath ?? options.manifestPath()
+        self.manifestPath = path
+        do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
+        var tierInfo: TierInfo?
+        var memoryBudget: Int?
+        var environment: [String: String] = [:]
+        if let name = options.tier {
+            let device: DeviceTier
+            do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
+            let reference = device.referenceSeconds == nil ? nil : try HostReference.measure()
+            let factors = device.factors(host: reference)
+            tierInfo = TierInfo(
+                name: device.name,
+                factors: Dictionary(uniqueKeysWithValues: factors.map { ($0.key.rawValue, $0.value) }),
+                memoryBudget: device.memoryBudget,
+                hostReference: reference.map { Dictionary(uniqueKeysWithValues: $0.seconds.map { ($0.key.rawValue, $0.value) }) })
+            memoryBudget = device.memoryBudget
+            if !device.isIdentity { environment[AppMode.emulationVariable] = DeviceEmulation(factors: factors).encoded }
+        }
+        self.tierInfo = tierInfo
+        self.memoryBudget = memoryBudget
+        guard let executable = SelfExecutable.path() else { throw InputError("cannot find the launchprof executable (/proc/self/exe)") }
+        var arguments = [AppMode.argument, "--manifest", path]
+        if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
+        for name in options.touch { arguments += ["--touch", name] }
+        launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: options.timeout)
+    }
+
+    /// The session of warm-up and measured runs.
+    var session: LaunchSession {
+        LaunchSession(launcher: launcher, runs: options.runs, warmup: options.warmup,
+                      coldFiles: options.cold ? Self.files(of: manifest) : [])
+    }
+
+    /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.
+    func run() throws -> LaunchResult {
+        let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
+        let records: [RunRecord]
+        do {
+            records = try session.run { progress.handle($0) }
+            progress.finish()
+        } catch {
+            progress.finish()
+            throw InputError(error.description)
+        }
+        return result(records)
+    }
+
+    /// A result document for `records` made with this profile.
+    func result(_ records: [RunRecord]) -> LaunchResult {
+        var result = LaunchResult(
+            date: ResultMetadata.date(),
+            manifest: ManifestInfo(name: manifest.name, path: manifestPath, sha256: manifest.sha256),
+            host: HostInfo.current(), git: ResultMetadata.git(),
+            configuration: RunConfiguration(runs: options.runs, warmup: options.warmup, mode: options.cold ? "cold" : "warm",
+                                            timeout: options.timeout, tier: tierInfo),
+            runs: records)
+        result.warnings = Self.warnings(result, budget: memoryBudget)
+        return result
+    }
+
+    /// Prints the result's warnings on stderr unless `--quiet`.
+    func printWarnings(_ result: LaunchResult) {
+        guard !options.quiet else { return }
+        for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
+    }
+
+    /// Every file a launch of `manifest` reads: evicted before each run of a cold launch.
+    static func files(of manifest: Manifest) -> [String] {
+        var files = [manifest.path, manifest.theme] + manifest.stages.compactMap(\.file)
+        files += PageCache.files(under: manifest.assets).filter { $0.hasSuffix(".png") }
+        return files
+    }
+
+    /// Outlier first runs and memory over the tier's budget.
+    static func warnings(_ result: LaunchResult, budget: Int?) -> [String] {
+        var warnings: [String] = []
+        let totals = result.runs.map(\.total)
+        if totals.count >= 3, Outliers.indexes(totals).contains(0), let summary = Summary(totals) {
+            warnings.append("run 1 is an outlier (total \(SecondsFormat.seconds(totals[0], precision: 3)) against a median of \(SecondsFormat.seconds(summary.median, precision: 3))): first launches after a build are often slower; try --warmup 2")
+        }
+        if let budget, let tier = result.configuration?.tier,
+           let peak = result.runs.compactMap(\.peakResidentBytes).max(), peak > budget {
+            warnings.append("peak resident memory \(MemoryFormat.mebibytes(peak)) is over the \(tier.name) memory budget of \(MemoryFormat.mebibytes(budget)): an app this large would be killed there")
+        }
+        return warnings
+    }
+}
