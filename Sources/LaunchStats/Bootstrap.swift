@@ -1,45 +1,41 @@
 /// A bootstrap confidence interval for the difference of medians (B − A), deterministic: the same
 /// samples always give the same interval (a fixed-seed generator), so reports and tests are stable.
 public enum Bootstrap {
-    /// The `confidence` (e.g. 0.99) percentile interval of median(B*) − median(A*) over `resamples`.
+    /// The `confidence` (e.g. 0.99) percentile interval of median(B*) − median(A*) over `resamples`,
+    /// each side resampled on its own.
     public static func medianDifferenceInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99,
                                                 resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (lower: Double, upper: Double)? {
         guard !a.isEmpty, !b.isEmpty else { return nil }
-        var generator = SplitMix64(seed: seed)
-        var differences: [Double] = []
-        differences.reserveCapacity(resamples)
-        var sampleA = [Double](repeating: 0, count: a.count)
-        var sampleB = [Double](repeating: 0, count: b.count)
-        for _ in 0..<resamples {
+        return interval(a, b, confidence: confidence, resamples: resamples, seed: seed) { generator, sampleA, sampleB in
             for i in 0..<a.count { sampleA[i] = a[Int(generator.next() % UInt64(a.count))] }
             for i in 0..<b.count { sampleB[i] = b[Int(generator.next() % UInt64(b.count))] }
-            sampleA.sort()
-            sampleB.sort()
-            differences.append(Summary.quantile(sampleB, 0.5) - Summary.quantile(sampleA, 0.5))
         }
-        differences.sort()
-        let tail = (1 - confidence) / 2
-        return (Summary.quantile(differences, tail), Summary.quantile(differences, 1 - tail))
     }
-}
 
-extension Bootstrap {
     /// The interval for paired samples: pairs (a[i], b[i]) are resampled together, so what two
     /// neighbouring runs share stays together. `nil` unless both have the same, non-zero size.
     public static func pairedMedianDifferenceInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99,
                                                       resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (lower: Double, upper: Double)? {
         guard !a.isEmpty, a.count == b.count else { return nil }
+        return interval(a, b, confidence: confidence, resamples: resamples, seed: seed) { generator, sampleA, sampleB in
+            for i in 0..<a.count {
+                let k = Int(generator.next() % UInt64(a.count))
+                sampleA[i] = a[k]
+                sampleB[i] = b[k]
+            }
+        }
+    }
+
+    /// The percentile interval of median(B*) − median(A*), where `draw` fills each resample.
+    private static func interval(_ a: [Double], _ b: [Double], confidence: Double, resamples: Int, seed: UInt64,
+                                 draw: (inout SplitMix64, inout [Double], inout [Double]) -> Void) -> (lower: Double, upper: Double) {
         var generator = SplitMix64(seed: seed)
         var differences: [Double] = []
         differences.reserveCapacity(resamples)
         var sampleA = [Double](repeating: 0, count: a.count)
         var sampleB = [Double](repeating: 0, count: b.count)
         for _ in 0..<resamples {
-            for i in 0..<a.count {
-                let k = Int(generator.next() % UInt64(a.count))
-                sampleA[i] = a[k]
-                sampleB[i] = b[k]
-            }
+            draw(&generator, &sampleA, &sampleB)
             sampleA.sort()
             sampleB.sort()
             differences.append(Summary.quantile(sampleB, 0.5) - Summary.quantile(sampleA, 0.5))

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The Mann–Whitney U test (Wilcoxon rank-sum): do two samples come from the same distribution,
 /// or does one tend to be larger?
 ///
@@ -24,38 +20,18 @@ public enum MannWhitney {
         guard n > 0, m > 0 else { return nil }
         // Rank the pooled sample, averaging the ranks of ties.
         let pooled = (a.map { ($0, 0) } + b.map { ($0, 1) }).sorted { $0.0 < $1.0 }
-        var ranks = [Double](repeating: 0, count: pooled.count)
-        var tieCorrection = 0.0
-        var i = 0
-        while i < pooled.count {
-            var j = i
-            while j + 1 < pooled.count && pooled[j + 1].0 == pooled[i].0 { j += 1 }
-            let rank = Double(i + j + 2) / 2
-            for k in i...j { ranks[k] = rank }
-            let t = Double(j - i + 1)
-            tieCorrection += t * t * t - t
-            i = j + 1
-        }
+        let (ranks, tieCorrection) = RankStatistics.averageRanks(ofSorted: pooled.map(\.0))
         let rankSumA = zip(pooled, ranks).filter { $0.0.1 == 0 }.reduce(0) { $0 + $1.1 }
         let u = rankSumA - Double(n * (n + 1)) / 2
         let mean = Double(n * m) / 2
 
         if tieCorrection == 0 && n * m <= 2500 {
-            let counts = exactDistribution(n: n, m: m)
-            let total = counts.reduce(0, +)
-            // Two-sided: the probability of a U at least as far from the mean as the one seen.
-            let distance = abs(u - mean)
-            var extreme = 0.0
-            for (value, count) in counts.enumerated() where abs(Double(value) - mean) >= distance - 1e-9 {
-                extreme += count
-            }
-            return Result(u: u, p: min(1, extreme / total), exact: true)
+            let p = RankStatistics.exactTwoSidedP(counts: exactDistribution(n: n, m: m), statistic: u, mean: mean)
+            return Result(u: u, p: p, exact: true)
         }
         let nm = Double(n * m), N = Double(n + m)
         let variance = nm / 12 * ((N + 1) - tieCorrection / (N * (N - 1)))
-        guard variance > 0 else { return Result(u: u, p: 1, exact: false) }
-        let z = max(0, abs(u - mean) - 0.5) / variance.squareRoot()
-        return Result(u: u, p: min(1, erfc(z / 2.0.squareRoot())), exact: false)
+        return Result(u: u, p: RankStatistics.normalTwoSidedP(statistic: u, mean: mean, variance: variance), exact: false)
     }
 
     /// The number of arrangements giving each U = 0…n·m, by the recurrence
@@ -65,7 +41,7 @@ public enum MannWhitney {
         var previous = [[Double]](repeating: [1], count: m + 1)  // i = 0: only U = 0.
         for i in 1...n {
             var current = [[Double]](repeating: [], count: m + 1)
-            current[0] = [1] + [Double](repeating: 0, count: 0)
+            current[0] = [1]
             for j in 0...m {
                 var row = [Double](repeating: 0, count: i * j + 1)
                 if j == 0 {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The Wilcoxon signed-rank test on paired differences: do the pairs tend to differ in one direction?
 ///
 /// Used for interleaved comparisons, where each baseline run has a candidate run launched right next
@@ -25,36 +21,17 @@ public enum WilcoxonSignedRank {
         let n = differences.count
         guard n > 0 else { return Result(wPlus: 0, p: 1, exact: true) }
         let sorted = differences.enumerated().sorted { abs($0.element) < abs($1.element) }
-        var ranks = [Double](repeating: 0, count: n)
-        var tieCorrection = 0.0
-        var i = 0
-        while i < n {
-            var j = i
-            while j + 1 < n && abs(sorted[j + 1].element) == abs(sorted[i].element) { j += 1 }
-            let rank = Double(i + j + 2) / 2
-            for k in i...j { ranks[k] = rank }
-            let t = Double(j - i + 1)
-            tieCorrection += t * t * t - t
-            i = j + 1
-        }
+        let (ranks, tieCorrection) = RankStatistics.averageRanks(ofSorted: sorted.map { abs($0.element) })
         let wPlus = zip(sorted, ranks).filter { $0.0.element > 0 }.reduce(0) { $0 + $1.1 }
         let mean = Double(n * (n + 1)) / 4
 
         if tieCorrection == 0 && n <= 30 {
-            let counts = exactDistribution(n: n)
-            let total = counts.reduce(0, +)
-            let distance = abs(wPlus - mean)
-            var extreme = 0.0
-            for (value, count) in counts.enumerated() where abs(Double(value) - mean) >= distance - 1e-9 {
-                extreme += count
-            }
-            return Result(wPlus: wPlus, p: min(1, extreme / total), exact: true)
+            let p = RankStatistics.exactTwoSidedP(counts: exactDistribution(n: n), statistic: wPlus, mean: mean)
+            return Result(wPlus: wPlus, p: p, exact: true)
         }
         let N = Double(n)
         let variance = N * (N + 1) * (2 * N + 1) / 24 - tieCorrection / 48
-        guard variance > 0 else { return Result(wPlus: wPlus, p: 1, exact: false) }
-        let z = max(0, abs(wPlus - mean) - 0.5) / variance.squareRoot()
-        return Result(wPlus: wPlus, p: min(1, erfc(z / 2.0.squareRoot())), exact: false)
+        return Result(wPlus: wPlus, p: RankStatistics.normalTwoSidedP(statistic: wPlus, mean: mean, variance: variance), exact: false)
     }
 
     /// How many subsets of the ranks 1…n have each sum 0…n(n+1)/2 (each is equally likely under no change).
