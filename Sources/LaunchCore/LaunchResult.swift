@@ -3,8 +3,10 @@
 /// Stored as JSON (see `docs/result.schema.json`). ``schemaVersion`` changes whenever a field
 /// changes meaning; readers refuse versions they do not know.
 public struct LaunchResult: Codable, Equatable, Sendable {
-    /// The schema version this build writes and reads.
-    public static let currentSchemaVersion = 1
+    /// The schema version this build writes.
+    public static let currentSchemaVersion = 2
+    /// Every schema version this build reads (version 1 has no instruction counts).
+    public static let readableSchemaVersions: ClosedRange<Int> = 1...2
 
     public var schemaVersion: Int
     public var tool: ToolInfo
@@ -45,13 +47,17 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
     /// Seconds a run could take before it was killed.
     public var timeout: Double
     public var tier: TierInfo?
+    /// What the runs measured: `time` (always) or also `instructions` (under Callgrind). `nil` in
+    /// schema version 1 results, which measured time only.
+    public var metric: Metric?
 
-    public init(runs: Int, warmup: Int, mode: String, timeout: Double, tier: TierInfo? = nil) {
+    public init(runs: Int, warmup: Int, mode: String, timeout: Double, tier: TierInfo? = nil, metric: Metric? = nil) {
         self.runs = runs
         self.warmup = warmup
         self.mode = mode
         self.timeout = timeout
         self.tier = tier
+        self.metric = metric
     }
 }
 

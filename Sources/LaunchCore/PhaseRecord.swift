@@ -25,10 +25,15 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     public var residentBytes: Int?
     /// Change of the resident-set size during the phase, in bytes, when sampled.
     public var residentGrowth: Int?
+    /// Instructions executed during the phase, children included (Callgrind's `Ir`, every thread of
+    /// the process), when the run was made with `--metric instructions`; `nil` otherwise (never 0 for
+    /// "not measured").
+    public var instructions: Int?
 
     public init(name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
                 thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
-                hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil) {
+                hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil,
+                instructions: Int? = nil) {
         self.name = name
         self.kind = kind
         self.start = start
@@ -40,6 +45,7 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
         self.hostDuration = hostDuration
         self.residentBytes = residentBytes
         self.residentGrowth = residentGrowth
+        self.instructions = instructions
     }
 
     /// Seconds from the clock origin to the phase's end.

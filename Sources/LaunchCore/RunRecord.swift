@@ -14,6 +14,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var deferred: [String]
     /// The process's peak resident-set size in bytes, when known.
     public var peakResidentBytes: Int?
+    /// Instructions from exec to the end of the last phase that ran at launch (Callgrind's `Ir`),
+    /// when the run was made with `--metric instructions`; `nil` otherwise.
+    public var instructions: Int?
 
     public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
                 marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {

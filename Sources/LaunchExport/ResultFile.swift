@@ -30,8 +30,9 @@ public enum ResultFile {
         guard let schema = version.schemaVersion else {
             throw ReadError(path: path, reason: "not a launchprof result (no schemaVersion)")
         }
-        guard schema == LaunchResult.currentSchemaVersion else {
-            throw ReadError(path: path, reason: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads version \(LaunchResult.currentSchemaVersion))")
+        guard LaunchResult.readableSchemaVersions.contains(schema) else {
+            let versions = LaunchResult.readableSchemaVersions
+            throw ReadError(path: path, reason: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))")
         }
         let result: LaunchResult
         do {
