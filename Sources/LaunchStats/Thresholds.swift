@@ -1,25 +1,61 @@
-/// How big a change must be to count: both more than `percent` of the baseline median and more than
-/// `seconds` in absolute terms (so a 50% change of a 0.1 ms phase is not a regression).
+import LaunchCore
+
+/// How big a change must be to count, per metric: more than a relative share of the baseline median
+/// **and** more than an absolute floor (so a 50% change of a 0.1 ms phase is not a regression).
 public struct Thresholds: Equatable, Sendable {
-    /// Relative threshold in percent (default 5).
-    public var percent: Double
-    /// Absolute threshold in seconds (default 0.002).
-    public var seconds: Double
-    /// Per-phase relative thresholds in percent, by phase name or path (`drawing/keys`).
+    /// One metric's threshold.
+    public struct Limit: Equatable, Sendable {
+        /// Relative threshold in percent of the baseline median.
+        public var percent: Double
+        /// Absolute floor in the metric's unit (seconds for time, instructions for instructions).
+        public var floor: Double
+
+        public init(percent: Double, floor: Double) {
+            self.percent = percent
+            self.floor = floor
+        }
+    }
+
+    /// Time: 5% and 2 ms by default.
+    public var time: Limit
+    /// Instructions: 1% and no absolute floor by default (counts are repeatable to a few instructions).
+    public var instructions: Limit
+    /// Per-phase relative thresholds in percent, by phase name or path (`drawing/keys`); they apply
+    /// to every metric.
     public var perPhase: [String: Double]
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
 
-    public init(percent: Double = 5, seconds: Double = 0.002, perPhase: [String: Double] = [:], alpha: Double = 0.01) {
-        self.percent = percent
-        self.seconds = seconds
+    public init(time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 0),
+                perPhase: [String: Double] = [:], alpha: Double = 0.01) {
+        self.time = time
+        self.instructions = instructions
         self.perPhase = perPhase
         self.alpha = alpha
     }
 
-    /// The smallest change, in seconds, that counts for a phase at `path` with baseline median `baseline`.
-    public func threshold(path: String, name: String, baseline: Double) -> Double {
-        let relative = perPhase[path] ?? perPhase[name] ?? percent
-        return max(baseline * relative / 100, seconds)
+    /// Time thresholds in the older spelling: `percent` and `seconds`.
+    public init(percent: Double, seconds: Double = 0.002, perPhase: [String: Double] = [:], alpha: Double = 0.01) {
+        self.init(time: Limit(percent: percent, floor: seconds), perPhase: perPhase, alpha: alpha)
+    }
+
+    /// Relative time threshold in percent.
+    public var percent: Double { time.percent }
+    /// Absolute time threshold in seconds.
+    public var seconds: Double { time.floor }
+
+    /// The limit of `metric`.
+    public func limit(_ metric: Metric) -> Limit {
+        switch metric {
+        case .time: time
+        case .instructions: instructions
+        }
+    }
+
+    /// The smallest change, in the metric's unit, that counts for a phase at `path` with baseline median `baseline`.
+    public func threshold(_ metric: Metric = .time, path: String, name: String, baseline: Double) -> Double {
+        let limit = limit(metric)
+        let relative = perPhase[path] ?? perPhase[name] ?? limit.percent
+        return max(baseline * relative / 100, limit.floor)
     }
 }
