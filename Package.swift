@@ -22,7 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "LaunchCore"),
+        // Callgrind client requests for --metric instructions (valgrind/callgrind.h, when installed).
+        .target(name: "CCallgrind"),
+        .target(name: "LaunchCore", dependencies: ["CCallgrind"]),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",

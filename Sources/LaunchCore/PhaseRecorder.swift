@@ -68,6 +68,12 @@ public final class PhaseRecorder {
         @usableFromInline var emulation: DeviceEmulation?
         /// Phases at this depth or shallower sample resident memory at begin and end; -1 for none.
         @usableFromInline var memoryDepth: Int
+        /// `true` when every phase boundary issues a Callgrind dump (`--metric instructions`).
+        @usableFromInline var countsInstructions: Bool
+
+        @usableFromInline mutating func updateInstrumented() {
+            instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions
+        }
     }
 
     /// Identifies an open phase; pass it to ``end(_:)``.
@@ -93,7 +99,8 @@ public final class PhaseRecorder {
         state = .allocate(capacity: 1)
         state.initialize(to: Storage(entries: .allocate(capacity: capacity), count: 0, capacity: capacity,
                                      open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false,
-                                     instrumented: false, emulation: nil, memoryDepth: -1))
+                                     instrumented: false, emulation: nil, memoryDepth: -1,
+                                     countsInstructions: false))
     }
 
     deinit {
@@ -117,7 +124,7 @@ public final class PhaseRecorder {
         get { state.pointee.emulation }
         set {
             state.pointee.emulation = newValue
-            state.pointee.instrumented = newValue != nil || state.pointee.memoryDepth >= 0
+            state.pointee.updateInstrumented()
         }
     }
 
@@ -127,7 +134,18 @@ public final class PhaseRecorder {
         get { state.pointee.memoryDepth >= 0 ? state.pointee.memoryDepth : nil }
         set {
             state.pointee.memoryDepth = newValue ?? -1
-            state.pointee.instrumented = state.pointee.emulation != nil || state.pointee.memoryDepth >= 0
+            state.pointee.updateInstrumented()
+        }
+    }
+
+    /// When `true`, every phase begin and end issues a Callgrind dump (``CallgrindBoundaries``), so
+    /// a launcher running the process under Callgrind can count each phase's instructions. Off by
+    /// default; outside Valgrind it costs a few instructions per boundary.
+    public var countsInstructions: Bool {
+        get { state.pointee.countsInstructions }
+        set {
+            state.pointee.countsInstructions = newValue
+            state.pointee.updateInstrumented()
         }
     }
 
@@ -190,6 +208,8 @@ public final class PhaseRecorder {
             // The phase starts after the sample, so reading /proc is not counted as its work.
             entry.pointee.start = MonotonicClock.nanoseconds()
         }
+        // Last, so the phase's count starts after the recorder's own work.
+        if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: index) }
     }
 
     /// Slow path of `end`: waits out the emulated device's extra time, samples memory, and credits
@@ -198,6 +218,8 @@ public final class PhaseRecorder {
     @inline(never)
     func endedInstrumented(_ index: Int, _ now: UInt64) -> UInt64 {
         let s = state
+        // First, so the phase's count ends before the recorder's own work.
+        if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: index) }
         let entry = s.pointee.entries + index
         var end = now
         if let emulation = s.pointee.emulation {

@@ -20,6 +20,9 @@ public struct AppLauncher: Sendable {
     public var timeout: Double
     /// Called with the text of each `x-progress` line (the stage the program has reached).
     public var onProgress: (@Sendable (String) -> Void)?
+    /// When set, the program runs under Callgrind (the caller built the command with
+    /// ``InstructionCounting/command(executable:arguments:)``) and each run gets its instruction counts.
+    public var instructionCounting: InstructionCounting?
 
     public init(executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double = 60) {
         self.executable = executable
@@ -164,6 +167,7 @@ public struct AppLauncher: Sendable {
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
         if record.peakResidentBytes == nil { record.peakResidentBytes = peak }
+        if let instructionCounting { try instructionCounting.attach(to: &record) }
         return record
     }
 

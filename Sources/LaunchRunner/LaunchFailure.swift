@@ -17,6 +17,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case garbage(ProtocolParser.Error)
     /// The process exited without finishing its report (no `done` line).
     case incomplete(lines: Int)
+    /// Instructions were to be counted (`--metric instructions`) and could not be.
+    case instructionsNotCounted(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             return "the app sent garbage: \(error.description)"
         case .incomplete(let lines):
             return "the app exited without finishing its report (\(lines) protocol lines, no 'done')"
+        case .instructionsNotCounted(let reason):
+            return "no instruction counts: \(reason)"
         }
     }
 

@@ -39,7 +39,16 @@ enum AppMode {
             i += 1
         }
         let recorder = PhaseRecorder(clock: clock)
-        recorder.memorySamplingDepth = 1
+        if let metric = getenv(InstructionCounting.metricVariable).map({ String(cString: $0) }), metric == Metric.instructions.rawValue {
+            guard CallgrindBoundaries.isCompiled else {
+                fail("this launchprof was built without valgrind/callgrind.h and cannot count instructions: install valgrind (make setup), then rebuild")
+            }
+            guard CallgrindBoundaries.isRunningOnValgrind else { fail("\(InstructionCounting.metricVariable)=instructions, but the app is not running under Valgrind") }
+            // Memory samples would count /proc reads as the phases' work; Valgrind's memory is not the app's anyway.
+            recorder.countsInstructions = true
+        } else {
+            recorder.memorySamplingDepth = 1
+        }
         if let text = getenv(emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
             guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(emulationVariable) '\(text)'") }
             recorder.emulation = emulation

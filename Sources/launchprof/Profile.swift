@@ -13,10 +13,16 @@ struct Profile {
     let launcher: AppLauncher
     let tierInfo: TierInfo?
     let memoryBudget: Int?
+    let metric: Metric
 
-    /// Loads the manifest (failing fast with its error) and resolves the tier.
-    init(options: ProfileOptions, manifestPath: String? = nil) throws {
+    /// Loads the manifest (failing fast with its error) and resolves the tier. With
+    /// `--metric instructions`, each run is made under Callgrind.
+    init(options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time) throws {
         self.options = options
+        self.metric = metric
+        if metric == .instructions, let tier = options.tier {
+            throw InputError("--tier \(tier) does not apply to --metric instructions: a device tier stretches time, and an instruction count is the same on every device (leave out --tier, or measure time)")
+        }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
         do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
@@ -42,7 +48,25 @@ struct Profile {
         var arguments = [AppMode.argument, "--manifest", path]
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
-        launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: options.timeout)
+        var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: options.timeout)
+        if metric == .instructions {
+            let counting: InstructionCounting
+            let app: String
+            do {
+                counting = try InstructionCounting.prepare().get()
+                app = try StrippedCopy.of(executable)
+            } catch { throw InputError(error.description) }
+            let command = counting.command(executable: app, arguments: arguments)
+            launcher = AppLauncher(executable: command.executable, arguments: command.arguments,
+                                   environment: environment.merging(counting.environment) { $1 }, timeout: options.timeout)
+            launcher.instructionCounting = counting
+        }
+        self.launcher = launcher
+    }
+
+    /// Removes what instruction counting left behind (its private output directory).
+    func cleanUp() {
+        launcher.instructionCounting?.cleanUp()
     }
 
     /// The session of warm-up and measured runs.
@@ -54,6 +78,7 @@ struct Profile {
     /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.
     func run() throws -> LaunchResult {
         let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
+        defer { cleanUp() }
         let records: [RunRecord]
         do {
             records = try session.run { progress.handle($0) }
@@ -72,7 +97,7 @@ struct Profile {
             manifest: ManifestInfo(name: manifest.name, path: manifestPath, sha256: manifest.sha256),
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(runs: options.runs, warmup: options.warmup, mode: options.cold ? "cold" : "warm",
-                                            timeout: options.timeout, tier: tierInfo),
+                                            timeout: options.timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = Self.warnings(result, budget: memoryBudget)
         return result

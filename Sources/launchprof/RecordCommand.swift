@@ -18,13 +18,14 @@ struct RecordCommand: ParsableCommand {
     )
 
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var measure: MetricOptions
     @OptionGroup var report: ReportOutputOptions
 
     @Option(name: .long, help: ArgumentHelp("The results store.", valueName: "directory"))
     var store: String = ResultStore.defaultDirectory
 
     func run() throws {
-        let profile = try Profile(options: self.profile)
+        let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()
         let path: String
         do { path = try ResultStore(directory: store).save(result) } catch { throw InputError(error) }

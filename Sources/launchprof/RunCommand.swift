@@ -19,10 +19,11 @@ struct RunCommand: ParsableCommand {
     )
 
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var measure: MetricOptions
     @OptionGroup var report: ReportOutputOptions
 
     func run() throws {
-        let profile = try Profile(options: self.profile)
+        let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()
         try report.emit(result, profile: profile)
     }

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+
+/// A copy of an executable without debug information, for Valgrind: Debian 12's Valgrind 3.19
+/// cannot read the DWARF 5 that Swift 6.3 emits ("unhandled dwarf2 abbrev form") and gives up, but
+/// runs a copy without it. The copy is made once per build of the executable (`objcopy
+/// --strip-debug`) and kept in the user's cache directory, named by the original's device, inode,
+/// size and modification time.
+public enum StrippedCopy {
+    /// The path of the stripped copy of `executable`, made now if there is none yet.
+    public static func of(_ executable: String) throws(LaunchFailure) -> String {
+        var info = stat()
+        guard stat(executable, &info) == 0 else {
+            throw .instructionsNotCounted("cannot read \(executable): \(String(cString: strerror(errno)))")
+        }
+        let key = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)"
+        let name = executable.split(separator: "/").last.map(String.init) ?? "app"
+        let directory = cacheDirectory()
+        let copy = "\(directory)/\(name)-stripped-\(key)"
+        if access(copy, X_OK) == 0 { return copy }
+        do { try FileIO.createDirectories(directory) } catch {
+            throw .instructionsNotCounted("cannot make a copy of \(executable) without debug information: \(error.description)")
+        }
+        let temporary = "\(copy).\(getpid()).tmp"
+        let tools: [[String]] = [["objcopy", "--strip-debug", executable, temporary],
+                                 ["strip", "--strip-debug", "-o", temporary, executable]]
+        for tool in tools {
+            guard let path = ExecutableSearch.find(tool[0]) else { continue }
+            if run(path, Array(tool.dropFirst())) == 0, chmod(temporary, 0o755) == 0, rename(temporary, copy) == 0 {
+                return copy
+            }
+            unlink(temporary)
+        }
+        throw .instructionsNotCounted("cannot make a copy of \(executable) without debug information for Valgrind: install binutils (objcopy)")
+    }
+
+    /// `$XDG_CACHE_HOME/launchprof`, else `~/.cache/launchprof`, else the temporary directory's.
+    static func cacheDirectory() -> String {
+        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return "\(xdg)/launchprof" }
+        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return "\(home)/.cache/launchprof" }
+        return "\(ExecutableSearch.temporaryDirectory)/launchprof-cache-\(getuid())"
+    }
+
+    /// Runs a tool to completion with its output discarded; returns its exit status (-1 when it could not run).
+    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return -1 }
+        }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+}
