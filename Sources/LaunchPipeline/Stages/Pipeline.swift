@@ -43,11 +43,9 @@ public final class Pipeline {
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
-                let start = MonotonicClock.nanoseconds()
                 try run(stage)
                 if let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name {
-                    let worked = MonotonicClock.nanoseconds() - start
-                    MonotonicClock.spin(until: MonotonicClock.nanoseconds() + UInt64(Double(worked) * slowdown.fraction))
+                    try repeatWork(of: stage, fraction: slowdown.fraction)
                 }
             }
         }
@@ -162,6 +160,38 @@ public final class Pipeline {
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
         self.canvas = canvas
     }
+
+    /// Test only (`test.slowdown`): does `fraction` more of the stage's own real work, so its time
+    /// and its instruction count both grow by about that fraction. The drawing is repeated, in
+    /// full, onto a scratch canvas with `fraction` of the screen's pixels (each side scaled by
+    /// √fraction): every shape, image, glyph and key background is drawn again at that size. A
+    /// smaller drawing has relatively more anti-aliased edge pixels: measured with Callgrind on the
+    /// heavy fixture, the work grew by 1.11–1.17 × the area's fraction (for fractions 0.01–0.1), so
+    /// the area is ``slowdownEdgeFactor`` smaller. `make bench-gate` prints the growth it measures.
+    private func repeatWork(of stage: StageSpec, fraction: Double) throws {
+        guard fraction > 0 else { return }
+        guard stage.run == .draw else {
+            throw PipelineError("\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one")
+        }
+        let theme = try require(theme, "draw")
+        guard let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
+            throw PipelineError("the draw stage needs the init and layout stages first")
+        }
+        let side = (fraction / Self.slowdownEdgeFactor).squareRoot()
+        let screen = manifest.screen
+        let scale = Double(screen.scale) * side
+        var scratch = Canvas(width: max(1, Int((Double(screen.width) * scale).rounded())),
+                             height: max(1, Int((Double(screen.height) * scale).rounded())), fill: RGBA(0, 0, 0))
+        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: scale,
+                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        renderer.drawWindow(on: &scratch)
+        try renderer.drawDisplay(layout, on: &scratch)
+        try renderer.drawKeys(layout, on: &scratch)
+        recorder.count("test slowdown pixels drawn", scratch.pixelsDrawn)
+    }
+
+    /// How much more work than its share of the pixels a scaled-down drawing does (see ``repeatWork(of:fraction:)``).
+    static let slowdownEdgeFactor = 1.13
 
     private func runSnapshot() throws {
         guard let canvas else { throw PipelineError("the snapshot stage needs the draw stage first") }
