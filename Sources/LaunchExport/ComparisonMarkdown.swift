@@ -21,8 +21,8 @@ public struct ComparisonMarkdown: ComparisonExporter {
             let isTotal = row.path == comparison.total.path
             let indent = String(repeating: "&nbsp;&nbsp;", count: isTotal ? 0 : row.depth)
             let name = isTotal ? "**\(row.name)**" : indent + escape(row.name)
-            text += "| \(name) | \(ComparisonWording.seconds(row.baselineMedian, p)) | \(ComparisonWording.seconds(row.candidateMedian, p)) "
-                + "| \(ComparisonWording.change(row.change, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
+            text += "| \(name) | \(ComparisonWording.quantity(row.baselineMedian, row.metric, p)) | \(ComparisonWording.quantity(row.candidateMedian, row.metric, p)) "
+                + "| \(ComparisonWording.change(row.change, row.metric, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
         }
         return text
     }

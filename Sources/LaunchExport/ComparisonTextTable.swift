@@ -9,8 +9,8 @@ public struct ComparisonTextTable: ComparisonExporter {
         var rows = [["phase", context.baselineLabel, context.candidateLabel, "change", "%", "verdict"]]
         for row in comparison.rows + [comparison.total] {
             let name = row.path == comparison.total.path ? row.name : String(repeating: "  ", count: row.depth) + row.name
-            rows.append([name, ComparisonWording.seconds(row.baselineMedian, p), ComparisonWording.seconds(row.candidateMedian, p),
-                         ComparisonWording.change(row.change, p), ComparisonWording.percent(row.changePercent),
+            rows.append([name, ComparisonWording.quantity(row.baselineMedian, row.metric, p), ComparisonWording.quantity(row.candidateMedian, row.metric, p),
+                         ComparisonWording.change(row.change, row.metric, p), ComparisonWording.percent(row.changePercent),
                          ComparisonWording.verdict(row)])
         }
         var text = TextTable.render(rows)

@@ -1,9 +1,23 @@
+import LaunchCore
 import LaunchStats
 
 /// Shared wording of rows, so every format says the same thing.
 public enum ComparisonWording {
     public static func seconds(_ value: Double?, _ precision: Int) -> String {
         value.map { SecondsFormat.seconds($0, precision: precision) } ?? "-"
+    }
+
+    /// A median or threshold in the metric's unit: seconds, or an instruction count.
+    public static func quantity(_ value: Double?, _ metric: Metric, _ precision: Int) -> String {
+        guard metric == .instructions else { return seconds(value, precision) }
+        return value.map { InstructionFormat.count($0) } ?? "-"
+    }
+
+    /// A signed change in the metric's unit.
+    public static func change(_ value: Double?, _ metric: Metric, _ precision: Int) -> String {
+        guard metric == .instructions else { return change(value, precision) }
+        guard let value else { return "-" }
+        return (value >= 0 ? "+" : "") + InstructionFormat.count(value)
     }
 
     public static func change(_ value: Double?, _ precision: Int) -> String {
@@ -27,7 +41,9 @@ public enum ComparisonWording {
     /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …
     public static func verdict(_ row: ComparisonRow) -> String {
         switch row.verdict {
-        case .slower, .faster: return "\(row.verdict.rawValue) (confidence \(confidence(row)))"
+        case .slower, .faster:
+            if row.deterministic == true { return "\(row.verdict.rawValue) (deterministic counts)" }
+            return "\(row.verdict.rawValue) (confidence \(confidence(row)))"
         case .inconclusive:
             return row.moreRunsNeeded.map { "inconclusive (~\($0) more runs each)" } ?? "inconclusive"
         default: return row.verdict.rawValue
@@ -36,7 +52,10 @@ public enum ComparisonWording {
 
     /// `'drawing': 0.031s → 0.034s (+0.003s, +9.7%), confidence 99.98%`
     public static func regression(_ row: ComparisonRow, _ precision: Int) -> String {
-        "'\(row.path)': median \(seconds(row.baselineMedian, precision)) → \(seconds(row.candidateMedian, precision)) (\(change(row.change, precision)), \(percent(row.changePercent))), confidence \(confidence(row))"
+        let m = row.metric
+        let values = "\(quantity(row.baselineMedian, m, precision)) → \(quantity(row.candidateMedian, m, precision)) (\(change(row.change, m, precision)), \(percent(row.changePercent)))"
+        if row.deterministic == true { return "'\(row.path)': instructions \(values), deterministic counts" }
+        return "'\(row.path)': median \(m == .instructions ? "instructions " : "")\(values), confidence \(confidence(row))"
     }
 
     /// `'Total launch time' on iphone-3gs took 2.310s, budget 2.000s`

@@ -40,6 +40,12 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     public var threshold: Double?
     /// For an inconclusive row: about how many more runs per side would decide it.
     public var moreRunsNeeded: Int?
+    /// `true` when both sides' values were repeatable (spread within
+    /// ``Comparison/deterministicSpread`` of the median, as instruction counts are): the verdict
+    /// compares the medians directly, with no test. `nil` for time.
+    public var deterministic: Bool?
+    /// What the medians, change and threshold are in: seconds, or instructions.
+    public var metric: Metric = .time
 
     /// The confidence that the two differ, 1 − p.
     public var confidence: Double? { p.map { 1 - $0 } }
@@ -63,27 +69,69 @@ public struct Comparison: Equatable, Sendable, Codable {
     public var total: ComparisonRow
     /// Whether the runs were compared in pairs (interleaved runs).
     public var paired: Bool
+    /// What was compared: durations (seconds) or instruction counts.
+    public var metric: Metric
+
+    /// The largest spread (max − min over the median) of a phase's values that still counts as
+    /// deterministic: 0.1%. Instruction counts of the same launch differ by under 0.00003%.
+    public static let deterministicSpread = 0.001
+    /// Spreads up to this many instructions count as deterministic whatever the median: the
+    /// smallest phases move by a few dozen instructions between runs (allocator and runtime paths).
+    public static let deterministicSlack = 1000.0
 
     /// Phases (and the total) that got slower.
     public var regressions: [ComparisonRow] { (rows + [total]).filter { $0.verdict == .slower } }
 
-    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false) {
+    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false,
+                metric: Metric = .time) {
         let paired = paired && a.runs.count == b.runs.count
         self.paired = paired
+        self.metric = metric
         let tableA = PhaseTable(a), tableB = PhaseTable(b)
         let rowsA = Dictionary(tableA.rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let pathsB = Set(tableB.rows.map(\.path))
         var rows: [ComparisonRow] = []
+        // A phase without values of the metric on a side (not counted) is absent there, never 0.
+        func values(_ row: PhaseTable.Row?) -> [Double]? {
+            guard let row else { return nil }
+            let values = row.values(metric)
+            return values.isEmpty ? nil : values
+        }
         for row in tableB.rows {
+            guard values(row) != nil || values(rowsA[row.path]) != nil else { continue }
             rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth,
-                                     rowsA[row.path]?.durations, row.durations, thresholds, paired: paired))
+                                     values(rowsA[row.path]), values(row), thresholds, paired: paired, metric: metric))
         }
         for row in tableA.rows where !pathsB.contains(row.path) {
-            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth, row.durations, nil, thresholds))
+            guard let valuesA = values(row) else { continue }
+            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth, valuesA, nil, thresholds, metric: metric))
         }
         self.rows = rows
-        total = Self.compare(path: "Total launch time", name: "Total launch time", depth: 0, tableA.totals, tableB.totals,
-                             thresholds, paired: paired)
+        let totalName = metric == .time ? "Total launch time" : "Total launch instructions"
+        let totalsA = tableA.totals(metric), totalsB = tableB.totals(metric)
+        total = Self.compare(path: totalName, name: totalName, depth: 0, totalsA.isEmpty ? nil : totalsA,
+                             totalsB.isEmpty ? nil : totalsB, thresholds, paired: paired, metric: metric)
+    }
+
+    /// Whether `values` spread by at most ``deterministicSpread`` of their median, or by at most
+    /// ``deterministicSlack``.
+    public static func isDeterministic(_ values: [Double]) -> Bool {
+        guard let low = values.min(), let high = values.max(), let summary = Summary(values) else { return false }
+        return high - low <= max(abs(summary.median) * deterministicSpread, deterministicSlack)
+    }
+
+    /// The phases (paths) of `result` whose values of `metric` spread across its runs by more than
+    /// ``deterministicSpread``, with their spread as a fraction of the median. Needs two runs or more.
+    public static func nondeterministicPhases(in result: LaunchResult, metric: Metric = .instructions) -> [(path: String, spread: Double)] {
+        let table = PhaseTable(result)
+        var found: [(path: String, spread: Double)] = []
+        for row in table.rows {
+            let values = row.values(metric)
+            guard values.count >= 2, !isDeterministic(values), let low = values.min(), let high = values.max(),
+                  let median = Summary(values)?.median, median > 0 else { continue }
+            found.append((row.path, (high - low) / median))
+        }
+        return found
     }
 
     /// Whether `pairs` pairs can give a two-sided signed-rank p-value below `alpha`.
@@ -92,8 +140,9 @@ public struct Comparison: Equatable, Sendable, Codable {
     }
 
     static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
-                        paired: Bool = false) -> ComparisonRow {
+                        paired: Bool = false, metric: Metric = .time) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
+        row.metric = metric
         guard let a, let sa = Summary(a) else {
             row.verdict = .added
             row.candidateMedian = b.flatMap { Summary($0)?.median }
@@ -108,8 +157,16 @@ public struct Comparison: Equatable, Sendable, Codable {
         let change = sb.median - sa.median
         row.change = change
         row.changePercent = sa.median > 0 ? change / sa.median * 100 : nil
-        let threshold = thresholds.threshold(path: path, name: name, baseline: sa.median)
+        let threshold = thresholds.threshold(metric, path: path, name: name, baseline: sa.median)
         row.threshold = threshold
+        // Repeatable values (instruction counts) need no test: the medians are the answer.
+        if metric == .instructions {
+            row.deterministic = Self.isDeterministic(a) && Self.isDeterministic(b)
+            if row.deterministic == true {
+                row.verdict = abs(change) > threshold ? (change > 0 ? .slower : .faster) : .withinNoise
+                return row
+            }
+        }
         // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i,
         // and when there are enough pairs for the signed-rank test to reach α at all (its smallest
         // p-value is 2 / 2ⁿ: 7 pairs cannot reach 0.01); otherwise the two samples are compared.

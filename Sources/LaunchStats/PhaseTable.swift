@@ -18,6 +18,16 @@ public struct PhaseTable: Sendable {
         public var residentBytes: [Int]
         /// Resident growth during the phase, where sampled.
         public var residentGrowth: [Int]
+        /// Instruction counts, in run order, where counted (`--metric instructions`).
+        public var instructions: [Double] = []
+
+        /// The values of `metric` in run order (durations, or instruction counts where counted).
+        public func values(_ metric: Metric) -> [Double] {
+            switch metric {
+            case .time: durations
+            case .instructions: instructions
+            }
+        }
 
         public var summary: Summary? { Summary(durations) }
     }
@@ -29,6 +39,16 @@ public struct PhaseTable: Sendable {
     public var hostTotals: [Double]
     /// Names of lazy phases deferred at launch (from the first run).
     public var deferred: [String]
+    /// Launch instruction totals, one per run that counted them.
+    public var instructionTotals: [Double]
+
+    /// The launch totals of `metric`, one per run.
+    public func totals(_ metric: Metric) -> [Double] {
+        switch metric {
+        case .time: totals
+        case .instructions: instructionTotals
+        }
+    }
 
     public init(_ result: LaunchResult) {
         var rows: [Row] = []
@@ -53,6 +73,7 @@ public struct PhaseTable: Sendable {
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
                 if let rss = phase.residentBytes { rows[i].residentBytes.append(rss) }
                 if let growth = phase.residentGrowth { rows[i].residentGrowth.append(growth) }
+                if let count = phase.instructions { rows[i].instructions.append(Double(count)) }
             }
         }
         self.rows = rows
@@ -63,5 +84,6 @@ public struct PhaseTable: Sendable {
                 .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
         }
         deferred = result.runs.first?.deferred ?? []
+        instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
     }
 }

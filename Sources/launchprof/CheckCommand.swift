@@ -52,6 +52,7 @@ struct CheckCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var measure: MetricOptions
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
 
@@ -61,6 +62,9 @@ struct CheckCommand: ParsableCommand {
         }
         guard baseline == nil || baselineManifest == nil else {
             throw ValidationError("give --baseline or --baseline-manifest, not both")
+        }
+        if measure.metric == .instructions, budget != nil {
+            throw ValidationError("--budget limits seconds and cannot be checked with --metric instructions (run a second check for the budget)")
         }
         guard result == nil || baselineManifest == nil else {
             throw ValidationError("--baseline-manifest profiles both sides now; it cannot take --result")
@@ -85,7 +89,7 @@ struct CheckCommand: ParsableCommand {
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
         let comparison = Comparison(baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds(),
-                                    paired: baselineManifest != nil)
+                                    paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: thresholds.precision, violations: violations)
@@ -121,8 +125,9 @@ struct CheckCommand: ParsableCommand {
         }
         var line = "launchprof check: passed"
         if baselineResult != nil {
-            let t = comparison.total
-            line += ": no launch regression (total \(ComparisonWording.seconds(t.baselineMedian, p)) → \(ComparisonWording.seconds(t.candidateMedian, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
+            let t = comparison.total, m = comparison.metric
+            let unit = m == .instructions ? "instructions " : ""
+            line += ": no launch regression (total \(unit)\(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
         }
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
         print(line)
@@ -130,6 +135,7 @@ struct CheckCommand: ParsableCommand {
 
     /// The candidate and, when there is one, the baseline.
     private func results() throws -> (LaunchResult, LaunchResult?) {
+        if measure.metric == .instructions { return try instructionResults() }
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
             let b = try Profile(options: profile)
@@ -155,5 +161,31 @@ struct CheckCommand: ParsableCommand {
             try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
         }
         return (candidate, baselineResult)
+    }
+
+    /// Both sides measured in instructions: a few runs suffice, because the counts repeat.
+    private func instructionResults() throws -> (LaunchResult, LaunchResult?) {
+        let sides = InstructionSides(quiet: profile.quiet)
+        if let baselineManifest {
+            let a = try Profile(options: profile, manifestPath: baselineManifest, metric: .instructions)
+            let b = try Profile(options: profile, metric: .instructions)
+            defer { a.cleanUp(); b.cleanUp() }
+            let (candidate, baseline) = try sides.launch(baseline: a, candidate: b)
+            return (candidate, baseline)
+        }
+        if let result {
+            let candidate: LaunchResult
+            do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
+            guard candidate.runs.contains(where: { $0.instructions != nil }) else {
+                throw InputError("\(result): the candidate has no instruction counts: make it with --metric instructions")
+            }
+            let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name) }
+            return (candidate, baselineResult)
+        }
+        guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
+        let b = try Profile(options: profile, metric: .instructions)
+        defer { b.cleanUp() }
+        let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name)
+        return (try sides.launch(candidate: b, against: baselineResult, label: baseline), baselineResult)
     }
 }

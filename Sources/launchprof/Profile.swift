@@ -71,8 +71,12 @@ struct Profile {
 
     /// The session of warm-up and measured runs.
     var session: LaunchSession {
-        LaunchSession(launcher: launcher, runs: options.runs, warmup: options.warmup,
-                      coldFiles: options.cold ? Self.files(of: manifest) : [])
+        session(runs: options.runs, warmup: options.warmup)
+    }
+
+    /// A session of `runs` measured runs after `warmup` warm-ups.
+    func session(runs: Int, warmup: Int) -> LaunchSession {
+        LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: options.cold ? Self.files(of: manifest) : [])
     }
 
     /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.
