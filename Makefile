@@ -12,6 +12,11 @@ setup:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y libpng-dev pkg-config; \
 	fi
+	@if ! command -v valgrind >/dev/null 2>&1 || [ ! -f /usr/include/valgrind/callgrind.h ]; then \
+		echo "valgrind not found: installing valgrind (for --metric instructions)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y valgrind; \
+	fi
 	@command -v pkg-config >/dev/null || { echo "pkg-config is required" >&2; exit 2; }
 
 build: setup

@@ -5,20 +5,8 @@ import LaunchExport
 
 /// `record`, `diff` and `check`, run as a user would.
 @Suite(.serialized) struct GateTests {
-    /// A manifest for the default fixture, optionally with an injected slowdown, in a new directory.
     func manifest(slowdown: Double? = nil) throws -> String {
-        let fixture = CLI.packageRoot + "/Fixtures/default"
-        let directory = CLI.temporaryPath("gate")
-        let test = slowdown.map { #", "test": {"slowdown": {"stage": "drawing", "fraction": \#($0)}}"# } ?? ""
-        let json = """
-            {"name": "default", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 320, "height": 480, "scale": 1},
-             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
-                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}]\(test)}
-            """
-        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return directory + "/manifest.json"
+        try TestManifest.make(slowdown: slowdown)
     }
 
     func record(_ manifest: String, runs: Int = 5) throws -> String {

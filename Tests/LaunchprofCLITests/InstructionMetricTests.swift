@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import LaunchCore
+import LaunchExport
+
+/// `--metric instructions`, for real: the app under Valgrind's Callgrind (`make setup` installs it).
+@Suite(.serialized) struct InstructionMetricTests {
+    @Test func runCountsEveryPhaseAndTwoRunsAgree() throws {
+        let output = CLI.temporaryPath("instructions.json")
+        let outcome = try CLI.run(["run", "--metric", "instructions", "--runs", "2", "--warmup", "0", "--quiet",
+                                   "--snapshot", CLI.temporaryPath("s.png"), "--output", output])
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        let result = try ResultFile.read(output)
+        #expect(result.configuration?.metric == .instructions)
+        try #require(result.runs.count == 2)
+        for run in result.runs {
+            // Every phase, process start included, has its own count; children fit in their parent.
+            for phase in run.phases {
+                let count = try #require(phase.instructions, "\(phase.name) has no count")
+                #expect(count > 0, "\(phase.name)")
+                if let parent = phase.parent { #expect(count <= run.phases[parent].instructions ?? 0, "\(phase.name)") }
+            }
+            #expect(run.phases.first?.name == "process start")
+            let total = try #require(run.instructions)
+            #expect(total >= run.phases.filter { $0.depth == 0 && !$0.afterLaunch }.compactMap(\.instructions).reduce(0, +))
+        }
+        let a = Double(result.runs[0].instructions ?? 0), b = Double(result.runs[1].instructions ?? 0)
+        #expect(abs(a - b) / a < 0.0001, "the two runs' totals differ by more than 0.01%: \(a) and \(b)")
+    }
+
+    @Test func checkFailsOnTwoPercentMoreDrawingWorkAndPassesUnchanged() throws {
+        let base = try TestManifest.make(), slower = try TestManifest.make(slowdown: 0.02)
+        let failing = try CLI.run(["check", "--metric", "instructions", "--baseline-manifest", base, "--manifest", slower])
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let drawing = failing.stderr.split(separator: "\n").first { $0.contains("regression in 'drawing'") }
+        #expect(drawing != nil, "\(failing.stderr)")
+        // Both counts are named: `instructions 210.2 M → 214.8 M (+4.7 M, +2.2%)`.
+        #expect(drawing?.contains(#/instructions \d+\.\d [KMG] → \d+\.\d [KMG] \(\+/#) == true, "\(failing.stderr)")
+
+        let passing = try CLI.run(["check", "--metric", "instructions", "--baseline-manifest", base, "--manifest", base])
+        #expect(passing.status == 0, "\(passing.stderr)")
+        #expect(passing.stdout.hasPrefix("launchprof check: passed: no launch regression (total instructions "))
+    }
+
+    @Test func tiersDoNotApplyToInstructions() throws {
+        let outcome = try CLI.run(["run", "--metric", "instructions", "--tier", "iphone-3gs", "--runs", "1"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("--tier iphone-3gs does not apply to --metric instructions"))
+    }
+}
