@@ -38,9 +38,13 @@ bench: setup
 
 # Detection power of `launchprof check` (several minutes): TRIALS per cell, default 25.
 TRIALS ?= 25
+# Instruction-count gate: no-change trials (goal: 0 false alarms in at least 100) and trials per change.
+INSTRUCTION_TRIALS ?= 100
+INSTRUCTION_CHANGE_TRIALS ?= 20
 bench-gate: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
+	.build/release/launchprof-bench gate-instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
 	.build/release/launchprof-bench gate $(TRIALS)
 
 clean:

@@ -89,7 +89,16 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "gate" {
+if arguments.first == "gate-instructions" {
+    let noChange = arguments.count > 1 ? Int(arguments[1]) ?? 100 : 100
+    let change = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+    do {
+        try InstructionGateBenchmark(noChangeTrials: noChange, changeTrials: change).run()
+    } catch {
+        print("instruction gate benchmark failed: \(error)")
+        exit(1)
+    }
+} else if arguments.first == "gate" {
     let trials = arguments.count > 1 ? Int(arguments[1]) ?? 25 : 25
     do {
         try GateBenchmark(trials: trials).run()
