@@ -3,8 +3,9 @@ import LaunchCore
 /// The results store inside a repository, `.launchprof/results/`: one result file per commit
 /// (and tier and manifest when they are not the defaults), so two commits can be compared by name.
 ///
-/// File names: `<commit>[-<tier>][-<manifest>][-dirty].json`, e.g. `3f2a…9c.json` for the default
-/// manifest on the host, `3f2a…9c-iphone-3gs-heavy.json` otherwise.
+/// File names: `<commit>[-<tier>][-<manifest>][-instructions][-dirty].json`, e.g. `3f2a…9c.json` for
+/// the default manifest timed on the host, `3f2a…9c-iphone-3gs-heavy.json` otherwise, and
+/// `3f2a…9c-instructions.json` for instruction counts (`record --metric instructions`).
 public struct ResultStore: Sendable {
     public static let defaultDirectory = ".launchprof/results"
 
@@ -15,10 +16,11 @@ public struct ResultStore: Sendable {
     }
 
     /// The file name a result is stored under.
-    public static func fileName(commit: String, tier: String?, manifest: String, dirty: Bool) -> String {
+    public static func fileName(commit: String, tier: String?, manifest: String, metric: Metric = .time, dirty: Bool) -> String {
         var name = commit
         if let tier, tier != "host" { name += "-\(sanitize(tier))" }
         if manifest != "default" { name += "-\(sanitize(manifest))" }
+        if metric == .instructions { name += "-instructions" }
         if dirty { name += "-dirty" }
         return name + ".json"
     }
@@ -30,7 +32,8 @@ public struct ResultStore: Sendable {
             throw ResultFile.ReadError(path: directory, reason: "record needs a git work tree to name the result by its commit (use `launchprof run --output FILE` outside one)")
         }
         let path = "\(directory)/" + Self.fileName(commit: git.commit, tier: result.configuration?.tier?.name,
-                                                    manifest: result.manifest.name, dirty: git.dirty)
+                                                    manifest: result.manifest.name, metric: result.configuration?.metric ?? .time,
+                                                    dirty: git.dirty)
         try ResultFile.write(result, to: path)
         return path
     }
@@ -38,18 +41,19 @@ public struct ResultStore: Sendable {
     /// A result file path for `reference`: an existing file as it is, else a git revision resolved
     /// with `resolveRevision` to a commit, looked up in the store for `tier` and `manifest`
     /// (a clean result first, else one recorded with uncommitted changes).
-    public func locate(_ reference: String, tier: String?, manifest: String,
+    public func locate(_ reference: String, tier: String?, manifest: String, metric: Metric = .time,
                        resolveRevision: (String) -> String?) throws -> String {
         if FileIO.exists(reference), !FileIO.isDirectory(reference) { return reference }
         guard let commit = resolveRevision(reference) else {
             throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
         }
         for dirty in [false, true] {
-            let path = "\(directory)/" + Self.fileName(commit: commit, tier: tier, manifest: manifest, dirty: dirty)
+            let path = "\(directory)/" + Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: dirty)
             if FileIO.exists(path) { return path }
         }
-        let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, dirty: false)
-        throw ResultFile.ReadError(path: reference, reason: "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && launchprof record`")
+        let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: false)
+        let record = metric == .instructions ? "launchprof record --metric instructions" : "launchprof record"
+        throw ResultFile.ReadError(path: reference, reason: "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && \(record)`")
     }
 
     static func sanitize(_ text: String) -> String {

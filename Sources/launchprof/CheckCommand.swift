@@ -179,13 +179,13 @@ struct CheckCommand: ParsableCommand {
             guard candidate.runs.contains(where: { $0.instructions != nil }) else {
                 throw InputError("\(result): the candidate has no instruction counts: make it with --metric instructions")
             }
-            let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name) }
+            let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name, metric: .instructions) }
             return (candidate, baselineResult)
         }
         guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
         let b = try Profile(options: profile, metric: .instructions)
         defer { b.cleanUp() }
-        let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name)
+        let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
         return (try sides.launch(candidate: b, against: baselineResult, label: baseline), baselineResult)
     }
 }

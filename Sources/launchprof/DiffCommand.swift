@@ -28,11 +28,17 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
+    @OptionGroup var measure: MetricOptions
 
     func run() throws {
-        let a = try lookup.load(baseline)
-        let b = try lookup.load(candidate)
-        let comparison = Comparison(baseline: a, candidate: b, thresholds: try thresholds.thresholds())
+        let a = try lookup.load(baseline, metric: measure.metric)
+        let b = try lookup.load(candidate, metric: measure.metric)
+        if measure.metric == .instructions {
+            for (label, result) in [(baseline, a), (candidate, b)] where !result.runs.contains(where: { $0.instructions != nil }) {
+                throw InputError("\(label): the result has no instruction counts: make it with --metric instructions")
+            }
+        }
+        let comparison = Comparison(baseline: a, candidate: b, thresholds: try thresholds.thresholds(), metric: measure.metric)
         for caveat in Comparison.caveats(baseline: a, candidate: b) { StandardError.write("launchprof: warning: \(caveat)\n") }
         let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: thresholds.precision)
         switch format {

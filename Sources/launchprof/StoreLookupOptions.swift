@@ -15,11 +15,11 @@ struct StoreLookupOptions: ParsableArguments {
 
     /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
     /// when those were not given.
-    func load(_ reference: String, tier: String? = nil, manifest: String? = nil) throws -> LaunchResult {
+    func load(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> LaunchResult {
         do {
             let path = try ResultStore(directory: store).locate(
                 reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
-                resolveRevision: ResultMetadata.resolveRevision)
+                metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             return try ResultFile.read(path)
         } catch {
             throw InputError(error)
