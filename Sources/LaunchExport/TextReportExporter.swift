@@ -11,7 +11,9 @@ import LaunchStats
 /// Time for drawing: 1.43s
 /// Total launch time: 3.68s
 /// ```
-/// With several runs each time is the median, followed by `± MAD`.
+/// With several runs each time is the median, followed by `± MAD`. A result measured in
+/// instructions (`--metric instructions`) prints `Instructions for <phase>: 118.4 M` lines and
+/// `Total launch instructions: …` instead: its times are Valgrind's, not launch times.
 public struct TextReportExporter: ResultExporter {
     public static let formatName = "text"
     public var options: ReportOptions
@@ -22,6 +24,9 @@ public struct TextReportExporter: ResultExporter {
 
     public func render(_ result: LaunchResult) -> String {
         let table = PhaseTable(result)
+        if result.configuration?.metric == .instructions || !table.instructionTotals.isEmpty {
+            return renderInstructions(result, table)
+        }
         let multi = result.runs.count > 1
         let emulated = result.configuration?.tier != nil && table.rows.contains { $0.hostDurations.count == $0.durations.count && !$0.hostDurations.isEmpty }
         var lines: [String] = []
@@ -66,6 +71,32 @@ public struct TextReportExporter: ResultExporter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The instruction report: the median count of each phase, in the order the phases ran.
+    func renderInstructions(_ result: LaunchResult, _ table: PhaseTable) -> String {
+        var lines: [String] = []
+        if result.runs.count > 1 { lines.append("(\(result.runs.count) runs: median instruction counts; times under Valgrind are not shown)") }
+        func count(_ values: [Double]) -> String {
+            guard let s = Summary(values) else { return "not counted" }
+            var text = InstructionFormat.count(s.median)
+            if let low = values.min(), let high = values.max(), s.median > 0, high - low > s.median * 0.001 {
+                text += " (runs differ by \(SecondsFormat.format((high - low) / s.median * 100, precision: 2))%)"
+            }
+            return text
+        }
+        for row in table.rows where !row.afterLaunch {
+            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(row.name): \(count(row.instructions))")
+        }
+        for name in table.deferred {
+            var line = "Instructions for \(name): deferred"
+            if let touched = table.rows.first(where: { $0.afterLaunch && $0.depth == 0 && $0.name == name }) {
+                line += ", \(count(touched.instructions)) on first use"
+            }
+            lines.append(line)
+        }
+        lines.append("Total launch instructions: \(count(table.instructionTotals))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The line above the report: what ran, how often, how, and where.
     public func header(_ result: LaunchResult) -> String {
         var text = "launchprof \(result.tool.version): \(result.manifest.name) (\(result.manifest.path))"
@@ -73,6 +104,7 @@ public struct TextReportExporter: ResultExporter {
             text += ", \(c.runs) run\(c.runs == 1 ? "" : "s")"
             if c.warmup > 0 { text += " after \(c.warmup) warm-up" }
             text += ", \(c.mode)"
+            if c.metric == .instructions { text += ", instructions under Callgrind" }
             if let tier = c.tier {
                 let factors = ["cpu", "io", "decode", "draw"].compactMap { kind in
                     tier.factors[kind].map { "\(kind) ×\(SecondsFormat.format($0, precision: 1))" }

@@ -24,3 +24,17 @@ enum SampleResult {
                             host: host, git: GitInfo(commit: "0123abcd", branch: "main", dirty: false), runs: runRecords)
     }
 }
+
+extension SampleResult {
+    /// The classic launch measured in instructions (`--metric instructions`): every phase counted.
+    static func instructions(runs: Int = 2, drift: Int = 7) -> LaunchResult {
+        var result = classic(runs: runs)
+        let counts = [890_000_000, 910_000_000, 500_000_000, 45_000, 1_430_000_000, 123_000]
+        for r in result.runs.indices {
+            for p in result.runs[r].phases.indices { result.runs[r].phases[p].instructions = counts[p] + r * drift }
+            result.runs[r].instructions = 3_275_045_000 + r * drift
+        }
+        result.configuration = RunConfiguration(runs: runs, warmup: 0, mode: "warm", timeout: 60, metric: .instructions)
+        return result
+    }
+}

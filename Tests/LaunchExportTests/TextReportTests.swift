@@ -18,6 +18,25 @@ import LaunchCore
             """)
     }
 
+    @Test func instructionCountsReplaceValgrindsTimes() {
+        let text = TextReportExporter().render(SampleResult.instructions())
+        #expect(text == """
+            (2 runs: median instruction counts; times under Valgrind are not shown)
+            Instructions for Init: 890.0 M
+            Instructions for building layouts: 910.0 M
+              Instructions for portrait: 500.0 M
+            Instructions for loading themes: 45.0 K
+            Instructions for drawing: 1.4 G
+            Instructions for loading conversions: deferred, 123.0 K on first use
+            Instructions for loading constants: deferred
+            Total launch instructions: 3.3 G
+
+            """)
+        // Runs that disagree by more than 0.1% say so next to the median.
+        let drifting = TextReportExporter().render(SampleResult.instructions(drift: 10_000_000))
+        #expect(drifting.contains("Instructions for Init: 895.0 M (runs differ by 1.12%)"))
+    }
+
     @Test func precisionAddsDecimals() {
         let text = TextReportExporter(options: ReportOptions(precision: 3)).render(SampleResult.classic())
         #expect(text.hasPrefix("Time for Init: 0.890s\n"))
