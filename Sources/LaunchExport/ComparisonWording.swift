@@ -38,8 +38,26 @@ public enum ComparisonWording {
         return SecondsFormat.format((c * 100 * scale).rounded(.down) / scale, precision: digits) + "%"
     }
 
-    /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …
+    /// `99% CI −0.4%…+6.6%`: a row's interval in percent of the baseline median.
+    public static func interval(_ row: ComparisonRow) -> String {
+        guard let lower = row.intervalLower, let upper = row.intervalUpper, let base = row.baselineMedian, base > 0 else {
+            return "no interval yet"
+        }
+        let level = SecondsFormat.format(((row.intervalLevel ?? 0.99) * 1000).rounded(.down) / 10, precision: 1)
+        let levelText = level.hasSuffix(".0") ? String(level.dropLast(2)) : level
+        func signed(_ value: Double) -> String { (value >= 0 ? "+" : "−") + SecondsFormat.format(abs(value), precision: 1) + "%" }
+        return "\(levelText)% CI \(signed(lower / base * 100))…\(signed(upper / base * 100))"
+    }
+
+    /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …; a row decided
+    /// by `--runs auto`: `inconclusive after 64 runs (change +3.1%, 95% CI −0.4%…+6.6%)`.
     public static func verdict(_ row: ComparisonRow) -> String {
+        if let runs = row.sequentialRuns {
+            switch row.verdict {
+            case .inconclusive: return "inconclusive after \(runs) runs (change \(percent(row.changePercent)), \(interval(row)))"
+            default: return "\(row.verdict.rawValue) after \(runs) runs (\(interval(row)))"
+            }
+        }
         switch row.verdict {
         case .slower, .faster:
             if row.deterministic == true { return "\(row.verdict.rawValue) (deterministic counts)" }
@@ -55,6 +73,7 @@ public enum ComparisonWording {
         let m = row.metric
         let values = "\(quantity(row.baselineMedian, m, precision)) → \(quantity(row.candidateMedian, m, precision)) (\(change(row.change, m, precision)), \(percent(row.changePercent)))"
         if row.deterministic == true { return "'\(row.path)': instructions \(values), deterministic counts" }
+        if let runs = row.sequentialRuns { return "'\(row.path)': median \(values), \(interval(row)) after \(runs) runs" }
         return "'\(row.path)': median \(m == .instructions ? "instructions " : "")\(values), confidence \(confidence(row))"
     }
 

@@ -93,7 +93,9 @@ public struct AppLauncher: Sendable {
     private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, spawnReading: UInt64, index: Int) throws(LaunchFailure) -> RunRecord {
         defer { close(protocolFD); close(errorFD) }
         let start = MonotonicClock.nanoseconds()
-        let deadline = start &+ UInt64(max(0, timeout) * 1e9)
+        // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
+        let seconds = timeout.isFinite ? min(max(0, timeout), 366 * 86_400) : 60
+        let deadline = start &+ UInt64(seconds * 1e9)
         var parser = ProtocolParser(spawnReading: spawnReading)
         var pending: [UInt8] = []
         var stderrBytes: [UInt8] = []

@@ -46,6 +46,30 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     public var deterministic: Bool?
     /// What the medians, change and threshold are in: seconds, or instructions.
     public var metric: Metric = .time
+    /// For a row decided by `check --runs auto` (``SequentialGate``): the pairs of runs it took.
+    /// The interval is then that rule's, at level ``intervalLevel``, and `change` the median of the
+    /// per-pair differences.
+    public var sequentialRuns: Int?
+    /// The confidence level of the interval (the bootstrap's 0.99, or the sequential look's).
+    public var intervalLevel: Double?
+
+    /// Applies a sequential decision made after `pairs` interleaved pairs.
+    public mutating func apply(_ outcome: SequentialGate.Outcome, pairs: Int) {
+        sequentialRuns = pairs
+        intervalLevel = outcome.level
+        intervalLower = outcome.lower
+        intervalUpper = outcome.upper
+        p = nil
+        moreRunsNeeded = nil
+        change = outcome.change
+        changePercent = baselineMedian.flatMap { $0 > 0 ? outcome.change / $0 * 100 : nil }
+        switch outcome.decision {
+        case .slower: verdict = .slower
+        case .faster: verdict = .faster
+        case .notSlower: verdict = .withinNoise
+        case .undecided: verdict = .inconclusive
+        }
+    }
 
     /// The confidence that the two differ, 1 − p.
     public var confidence: Double? { p.map { 1 - $0 } }

@@ -53,6 +53,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var adaptive: AdaptiveOptions
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
 
@@ -71,8 +72,11 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
+    /// Whether runs are chosen by the sequential rule (`--runs auto`, the default of check).
+    private var auto: Bool { profile.runs == nil || profile.runs == .auto }
+
     func run() throws {
-        let (candidate, baselineResult) = try results()
+        let (candidate, baselineResult, sequential) = try results()
         if let baselineResult, !profile.quiet, baselineManifest == nil {
             for caveat in Comparison.caveats(baseline: baselineResult, candidate: candidate) {
                 StandardError.write("launchprof: warning: \(caveat)\n")
@@ -88,8 +92,9 @@ struct CheckCommand: ParsableCommand {
         }
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
-        let comparison = Comparison(baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds(),
-                                    paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
+        let comparison = try sequential?.comparison ?? Comparison(
+            baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds(),
+            paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: thresholds.precision, violations: violations)
@@ -120,7 +125,11 @@ struct CheckCommand: ParsableCommand {
         let p = thresholds.precision
         for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
-        if !regressions.isEmpty || !violations.isEmpty {
+        let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive }
+        if !profile.quiet || adaptive.failOnInconclusive {
+            for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
+        }
+        if !regressions.isEmpty || !violations.isEmpty || (adaptive.failOnInconclusive && !undecided.isEmpty) {
             throw ExitCode(ExitStatus.regression)
         }
         var line = "launchprof check: passed"
@@ -130,12 +139,24 @@ struct CheckCommand: ParsableCommand {
             line += ": no launch regression (total \(unit)\(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
         }
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
+        if let sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }
         print(line)
     }
 
-    /// The candidate and, when there is one, the baseline.
-    private func results() throws -> (LaunchResult, LaunchResult?) {
-        if measure.metric == .instructions { return try instructionResults() }
+    /// The candidate, the baseline when there is one, and the sequential comparison when `--runs auto`
+    /// chose the runs of an interleaved check.
+    private func results() throws -> (LaunchResult, LaunchResult?, AdaptiveCheck.Outcome?) {
+        if measure.metric == .instructions {
+            let (candidate, baseline) = try instructionResults()
+            return (candidate, baseline, nil)
+        }
+        if let baselineManifest, auto {
+            let a = try Profile(options: profile, manifestPath: baselineManifest)
+            let b = try Profile(options: profile)
+            let outcome = try AdaptiveCheck(thresholds: try thresholds.thresholds(), budget: adaptive, quiet: profile.quiet)
+                .run(baseline: a, candidate: b)
+            return (outcome.candidate, outcome.baseline, outcome)
+        }
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
             let b = try Profile(options: profile)
@@ -143,24 +164,31 @@ struct CheckCommand: ParsableCommand {
             do {
                 let (runsA, runsB) = try LaunchSession.interleaved(a.session, b.session) { progress.handle($0) }
                 progress.finish()
-                return (b.result(runsB), a.result(runsA))
+                return (b.result(runsB), a.result(runsA), nil)
             } catch {
                 progress.finish()
                 throw InputError(error.description)
             }
         }
-        let candidate: LaunchResult
         if let result {
+            let candidate: LaunchResult
             do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
-        } else {
-            let profile = try Profile(options: self.profile)
-            candidate = try profile.run()
-            profile.printWarnings(candidate)
+            let baselineResult = try baseline.map { reference in
+                try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
+            }
+            return (candidate, baselineResult, nil)
         }
+        // Profiled now against a stored baseline. With --runs auto the candidate gets as many runs as
+        // the baseline has (10 to --max-runs): a stored baseline cannot grow, so there is no
+        // sequential rule to apply, only a fixed-size comparison with enough runs on both sides.
+        let profile = try Profile(options: self.profile)
         let baselineResult = try baseline.map { reference in
-            try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
+            try lookup.load(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
         }
-        return (candidate, baselineResult)
+        let runs = auto ? min(max(baselineResult?.runs.count ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
+        let candidate = try profile.run(runs: runs)
+        profile.printWarnings(candidate)
+        return (candidate, baselineResult, nil)
     }
 
     /// Both sides measured in instructions: a few runs suffice, because the counts repeat.

@@ -69,9 +69,15 @@ struct Profile {
         launcher.instructionCounting?.cleanUp()
     }
 
-    /// The session of warm-up and measured runs.
+    /// The measured runs of a fixed session: `--runs N`, else 10 (2 for instruction counts, which repeat).
+    var fixedRuns: Int {
+        if case .fixed(let n) = options.runs { return n }
+        return metric == .instructions ? 2 : 10
+    }
+
+    /// The session of warm-up and measured runs. Instruction counts need no warm-up.
     var session: LaunchSession {
-        session(runs: options.runs, warmup: options.warmup)
+        session(runs: fixedRuns, warmup: metric == .instructions ? 0 : options.warmup)
     }
 
     /// A session of `runs` measured runs after `warmup` warm-ups.
@@ -81,11 +87,16 @@ struct Profile {
 
     /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.
     func run() throws -> LaunchResult {
+        try run(runs: fixedRuns)
+    }
+
+    /// Runs `runs` measured runs after the warm-ups and returns the result, warnings included.
+    func run(runs: Int) throws -> LaunchResult {
         let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
         defer { cleanUp() }
         let records: [RunRecord]
         do {
-            records = try session.run { progress.handle($0) }
+            records = try session(runs: runs, warmup: metric == .instructions ? 0 : options.warmup).run { progress.handle($0) }
             progress.finish()
         } catch {
             progress.finish()
@@ -100,7 +111,8 @@ struct Profile {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: manifest.name, path: manifestPath, sha256: manifest.sha256),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: options.runs, warmup: options.warmup, mode: options.cold ? "cold" : "warm",
+            configuration: RunConfiguration(runs: records.count, warmup: metric == .instructions ? 0 : options.warmup,
+                                            mode: options.cold ? "cold" : "warm",
                                             timeout: options.timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = Self.warnings(result, budget: memoryBudget)

@@ -5,13 +5,15 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The manifest to launch.", valueName: "path"))
     var manifest: String?
 
-    @Option(name: .long, help: ArgumentHelp("Measured runs, each a new process.", valueName: "n"))
-    var runs: Int = 10
+    @Option(name: .long, help: ArgumentHelp(
+        "Measured runs, each a new process: 1 to 10000, or auto (check: as many as the comparison needs, the default there). Default 10 (2 with --metric instructions).",
+        valueName: "n|auto"))
+    var runs: RunCount?
 
-    @Option(name: .long, help: ArgumentHelp("Warm-up runs before the measured ones (not kept).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"))
     var warmup: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a run may take before it is killed.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a run may take before it is killed, 0.001 to 86400.", valueName: "seconds"))
     var timeout: Double = 60
 
     @Flag(name: .long, help: "Evict the manifest's files from the page cache before each run (a cold launch).")
@@ -32,10 +34,18 @@ struct ProfileOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only the report or result: no header, no progress, no warnings.")
     var quiet = false
 
+    /// The range of `--warmup`.
+    static let warmupRange = 0...1_000
+    /// The range of `--timeout`, in seconds (a day at most, so it converts to nanoseconds safely).
+    static let timeoutRange = 0.001...86_400.0
+
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1, not \(runs)") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard Self.warmupRange.contains(warmup) else {
+            throw ValidationError("--warmup must be from \(Self.warmupRange.lowerBound) to \(Self.warmupRange.upperBound), not \(warmup)")
+        }
+        guard Self.timeoutRange.contains(timeout) else {
+            throw ValidationError("--timeout must be from 0.001 to 86400 seconds, not \(timeout)")
+        }
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
     }
 

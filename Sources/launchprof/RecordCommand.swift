@@ -24,6 +24,12 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The results store.", valueName: "directory"))
     var store: String = ResultStore.defaultDirectory
 
+    func validate() throws {
+        if profile.runs == .auto {
+            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
+        }
+    }
+
     func run() throws {
         let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()

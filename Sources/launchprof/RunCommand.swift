@@ -22,6 +22,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var measure: MetricOptions
     @OptionGroup var report: ReportOutputOptions
 
+    func validate() throws {
+        if profile.runs == .auto {
+            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
+        }
+    }
+
     func run() throws {
         let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()

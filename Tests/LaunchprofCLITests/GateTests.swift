@@ -147,3 +147,42 @@ import LaunchExport
         #expect(missing.stderr == "launchprof: error: no run 7 in the result (it has runs 1…2)\n")
     }
 }
+
+/// `check --runs auto`: interleaved pairs until the sequential rule decides.
+@Suite(.serialized) struct AdaptiveCheckTests {
+    @Test func aDoubledDrawingIsCaughtAtAnEarlyLook() throws {
+        let outcome = try CLI.run(["check", "--baseline-manifest", try TestManifest.make(),
+                                   "--manifest", try TestManifest.make(slowdown: 1.0), "--warmup", "1", "--max-time", "60"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs/#),
+                "\(outcome.stderr)")
+    }
+
+    @Test func anUnchangedLaunchPassesAndSaysHowManyRuns() throws {
+        let manifest = try TestManifest.make()
+        let outcome = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "16"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(#/; \d+ runs a side \(--runs auto\)/#),
+                "\(outcome.stdout)")
+        // Whatever is still undecided is reported in the words, never as a pass or a failure.
+        for line in outcome.stderr.split(separator: "\n") where line.contains("inconclusive") {
+            #expect(line.contains(#/inconclusive after \d+ runs \(change [+-]\d+\.\d%, \d+(\.\d)?% CI [−+]\d+\.\d%…[−+]\d+\.\d%\)/#), "\(line)")
+        }
+        let failing = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "10",
+                                   "--threshold", "0", "--min-change", "0", "--fail-on-inconclusive"])
+        #expect(failing.status == 1, "with no threshold nothing can be decided in 10 runs: \(failing.stdout)")
+    }
+
+    @Test func optionRangesAreCheckedBeforeAnyArithmetic() throws {
+        for (arguments, message) in [
+            (["--runs", "99999999999999999999"], "--runs"), (["--runs", "0"], "--runs"), (["--runs", "-3"], "--runs"),
+            (["--warmup", "1001"], "--warmup must be from 0 to 1000"), (["--timeout", "1e300"], "--timeout must be from 0.001 to 86400"),
+            (["--timeout", "nan"], "--timeout"), (["--max-runs", "5"], "--max-runs must be from 10 to 10000"),
+            (["--max-time", "inf"], "--max-time"),
+        ] {
+            let outcome = try CLI.run(["check", "--baseline", "x.json"] + arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+    }
+}
