@@ -101,8 +101,10 @@ import Testing
         #expect(values >= 1, "no seed of \(target.rawValue) parses")
     }
 
-    @Test func protocolCounterOverflowIsALineError() {
-        let bytes = Array("launchprof 1\ncount 9223372036854775807 n\ncount 1 n\n".utf8)
-        #expect(FuzzTarget.protocol.run(bytes) == .error("protocol line 3: counter 'n' overflows a 64-bit integer"))
+    @Test func protocolCounterOverflowIsALineError() throws {
+        let file = Self.fuzzDirectory.appendingPathComponent("Regressions/protocol/count-overflow.txt")
+        let (crashed, output) = try Self.replay(.protocol, file)
+        #expect(!crashed)
+        #expect(output == "\(file.path): error: protocol line 3: counter 'n' overflows a 64-bit integer")
     }
 }
