@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_FLAGS ?= -c release
 BIN := .build/release/launchprof
 
-.PHONY: setup build run test bench bench-gate clean
+.PHONY: setup build run test bench bench-gate fuzz clean
 
 # Installs the system packages the build needs, only when they are missing.
 setup:
@@ -47,5 +47,11 @@ bench-gate: setup
 	.build/release/launchprof-bench gate-instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
 	.build/release/launchprof-bench gate $(TRIALS)
 
+# Fuzzes every parser with libFuzzer + AddressSanitizer (build in .build-fuzz), FUZZ_SECONDS each
+# (default 60), from the seed corpus in Tests/Fuzz/Corpus; crashing inputs land in Tests/Fuzz/Regressions.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/run.sh
+
 clean:
-	rm -rf .build Fixtures/*/Loading.png
+	rm -rf .build .build-fuzz Fixtures/*/Loading.png

@@ -112,7 +112,13 @@ public struct ProtocolParser {
             let (valueText, name) = split(rest)
             guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got '\(clip(line))'") }
             let key = unescape(name)
-            if let i = counters.firstIndex(where: { $0.name == key }) { counters[i].value += value } else { counters.append(CounterRecord(name: key, value: value)) }
+            if let i = counters.firstIndex(where: { $0.name == key }) {
+                let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
+                guard !overflow else { throw fail("counter '\(clip(name))' overflows a 64-bit integer") }
+                counters[i].value = sum
+            } else {
+                counters.append(CounterRecord(name: key, value: value))
+            }
         case "deferred":
             guard !rest.isEmpty else { throw fail("deferred without a phase name") }
             deferred.append(unescape(rest))
