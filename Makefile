@@ -12,6 +12,11 @@ setup:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y libpng-dev pkg-config; \
 	fi
+	@if ! pkg-config --exists libxml-2.0 2>/dev/null; then \
+		echo "libxml2 not found by pkg-config: installing libxml2-dev"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y libxml2-dev pkg-config; \
+	fi
 	@if ! command -v valgrind >/dev/null 2>&1 || [ ! -f /usr/include/valgrind/callgrind.h ]; then \
 		echo "valgrind not found: installing valgrind (for --metric instructions)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

@@ -32,7 +32,14 @@ let package = Package(
         ),
         .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
         .target(name: "LaunchImage", dependencies: ["CPNGShim"]),
-        .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage"]),
+        // libxml2's SAX2 parser for themes and data files, with a C shim for its callbacks.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
+        .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage", "CXMLShim"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),

@@ -103,16 +103,43 @@ import LaunchImage
             ]>
             <theme>&lol2;</theme>
             """
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 1, reason: "DOCTYPE declarations are not allowed (entities are never expanded)")) {
+        // Refused by the parser itself when it reaches the internal subset (line 2, after `lolz [`).
+        #expect(throws: XMLError(file: "t.xml", line: 2, column: 16, reason: "DOCTYPE declarations are not allowed (entities are never expanded)")) {
             try parse(bomb)
         }
     }
 
     @Test func externalEntityIsRefused() {
         let xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE t [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<theme>&xxe;</theme>"
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 1, reason: "DOCTYPE declarations are not allowed (entities are never expanded)")) {
+        #expect(throws: XMLError(file: "t.xml", line: 2, column: 13, reason: "DOCTYPE declarations are not allowed (entities are never expanded)")) {
             try parse(xxe)
         }
+    }
+
+    /// Markup before the DOCTYPE cannot smuggle it past a text scan: the parser refuses it itself.
+    @Test func doctypeAfterOtherMarkupIsStillRefused() {
+        for prefix in ["<?xml version=\"1.0\"?><?pi data?>", "<!-- a comment -->", "<?x?>", "\n\n  "] {
+            let xxe = prefix + "<!DOCTYPE t [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><theme>&xxe;</theme>"
+            #expect(throws: XMLError.self, "\(prefix)") { try parse(xxe) }
+            do { _ = try parse(xxe) } catch {
+                #expect(error.description.contains("DOCTYPE declarations are not allowed"), "\(prefix): \(error)")
+            }
+        }
+    }
+
+    /// Tens of thousands of levels: refused at the depth limit with the line, never a stack overflow.
+    @Test func deepNestingIsRefusedAtTheLimit() {
+        let depth = 50_000
+        let deep = "<theme>\n" + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth) + "</theme>"
+        #expect(throws: XMLError(file: "t.xml", line: 2, column: 3 * SafeXMLReader.maximumDepth,
+                                 reason: "elements are nested more than \(SafeXMLReader.maximumDepth) deep")) {
+            try parse(deep)
+        }
+    }
+
+    /// Foundation's XMLParser crashed (strlen of NULL) on a processing instruction without data.
+    @Test func processingInstructionsWithoutDataAreIgnored() throws {
+        _ = try parse("<?x?>" + minimal())
     }
 
     @Test func doctypeInsideACommentIsHarmless() throws {

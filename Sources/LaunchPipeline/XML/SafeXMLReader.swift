@@ -1,13 +1,16 @@
-import Foundation
+import CXMLShim
 import LaunchCore
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// Parses XML into an ``XMLNode`` tree with libxml2 (through `XMLParser`), safely:
-/// documents with a DOCTYPE are refused (so no external entity is ever resolved and no
-/// entity-expansion bomb can run), and errors carry file, line and column.
+/// Parses XML into an ``XMLNode`` tree with libxml2's SAX2 parser (through the `CXMLShim` C target),
+/// safely: no network, no entity substitution, no DTD loading, libxml2's own amplification limits
+/// kept (never `XML_PARSE_HUGE`), a DOCTYPE or entity declaration refused *inside the parser* (its
+/// internal-subset and entity-declaration callbacks, wherever the declaration stands), elements
+/// nested at most ``maximumDepth`` deep, and errors that carry file, line and column.
 public enum SafeXMLReader {
+    /// The deepest nesting of elements accepted: a theme nests 4 levels, a data file 3; deeper
+    /// documents would only build deep trees (and deep recursion) for nothing.
+    public static let maximumDepth = 200
+
     /// Reads and parses the file at `path`.
     public static func read(path: String) throws -> XMLNode {
         let bytes = try FileIO.read(path)
@@ -16,7 +19,6 @@ public enum SafeXMLReader {
 
     /// Parses `bytes`; `file` names the document in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLNode {
-        // Foundation's XMLParser traps on names that are not valid UTF-8, so that is checked first.
         if let (line, column, byte) = invalidUTF8Position(in: bytes) {
             throw XMLError(file: file, line: line, column: column,
                            reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8")
@@ -24,24 +26,52 @@ public enum SafeXMLReader {
         if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
             throw XMLError(file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8")
         }
-        if let (line, column) = doctypePosition(in: bytes) {
-            throw XMLError(file: file, line: line, column: column,
-                           reason: "DOCTYPE declarations are not allowed (entities are never expanded)")
+        guard bytes.count < Int(Int32.max) else {
+            throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB")
         }
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        let builder = TreeBuilder(parser: parser)
-        parser.delegate = builder
-        let ok = parser.parse()
-        if !ok || builder.firstError != nil {
-            let (code, line, column) = builder.firstError
-                ?? ((parser.parserError as NSError?)?.code ?? 0, parser.lineNumber, parser.columnNumber)
-            var reason = libxml2Message(code)
+        let builder = TreeBuilder()
+        var callbacks = lp_xml_callbacks(
+            start: { context, name, attributes, count, line, column in
+                let builder = Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
+                var dictionary: [String: String] = [:]
+                for i in 0..<Int(count) {
+                    guard let key = attributes?[2 * i], let value = attributes?[2 * i + 1] else { continue }
+                    dictionary[String(cString: key)] = String(cString: value)
+                }
+                builder.start(String(cString: name!), dictionary, line: Int(line), column: Int(column))
+            },
+            end: { context in
+                Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue().end()
+            },
+            text: { context, characters, length in
+                guard let characters, length > 0 else { return }
+                let text = characters.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+                }
+                Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue().text(text)
+            })
+        var error = lp_xml_error()
+        let status = withExtendedLifetime(builder) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    lp_xml_parse(chars.baseAddress, Int32(chars.count), Int32(maximumDepth), &callbacks,
+                                 Unmanaged.passUnretained(builder).toOpaque(), &error)
+                }
+            }
+        }
+        if status != 0 {
+            let code = Int(error.code)
+            var reason: String
+            switch code {
+            case Int(LP_XML_DOCTYPE): reason = "DOCTYPE declarations are not allowed (entities are never expanded)"
+            case Int(LP_XML_ENTITY): reason = "entity declarations are not allowed"
+            case Int(LP_XML_TOO_DEEP): reason = "elements are nested more than \(maximumDepth) deep"
+            default: reason = libxml2Message(code)
+            }
             if [5, 77, 85].contains(code), let open = builder.openElement {
                 reason = "premature end of document: <\(open.name)> (line \(open.line)) is not closed"
             }
-            throw XMLError(file: file, line: max(line, 1), column: max(column, 1), reason: reason)
+            throw XMLError(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason)
         }
         guard let root = builder.root else {
             throw XMLError(file: file, line: 1, column: 1, reason: "document is empty")
@@ -85,25 +115,6 @@ public enum SafeXMLReader {
         return String(rest.dropFirst().prefix { $0 != quote })
     }
 
-    /// The position of a `<!DOCTYPE` outside comments, if any.
-    static func doctypePosition(in bytes: [UInt8]) -> (Int, Int)? {
-        let doctype = Array("<!DOCTYPE".utf8), commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
-        func matches(_ pattern: [UInt8], at i: Int) -> Bool {
-            i + pattern.count <= bytes.count && bytes[i..<(i + pattern.count)].elementsEqual(pattern)
-        }
-        var line = 1, column = 1, i = 0, inComment = false
-        while i < bytes.count {
-            if inComment {
-                if matches(commentClose, at: i) { inComment = false }
-            } else if bytes[i] == UInt8(ascii: "<") {
-                if matches(commentOpen, at: i) { inComment = true } else if matches(doctype, at: i) { return (line, column) }
-            }
-            if bytes[i] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        return nil
-    }
-
     /// A sentence for a libxml2 error code (`xmlParserErrors`).
     static func libxml2Message(_ code: Int) -> String {
         switch code {
@@ -139,8 +150,8 @@ public enum SafeXMLReader {
     }
 }
 
-/// Builds the element tree from `XMLParser` callbacks and keeps the position of the first error.
-private final class TreeBuilder: NSObject, XMLParserDelegate {
+/// Builds the element tree from the parser's callbacks.
+private final class TreeBuilder {
     private struct Open {
         var name: String
         var attributes: [String: String]
@@ -150,37 +161,29 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         var column: Int
     }
 
-    private unowned let parser: XMLParser
     private var stack: [Open] = []
     var root: XMLNode?
     /// The innermost element still open, if the document ended inside one.
     var openElement: (name: String, line: Int)? { stack.last.map { ($0.name, $0.line) } }
-    var firstError: (code: Int, line: Int, column: Int)?
 
-    init(parser: XMLParser) {
-        self.parser = parser
+    func start(_ name: String, _ attributes: [String: String], line: Int, column: Int) {
+        stack.append(Open(name: name, attributes: attributes, line: line, column: column))
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        stack.append(Open(name: elementName, attributes: attributeDict, line: parser.lineNumber, column: parser.columnNumber))
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func end() {
         guard let open = stack.popLast() else { return }
         let node = XMLNode(name: open.name, attributes: open.attributes, children: open.children,
-                           text: open.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                           line: open.line, column: open.column)
+                           text: Self.trimmed(open.text), line: open.line, column: open.column)
         if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func text(_ string: String) {
         if !stack.isEmpty { stack[stack.count - 1].text += string }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if firstError == nil {
-            firstError = ((parseError as NSError).code, parser.lineNumber, parser.columnNumber)
-        }
+    static func trimmed(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(text[first...last])
     }
 }
