@@ -88,9 +88,11 @@ import Testing
     }
 
     @Test func aChangeJustUnderTheThresholdDoesNotOverflow() {
-        // 5% of a 1 s median is 50 ms; the change is a hair under it and the test cannot decide.
-        let a = [0.5, 1.0, 1.5], b = a.map { $0 + 0.05 * (1 - 1e-15) }
-        let row = Comparison.compare(path: "p", name: "p", depth: 0, a, b, Thresholds(percent: 5, seconds: 0))
+        // 6.25% of a 1 s median is 62.5 ms; the change is 2⁻⁵⁰ s under it (exact in binary) and the
+        // test cannot decide: the old estimate overflowed converting to Int.
+        let a = [0.5, 1.0, 1.5], b = a.map { $0 + (0.0625 - 0x1p-50) }
+        let row = Comparison.compare(path: "p", name: "p", depth: 0, a, b, Thresholds(percent: 6.25, seconds: 0))
+        #expect(row.change == 0.0625 - 0x1p-50)
         #expect(row.verdict == .inconclusive)
         #expect(row.moreRunsNeeded == Comparison.maximumSuggestedRuns)
     }
