@@ -13,8 +13,8 @@ import Glibc
 /// - Paired samples: the **sign-test interval** for the median of the per-pair differences dᵢ:
 ///   [d₍ₖ₎, d₍ₙ₊₁₋ₖ₎] with k − 1 the largest count with P(Binomial(n, ½) ≤ k − 1) ≤ (1 − confidence)/2.
 ///
-/// The k-th pairwise difference is found without listing all n·m of them: a bisection over the
-/// ordered bit patterns of doubles (at most 64 steps), each counting the differences at or below
+/// The k-th pairwise difference is found without listing all n·m of them: a bisection (by value,
+/// and every fourth step over the ordered bit patterns of doubles: at most 256 steps), each counting the differences at or below
 /// a value in O(n + m) on the sorted samples, until few enough remain to list.
 public enum RankIntervals {
     /// The order k of the shift interval for sample sizes `n` and `m`; `nil` when even the widest
@@ -118,8 +118,17 @@ public enum RankIntervals {
                 var lo = OrderedDouble.key(smallest) &- 1
                 var countLo = 0, countHi = n * m
                 let listLimit = 2 * (n + m)
+                // Mostly halves of the value span (few steps for data on one scale); every fourth
+                // step halves the bit patterns instead, so at most 4 × 64 steps whatever the values.
+                var step = 0
                 while hi &- lo > 1 && countHi - countLo > listLimit {
-                    let mid = lo &+ (hi &- lo) / 2
+                    step += 1
+                    var mid = lo &+ (hi &- lo) / 2
+                    if step % 4 != 0 {
+                        let low = OrderedDouble.value(lo), high = OrderedDouble.value(hi)
+                        let middle = OrderedDouble.key(low / 2 + high / 2)
+                        if middle > lo && middle < hi { mid = middle }
+                    }
                     let c = count(atMost: OrderedDouble.value(mid))
                     if c >= k { hi = mid; countHi = c } else { lo = mid; countLo = c }
                 }
