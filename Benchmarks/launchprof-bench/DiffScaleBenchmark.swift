@@ -28,7 +28,7 @@ struct DiffScaleBenchmark {
             return
         }
         let a = directory + "/a.json", b = directory + "/b.json"
-        defer { unlink(a); unlink(b); rmdir(directory) }
+        defer { if getenv("LAUNCHPROF_BENCH_KEEP") == nil { unlink(a); unlink(b); rmdir(directory) } else { print("kept \(directory)") } }
         let (tableA, bytesA) = try write(a, seed: 1, slower: false)
         let (tableB, _) = try write(b, seed: 2, slower: true)
         print("diff at scale: \(phases) phases x \(runs) runs, \(bytesA / 1_000_000) MB per result")
