@@ -39,6 +39,7 @@ test: setup
 # Benchmarks: timing goals live here, never in unit tests.
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench
 
 # Detection power of `launchprof check` (several minutes): TRIALS per cell, default 25.

@@ -57,7 +57,7 @@ let package = Package(
             path: "Benchmarks/launchprof-bench"
         ),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
-        .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage"]),
+        .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore"]),

@@ -114,4 +114,5 @@ if arguments.first == "gate-instructions" {
         print("pipeline benchmark failed: \(error)")
     }
     if !recorderOK { print("note: the recorder missed its 1.3x goal on this run") }
+    DiffScaleBenchmark().report()
 }

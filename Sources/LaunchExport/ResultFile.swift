@@ -17,30 +17,16 @@ public enum ResultFile {
         return Array(try encoder.encode(result))
     }
 
-    /// Decodes a result, checking the schema version first.
+    /// Decodes a result. The document is first checked by the streaming reader
+    /// (``ResultTableReader``): strict JSON, the limits of ``ResultLimits``, the schema version and
+    /// the types and consistency of every run and phase; so both readers accept the same files.
     public static func decode(_ bytes: [UInt8], path: String) throws(ReadError) -> LaunchResult {
-        struct Version: Decodable { var schemaVersion: Int? }
-        let data = Data(bytes)
-        let version: Version
-        do {
-            version = try JSONDecoder().decode(Version.self, from: data)
-        } catch {
-            throw ReadError(path: path, reason: "not a launchprof result (invalid JSON)")
-        }
-        guard let schema = version.schemaVersion else {
-            throw ReadError(path: path, reason: "not a launchprof result (no schemaVersion)")
-        }
-        guard LaunchResult.readableSchemaVersions.contains(schema) else {
-            let versions = LaunchResult.readableSchemaVersions
-            throw ReadError(path: path, reason: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))")
-        }
+        _ = try ResultTableReader.tabulate(bytes, path: path)
         let result: LaunchResult
         do {
-            result = try JSONDecoder().decode(LaunchResult.self, from: data)
-        } catch let error as DecodingError {
-            throw ReadError(path: path, reason: "malformed result: \(describe(error))")
+            result = try decodeModel(bytes)
         } catch {
-            throw ReadError(path: path, reason: "malformed result: \(error)")
+            throw ReadError(path: path, reason: "malformed result: \(error.description)")
         }
         if let problem = consistencyProblem(result) {
             throw ReadError(path: path, reason: "malformed result: \(problem)")
@@ -63,15 +49,30 @@ public enum ResultFile {
                 }
                 if let host = phase.hostDuration, !host.isFinite || host < 0 { return "\(at).hostDuration must be a finite, non-negative number" }
                 guard phase.depth >= 0, phase.thread >= 0 else { return "\(at): depth and thread must not be negative" }
+                if phase.depth > ResultLimits.maximumPhaseDepth { return "\(at).depth: \(phase.depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest" }
+                if let count = phase.instructions, count < 0 { return "\(at).instructions: an instruction count must not be negative, found \(count)" }
             }
+            if let count = run.instructions, count < 0 { return "runs[\(r)].instructions: an instruction count must not be negative, found \(count)" }
             for (i, mark) in run.marks.enumerated() where !mark.time.isFinite { return "runs[\(r)].marks[\(i)].time is not a finite number" }
         }
         return nil
     }
 
-    /// Reads the result at `path`.
+    /// Reads the result at `path`: a regular file of at most ``ResultLimits/maximumFileBytes``.
     public static func read(_ path: String) throws -> LaunchResult {
-        try decode(try FileIO.read(path), path: path)
+        try decode(try boundedRead(path), path: path)
+    }
+
+    /// The bytes of the regular file at `path`, refused past the result size limit (checked on the
+    /// opened descriptor, and again while reading in case the file grows).
+    static func boundedRead(_ path: String) throws(ReadError) -> [UInt8] {
+        let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
+        var bytes: [UInt8] = []
+        while try input.refill() {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: input.base + input.pos, count: input.end - input.pos))
+            input.pos = input.end
+        }
+        return bytes
     }
 
     /// Writes `result` to `path` atomically (temporary file and rename).
@@ -90,6 +91,24 @@ public enum ResultFile {
         case .valueNotFound(let type, let context): return "\(path(context)): expected \(type), found null"
         case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
         @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension ResultFile {
+    /// Why the `Codable` model refused a document.
+    struct ModelError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Decodes the `Codable` model of a document the strict reader has already checked.
+    static func decodeModel(_ bytes: [UInt8]) throws(ModelError) -> LaunchResult {
+        do {
+            return try JSONDecoder().decode(LaunchResult.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw ModelError(description: describe(error))
+        } catch {
+            throw ModelError(description: "\(error)")
         }
     }
 }

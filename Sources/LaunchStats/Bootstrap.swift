@@ -36,13 +36,51 @@ public enum Bootstrap {
         var sampleB = [Double](repeating: 0, count: b.count)
         for _ in 0..<resamples {
             draw(&generator, &sampleA, &sampleB)
-            sampleA.sort()
-            sampleB.sort()
-            differences.append(Summary.quantile(sampleB, 0.5) - Summary.quantile(sampleA, 0.5))
+            differences.append(Selection.median(&sampleB) - Selection.median(&sampleA))
         }
         differences.sort()
         let tail = (1 - confidence) / 2
         return (Summary.quantile(differences, tail), Summary.quantile(differences, 1 - tail))
+    }
+}
+
+/// The median by selection (Hoare's quickselect, median-of-three pivots): O(n) on average, where
+/// sorting is O(n log n). The values are reordered.
+enum Selection {
+    /// The median of `values` (the mean of the two middle ones for an even count), as
+    /// ``Summary/quantile(_:_:)`` gives it for q = 0.5; NaN when empty.
+    static func median(_ values: inout [Double]) -> Double {
+        let n = values.count
+        guard n > 0 else { return .nan }
+        return values.withUnsafeMutableBufferPointer { buffer in
+            let upper = select(buffer, n / 2)
+            guard n % 2 == 0 else { return upper }
+            // The lower middle one is the largest of the values left of n/2.
+            var lower = buffer[0]
+            for i in 1..<(n / 2) where buffer[i] > lower { lower = buffer[i] }
+            return lower + (upper - lower) * 0.5
+        }
+    }
+
+    /// Reorders `buffer` so that index `k` holds the value a sort would put there, and returns it.
+    static func select(_ buffer: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+        var lo = 0, hi = buffer.count - 1
+        // Each round drops at least one value from [lo, hi], so at most `count` rounds.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if buffer[mid] < buffer[lo] { buffer.swapAt(mid, lo) }
+            if buffer[hi] < buffer[lo] { buffer.swapAt(hi, lo) }
+            if buffer[hi] < buffer[mid] { buffer.swapAt(hi, mid) }
+            let pivot = buffer[mid]
+            var i = lo, j = hi
+            while i <= j {
+                while buffer[i] < pivot { i += 1 }
+                while pivot < buffer[j] { j -= 1 }
+                if i <= j { buffer.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return buffer[k]
     }
 }
 

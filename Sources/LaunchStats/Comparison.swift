@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import LaunchCore
 
 /// What a comparison concluded about one phase.
@@ -19,33 +20,58 @@ public enum Verdict: String, Codable, Sendable {
     case removed
 }
 
+/// Which confidence interval a row carries.
+public enum IntervalMethod: String, Codable, Sendable {
+    /// The distribution-free interval of the Hodges–Lehmann shift (unpaired runs).
+    case hodgesLehmann = "hodges-lehmann"
+    /// The sign-test interval of the median per-pair difference (paired runs).
+    case signTest = "sign test"
+    /// The percentile bootstrap of the change of medians (phases near the threshold, or too few runs
+    /// for a rank interval at 99%).
+    case bootstrap
+}
+
 /// One row of a comparison: a phase (or the total) in A and in B.
 public struct ComparisonRow: Equatable, Sendable, Codable {
     public var path: String
     public var name: String
     public var depth: Int
+    /// Medians in the comparison's metric: seconds, or instructions.
     public var baselineMedian: Double?
     public var candidateMedian: Double?
-    /// B − A of the medians, in seconds.
+    /// B − A of the medians, in the metric's unit.
     public var change: Double?
     /// The change in percent of A's median.
     public var changePercent: Double?
     public var verdict: Verdict
-    /// Two-sided Mann–Whitney p-value.
+    /// Two-sided p-value of the rank test; `nil` for a deterministic row.
     public var p: Double?
-    /// 99% bootstrap interval of the change of medians, in seconds.
+    /// 99% confidence interval of the change, in the metric's unit (see ``intervalMethod``).
     public var intervalLower: Double?
     public var intervalUpper: Double?
-    /// The smallest change that counted for this row, in seconds.
+    /// The smallest change that counted for this row, in the metric's unit.
     public var threshold: Double?
-    /// For an inconclusive row: about how many more runs per side would decide it.
+    /// For an inconclusive row: about how many more runs per side would decide it (at most
+    /// ``Comparison/maximumSuggestedRuns``).
     public var moreRunsNeeded: Int?
     /// `true` when both sides' values were repeatable (spread within
-    /// ``Comparison/deterministicSpread`` of the median, as instruction counts are): the verdict
-    /// compares the medians directly, with no test. `nil` for time.
+    /// ``Comparison/deterministicSpread`` of the median, or ``Comparison/deterministicSlack``, as
+    /// instruction counts are): the verdict compares the medians directly, with no test. `nil` for time.
     public var deterministic: Bool?
     /// What the medians, change and threshold are in: seconds, or instructions.
     public var metric: Metric = .time
+    /// The kind of interval in ``intervalLower``…``intervalUpper``.
+    public var intervalMethod: IntervalMethod?
+    /// Why a row was decided as it was, when that needs saying (e.g. counts that are not deterministic).
+    public var note: String?
+
+    public init(path: String, name: String, depth: Int, verdict: Verdict) {
+        self.path = path
+        self.name = name
+        self.depth = depth
+        self.verdict = verdict
+    }
+
     /// For a row decided by `check --runs auto` (``SequentialGate``): the pairs of runs it took.
     /// The interval is then that rule's, at level ``intervalLevel``, and `change` the median of the
     /// per-pair differences.
@@ -57,6 +83,7 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     public mutating func apply(_ outcome: SequentialGate.Outcome, pairs: Int) {
         sequentialRuns = pairs
         intervalLevel = outcome.level
+        intervalMethod = .signTest
         intervalLower = outcome.lower
         intervalUpper = outcome.upper
         p = nil
@@ -75,17 +102,22 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     public var confidence: Double? { p.map { 1 - $0 } }
 }
 
-/// Compares a baseline result (A) with a candidate (B), phase by phase and for the total.
+/// Compares a baseline result (A) with a candidate (B), phase by phase and for the total, in one
+/// metric: time (durations) or instructions (Callgrind counts; phases without counts are skipped).
 ///
 /// A phase has **regressed** when the test finds the change significant (p < α) and
 /// the change of medians is larger than the threshold. A change that is significant but smaller, or
-/// not significant while the 99% bootstrap interval of the change lies inside ± threshold, is
-/// **within noise**; otherwise the runs are **inconclusive**, with an estimate of how many more would
-/// decide.
+/// not significant while the 99% interval of the change lies inside ± threshold, is **within
+/// noise**; otherwise the runs are **inconclusive**, with an estimate of how many more would decide.
 ///
 /// The test is Mann–Whitney U for independent samples, or, for a `paired` comparison (runs made
 /// interleaved, run i of A next to run i of B), the Wilcoxon signed-rank test on the per-pair
-/// differences with a pairs bootstrap, which cancels the machine's drift shared by neighbours.
+/// differences, which cancels the machine's drift shared by neighbours. The interval is rank-based
+/// (``RankIntervals``): the Hodges–Lehmann shift interval, or the sign-test interval for pairs; the
+/// bootstrap is used only for phases whose interval ends near ± threshold and for samples too small
+/// for a rank interval. Instruction counts that repeat within 0.1% on both sides are decided on
+/// the medians alone (``DecisionBasis/deterministic``). Phases are analysed in parallel.
+/// See `docs/comparison.md`.
 public struct Comparison: Equatable, Sendable, Codable {
     /// Every phase present in either result: B's order, then phases only in A.
     public var rows: [ComparisonRow]
@@ -103,18 +135,34 @@ public struct Comparison: Equatable, Sendable, Codable {
     /// smallest phases move by a few dozen instructions between runs (allocator and runtime paths).
     public static let deterministicSlack = 1000.0
 
+    /// The most runs a row suggests adding: past this, the change is as good as equal to the threshold.
+    public static let maximumSuggestedRuns = 1_000_000
+    /// The confidence of the intervals.
+    public static let intervalConfidence = 0.99
+    /// An interval end closer than this share of the threshold to ± threshold is checked by the bootstrap.
+    public static let nearThresholdShare = 0.1
+    /// The total's row name per metric.
+    public static let timeTotalName = "Total launch time"
+    public static let instructionTotalName = "Total launch instructions"
+
     /// Phases (and the total) that got slower.
     public var regressions: [ComparisonRow] { (rows + [total]).filter { $0.verdict == .slower } }
 
     public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false,
                 metric: Metric = .time) {
-        let paired = paired && a.runs.count == b.runs.count
+        self.init(baseline: PhaseTable(a), candidate: PhaseTable(b), thresholds: thresholds, paired: paired, metric: metric)
+    }
+
+    /// Compares two phase tables (as ``PhaseTable/init(_:)`` or a streaming reader build them).
+    public init(baseline tableA: PhaseTable, candidate tableB: PhaseTable, thresholds: Thresholds = Thresholds(), paired: Bool = false,
+                metric: Metric = .time) {
+        let paired = paired && tableA.runCount == tableB.runCount
         self.paired = paired
         self.metric = metric
-        let tableA = PhaseTable(a), tableB = PhaseTable(b)
         let rowsA = Dictionary(tableA.rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let pathsB = Set(tableB.rows.map(\.path))
-        var rows: [ComparisonRow] = []
+        var jobs: [Job] = []
+        jobs.reserveCapacity(tableB.rows.count + 1)
         // A phase without values of the metric on a side (not counted) is absent there, never 0.
         func values(_ row: PhaseTable.Row?) -> [Double]? {
             guard let row else { return nil }
@@ -122,40 +170,87 @@ public struct Comparison: Equatable, Sendable, Codable {
             return values.isEmpty ? nil : values
         }
         for row in tableB.rows {
-            guard values(row) != nil || values(rowsA[row.path]) != nil else { continue }
-            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth,
-                                     values(rowsA[row.path]), values(row), thresholds, paired: paired, metric: metric))
+            let valuesA = values(rowsA[row.path]), valuesB = values(row)
+            guard valuesA != nil || valuesB != nil else { continue }
+            jobs.append(Job(path: row.path, name: row.name, depth: row.depth, a: valuesA, b: valuesB))
         }
         for row in tableA.rows where !pathsB.contains(row.path) {
             guard let valuesA = values(row) else { continue }
-            rows.append(Self.compare(path: row.path, name: row.name, depth: row.depth, valuesA, nil, thresholds, metric: metric))
+            jobs.append(Job(path: row.path, name: row.name, depth: row.depth, a: valuesA, b: nil))
         }
-        self.rows = rows
-        let totalName = metric == .time ? "Total launch time" : "Total launch instructions"
+        let totalName = metric == .time ? Self.timeTotalName : Self.instructionTotalName
         let totalsA = tableA.totals(metric), totalsB = tableB.totals(metric)
-        total = Self.compare(path: totalName, name: totalName, depth: 0, totalsA.isEmpty ? nil : totalsA,
-                             totalsB.isEmpty ? nil : totalsB, thresholds, paired: paired, metric: metric)
+        jobs.append(Job(path: totalName, name: totalName, depth: 0, a: totalsA.isEmpty ? nil : totalsA, b: totalsB.isEmpty ? nil : totalsB))
+
+        let tables = RankTables(jobs: jobs, paired: paired, alpha: thresholds.alpha)
+        let results = Self.analyse(jobs, thresholds: thresholds, paired: paired, metric: metric, tables: tables)
+        rows = Array(results.dropLast())
+        total = results[results.count - 1]
     }
 
     /// Whether `values` spread by at most ``deterministicSpread`` of their median, or by at most
     /// ``deterministicSlack``.
     public static func isDeterministic(_ values: [Double]) -> Bool {
-        guard let low = values.min(), let high = values.max(), let summary = Summary(values) else { return false }
-        return high - low <= max(abs(summary.median) * deterministicSpread, deterministicSlack)
+        isDeterministic(sorted: values.filter(\.isFinite).sorted())
+    }
+
+    /// ``isDeterministic(_:)`` for finite values sorted ascending.
+    static func isDeterministic(sorted values: [Double]) -> Bool {
+        guard let low = values.first, let high = values.last else { return false }
+        return high - low <= Swift.max(abs(Summary.quantile(values, 0.5)) * deterministicSpread, deterministicSlack)
     }
 
     /// The phases (paths) of `result` whose values of `metric` spread across its runs by more than
     /// ``deterministicSpread``, with their spread as a fraction of the median. Needs two runs or more.
     public static func nondeterministicPhases(in result: LaunchResult, metric: Metric = .instructions) -> [(path: String, spread: Double)] {
-        let table = PhaseTable(result)
+        nondeterministicPhases(in: PhaseTable(result), metric: metric)
+    }
+
+    /// ``nondeterministicPhases(in:metric:)`` of a phase table (as the streaming reader builds it).
+    public static func nondeterministicPhases(in table: PhaseTable, metric: Metric = .instructions) -> [(path: String, spread: Double)] {
         var found: [(path: String, spread: Double)] = []
         for row in table.rows {
-            let values = row.values(metric)
-            guard values.count >= 2, !isDeterministic(values), let low = values.min(), let high = values.max(),
-                  let median = Summary(values)?.median, median > 0 else { continue }
+            let values = row.values(metric).filter(\.isFinite).sorted()
+            guard values.count >= 2, !isDeterministic(sorted: values), let low = values.first, let high = values.last else { continue }
+            let median = Summary.quantile(values, 0.5)
+            guard median > 0 else { continue }
             found.append((row.path, (high - low) / median))
         }
         return found
+    }
+
+    /// One phase to compare.
+    struct Job: Sendable {
+        var path: String
+        var name: String
+        var depth: Int
+        var a: [Double]?
+        var b: [Double]?
+    }
+
+    /// Compares every job, spread over the processor's cores in chunks.
+    static func analyse(_ jobs: [Job], thresholds: Thresholds, paired: Bool, metric: Metric, tables: RankTables) -> [ComparisonRow] {
+        let count = jobs.count
+        var output = [ComparisonRow](repeating: ComparisonRow(path: "", name: "", depth: 0, verdict: .inconclusive), count: count)
+        let chunkSize = 64
+        let chunks = (count + chunkSize - 1) / chunkSize
+        output.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            let work: @Sendable (Int) -> Void = { chunk in
+                let end = Swift.min(count, (chunk + 1) * chunkSize)
+                for i in (chunk * chunkSize)..<end {
+                    let job = jobs[i]
+                    out[i] = compare(path: job.path, name: job.name, depth: job.depth, job.a, job.b, thresholds,
+                                     paired: paired, metric: metric, tables: tables)
+                }
+            }
+            if chunks > 1 {
+                DispatchQueue.concurrentPerform(iterations: chunks, execute: work)
+            } else if chunks == 1 {
+                work(0)
+            }
+        }
+        return output
     }
 
     /// Whether `pairs` pairs can give a two-sided signed-rank p-value below `alpha`.
@@ -163,43 +258,86 @@ public struct Comparison: Equatable, Sendable, Codable {
         pairs < 1024 && 2 / pow(2, Double(pairs)) < alpha
     }
 
+    /// The runs to suggest adding, from a real-valued estimate: at least 1, at most
+    /// ``maximumSuggestedRuns`` (an estimate that is infinite or past it gives the cap), `nil` for NaN.
+    static func suggestedRuns(_ more: Double) -> Int? {
+        guard !more.isNaN else { return nil }
+        guard more < Double(maximumSuggestedRuns) else { return maximumSuggestedRuns }
+        return Swift.max(1, Int(more.rounded(.up)))
+    }
+
     static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
-                        paired: Bool = false, metric: Metric = .time) -> ComparisonRow {
+                        paired: Bool = false, metric: Metric = .time, tables: RankTables? = nil) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
         row.metric = metric
-        guard let a, let sa = Summary(a) else {
+        // Only finite values take part (readers refuse others; this keeps the arithmetic total).
+        let sortedA = (a ?? []).filter(\.isFinite).sorted()
+        guard !sortedA.isEmpty else {
             row.verdict = .added
-            row.candidateMedian = b.flatMap { Summary($0)?.median }
+            let sortedB = (b ?? []).filter(\.isFinite).sorted()
+            row.candidateMedian = sortedB.isEmpty ? nil : Summary.quantile(sortedB, 0.5)
             return row
         }
-        row.baselineMedian = sa.median
-        guard let b, let sb = Summary(b) else {
+        let medianA = Summary.quantile(sortedA, 0.5)
+        row.baselineMedian = medianA
+        let sortedB = (b ?? []).filter(\.isFinite).sorted()
+        guard !sortedB.isEmpty else {
             row.verdict = .removed
             return row
         }
-        row.candidateMedian = sb.median
-        let change = sb.median - sa.median
+        let medianB = Summary.quantile(sortedB, 0.5)
+        row.candidateMedian = medianB
+        let change = medianB - medianA
         row.change = change
-        row.changePercent = sa.median > 0 ? change / sa.median * 100 : nil
-        let threshold = thresholds.threshold(metric, path: path, name: name, baseline: sa.median)
+        row.changePercent = medianA > 0 ? change / medianA * 100 : nil
+        let threshold = thresholds.threshold(metric, path: path, name: name, baseline: medianA)
         row.threshold = threshold
+
         // Repeatable values (instruction counts) need no test: the medians are the answer.
         if metric == .instructions {
-            row.deterministic = Self.isDeterministic(a) && Self.isDeterministic(b)
-            if row.deterministic == true {
+            let deterministicA = isDeterministic(sorted: sortedA), deterministicB = isDeterministic(sorted: sortedB)
+            row.deterministic = deterministicA && deterministicB
+            if deterministicA && deterministicB {
                 row.verdict = abs(change) > threshold ? (change > 0 ? .slower : .faster) : .withinNoise
                 return row
             }
+            let (side, sorted) = deterministicA ? ("candidate", sortedB) : ("baseline", sortedA)
+            let spread = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Swift.max(abs(Summary.quantile(sorted, 0.5)), 1)
+            row.note = "not deterministic: the \(side)'s counts spread by \(SpreadFormat.percent(spread * 100)) of their median (over 0.1%), so the rank test decides"
         }
+
         // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i,
         // and when there are enough pairs for the signed-rank test to reach α at all (its smallest
         // p-value is 2 / 2ⁿ: 7 pairs cannot reach 0.01); otherwise the two samples are compared.
-        let pairs = paired && a.count == b.count && Self.signedRankCanReach(thresholds.alpha, pairs: a.count)
-        row.p = pairs ? WilcoxonSignedRank.test(a, b)?.p : MannWhitney.test(a, b)?.p
-        let interval = pairs ? Bootstrap.pairedMedianDifferenceInterval(a, b) : Bootstrap.medianDifferenceInterval(a, b)
+        let a = a ?? [], b = b ?? []
+        let pairs = paired && a.count == b.count && a.count == sortedA.count && b.count == sortedB.count
+            && Self.signedRankCanReach(thresholds.alpha, pairs: a.count)
+        let exact = tables?.mannWhitney[RankTables.Sizes(sortedA.count, sortedB.count)]
+        row.p = pairs ? WilcoxonSignedRank.test(a, b)?.p : MannWhitney.test(sortedA: sortedA, sortedB: sortedB, exactCounts: exact)?.p
+        var interval: (lower: Double, upper: Double)?
+        if pairs {
+            interval = RankIntervals.pairedInterval(a, b, confidence: intervalConfidence)
+            row.intervalMethod = .signTest
+        } else {
+            interval = RankIntervals.shiftInterval(sortedA: sortedA, sortedB: sortedB, confidence: intervalConfidence, exactCounts: exact)
+            row.intervalMethod = .hodgesLehmann
+        }
+        let significant = (row.p ?? 1) < thresholds.alpha
+        func bootstrap() {
+            interval = pairs ? Bootstrap.pairedMedianDifferenceInterval(a, b, confidence: intervalConfidence)
+                             : Bootstrap.medianDifferenceInterval(sortedA, sortedB, confidence: intervalConfidence)
+            row.intervalMethod = .bootstrap
+        }
+        if let found = interval {
+            // The interval decides between "within noise" and "inconclusive" only when the test is not
+            // significant: then an end near ± threshold is checked with the bootstrap of the medians.
+            let margin = nearThresholdShare * threshold
+            if !significant && (abs(found.lower + threshold) <= margin || abs(found.upper - threshold) <= margin) { bootstrap() }
+        } else {
+            bootstrap()
+        }
         row.intervalLower = interval?.lower
         row.intervalUpper = interval?.upper
-        let significant = (row.p ?? 1) < thresholds.alpha
 
         if significant && abs(change) > threshold {
             row.verdict = change > 0 ? .slower : .faster
@@ -214,14 +352,45 @@ public struct Comparison: Equatable, Sendable, Codable {
             if let interval {
                 let halfWidth = (interval.upper - interval.lower) / 2
                 let room = abs(change) < threshold ? threshold - abs(change) : abs(change)
-                if room > 0, halfWidth > 0 {
-                    let n = Double(min(a.count, b.count))
-                    let needed = n * (halfWidth / room) * (halfWidth / room)
-                    row.moreRunsNeeded = max(1, Int((needed - n).rounded(.up)))
+                if room > 0, halfWidth > 0, room.isFinite, halfWidth.isFinite {
+                    let n = Double(Swift.min(sortedA.count, sortedB.count))
+                    let ratio = halfWidth / room
+                    row.moreRunsNeeded = suggestedRuns(n * ratio * ratio - n)
                 }
             }
         }
         return row
+    }
+}
+
+/// Exact rank distributions computed once per pair of sample sizes before the phases are analysed
+/// in parallel (every phase of a 100-run result has the same sizes), read-only afterwards.
+struct RankTables: Sendable {
+    struct Sizes: Hashable, Sendable {
+        var n: Int
+        var m: Int
+        init(_ n: Int, _ m: Int) { self.n = n; self.m = m }
+    }
+
+    /// Mann–Whitney U distributions for sizes small enough for the exact test.
+    var mannWhitney: [Sizes: [Double]] = [:]
+
+    init(jobs: [Comparison.Job], paired: Bool, alpha: Double) {
+        for job in jobs {
+            guard let a = job.a, let b = job.b else { continue }
+            let sizes = Sizes(a.count, b.count)
+            guard sizes.n > 0, sizes.m > 0, mannWhitney[sizes] == nil,
+                  MannWhitney.usesExactDistribution(n: sizes.n, m: sizes.m) else { continue }
+            mannWhitney[sizes] = MannWhitney.exactDistribution(n: sizes.n, m: sizes.m)
+        }
+    }
+}
+
+/// Percentages in notes: two significant decimals.
+enum SpreadFormat {
+    static func percent(_ value: Double) -> String {
+        let scaled = (value * 100).rounded() / 100
+        return "\(scaled)%"
     }
 }
 

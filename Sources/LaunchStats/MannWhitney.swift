@@ -14,29 +14,54 @@ public enum MannWhitney {
         public var exact: Bool
     }
 
+    /// Whether samples of `n` and `m` values get the exact p-value (when there are no ties).
+    public static func usesExactDistribution(n: Int, m: Int) -> Bool {
+        let (product, overflow) = n.multipliedReportingOverflow(by: m)
+        return !overflow && product <= 2500
+    }
+
     /// Tests `a` against `b`; `nil` when either is empty.
     public static func test(_ a: [Double], _ b: [Double]) -> Result? {
+        test(sortedA: a.sorted(), sortedB: b.sorted())
+    }
+
+    /// Tests samples already sorted ascending, ranking them by merging (O(n + m)). `exactCounts`, the
+    /// distribution for these sizes, saves computing it again for every phase of the same run count.
+    public static func test(sortedA a: [Double], sortedB b: [Double], exactCounts: [Double]? = nil) -> Result? {
         let n = a.count, m = b.count
         guard n > 0, m > 0 else { return nil }
-        // Rank the pooled sample, averaging the ranks of ties.
-        let pooled = (a.map { ($0, 0) } + b.map { ($0, 1) }).sorted { $0.0 < $1.0 }
-        let (ranks, tieCorrection) = RankStatistics.averageRanks(ofSorted: pooled.map(\.0))
-        let rankSumA = zip(pooled, ranks).filter { $0.0.1 == 0 }.reduce(0) { $0 + $1.1 }
-        let u = rankSumA - Double(n * (n + 1)) / 2
-        let mean = Double(n * m) / 2
+        // Walk both samples in order, one group of equal values at a time: each group shares the
+        // average of the ranks it covers.
+        var i = 0, j = 0, position = 0
+        var rankSumA = 0.0, tieCorrection = 0.0
+        while i < n || j < m {
+            let value = j >= m || (i < n && a[i] <= b[j]) ? a[i] : b[j]
+            var inA = 0, inB = 0
+            while i < n && a[i] == value { i += 1; inA += 1 }
+            while j < m && b[j] == value { j += 1; inB += 1 }
+            let t = inA + inB
+            guard t > 0 else { return nil }  // NaN: no order.
+            let averageRank = Double(position) + Double(t + 1) / 2
+            rankSumA += Double(inA) * averageRank
+            if t > 1 { let tt = Double(t); tieCorrection += tt * tt * tt - tt }
+            position += t
+        }
+        let N = Double(n), M = Double(m)
+        let u = rankSumA - N * (N + 1) / 2
+        let mean = N * M / 2
 
-        if tieCorrection == 0 && n * m <= 2500 {
-            let p = RankStatistics.exactTwoSidedP(counts: exactDistribution(n: n, m: m), statistic: u, mean: mean)
+        if tieCorrection == 0 && usesExactDistribution(n: n, m: m) {
+            let counts = exactCounts.flatMap { $0.count == n * m + 1 ? $0 : nil } ?? exactDistribution(n: n, m: m)
+            let p = RankStatistics.exactTwoSidedP(counts: counts, statistic: u, mean: mean)
             return Result(u: u, p: p, exact: true)
         }
-        let nm = Double(n * m), N = Double(n + m)
-        let variance = nm / 12 * ((N + 1) - tieCorrection / (N * (N - 1)))
+        let variance = N * M / 12 * ((N + M + 1) - tieCorrection / ((N + M) * (N + M - 1)))
         return Result(u: u, p: RankStatistics.normalTwoSidedP(statistic: u, mean: mean, variance: variance), exact: false)
     }
 
     /// The number of arrangements giving each U = 0…n·m, by the recurrence
     /// f(n, m, u) = f(n − 1, m, u − m) + f(n, m − 1, u).
-    static func exactDistribution(n: Int, m: Int) -> [Double] {
+    public static func exactDistribution(n: Int, m: Int) -> [Double] {
         // table[j][u] for the current i (first sample size), j = 0…m.
         var previous = [[Double]](repeating: [1], count: m + 1)  // i = 0: only U = 0.
         for i in 1...n {

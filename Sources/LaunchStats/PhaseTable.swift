@@ -2,7 +2,11 @@ import LaunchCore
 
 /// The phases of a result lined up across runs: one row per distinct phase (identified by its
 /// path of names from the top, e.g. `drawing/keys`), in the order of their first appearance.
-public struct PhaseTable: Sendable {
+///
+/// Built from a decoded result with ``init(_:)``, or directly by a streaming reader
+/// (``init(rows:totals:hostTotals:instructionTotals:deferred:runCount:)``) without materialising
+/// every phase record.
+public struct PhaseTable: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         /// `parent/child` names from the top level down.
         public var path: String
@@ -18,8 +22,25 @@ public struct PhaseTable: Sendable {
         public var residentBytes: [Int]
         /// Resident growth during the phase, where sampled.
         public var residentGrowth: [Int]
-        /// Instruction counts, in run order, where counted (`--metric instructions`).
-        public var instructions: [Double] = []
+        /// Instruction counts in the runs where they were counted (`--metric instructions`), in run
+        /// order; empty when never counted (a phase without counts is never taken as 0).
+        public var instructions: [Double]
+
+        public init(path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
+                    hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = []) {
+            self.path = path
+            self.name = name
+            self.depth = depth
+            self.kind = kind
+            self.afterLaunch = afterLaunch
+            self.durations = durations
+            self.hostDurations = hostDurations
+            self.residentBytes = residentBytes
+            self.residentGrowth = residentGrowth
+            self.instructions = instructions
+        }
+
+        public var summary: Summary? { Summary(durations) }
 
         /// The values of `metric` in run order (durations, or instruction counts where counted).
         public func values(_ metric: Metric) -> [Double] {
@@ -28,8 +49,6 @@ public struct PhaseTable: Sendable {
             case .instructions: instructions
             }
         }
-
-        public var summary: Summary? { Summary(durations) }
     }
 
     public var rows: [Row]
@@ -37,17 +56,20 @@ public struct PhaseTable: Sendable {
     public var totals: [Double]
     /// Launch totals without the emulated device's extra time, one per run (equal to ``totals`` on the host).
     public var hostTotals: [Double]
-    /// Names of lazy phases deferred at launch (from the first run).
-    public var deferred: [String]
     /// Launch instruction totals, one per run that counted them.
     public var instructionTotals: [Double]
+    /// Names of lazy phases deferred at launch (from the first run).
+    public var deferred: [String]
+    /// The number of runs.
+    public var runCount: Int
 
-    /// The launch totals of `metric`, one per run.
-    public func totals(_ metric: Metric) -> [Double] {
-        switch metric {
-        case .time: totals
-        case .instructions: instructionTotals
-        }
+    public init(rows: [Row], totals: [Double], hostTotals: [Double], instructionTotals: [Double], deferred: [String], runCount: Int) {
+        self.rows = rows
+        self.totals = totals
+        self.hostTotals = hostTotals
+        self.instructionTotals = instructionTotals
+        self.deferred = deferred
+        self.runCount = runCount
     }
 
     public init(_ result: LaunchResult) {
@@ -65,9 +87,7 @@ public struct PhaseTable: Sendable {
                 } else {
                     i = rows.count
                     index[path] = i
-                    rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind,
-                                    afterLaunch: phase.afterLaunch, durations: [], hostDurations: [],
-                                    residentBytes: [], residentGrowth: []))
+                    rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
                 }
                 rows[i].durations.append(phase.duration)
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
@@ -83,7 +103,16 @@ public struct PhaseTable: Sendable {
             run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch }
                 .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
         }
-        deferred = result.runs.first?.deferred ?? []
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
+        deferred = result.runs.first?.deferred ?? []
+        runCount = result.runs.count
+    }
+
+    /// The launch totals of `metric`, one per run.
+    public func totals(_ metric: Metric) -> [Double] {
+        switch metric {
+        case .time: totals
+        case .instructions: instructionTotals
+        }
     }
 }

@@ -30,10 +30,11 @@ public struct Summary: Equatable, Sendable {
         mad = Self.quantile(sorted.map { abs($0 - med) }.sorted(), 0.5)
     }
 
-    /// The `q` quantile (0…1) of sorted values, interpolating linearly between closest ranks.
+    /// The `q` quantile (0…1, clamped; NaN gives NaN) of sorted values, interpolating linearly
+    /// between closest ranks.
     public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let position = q * Double(sorted.count - 1)
+        guard !sorted.isEmpty, !q.isNaN else { return .nan }
+        let position = Swift.min(Swift.max(q, 0), 1) * Double(sorted.count - 1)
         let lower = Int(position.rounded(.down)), upper = Int(position.rounded(.up))
         let fraction = position - Double(lower)
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchCore
 import LaunchExport
 import LaunchStats
 
@@ -31,20 +32,36 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var measure: MetricOptions
 
     func run() throws {
-        let a = try lookup.load(baseline, metric: measure.metric)
-        let b = try lookup.load(candidate, metric: measure.metric)
+        // The streaming reader: a 10,000-phase × 100-run result is read without holding the file or
+        // a record per phase in memory.
+        let a = try lookup.loadTable(baseline, metric: measure.metric)
+        let b = try lookup.loadTable(candidate, metric: measure.metric)
         if measure.metric == .instructions {
-            for (label, result) in [(baseline, a), (candidate, b)] where !result.runs.contains(where: { $0.instructions != nil }) {
+            for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
                 throw InputError("\(label): the result has no instruction counts: make it with --metric instructions")
             }
         }
-        let comparison = Comparison(baseline: a, candidate: b, thresholds: try thresholds.thresholds(), metric: measure.metric)
-        for caveat in Comparison.caveats(baseline: a, candidate: b) { StandardError.write("launchprof: warning: \(caveat)\n") }
+        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: measure.metric)
+        for caveat in Comparison.caveats(baseline: a.header, candidate: b.header) { StandardError.write("launchprof: warning: \(caveat)\n") }
         let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: thresholds.precision)
         switch format {
         case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")
         case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")
         case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
+        }
+    }
+}
+
+extension StoreLookupOptions {
+    /// The result a file path or git revision names, read by the streaming reader for comparison.
+    func loadTable(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> TabulatedResult {
+        do {
+            let path = try ResultStore(directory: store).locate(
+                reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                metric: metric, resolveRevision: ResultMetadata.resolveRevision)
+            return try ResultTableReader.read(path)
+        } catch {
+            throw InputError(error)
         }
     }
 }

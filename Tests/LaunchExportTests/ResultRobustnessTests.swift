@@ -1,6 +1,7 @@
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchStats
 
 /// A result file is user input: mutated ones are refused with a reason or render in every format,
 /// never crash.
@@ -22,7 +23,12 @@ import LaunchCore
             let at = numbers[next() % numbers.count]
             let end = text[at...].firstIndex { !($0.isNumber || $0 == "." || $0 == "e" || $0 == "-") } ?? text.endIndex
             text.replaceSubrange(at..<end, with: tokens[next() % tokens.count])
-            guard let result = try? ResultFile.decode(Array(text.utf8), path: "r.json") else { continue }
+            let decoded = try? ResultFile.decode(Array(text.utf8), path: "r.json")
+            let tabulated = try? ResultTableReader.tabulate(Array(text.utf8), path: "r.json")
+            // Both readers accept and refuse the same files, and agree on what they read.
+            #expect((decoded == nil) == (tabulated == nil), "\(text)")
+            guard let result = decoded else { continue }
+            #expect(tabulated == TabulatedResult(result))
             rendered += 1
             let exporters: [any ResultExporter] = [TextReportExporter(), JSONResultExporter(), CSVExporter(), MarkdownSummaryExporter(),
                                                    ChromeTraceExporter(), SVGTimelineExporter(), CriticalPathReport(), BlameReport(),
@@ -32,6 +38,38 @@ import LaunchCore
         #expect(rendered > 50)
     }
 
+    /// Byte-level mutations (structure, quotes, escapes, control bytes, truncation): the streaming
+    /// reader and the Codable reader accept and refuse the same documents.
+    @Test func bothReadersAgreeOnMutatedBytes() throws {
+        let original = try ResultFile.encode(ResultTableReaderTests.counted(runs: 2))
+        var state: UInt64 = 11
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let replacements: [[UInt8]] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u12", "\\ud800", "x", " ", "-", "0", ".", "e5", "null", "1e400"]
+            .map { Array($0.utf8) } + [[0x01], [0xFF], [0xC3], [0xED, 0xA0, 0x80]]
+        var accepted = 0
+        for round in 0..<600 {
+            var bytes = original
+            let at = next() % bytes.count
+            if round % 10 == 9 {
+                bytes.removeSubrange(at...)
+            } else {
+                let length = next() % 3
+                bytes.replaceSubrange(at..<min(bytes.count, at + length), with: replacements[next() % replacements.count])
+            }
+            let decoded = try? ResultFile.decode(bytes, path: "m.json")
+            let tabulated = try? ResultTableReader.tabulate(bytes, path: "m.json")
+            #expect((decoded == nil) == (tabulated == nil), "\(String(decoding: bytes, as: UTF8.self))")
+            if let decoded {
+                accepted += 1
+                #expect(tabulated == TabulatedResult(decoded))
+            }
+        }
+        #expect(accepted > 20)
+    }
+
     @Test func aParentAfterItsChildIsRefused() throws {
         var result = SampleResult.classic()
         result.runs[0].phases[2].parent = 5
@@ -39,7 +77,7 @@ import LaunchCore
             _ = try ResultFile.decode(try ResultFile.encode(result), path: "r.json")
             Issue.record("a forward parent must be refused")
         } catch {
-            #expect("\(error)" == "r.json: malformed result: runs[0].phases[2].parent: 5 is not an earlier phase of the run")
+            #expect("\(error)".hasPrefix("r.json: malformed result: runs[0].phases[2].parent: 5 is not an earlier phase of the run"))
         }
     }
 }

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bytes of a JSON document, from memory or from a file read in bounded chunks, with the line
+/// and column of the current byte for messages.
+///
+/// A file is opened once and checked on the opened descriptor (`fstat`): a regular file of at
+/// most ``ResultLimits/maximumFileBytes``. It is read into one buffer of twice the longest token
+/// plus a chunk; consumed bytes are dropped as it refills, so a 150 MB result never sits in
+/// memory whole. A token (string or number) is always contiguous in the buffer.
+final class JSONInput {
+    /// The file name in messages.
+    let path: String
+    private var fd: Int32 = -1
+    private var owned: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+    /// The buffer; `base[pos..<end]` are the bytes not yet consumed.
+    private(set) var base: UnsafePointer<UInt8>
+    var pos = 0
+    private(set) var end = 0
+    /// Bytes dropped before `base[0]`.
+    private var dropped = 0
+    private(set) var atEndOfInput: Bool
+    /// 1-based line of `pos`, and the offset (in the whole input) of that line's first byte.
+    var line = 1
+    var lineStart = 0
+
+    static let chunkBytes = 1 << 20
+
+    /// An in-memory document; `bytes` must outlive the input.
+    init(path: String, bytes: UnsafeBufferPointer<UInt8>) {
+        self.path = path
+        base = UnsafePointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+        end = bytes.count
+        atEndOfInput = true
+    }
+
+    /// Opens `path`: a regular file of at most `limit` bytes.
+    init(path: String, limit: Int) throws(ResultFile.ReadError) {
+        self.path = path
+        atEndOfInput = false
+        base = UnsafePointer(bitPattern: 1)!
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Self.systemError(path, "cannot read") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let error = Self.systemError(path, "cannot read")
+            close(descriptor)
+            throw error
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file (a device, FIFO or socket)"
+            throw ResultFile.ReadError(path: path, reason: "is \(kind): results are read from regular files only")
+        }
+        guard info.st_size <= limit else {
+            close(descriptor)
+            throw ResultFile.ReadError(path: path, reason: "is \(info.st_size) bytes, over the \(limit >> 20) MiB limit for a result")
+        }
+        // Regular files never block; blocking mode back for plain reads.
+        _ = fcntl(descriptor, F_SETFL, 0)
+        fd = descriptor
+        capacity = 2 * ResultLimits.maximumTokenBytes + Self.chunkBytes
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        owned = buffer
+        base = UnsafePointer(buffer)
+        self.limit = limit
+    }
+
+    private var limit = Int.max
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        owned?.deallocate()
+    }
+
+    /// The offset of `pos` in the whole input.
+    var offset: Int { dropped + pos }
+    var column: Int { offset - lineStart + 1 }
+
+    /// Reads more bytes, keeping `base[pos..<end]` (moved to the front). `false` at the end of input.
+    func refill() throws(ResultFile.ReadError) -> Bool {
+        guard !atEndOfInput, let buffer = owned else { return false }
+        let kept = end - pos
+        if pos > 0 {
+            if kept > 0 { memmove(buffer, buffer + pos, kept) }
+            dropped += pos
+            pos = 0
+            end = kept
+        }
+        let room = capacity - end
+        guard room > 0 else { return false }
+        while true {
+            let n = read(fd, buffer + end, Swift.min(room, Self.chunkBytes))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.systemError(path, "cannot read")
+            }
+            if n == 0 {
+                atEndOfInput = true
+                return false
+            }
+            end += n
+            // The file grew while being read: stop at the limit rather than read without end.
+            if dropped + end > limit {
+                throw ResultFile.ReadError(path: path, reason: "grew past the \(limit >> 20) MiB limit for a result while being read")
+            }
+            return true
+        }
+    }
+
+    private static func systemError(_ path: String, _ action: String) -> ResultFile.ReadError {
+        ResultFile.ReadError(path: path, reason: "\(action): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,696 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+import LaunchStats
+
+/// The fast reader of result files for `diff` and `check`: one streaming pass over the file, read
+/// in bounded chunks (``JSONInput``), that builds the ``PhaseTable`` directly — phase paths
+/// interned once, per-path arrays of durations and instruction counts — without materialising a
+/// `PhaseRecord` per phase or holding the file in memory.
+///
+/// It checks what ``ResultFile/decode(_:path:)`` checks (that reader runs this one's validation
+/// first, so the two accept and refuse the same files): strict JSON, nesting of at most
+/// ``ResultLimits/maximumNesting`` levels, the file size and token limits, the types of every field
+/// of runs, phases, marks and counters, finite numbers, parents earlier than their children,
+/// non-negative durations and counts, and a supported schema version. Everything outside `runs`
+/// (at most ``ResultLimits/maximumHeaderBytes``) is decoded with the `Codable` model.
+public enum ResultTableReader {
+    /// Reads the result file at `path`.
+    public static func read(_ path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+        let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
+        return try ResultStreamParser(input: input).parse()
+    }
+
+    /// Tabulates a result document held in memory.
+    public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+        guard bytes.count <= ResultLimits.maximumFileBytes else {
+            throw ResultFile.ReadError(path: path, reason: "is \(bytes.count) bytes, over the \(ResultLimits.maximumFileBytes >> 20) MiB limit for a result")
+        }
+        let outcome: Result<TabulatedResult, ResultFile.ReadError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(ResultFile.ReadError) {
+                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer)).parse())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+}
+
+/// The parser behind ``ResultTableReader``.
+final class ResultStreamParser {
+    private let scanner: JSONScanner
+    private let path: String
+
+    // Where the parser is, for messages.
+    private var topKey: String?
+    private var runIndex = -1
+    private var listName: StaticString?
+    private var listIndex = -1
+    private var field: StaticString?
+    private var generic: [String] = []
+
+    // The header: every top-level member but `runs`, copied as JSON.
+    private var header: [UInt8] = [0x7B]
+    private var headerMembers = 0
+    private var schemaVersion: Int?
+    private var sawRuns = false
+
+    // The table being built.
+    private var rows: [PhaseTable.Row] = []
+    private var rowByPath: [String: Int32] = [:]
+    private var rowByNode: [UInt64: Int32] = [:]
+    private var names = NameInterner()
+    private var totals: [Double] = []
+    private var hostTotals: [Double] = []
+    private var instructionTotals: [Double] = []
+    private var deferred: [String] = []
+    private var runCount = 0
+    private var scratch: [UInt8] = []
+
+    init(input: JSONInput) {
+        scanner = JSONScanner(input: input)
+        path = input.path
+        scanner.keyPath = { [unowned self] in self.currentKeyPath() }
+    }
+
+    func parse() throws(ResultFile.ReadError) -> TabulatedResult {
+        do {
+            return try document()
+        } catch {
+            if error.line < 0 {
+                throw ResultFile.ReadError(path: path, reason: error.kind == .schema ? "malformed result: \(error.message)" : error.message)
+            }
+            let position = "line \(error.line), column \(error.column)"
+            let at = error.keyPath.isEmpty ? "" : "\(error.keyPath): "
+            switch error.kind {
+            case .syntax: throw ResultFile.ReadError(path: path, reason: "not a launchprof result (invalid JSON at \(position)\(error.keyPath.isEmpty ? "" : ", in \(error.keyPath)"): \(error.message))")
+            case .schema: throw ResultFile.ReadError(path: path, reason: "malformed result: \(at)\(error.message) (\(position))")
+            case .limit: throw ResultFile.ReadError(path: path, reason: "\(at)\(error.message) (\(position))")
+            }
+        }
+    }
+
+    private func currentKeyPath() -> String {
+        var text = topKey ?? ""
+        if runIndex >= 0 { text += "[\(runIndex)]" }
+        if let listName { text += ".\(listName)" }
+        if listIndex >= 0 { text += "[\(listIndex)]" }
+        if let field { text += ".\(field)" }
+        for part in generic { text += part.hasPrefix("[") ? part : ".\(part)" }
+        return text
+    }
+
+    private func schema(_ message: String) -> JSONFailure { scanner.failure(.schema, message) }
+
+    // MARK: Document
+
+    private func document() throws(JSONFailure) -> TabulatedResult {
+        // A byte-order mark is tolerated, as the Codable reader tolerates it.
+        var available = scanner.input.end - scanner.input.pos >= 3
+        if !available { available = try scanner.refill() }
+        if available {
+            let b = scanner.input.base, p = scanner.input.pos
+            if scanner.input.end - p >= 3 && b[p] == 0xEF && b[p + 1] == 0xBB && b[p + 2] == 0xBF { scanner.input.pos += 3 }
+        }
+        guard try scanner.peek() == 0x7B else {
+            let empty = try scanner.peek() == nil
+            let message = empty ? "the file is empty" : try scanner.found("'{' (a result is a JSON object)")
+            throw scanner.syntax(message)
+        }
+        scanner.input.pos += 1
+        var seen = Set<String>()
+        if try scanner.peek() == 0x7D {
+            scanner.input.pos += 1
+        } else {
+            repeat {
+                let keyToken = try scanner.string()
+                let key = scanner.text(keyToken)
+                guard seen.insert(key).inserted else { throw schema("the key \"\(key)\" appears twice") }
+                try scanner.expect(0x3A, "':'")
+                topKey = key
+                if key == "runs" {
+                    sawRuns = true
+                    try runs()
+                } else {
+                    if key == "schemaVersion", let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) {
+                        let token = try scanner.number()
+                        if token.isInteger { schemaVersion = try? scanner.integer(token) }
+                        appendHeaderMember(key) { self.appendRaw(token.start, token.count) }
+                    } else {
+                        appendHeaderKey(key)
+                        try value(depth: 2, copy: true)
+                    }
+                }
+                topKey = nil
+            } while try scanner.commaOr(0x7D, "',' or '}'")
+        }
+        if try scanner.peek() != nil {
+            let message = try scanner.found("the end of the file after the result")
+            throw scanner.syntax(message)
+        }
+        return try finish()
+    }
+
+    private func finish() throws(JSONFailure) -> TabulatedResult {
+        guard let schema = schemaVersion else {
+            throw JSONFailure(kind: .syntax, message: "", keyPath: "", line: 0, column: 0).noSchemaVersion
+        }
+        guard LaunchResult.readableSchemaVersions.contains(schema) else {
+            let versions = LaunchResult.readableSchemaVersions
+            throw JSONFailure(kind: .limit, message: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))",
+                              keyPath: "", line: 0, column: 0).plain
+        }
+        if sawRuns { appendHeaderMember("runs") { self.header += Array("[]".utf8) } }
+        header.append(0x7D)
+        let decoded: LaunchResult
+        do {
+            decoded = try ResultFile.decodeModel(header)
+        } catch {
+            throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
+        }
+        let table = PhaseTable(rows: rows, totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
+                               deferred: deferred, runCount: runCount)
+        return TabulatedResult(header: decoded, table: table)
+    }
+
+    // MARK: Header copy
+
+    private func appendHeaderKey(_ key: String) {
+        if headerMembers > 0 { header.append(0x2C) }
+        headerMembers += 1
+        appendJSONString(key)
+        header.append(0x3A)
+    }
+
+    private func appendHeaderMember(_ key: String, _ value: () -> Void) {
+        appendHeaderKey(key)
+        value()
+    }
+
+    private func appendJSONString(_ text: String) {
+        header.append(0x22)
+        for unit in text.utf8 {
+            switch unit {
+            case 0x22, 0x5C: header += [0x5C, unit]
+            case 0..<0x20: header += Array("\\u00".utf8) + Array(String(unit >> 4, radix: 16).utf8) + Array(String(unit & 15, radix: 16).utf8)
+            default: header.append(unit)
+            }
+        }
+        header.append(0x22)
+    }
+
+    private func appendRaw(_ start: Int, _ count: Int) {
+        header.append(contentsOf: UnsafeBufferPointer(start: scanner.input.base + start, count: count))
+    }
+
+    private func checkHeaderSize() throws(JSONFailure) {
+        if header.count > ResultLimits.maximumHeaderBytes {
+            throw scanner.failure(.limit, "the result's description outside \"runs\" is over \(ResultLimits.maximumHeaderBytes >> 20) MiB")
+        }
+    }
+
+    // MARK: Generic values
+
+    /// Checks (and, with `copy`, copies into the header) any JSON value; `depth` is its nesting level.
+    private func value(depth: Int, copy: Bool) throws(JSONFailure) {
+        guard let c = try scanner.peek() else { throw scanner.syntax("expected a value, found the end of the file") }
+        switch c {
+        case 0x7B, 0x5B:
+            guard depth <= ResultLimits.maximumNesting else {
+                throw scanner.failure(.limit, "nesting deeper than \(ResultLimits.maximumNesting) levels")
+            }
+            scanner.input.pos += 1
+            if copy { header.append(c); try checkHeaderSize() }
+            let close: UInt8 = c == 0x7B ? 0x7D : 0x5D
+            if try scanner.peek() == close {
+                scanner.input.pos += 1
+                if copy { header.append(close) }
+                return
+            }
+            var index = 0
+            var keys = Set<String>()
+            repeat {
+                if index > 0 && copy { header.append(0x2C) }
+                if c == 0x7B {
+                    let keyToken = try scanner.string()
+                    if copy { header.append(0x22); appendRaw(keyToken.start, keyToken.count); header.append(0x22) }
+                    let key = scanner.text(keyToken)
+                    guard keys.insert(key).inserted else { throw schema("the key \"\(key)\" appears twice") }
+                    try scanner.expect(0x3A, "':'")
+                    if copy { header.append(0x3A) }
+                    generic.append(key)
+                } else {
+                    generic.append("[\(index)]")
+                }
+                try value(depth: depth + 1, copy: copy)
+                generic.removeLast()
+                index += 1
+            } while try scanner.commaOr(close, c == 0x7B ? "',' or '}'" : "',' or ']'")
+            if copy { header.append(close) }
+        case 0x22:
+            let token = try scanner.string()
+            if copy { header.append(0x22); appendRaw(token.start, token.count); header.append(0x22); try checkHeaderSize() }
+        case 0x2D, 0x30...0x39:
+            let token = try scanner.number()
+            _ = try scanner.double(token)
+            if copy { appendRaw(token.start, token.count); try checkHeaderSize() }
+        default:
+            let start = scanner.input.pos
+            let first = try scanner.literal()
+            if copy { appendRaw(start, scanner.input.pos - start) }
+            _ = first
+        }
+    }
+
+    /// Skips the value of an unknown key inside a typed object at nesting `depth`.
+    private func unknown(_ key: String, depth: Int) throws(JSONFailure) {
+        generic.append(key)
+        try value(depth: depth, copy: false)
+        generic.removeLast()
+    }
+
+    // MARK: Typed fields
+
+    private func isNull() throws(JSONFailure) -> Bool {
+        guard try scanner.peek() == 0x6E else { return false }
+        _ = try scanner.literal()
+        return true
+    }
+
+    private func intValue() throws(JSONFailure) -> Int {
+        guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("an integer") }
+        return try scanner.integer(try scanner.number())
+    }
+
+    private func doubleValue() throws(JSONFailure) -> Double {
+        guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("a number") }
+        return try scanner.double(try scanner.number())
+    }
+
+    private func boolValue() throws(JSONFailure) -> Bool {
+        guard let c = try scanner.peek(), c == 0x74 || c == 0x66 else { throw typeMismatch("true or false") }
+        return try scanner.literal() == 0x74
+    }
+
+    private func stringValue() throws(JSONFailure) -> String {
+        guard try scanner.peek() == 0x22 else { throw typeMismatch("a string") }
+        return scanner.text(try scanner.string())
+    }
+
+    private func typeMismatch(_ expected: String) -> JSONFailure {
+        let c = (try? scanner.peek()) ?? nil
+        let found: String
+        switch c {
+        case 0x22: found = "a string"
+        case 0x7B: found = "an object"
+        case 0x5B: found = "an array"
+        case 0x6E: found = "null"
+        case 0x74, 0x66: found = "a boolean"
+        case nil: found = "the end of the file"
+        default: found = "a number"
+        }
+        if c == 0x22 || c == 0x7B || c == 0x5B || c == 0x6E || c == 0x74 || c == 0x66 || c == 0x2D || (c.map { $0 >= 0x30 && $0 <= 0x39 } ?? false) {
+            return schema("expected \(expected), found \(found)")
+        }
+        return scanner.syntax((try? scanner.found("a value")) ?? "expected a value")
+    }
+
+    /// Iterates an array at nesting `depth`, calling `element` with each index.
+    private func array(depth: Int, _ element: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
+        guard try scanner.peek() == 0x5B else { throw typeMismatch("an array") }
+        guard depth <= ResultLimits.maximumNesting else { throw scanner.failure(.limit, "nesting deeper than \(ResultLimits.maximumNesting) levels") }
+        scanner.input.pos += 1
+        if try scanner.peek() == 0x5D { scanner.input.pos += 1; return }
+        var index = 0
+        repeat {
+            try element(index)
+            index += 1
+        } while try scanner.commaOr(0x5D, "',' or ']'")
+    }
+
+    /// Iterates an object at nesting `depth`: each key is looked up in `keys` (before the token can
+    /// move in the buffer), and `member` is called with its index; unknown keys are checked and skipped.
+    private func object(depth: Int, keys: [StaticString], _ member: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
+        guard try scanner.peek() == 0x7B else { throw typeMismatch("an object") }
+        guard depth <= ResultLimits.maximumNesting else { throw scanner.failure(.limit, "nesting deeper than \(ResultLimits.maximumNesting) levels") }
+        scanner.input.pos += 1
+        if try scanner.peek() == 0x7D { scanner.input.pos += 1; return }
+        var unknownKeys = Set<String>()
+        repeat {
+            let token = try scanner.string()
+            var index = -1
+            for (i, key) in keys.enumerated() where scanner.equals(token, key) { index = i; break }
+            let name = index < 0 ? scanner.text(token) : ""
+            try scanner.expect(0x3A, "':'")
+            if index >= 0 {
+                try member(index)
+            } else {
+                // A known key spelled with escapes would be read by one reader and skipped by another.
+                guard !keys.contains(where: { "\($0)" == name }) else { throw schema("the key \"\(name)\" must be written without escapes") }
+                guard unknownKeys.insert(name).inserted else { throw schema("the key \"\(name)\" appears twice") }
+                try unknown(name, depth: depth + 1)
+            }
+        } while try scanner.commaOr(0x7D, "',' or '}'")
+    }
+
+    // MARK: Runs
+
+    private func runs() throws(JSONFailure) {
+        try array(depth: 2) { (r: Int) throws(JSONFailure) in
+            runIndex = r
+            try run()
+            runIndex = -1
+        }
+    }
+
+    /// One phase's fields as read (keys come in any order).
+    private struct PhaseFields {
+        var name: Int32 = -1
+        var kind: PhaseKind?
+        var start: Double?
+        var duration: Double?
+        var thread: Int?
+        var depth: Int?
+        var parent: Int?
+        var afterLaunch: Bool?
+        var hostDuration: Double?
+        var residentBytes: Int?
+        var residentGrowth: Int?
+        var instructions: Int?
+    }
+
+    private var phaseRows: [Int32] = []
+    private var phaseDepths: [Int] = []
+
+    private func run() throws(JSONFailure) {
+        var seen: UInt16 = 0
+        var total: Double?
+        var instructions: Int?
+        var hostSaving = 0.0
+        var runDeferred: [String]?
+        phaseRows.removeAll(keepingCapacity: true)
+        phaseDepths.removeAll(keepingCapacity: true)
+        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
+            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
+            seen |= bit
+            field = name
+        }
+        let keys: [StaticString] = ["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions"]
+        try object(depth: 3, keys: keys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            if key == 0 {
+                try once(1, "phases")
+                field = nil
+                listName = "phases"
+                try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                    listIndex = i
+                    try phase(i, hostSaving: &hostSaving)
+                    listIndex = -1
+                }
+                listName = nil
+            } else if key == 1 {
+                try once(2, "total")
+                total = try doubleValue()
+            } else if key == 2 {
+                try once(4, "index")
+                _ = try intValue()
+            } else if key == 3 {
+                try once(8, "pid")
+                if try !isNull() { _ = try intValue() }
+            } else if key == 4 {
+                try once(16, "marks")
+                try marks()
+            } else if key == 5 {
+                try once(32, "counters")
+                try counters()
+            } else if key == 6 {
+                try once(64, "deferred")
+                var names: [String] = []
+                try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                    generic = ["[\(i)]"]
+                    names.append(try stringValue())
+                    generic = []
+                }
+                runDeferred = names
+            } else if key == 7 {
+                try once(128, "peakResidentBytes")
+                if try !isNull() { _ = try intValue() }
+            } else if key == 8 {
+                try once(256, "instructions")
+                if try !isNull() {
+                    let count = try intValue()
+                    guard count >= 0 else { throw schema("an instruction count must not be negative, found \(count)") }
+                    instructions = count
+                }
+            }
+        }
+        for (bit, name) in [(UInt16(1), "phases"), (2, "total"), (4, "index"), (16, "marks"), (32, "counters"), (64, "deferred")] where seen & bit == 0 {
+            throw schema("missing key \"\(name)\"")
+        }
+        guard let total, let runDeferred else { throw schema("missing key") }
+        if runCount == 0 { deferred = runDeferred }
+        totals.append(total)
+        hostTotals.append(total - hostSaving)
+        if let instructions { instructionTotals.append(Double(instructions)) }
+        runCount += 1
+    }
+
+    private func phase(_ index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        var f = PhaseFields()
+        var seen: UInt16 = 0
+        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
+            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
+            seen |= bit
+            field = name
+        }
+        let keys: [StaticString] = ["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
+                                    "hostDuration", "residentBytes", "residentGrowth"]
+        try object(depth: 5, keys: keys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            if key == 0 {
+                try once(1, "duration")
+                f.duration = try doubleValue()
+            } else if key == 1 {
+                try once(2, "name")
+                guard try scanner.peek() == 0x22 else { throw typeMismatch("a string") }
+                let token = try scanner.string()
+                f.name = names.intern(token, scanner: scanner, scratch: &scratch)
+            } else if key == 2 {
+                try once(4, "start")
+                f.start = try doubleValue()
+            } else if key == 3 {
+                try once(8, "depth")
+                f.depth = try intValue()
+            } else if key == 4 {
+                try once(16, "thread")
+                f.thread = try intValue()
+            } else if key == 5 {
+                try once(32, "afterLaunch")
+                f.afterLaunch = try boolValue()
+            } else if key == 6 {
+                try once(64, "parent")
+                if try !isNull() { f.parent = try intValue() }
+            } else if key == 7 {
+                try once(128, "kind")
+                if try !isNull() {
+                    let text = try stringValue()
+                    guard let kind = PhaseKind(rawValue: text) else {
+                        throw schema("\"\(text.prefix(40))\" is not a phase kind (\(PhaseKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    f.kind = kind
+                }
+            } else if key == 8 {
+                try once(256, "instructions")
+                if try !isNull() { f.instructions = try intValue() }
+            } else if key == 9 {
+                try once(512, "hostDuration")
+                if try !isNull() { f.hostDuration = try doubleValue() }
+            } else if key == 10 {
+                try once(1024, "residentBytes")
+                if try !isNull() { f.residentBytes = try intValue() }
+            } else if key == 11 {
+                try once(2048, "residentGrowth")
+                if try !isNull() { f.residentGrowth = try intValue() }
+            }
+        }
+        guard f.name >= 0 else { throw schema("missing key \"name\"") }
+        guard let start = f.start else { throw schema("missing key \"start\"") }
+        guard let duration = f.duration else { throw schema("missing key \"duration\"") }
+        guard let thread = f.thread else { throw schema("missing key \"thread\"") }
+        guard let depth = f.depth else { throw schema("missing key \"depth\"") }
+        guard let afterLaunch = f.afterLaunch else { throw schema("missing key \"afterLaunch\"") }
+        _ = start
+        // The same consistency rules as ResultFile.consistencyProblem, with the same words.
+        if let parent = f.parent, parent < 0 || parent >= index {
+            field = "parent"
+            throw schema("\(parent) is not an earlier phase of the run")
+        }
+        guard duration >= 0 else { throw schema("start and duration must be finite, and the duration not negative") }
+        if let host = f.hostDuration, host < 0 { field = "hostDuration"; throw schema("must be a finite, non-negative number") }
+        guard depth >= 0, thread >= 0 else { throw schema("depth and thread must not be negative") }
+        guard depth <= ResultLimits.maximumPhaseDepth else { field = "depth"; throw schema("\(depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest") }
+        if let count = f.instructions, count < 0 { field = "instructions"; throw schema("an instruction count must not be negative, found \(count)") }
+
+        // The phase's row: by its parent's row and its name, so a path string is built only once per row.
+        let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
+        let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
+        let row: Int32
+        if let existing = rowByNode[node] {
+            row = existing
+        } else {
+            let name = names.strings[Int(f.name)]
+            let path = parentRow >= 0 ? rows[Int(parentRow)].path + "/" + name : name
+            if let existing = rowByPath[path] {
+                row = existing
+            } else {
+                row = Int32(rows.count)
+                rowByPath[path] = row
+                rows.append(PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch))
+            }
+            rowByNode[node] = row
+        }
+        phaseRows.append(row)
+        let r = Int(row)
+        rows[r].durations.append(duration)
+        if let host = f.hostDuration { rows[r].hostDurations.append(host) }
+        if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
+        if let growth = f.residentGrowth { rows[r].residentGrowth.append(growth) }
+        if let count = f.instructions { rows[r].instructions.append(Double(count)) }
+        if depth == 0 && !afterLaunch, let host = f.hostDuration { hostSaving += duration - host }
+    }
+
+    private func marks() throws(JSONFailure) {
+        let saved = field
+        field = nil
+        listName = "marks"
+        defer { listName = nil; field = saved }
+        try array(depth: 4) { (i: Int) throws(JSONFailure) in
+            listIndex = i
+            var name = false, time = false, thread = false
+            try object(depth: 5, keys: ["name", "time", "thread"]) { (key: Int) throws(JSONFailure) in
+                defer { field = nil }
+                if key == 0 {
+                    guard !name else { throw schema("the key \"name\" appears twice") }
+                    field = "name"; name = true; _ = try stringValue()
+                } else if key == 1 {
+                    guard !time else { throw schema("the key \"time\" appears twice") }
+                    field = "time"; time = true; _ = try doubleValue()
+                } else {
+                    guard !thread else { throw schema("the key \"thread\" appears twice") }
+                    field = "thread"; thread = true; _ = try intValue()
+                }
+            }
+            guard name else { throw schema("missing key \"name\"") }
+            guard time else { throw schema("missing key \"time\"") }
+            guard thread else { throw schema("missing key \"thread\"") }
+            listIndex = -1
+        }
+    }
+
+    private func counters() throws(JSONFailure) {
+        let saved = field
+        field = nil
+        listName = "counters"
+        defer { listName = nil; field = saved }
+        try array(depth: 4) { (i: Int) throws(JSONFailure) in
+            listIndex = i
+            var name = false, value = false
+            try object(depth: 5, keys: ["name", "value"]) { (key: Int) throws(JSONFailure) in
+                defer { field = nil }
+                if key == 0 {
+                    guard !name else { throw schema("the key \"name\" appears twice") }
+                    field = "name"; name = true; _ = try stringValue()
+                } else {
+                    guard !value else { throw schema("the key \"value\" appears twice") }
+                    field = "value"; value = true; _ = try intValue()
+                }
+            }
+            guard name else { throw schema("missing key \"name\"") }
+            guard value else { throw schema("missing key \"value\"") }
+            listIndex = -1
+        }
+    }
+}
+
+extension JSONFailure {
+    /// The failure for a document without `schemaVersion` (worded as the Codable reader words it).
+    var noSchemaVersion: JSONFailure {
+        JSONFailure(kind: .limit, message: "not a launchprof result (no schemaVersion)", keyPath: "", line: 0, column: 0).plain
+    }
+
+    /// A failure whose message is the whole reason (no position or key path).
+    var plain: JSONFailure {
+        var copy = self
+        copy.line = -1
+        return copy
+    }
+}
+
+/// Phase names interned by their bytes: one `String` per distinct name, and names that are equal as
+/// Swift strings (canonically equivalent Unicode) share one number, as they share a path in
+/// ``PhaseTable/init(_:)``.
+struct NameInterner {
+    private(set) var strings: [String] = []
+    private var byString: [String: Int32] = [:]
+    // Open addressing over the raw bytes: (hash, offset, length, id) slots into `arena`.
+    private var arena: [UInt8] = []
+    private var slots: [Slot] = Array(repeating: Slot(), count: 1024)
+    private var used = 0
+
+    private struct Slot {
+        var hash: UInt64 = 0
+        var offset: Int32 = 0
+        var count: Int32 = -1
+        var id: Int32 = -1
+    }
+
+    mutating func intern(_ token: JSONScanner.StringToken, scanner: JSONScanner, scratch: inout [UInt8]) -> Int32 {
+        if token.hasEscapes {
+            let bytes = scanner.decoded(token, into: &scratch)
+            return bytes.withUnsafeBufferPointer { intern(bytes: $0) }
+        }
+        return intern(bytes: UnsafeBufferPointer(start: scanner.input.base + token.start, count: token.count))
+    }
+
+    mutating func intern(bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while slots[i].count >= 0 {
+            let slot = slots[i]
+            if slot.hash == hash && Int(slot.count) == bytes.count {
+                let same = arena.withUnsafeBufferPointer { arena in
+                    bytes.count == 0 || memcmp(arena.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count) == 0
+                }
+                if same { return slot.id }
+            }
+            i = (i + 1) & (slots.count - 1)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let id: Int32
+        if let existing = byString[text] {
+            id = existing
+        } else {
+            id = Int32(strings.count)
+            strings.append(text)
+            byString[text] = id
+        }
+        slots[i] = Slot(hash: hash, offset: Int32(arena.count), count: Int32(bytes.count), id: id)
+        arena.append(contentsOf: bytes)
+        used += 1
+        if used * 2 > slots.count { grow() }
+        return id
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: Slot(), count: old.count * 2)
+        for slot in old where slot.count >= 0 {
+            var i = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
+            while slots[i].count >= 0 { i = (i + 1) & (slots.count - 1) }
+            slots[i] = slot
+        }
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Distribution-free confidence intervals from order statistics: no resampling, exact coverage
+/// (at least the nominal level) whatever the distribution, and cheap enough for thousands of phases.
+///
+/// - Unpaired samples: the interval for the **Hodges–Lehmann shift** of B against A. Of the n·m
+///   pairwise differences bⱼ − aᵢ, sorted, it is [D₍ₖ₎, D₍ₙₘ₊₁₋ₖ₎], where k − 1 is the largest
+///   Mann–Whitney U with P(U ≤ k − 1) ≤ (1 − confidence)/2 (exact distribution up to n·m = 2500,
+///   else the normal approximation with a continuity correction). Under the shift model the shift
+///   is the change of medians.
+/// - Paired samples: the **sign-test interval** for the median of the per-pair differences dᵢ:
+///   [d₍ₖ₎, d₍ₙ₊₁₋ₖ₎] with k − 1 the largest count with P(Binomial(n, ½) ≤ k − 1) ≤ (1 − confidence)/2.
+///
+/// The k-th pairwise difference is found without listing all n·m of them: a bisection (by value,
+/// and every fourth step over the ordered bit patterns of doubles: at most 256 steps), each counting the differences at or below
+/// a value in O(n + m) on the sorted samples, until few enough remain to list.
+public enum RankIntervals {
+    /// The order k of the shift interval for sample sizes `n` and `m`; `nil` when even the widest
+    /// interval (k = 1) falls short of `confidence` (too few runs). `exactCounts` is the Mann–Whitney
+    /// distribution (``MannWhitney/exactDistribution(n:m:)``) when the exact order is wanted.
+    public static func shiftOrder(n: Int, m: Int, confidence: Double, exactCounts: [Double]? = nil) -> Int? {
+        guard n > 0, m > 0, confidence > 0, confidence < 1 else { return nil }
+        let (product, overflow) = n.multipliedReportingOverflow(by: m)
+        guard !overflow else { return nil }
+        let tail = (1 - confidence) / 2
+        if let counts = exactCounts, counts.count == product + 1 {
+            let total = counts.reduce(0, +)
+            guard total > 0 else { return nil }
+            var cumulative = 0.0
+            var k = 0
+            // The largest k with P(U ≤ k − 1) ≤ tail; U is symmetric, so k ≤ nm/2 + 1 always.
+            while k < counts.count, (cumulative + counts[k]) / total <= tail {
+                cumulative += counts[k]
+                k += 1
+            }
+            return k >= 1 ? k : nil
+        }
+        let nm = Double(n) * Double(m)
+        let sigma = (nm * (Double(n) + Double(m) + 1) / 12).squareRoot()
+        let c = (nm / 2 + 0.5 - NormalDistribution.quantile(1 - tail) * sigma).rounded(.down)
+        guard c.isFinite, c >= 1 else { return nil }
+        return Int(min(c, nm / 2 + 1))
+    }
+
+    /// The order k of the sign-test interval for `n` pairs; `nil` when too few pairs reach `confidence`.
+    public static func signTestOrder(n: Int, confidence: Double) -> Int? {
+        guard n > 0, confidence > 0, confidence < 1 else { return nil }
+        let tail = (1 - confidence) / 2
+        if n <= 1000 {
+            // P(K = i) = C(n, i) / 2ⁿ, summed in log space (2ⁿ underflows past n = 1074).
+            let logTotal = Double(n) * log(2.0)
+            var cumulative = 0.0
+            var k = 0
+            while k <= n / 2 {
+                let logP = lgamma(Double(n) + 1) - lgamma(Double(k) + 1) - lgamma(Double(n - k) + 1) - logTotal
+                let next = cumulative + exp(logP)
+                guard next <= tail else { break }
+                cumulative = next
+                k += 1
+            }
+            return k >= 1 ? k : nil
+        }
+        let c = (Double(n) / 2 + 0.5 - NormalDistribution.quantile(1 - tail) * Double(n).squareRoot() / 2).rounded(.down)
+        guard c.isFinite, c >= 1 else { return nil }
+        return Int(min(c, Double(n) / 2 + 1))
+    }
+
+    /// The `confidence` interval of the Hodges–Lehmann shift of `sortedB` against `sortedA` (both
+    /// sorted ascending, finite). `nil` when the samples are too small for the level.
+    public static func shiftInterval(sortedA a: [Double], sortedB b: [Double], confidence: Double = 0.99,
+                                     exactCounts: [Double]? = nil) -> (lower: Double, upper: Double)? {
+        guard !a.isEmpty, !b.isEmpty,
+              let k = shiftOrder(n: a.count, m: b.count, confidence: confidence, exactCounts: exactCounts) else { return nil }
+        let total = a.count * b.count
+        guard k <= total + 1 - k,
+              let lower = kthPairwiseDifference(sortedA: a, sortedB: b, k: k),
+              let upper = kthPairwiseDifference(sortedA: a, sortedB: b, k: total + 1 - k) else { return nil }
+        return (lower, upper)
+    }
+
+    /// The `confidence` sign-test interval of the median of `b[i] − a[i]`; `nil` unless both have
+    /// the same size and enough pairs for the level.
+    public static func pairedInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99) -> (lower: Double, upper: Double)? {
+        guard !a.isEmpty, a.count == b.count, let k = signTestOrder(n: a.count, confidence: confidence) else { return nil }
+        var differences = [Double](repeating: 0, count: a.count)
+        for i in 0..<a.count { differences[i] = b[i] - a[i] }
+        guard differences.allSatisfy(\.isFinite) else { return nil }
+        differences.sort()
+        let n = differences.count
+        guard k <= n + 1 - k else { return nil }
+        return (differences[k - 1], differences[n - k])
+    }
+
+    /// The k-th smallest (1-based) of the differences `b[j] − a[i]` over all pairs, for sorted
+    /// finite samples; `nil` when k is out of range or a difference is not finite.
+    public static func kthPairwiseDifference(sortedA a: [Double], sortedB b: [Double], k: Int) -> Double? {
+        let n = a.count, m = b.count
+        guard n > 0, m > 0, k >= 1, k <= n * m else { return nil }
+        let smallest = b[0] - a[n - 1], largest = b[m - 1] - a[0]
+        guard smallest.isFinite, largest.isFinite else { return nil }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                // The number of differences at or below t: for each b[j] (ascending), the a[i] with
+                // b[j] − a[i] ≤ t form a suffix that starts further right as j grows.
+                func count(atMost t: Double) -> Int {
+                    var p = 0, total = 0
+                    for j in 0..<m {
+                        let bj = b[j]
+                        while p < n && bj - a[p] > t { p += 1 }
+                        total += n - p
+                    }
+                    return total
+                }
+                // Invariant: count(value(lo)) < k ≤ count(value(hi)).
+                var hi = OrderedDouble.key(largest)
+                var lo = OrderedDouble.key(smallest) &- 1
+                var countLo = 0, countHi = n * m
+                let listLimit = 2 * (n + m)
+                // Mostly halves of the value span (few steps for data on one scale); every fourth
+                // step halves the bit patterns instead, so at most 4 × 64 steps whatever the values.
+                var step = 0
+                while hi &- lo > 1 && countHi - countLo > listLimit {
+                    step += 1
+                    var mid = lo &+ (hi &- lo) / 2
+                    if step % 4 != 0 {
+                        let low = OrderedDouble.value(lo), high = OrderedDouble.value(hi)
+                        let middle = OrderedDouble.key(low / 2 + high / 2)
+                        if middle > lo && middle < hi { mid = middle }
+                    }
+                    let c = count(atMost: OrderedDouble.value(mid))
+                    if c >= k { hi = mid; countHi = c } else { lo = mid; countLo = c }
+                }
+                let high = OrderedDouble.value(hi)
+                if hi &- lo <= 1 { return high }
+                // List the differences in (low, high], at most `listLimit` of them, and pick from those.
+                let low = OrderedDouble.value(lo)
+                var between: [Double] = []
+                between.reserveCapacity(countHi - countLo)
+                var pHigh = 0, pLow = 0
+                for j in 0..<m {
+                    let bj = b[j]
+                    while pHigh < n && bj - a[pHigh] > high { pHigh += 1 }
+                    while pLow < n && bj - a[pLow] > low { pLow += 1 }
+                    var i = pHigh
+                    while i < pLow { between.append(bj - a[i]); i += 1 }
+                }
+                between.sort()
+                let index = k - countLo - 1
+                return index >= 0 && index < between.count ? between[index] : high
+            }
+        }
+    }
+}
+
+/// Doubles as unsigned integers in the same order, so a bisection can halve the representable
+/// values between two doubles (at most 64 halvings) rather than their numeric span.
+enum OrderedDouble {
+    static func key(_ x: Double) -> UInt64 {
+        let bits = x.bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    static func value(_ key: UInt64) -> Double {
+        key & (1 << 63) != 0 ? Double(bitPattern: key & ~(1 << 63)) : Double(bitPattern: ~key)
+    }
+}
+
+/// The standard normal distribution's quantile function, by bisection on `erfc` (60 halvings:
+/// exact to double precision; called once per comparison, not per phase).
+public enum NormalDistribution {
+    /// The value z with P(Z ≤ z) = p, for 0 < p < 1 (±∞ at the ends, NaN outside).
+    public static func quantile(_ p: Double) -> Double {
+        guard p.isFinite, p >= 0, p <= 1 else { return .nan }
+        if p == 0 { return -.infinity }
+        if p == 1 { return .infinity }
+        var lo = -40.0, hi = 40.0
+        for _ in 0..<100 {
+            let mid = (lo + hi) / 2
+            // P(Z ≤ mid) = erfc(−mid/√2)/2
+            if erfc(-mid / 2.0.squareRoot()) / 2 < p { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+}
