@@ -42,22 +42,16 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench
 
-# Detection power of `launchprof check` (several minutes): TRIALS per cell, default 25.
-TRIALS ?= 25
-# Instruction-count gate: no-change trials (goal: 0 false alarms in at least 100) and trials per change.
+# Detection power of `launchprof check` (a long run): per gate, no-change trials and trials per change.
 INSTRUCTION_TRIALS ?= 100
 INSTRUCTION_CHANGE_TRIALS ?= 20
+TIME_TRIALS ?= 20
 bench-gate: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
-	.build/release/launchprof-bench gate-instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
-	.build/release/launchprof-bench gate $(TRIALS)
-
-# Fuzzes every parser with libFuzzer + AddressSanitizer (build in .build-fuzz), FUZZ_SECONDS each
-# (default 60), from the seed corpus in Tests/Fuzz/Corpus; crashing inputs land in Tests/Fuzz/Regressions.
-FUZZ_SECONDS ?= 60
-fuzz: setup
-	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/run.sh
+	.build/release/launchprof-bench gate instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
+	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
+	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
 
 clean:
 	rm -rf .build .build-fuzz Fixtures/*/Loading.png

@@ -1,52 +1,95 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
+import Foundation
 import LaunchCore
-import LaunchRunner
-import LaunchStats
 
-/// `make bench-gate`: the detection power of `launchprof check`, measured on this machine.
+/// `make bench-gate`: the detection power of `launchprof check`, measured on this machine, trial by
+/// trial through the real command (`check --baseline-manifest A --manifest B --format json`).
 ///
-/// Each trial launches a baseline and a candidate (10 runs after 1 warm-up each, the defaults) of
-/// the heavy fixture without its snapshot stage, and asks the comparison `check` uses whether anything
-/// regressed. The candidate either is unchanged (a false failure if flagged) or has a precise
-/// slowdown injected into its drawing stage (detected if flagged). Both modes are measured:
-/// interleaved (A B B A … in one go, `check --baseline-manifest`) and stored baseline (all of A,
-/// then all of B, as with a result recorded earlier).
-struct GateBenchmark {
-    var trials: Int
+/// The launch is the default fixture without its snapshot. The candidate is unchanged, or its
+/// drawing repeats a fraction more of its own work (`test.slowdown`: time and instructions both
+/// grow by about that fraction). Both manifests carry the slowdown key (0 for the baseline), so they
+/// differ in that number only. Three gates are measured:
+/// - **instructions**: `--metric instructions` (two baseline runs, one candidate run, Callgrind);
+///   two trials run at once, since counts do not depend on load;
+/// - **time, --runs auto**: interleaved pairs until the sequential rule decides (budget 200 runs a
+///   side, 120 s);
+/// - **time, 10 runs**: `--runs 10`, interleaved and compared in pairs.
+struct GateBenchmark: Sendable {
+    enum Mode: String, CaseIterable, Sendable {
+        case instructions
+        case timeAuto = "time-auto"
+        case timeFixed = "time-10"
+
+        var arguments: [String] {
+            switch self {
+            case .instructions: ["--metric", "instructions"]
+            case .timeAuto: ["--runs", "auto"]
+            case .timeFixed: ["--runs", "10"]
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .instructions: "instructions (2 baseline runs + 1 candidate run under Callgrind, threshold 1%)"
+            case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 5% and 2 ms)"
+            case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 5% and 2 ms)"
+            }
+        }
+    }
+
+    var mode: Mode
+    var noChangeTrials: Int
+    var changeTrials: Int
     let executable = ".build/release/launchprof"
 
-    func manifest(slowdown: Double?) throws -> String {
+    func manifest(fraction: Double) throws -> String {
         let root = FileIO.parentDirectory(of: FileIO.parentDirectory(of: FileIO.parentDirectory(of: #filePath)))
-        let fixture = root + "/Fixtures/heavy"
-        let test = slowdown.map { #", "test": {"slowdown": {"stage": "drawing", "fraction": \#($0)}}"# } ?? ""
+        let fixture = root + "/Fixtures/default"
         let json = """
-            {"name": "heavy", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 375, "height": 667, "scale": 2}, "orientations": ["portrait", "landscape"],
+            {"name": "default", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
+             "screen": {"width": 320, "height": 480, "scale": 1},
              "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
                         {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}]\(test)}
+                        {"name": "drawing", "run": "draw"}],
+             "test": {"slowdown": {"stage": "drawing", "fraction": \(String(format: "%.3f", fraction))}}}
             """
-        let path = "/tmp/launchprof-gate-\(getpid())-\(slowdown ?? 0).json"
+        let path = "/tmp/launchprof-gate-\(getpid())-\(fraction).json"
         try FileIO.writeAtomically(json, to: path)
         return path
     }
 
-    func session(_ manifest: String) -> LaunchSession {
-        LaunchSession(launcher: AppLauncher(executable: executable, arguments: ["__app", "--manifest", manifest], timeout: 60),
-                      runs: 10, warmup: 1)
+    struct Trial: Sendable {
+        var exit: Int32
+        var regressions: [String]
+        var drawingChange: Double?
+        /// Runs a side the check made (`--runs auto`).
+        var runs: Int?
+        var seconds: Double
     }
 
-    func result(_ runs: [RunRecord]) -> LaunchResult {
-        LaunchResult(date: "", manifest: ManifestInfo(name: "heavy", path: "", sha256: ""), host: HostInfo.current(), runs: runs)
-    }
-
-    /// Whether `check` would fail: any phase or the total regressed.
-    func flagged(_ a: [RunRecord], _ b: [RunRecord], paired: Bool) -> (Bool, Bool) {
-        let comparison = Comparison(baseline: result(a), candidate: result(b), paired: paired)
-        let regressions = comparison.regressions
-        return (!regressions.isEmpty, regressions.contains { $0.path == "drawing" })
+    /// Runs one check and reads its JSON report.
+    func trial(base: String, candidate: String) -> Trial {
+        let out = "/tmp/launchprof-gate-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        defer { unlink(out) }
+        let command = ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
+            + mode.arguments).joined(separator: " ") + " > \(out) 2>/dev/null"
+        let start = MonotonicClock.nanoseconds()
+        let status = system(command)
+        let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
+        let exit = (status >> 8) & 0xff
+        guard let data = FileManager.default.contents(atPath: out),
+              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return Trial(exit: exit, regressions: [], drawingChange: nil, runs: nil, seconds: seconds)
+        }
+        let rows = json["rows"] as? [[String: Any]] ?? []
+        let drawing = rows.first { $0["path"] as? String == "drawing" }
+        let total = json["total"] as? [String: Any]
+        return Trial(exit: exit, regressions: json["regressions"] as? [String] ?? [],
+                     drawingChange: drawing?["changePercent"] as? Double,
+                     runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds)
     }
 
     func run() throws {
@@ -54,31 +97,41 @@ struct GateBenchmark {
             print("build first: swift build -c release --product launchprof")
             return
         }
-        let base = try manifest(slowdown: nil)
-        let cells: [(String, Double?)] = [("no change", nil), ("5% slowdown of drawing", 0.05), ("10% slowdown of drawing", 0.10)]
-        print("gate: \(trials) trials per cell; each side 10 runs after 1 warm-up; heavy fixture without snapshot; host \(HostInfo.current().cpuModel), \(HostInfo.current().cores) cores")
-        for interleaved in [true, false] {
-            for (label, slowdown) in cells {
-                let candidate = try manifest(slowdown: slowdown)
-                var flaggedCount = 0, drawingCount = 0
-                let start = MonotonicClock.nanoseconds()
-                for _ in 0..<trials {
-                    let a: [RunRecord], b: [RunRecord]
-                    if interleaved {
-                        (a, b) = try LaunchSession.interleaved(session(base), session(candidate))
-                    } else {
-                        a = try session(base).run()
-                        b = try session(candidate).run()
-                    }
-                    let (any, drawing) = flagged(a, b, paired: interleaved)
-                    if any { flaggedCount += 1 }
-                    if drawing { drawingCount += 1 }
+        let base = try manifest(fraction: 0)
+        let cells: [(String, Double)] = [("no change", 0), ("1% more drawing work", 0.01), ("2% more drawing work", 0.02),
+                                         ("5% more drawing work", 0.05), ("10% more drawing work", 0.10)]
+        let tag = "gate (\(mode.rawValue))"
+        print("\(tag): \(mode.label); default fixture without snapshot; host \(HostInfo.current().cpuModel), \(HostInfo.current().cores) cores")
+        let workers = mode == .instructions ? 2 : 1
+        for (label, fraction) in cells {
+            let trials = fraction == 0 ? noChangeTrials : changeTrials
+            guard trials > 0 else { continue }
+            let candidate = try manifest(fraction: fraction)
+            let results = UnsafeMutableBufferPointer<Trial>.allocate(capacity: trials)
+            defer { results.deallocate() }
+            // Each worker writes only its own slots.
+            nonisolated(unsafe) let slots = results
+            let start = MonotonicClock.nanoseconds()
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for i in stride(from: worker, to: trials, by: workers) {
+                    (slots.baseAddress! + i).initialize(to: trial(base: base, candidate: candidate))
                 }
-                let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
-                let share = Double(flaggedCount) / Double(trials) * 100
-                let what = slowdown == nil ? "wrongly failed" : "detected"
-                print("gate: \(interleaved ? "interleaved" : "stored baseline"), \(label): \(what) \(flaggedCount)/\(trials) = \(format(share))% (drawing named in \(drawingCount)) [\(Int(seconds)) s]")
             }
+            let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
+            let all = Array(results)
+            let failed = all.filter { $0.exit == 1 }.count
+            let named = all.filter { $0.regressions.contains("drawing") }.count
+            let errors = all.filter { $0.exit != 0 && $0.exit != 1 }.count
+            let changes = all.compactMap(\.drawingChange).sorted()
+            let median = changes.isEmpty ? "-" : "\(format(changes[changes.count / 2]))%"
+            var line = "\(tag): \(label): \(fraction == 0 ? "wrongly failed" : "detected") \(failed)/\(trials) = \(format(Double(failed) / Double(trials) * 100))%"
+            line += " (drawing named in \(named); errors \(errors); drawing's median change \(median)"
+            let runs = all.compactMap(\.runs).sorted()
+            if !runs.isEmpty { line += "; runs a side \(runs[0])…\(runs[runs.count - 1]), median \(runs[runs.count / 2])" }
+            let perTrial = all.map(\.seconds).sorted()
+            line += "; \(format(perTrial[perTrial.count / 2])) s per check) [\(Int(seconds)) s]"
+            print(line)
+            fflush(nil)
         }
     }
 }

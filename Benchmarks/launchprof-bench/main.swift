@@ -89,19 +89,16 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "gate-instructions" {
-    let noChange = arguments.count > 1 ? Int(arguments[1]) ?? 100 : 100
-    let change = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
-    do {
-        try InstructionGateBenchmark(noChangeTrials: noChange, changeTrials: change).run()
-    } catch {
-        print("instruction gate benchmark failed: \(error)")
-        exit(1)
+if arguments.first == "gate" {
+    // gate MODE NO_CHANGE_TRIALS CHANGE_TRIALS, MODE one of instructions, time-auto, time-10.
+    guard arguments.count > 1, let mode = GateBenchmark.Mode(rawValue: arguments[1]) else {
+        print("usage: launchprof-bench gate instructions|time-auto|time-10 [no-change trials] [trials per change]")
+        exit(2)
     }
-} else if arguments.first == "gate" {
-    let trials = arguments.count > 1 ? Int(arguments[1]) ?? 25 : 25
+    let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+    let change = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
     do {
-        try GateBenchmark(trials: trials).run()
+        try GateBenchmark(mode: mode, noChangeTrials: noChange, changeTrials: change).run()
     } catch {
         print("gate benchmark failed: \(error)")
         exit(1)

@@ -23,17 +23,36 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Whole-file reads and atomic writes, with errors that name the file.
 public enum FileIO {
-    /// Reads the whole file at `path`.
+    /// Reads the whole file at `path`, which must be a regular file of at most `limit` bytes.
     ///
-    /// - Throws: ``FileError`` naming the path when it is missing, unreadable or a directory.
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The type and size are checked with `fstat` on the opened descriptor (not the path, which could
+    /// change in between), and at most `limit` + 1 bytes are read even if the file grows meanwhile:
+    /// a FIFO, a device such as `/dev/zero` (or a symlink to one) or an oversized file is refused
+    /// with a message, never read until memory runs out or waited on for ever.
+    ///
+    /// - Throws: ``FileError`` naming the path.
+    public static func read(_ path: String, limit: Int = InputLimit.general.bytes) throws(FileError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO with no writer would otherwise block before fstat can refuse it.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .errno(path, "read") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FileError(path: path, reason: "is a directory, not a file")
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            let what: String
+            switch type {
+            case S_IFDIR: what = "a directory"
+            case S_IFIFO: what = "a FIFO (named pipe)"
+            case S_IFCHR: what = "a character device"
+            case S_IFBLK: what = "a block device"
+            case S_IFSOCK: what = "a socket"
+            default: what = "not a regular file"
+            }
+            throw FileError(path: path, reason: "is \(what), not a regular file: launchprof reads inputs from regular files only")
+        }
+        guard info.st_size <= limit else {
+            throw FileError(path: path, reason: "is \(info.st_size) bytes, larger than the limit of \(InputLimit.describe(limit)) for this kind of file")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size) + 1)
@@ -46,6 +65,9 @@ public enum FileIO {
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit {
+                throw FileError(path: path, reason: "grew past the limit of \(InputLimit.describe(limit)) while being read")
+            }
         }
         return bytes
     }

@@ -71,11 +71,8 @@ public struct InstructionCounting: Sendable {
         let path = "\(outputDirectory)/callgrind.out.\(pid)"
         defer { unlink(path) }
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch {
+        do { bytes = try FileIO.read(path, limit: Self.outputLimit) } catch {
             throw .instructionsNotCounted("Callgrind wrote no output (\(error.description))")
-        }
-        guard bytes.count <= Self.outputLimit else {
-            throw .instructionsNotCounted("\(path) is larger than \(Self.outputLimit >> 20) MiB")
         }
         let output: CallgrindOutput
         do { output = try CallgrindOutput(text: Substring(String(decoding: bytes, as: UTF8.self))) } catch {

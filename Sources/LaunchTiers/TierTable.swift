@@ -78,7 +78,7 @@ public struct TierTable: Sendable {
     public static func load(userFile: String?) throws -> TierTable {
         var table = builtIn
         if let userFile {
-            let user = try TierTable(json: try FileIO.read(userFile), file: userFile)
+            let user = try TierTable(json: try FileIO.read(userFile, limit: InputLimit.configuration.bytes), file: userFile)
             for tier in user.tiers {
                 if let i = table.tiers.firstIndex(where: { $0.name == tier.name }) { table.tiers[i] = tier } else { table.tiers.append(tier) }
             }

@@ -34,7 +34,7 @@ import Glibc
             _ = try FileIO.read("/tmp")
             Issue.record("reading a directory should fail")
         } catch {
-            #expect(error.description == "/tmp: is a directory, not a file")
+            #expect(error.description == "/tmp: is a directory, not a regular file: launchprof reads inputs from regular files only")
         }
     }
 

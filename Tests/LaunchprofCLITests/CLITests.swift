@@ -73,7 +73,7 @@ enum CLI {
         #expect(result.schemaVersion == 2)
         #expect(result.manifest.name == "default")
         #expect(result.manifest.sha256.count == 64)
-        #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: "warm", timeout: 60))
+        #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: "warm", timeout: 60, metric: .time))
         #expect(result.runs.count == 3)
         // Each run is its own process, and exec-to-main is measured in every one.
         #expect(Set(result.runs.compactMap(\.pid)).count == 3)

@@ -29,7 +29,7 @@ import LaunchExport
         let junit = CLI.temporaryPath("launch.xml")
         let summary = CLI.temporaryPath("summary.md")
         let outcome = try CLI.run(["check", "--baseline-manifest", try manifest(), "--manifest", try manifest(slowdown: 1.0),
-                                   "--runs", "6", "--warmup", "1", "--quiet", "--junit", junit],
+                                   "--runs", "10", "--warmup", "1", "--quiet", "--junit", junit],
                                   environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), confidence \d+\.\d+%/#))

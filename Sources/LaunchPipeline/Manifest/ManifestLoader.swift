@@ -6,7 +6,7 @@ import LaunchCore
 public enum ManifestLoader {
     /// Reads the manifest at `path`; relative paths inside it resolve against its directory.
     public static func load(path: String) throws -> Manifest {
-        try parse(try FileIO.read(path), path: path)
+        try parse(try FileIO.read(path, limit: InputLimit.configuration.bytes), path: path)
     }
 
     /// Parses manifest bytes; `path` names the file and anchors relative paths.

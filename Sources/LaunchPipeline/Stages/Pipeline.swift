@@ -125,7 +125,7 @@ public final class Pipeline {
         let (path, scale) = resolveAsset(file)
         let image = try imageCache.image(for: path) { path in
             try recorder.phase("decoding \(Self.fileName(path))", kind: .decode) {
-                try decoder.decode(try FileIO.read(path), file: path)
+                try decoder.decode(try FileIO.read(path, limit: InputLimit.asset.bytes), file: path)
             }
         }
         return (image, scale, path)

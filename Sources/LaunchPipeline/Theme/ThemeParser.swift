@@ -5,7 +5,7 @@ import LaunchImage
 public enum ThemeParser {
     /// Reads and parses the theme at `path`.
     public static func load(path: String) throws -> Theme {
-        try parse(try FileIO.read(path), file: path)
+        try parse(try FileIO.read(path, limit: InputLimit.theme.bytes), file: path)
     }
 
     /// Parses theme XML held in memory; `file` names it in errors.

@@ -13,7 +13,7 @@ public enum SafeXMLReader {
 
     /// Reads and parses the file at `path`.
     public static func read(path: String) throws -> XMLNode {
-        let bytes = try FileIO.read(path)
+        let bytes = try FileIO.read(path, limit: InputLimit.theme.bytes)
         return try parse(bytes, file: path)
     }
 
