@@ -186,3 +186,20 @@ import LaunchExport
         }
     }
 }
+
+/// Inputs that are not regular files are refused by the launcher at once (exit 2), never read by
+/// each app child in turn.
+@Suite struct InputFileTests {
+    @Test func aFIFOOrADeviceAsManifestIsRefusedAtOnce() throws {
+        let fifo = CLI.temporaryPath("manifest.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = CLI.temporaryPath("zero.json")
+        #expect(symlink("/dev/zero", link) == 0)
+        for path in [fifo, link] {
+            let outcome = try CLI.run(["run", "--runs", "1", "--manifest", path])
+            #expect(outcome.status == 2, "\(path)")
+            #expect(outcome.stderr.contains("\(path): is a"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("not a regular file"), "\(outcome.stderr)")
+        }
+    }
+}

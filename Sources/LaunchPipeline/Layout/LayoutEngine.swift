@@ -12,6 +12,17 @@ public enum LayoutEngine {
     /// (swapped for landscape).
     public static func build(_ spec: LayoutSpec, portraitWidth width: Double, portraitHeight height: Double) throws(LayoutError) -> BuiltLayout {
         let (screenW, screenH) = spec.orientation == .portrait ? (width, height) : (height, width)
+        // Negative lengths would make the content larger than the screen, and every frame (and the
+        // tiles drawn for them) with it: refused before anything is sized from them.
+        let lengths: [(String, Double)] = [
+            ("insets (top)", spec.insets.top), ("insets (right)", spec.insets.right), ("insets (bottom)", spec.insets.bottom),
+            ("insets (left)", spec.insets.left), ("margin", spec.margin), ("spacing", spec.spacing),
+            ("display-height", spec.displayHeight), ("display-spacing", spec.displaySpacing),
+        ]
+        for (name, value) in lengths where !(value >= 0 && value <= max(screenW, screenH)) {
+            throw LayoutError(orientation: spec.orientation,
+                              reason: "\(name) is \(value.compactRounded) pt: it must be from 0 to the screen's \(max(screenW, screenH).compact) pt")
+        }
         let content = Rect(
             x: spec.insets.left + spec.margin, y: spec.insets.top + spec.margin,
             width: screenW - spec.insets.left - spec.insets.right - 2 * spec.margin,

@@ -94,8 +94,14 @@ public final class Pipeline {
             guard let spec = theme.layouts[orientation] else {
                 throw PipelineError("\(manifest.theme): the manifest asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
             }
-            let built = try recorder.phase(orientation.rawValue, kind: .cpu) {
-                try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
+            let built: BuiltLayout
+            do {
+                built = try recorder.phase(orientation.rawValue, kind: .cpu) {
+                    try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
+                }
+            } catch {
+                // The layout is the theme's, on the manifest's screen: name both.
+                throw PipelineError("\(manifest.theme): \(error) (screen \(manifest.screen.width)×\(manifest.screen.height) pt from \(manifest.path))")
             }
             layouts[orientation] = built
             recorder.count("keys laid out", built.keys.count)

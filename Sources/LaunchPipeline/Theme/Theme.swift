@@ -69,6 +69,11 @@ public struct DisplayStyle: Equatable, Sendable {
 
 /// How one kind of key looks.
 public struct KeyStyle: Equatable, Sendable {
+    /// The largest shadow offset on either axis, in points.
+    public static let maximumShadowOffset = 64.0
+    /// The largest shadow blur radius, in points.
+    public static let maximumShadowBlur = 32.0
+
     public var name: String
     public var background: Paint
     public var border: RGBA?

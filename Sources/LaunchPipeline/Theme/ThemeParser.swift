@@ -180,11 +180,16 @@ public enum ThemeParser {
                 "font", "label-color", "label-size",
             ])
             let offset = try a.doubles("shadow-offset", count: 2) ?? [0, 0]
+            // A shadow pads every key tile by about 3 × blur + offset on each side: bounded here so a
+            // tile stays near its key's size (a 4096 pt offset would allocate gigabytes).
+            guard offset.allSatisfy({ abs($0) <= KeyStyle.maximumShadowOffset }) else {
+                throw a.error("attribute 'shadow-offset' must be two numbers from -\(Int(KeyStyle.maximumShadowOffset)) to \(Int(KeyStyle.maximumShadowOffset)) pt, not '\(offset.map { String($0) }.joined(separator: ","))'")
+            }
             return KeyStyle(
                 name: try a.string("name"), background: try paint(a, "background"), border: try optionalColor(a, "border"),
                 borderWidth: try a.double("border-width", default: 0, min: 0), cornerRadius: try a.double("corner-radius", default: 0, min: 0),
                 shadow: try optionalColor(a, "shadow"), shadowOffset: (offset[0], offset[1]),
-                shadowBlur: try a.double("shadow-blur", default: 0, min: 0, max: 64),
+                shadowBlur: try a.double("shadow-blur", default: 0, min: 0, max: KeyStyle.maximumShadowBlur),
                 font: try fontName(a), labelColor: try color(a, "label-color"), labelSize: try a.optionalDouble("label-size", min: 1))
         }
 
