@@ -107,6 +107,7 @@ if arguments.first == "gate" {
     let recorderOK = benchRecorder()
     do {
         try benchPipeline()
+        try benchXML()
     } catch {
         print("pipeline benchmark failed: \(error)")
     }
