@@ -16,6 +16,7 @@ public struct ChromeTraceExporter: ResultExporter {
 
     public func render(_ result: LaunchResult) throws -> String {
         var events: [String] = []
+        if let number = self.run { _ = try selectRun(result, number) }  // An absent run is an error, not an empty trace.
         for run in result.runs where self.run == nil || run.index == self.run {
             let pid = run.index
             let label = "run \(run.index)" + (run.pid.map { " (pid \($0))" } ?? "")
