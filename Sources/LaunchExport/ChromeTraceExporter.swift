@@ -53,9 +53,11 @@ public struct ChromeTraceExporter: ResultExporter {
     }
 
     /// Seconds as microseconds with nanosecond precision.
-    func micro(_ seconds: Double) -> String { SecondsFormat.format(seconds * 1e6, precision: 3) }
+    func micro(_ seconds: Double) -> String { number(seconds * 1e6) }
 
-    func number(_ value: Double) -> String { SecondsFormat.format(value, precision: 3) }
+    /// A JSON number; `0` for a value that is not finite (JSON has no `nan` or `inf`; a result read
+    /// from a file never holds one, only a result built in memory could).
+    func number(_ value: Double) -> String { value.isFinite ? SecondsFormat.format(value, precision: 3) : "0" }
 
     /// A JSON string literal.
     func json(_ text: String) -> String {

@@ -270,3 +270,29 @@ import LaunchStats
         #expect(lines(text).filter { $0.hasPrefix("x-progress ") }.count == Self.names.count)
     }
 }
+
+extension HostileNameTests {
+    @Test func textTablesKeepOneLinePerPhase() throws {
+        let result = Self.result(runs: 3)
+        let statistics = lines(StatisticsTable(options: ReportOptions()).render(result)).filter { !$0.isEmpty }
+        #expect(!statistics.contains { $0.hasPrefix("Time for forged") || $0.hasPrefix("line") })
+        let blame = lines(BlameReport(options: ReportOptions(precision: 3)).render(result)).filter { !$0.isEmpty }
+        #expect(blame.count == 1 + Self.names.count)
+        let critical = lines(try CriticalPathReport(options: ReportOptions(precision: 3), run: nil).render(result)).filter { !$0.isEmpty }
+        #expect(!critical.contains { $0.hasPrefix("Time for forged") || $0.hasPrefix("line") })
+        let table = lines(ComparisonTextTable().render(Self.comparison, context: Self.context)).filter { !$0.isEmpty }
+        #expect(table.count == 1 + Self.names.count + 1 + Self.context.violations.count)
+        #expect(table.last?.hasPrefix("over budget: ") == true)
+        #expect(!hasRawCarriageReturn(table.joined()))
+    }
+
+    @Test func chromeTraceOfHostileNamesIsValidJSON() throws {
+        var result = Self.result(runs: 2)
+        result.runs[0].phases[0].duration = .infinity
+        let text = try ChromeTraceExporter().render(result)
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let events = try #require((object as? [String: Any])?["traceEvents"] as? [[String: Any]] ?? (object as? [[String: Any]]))
+        let names = Set(events.compactMap { $0["name"] as? String })
+        for name in Self.names { #expect(names.contains(name), "event for \(name.debugDescription)") }
+    }
+}
