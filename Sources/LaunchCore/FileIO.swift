@@ -79,12 +79,32 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` atomically: to a temporary file in the same directory, flushed,
     /// then renamed over `path`. A reader sees the old file or the new one, never half of one.
+    ///
+    /// Only a regular file (or a new one) is replaced that way. A `path` that is, or links to, a
+    /// device, FIFO or socket (`/dev/stdout`, `/dev/null`, a named pipe) is written through, never
+    /// replaced; a FIFO without a reader is an error rather than a wait. A symbolic link to a regular
+    /// file keeps the link: its target is replaced atomically.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let directory = parentDirectory(of: path)
+        var target = path
+        var info = stat()
+        if stat(path, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR { throw FileError(path: path, reason: "is a directory, not a file") }
+            if type != S_IFREG {
+                try writeThrough(bytes, to: path)
+                return
+            }
+            var link = stat()
+            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            }
+        }
+        let directory = parentDirectory(of: target)
         if !directory.isEmpty, !isDirectory(directory) {
             try createDirectories(directory)
         }
-        let temp = "\(path).\(getpid()).tmp"
+        let temp = "\(target).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .errno(path, "write") }
         var written = 0
@@ -104,10 +124,33 @@ public enum FileIO {
             unlink(temp)
             throw error
         }
-        guard rename(temp, path) == 0 else {
+        guard rename(temp, target) == 0 else {
             let error = FileError.errno(path, "write")
             unlink(temp)
             throw error
+        }
+    }
+
+    /// Writes `bytes` into the existing non-regular file at `path` (a device, FIFO or socket):
+    /// opened write-only without creating or replacing it, as a shell's `>` would.
+    static func writeThrough(_ bytes: [UInt8], to path: String) throws(FileError) {
+        // Non-blocking open: a FIFO nobody reads fails (ENXIO) instead of waiting forever.
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            if errno == ENXIO { throw FileError(path: path, reason: "cannot write: it is a named pipe (FIFO) with no reader") }
+            throw .errno(path, "write")
+        }
+        defer { close(fd) }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .errno(path, "write")
+            }
+            written += n
         }
     }
 

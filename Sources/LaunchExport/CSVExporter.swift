@@ -20,11 +20,14 @@ public struct CSVExporter: ResultExporter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text`, quoted when it holds a comma, a quote or a line break (quotes doubled).
+    /// `text`, quoted when it holds a comma, a quote or a line break (quotes doubled), per RFC 4180.
+    /// Checked scalar by scalar: a CR LF pair is one Swift character equal to neither CR nor LF.
     static func quote(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         var out = "\""
-        for c in text { out += c == "\"" ? "\"\"" : String(c) }
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { out += "\"\"" } else { out.unicodeScalars.append(scalar) }
+        }
         return out + "\""
     }
 }

@@ -16,6 +16,7 @@ public struct ChromeTraceExporter: ResultExporter {
 
     public func render(_ result: LaunchResult) throws -> String {
         var events: [String] = []
+        if let number = self.run { _ = try selectRun(result, number) }  // An absent run is an error, not an empty trace.
         for run in result.runs where self.run == nil || run.index == self.run {
             let pid = run.index
             let label = "run \(run.index)" + (run.pid.map { " (pid \($0))" } ?? "")
@@ -52,9 +53,11 @@ public struct ChromeTraceExporter: ResultExporter {
     }
 
     /// Seconds as microseconds with nanosecond precision.
-    func micro(_ seconds: Double) -> String { SecondsFormat.format(seconds * 1e6, precision: 3) }
+    func micro(_ seconds: Double) -> String { number(seconds * 1e6) }
 
-    func number(_ value: Double) -> String { SecondsFormat.format(value, precision: 3) }
+    /// A JSON number; `0` for a value that is not finite (JSON has no `nan` or `inf`; a result read
+    /// from a file never holds one, only a result built in memory could).
+    func number(_ value: Double) -> String { value.isFinite ? SecondsFormat.format(value, precision: 3) : "0" }
 
     /// A JSON string literal.
     func json(_ text: String) -> String {

@@ -20,23 +20,12 @@ public struct ComparisonMarkdown: ComparisonExporter {
         for row in comparison.rows + [comparison.total] {
             let isTotal = row.path == comparison.total.path
             let indent = String(repeating: "&nbsp;&nbsp;", count: isTotal ? 0 : row.depth)
-            let name = isTotal ? "**\(row.name)**" : indent + escape(row.name)
+            let name = isTotal ? "**\(escape(row.name))**" : indent + escape(row.name)
             text += "| \(name) | \(ComparisonWording.quantity(row.baselineMedian, row.metric, p)) | \(ComparisonWording.quantity(row.candidateMedian, row.metric, p)) "
                 + "| \(ComparisonWording.change(row.change, row.metric, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
         }
         return text
     }
 
-    func escape(_ text: String) -> String {
-        text.replacingAll("|", with: "\\|")
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced (no Foundation needed).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for c in self { if c == target { out += replacement } else { out.append(c) } }
-        return out
-    }
+    func escape(_ text: String) -> String { MarkdownText.escape(text) }
 }

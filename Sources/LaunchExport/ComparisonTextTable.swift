@@ -6,15 +6,15 @@ public struct ComparisonTextTable: ComparisonExporter {
 
     public func render(_ comparison: Comparison, context: ComparisonContext) -> String {
         let p = context.precision
-        var rows = [["phase", context.baselineLabel, context.candidateLabel, "change", "%", "verdict"]]
+        var rows = [["phase", PlainText.oneLine(context.baselineLabel), PlainText.oneLine(context.candidateLabel), "change", "%", "verdict"]]
         for row in comparison.rows + [comparison.total] {
-            let name = row.path == comparison.total.path ? row.name : String(repeating: "  ", count: row.depth) + row.name
+            let name = row.path == comparison.total.path ? PlainText.oneLine(row.name) : String(repeating: "  ", count: row.depth) + PlainText.oneLine(row.name)
             rows.append([name, ComparisonWording.quantity(row.baselineMedian, row.metric, p), ComparisonWording.quantity(row.candidateMedian, row.metric, p),
                          ComparisonWording.change(row.change, row.metric, p), ComparisonWording.percent(row.changePercent),
                          ComparisonWording.verdict(row)])
         }
         var text = TextTable.render(rows)
-        for v in context.violations { text += "over budget: \(ComparisonWording.violation(v, p))\n" }
+        for v in context.violations { text += "over budget: \(PlainText.oneLine(ComparisonWording.violation(v, p)))\n" }
         return text
     }
 }

@@ -22,7 +22,7 @@ public struct CriticalPathReport: ResultExporter {
         for (step, i) in chain.enumerated() {
             let phase = run.phases[i]
             let prefix = step == 0 ? "" : String(repeating: " ", count: 2 * (step - 1)) + "└─ "
-            text += "\(prefix)\(phase.name) @\(SecondsFormat.seconds(phase.start, precision: p)) +\(SecondsFormat.seconds(phase.duration, precision: p))\n"
+            text += "\(prefix)\(PlainText.oneLine(phase.name)) @\(SecondsFormat.seconds(phase.start, precision: p)) +\(SecondsFormat.seconds(phase.duration, precision: p))\n"
         }
         return text
     }

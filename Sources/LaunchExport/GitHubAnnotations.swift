@@ -16,15 +16,16 @@ public struct GitHubAnnotations: ComparisonExporter {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// Message escaping of GitHub's workflow commands: `%`, CR and LF.
+    /// Message escaping of GitHub's workflow commands: `%`, CR and LF (scalar by scalar, so that a
+    /// CR LF pair, one Swift character, is escaped too).
     func escapeData(_ text: String) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
-            default: out.append(c)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
@@ -33,11 +34,11 @@ public struct GitHubAnnotations: ComparisonExporter {
     /// Property escaping: as messages, plus `:` and `,`.
     func escapeProperty(_ text: String) -> String {
         var out = ""
-        for c in escapeData(text) {
-            switch c {
+        for scalar in escapeData(text).unicodeScalars {
+            switch scalar {
             case ":": out += "%3A"
             case ",": out += "%2C"
-            default: out.append(c)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

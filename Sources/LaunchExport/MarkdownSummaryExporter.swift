@@ -28,5 +28,5 @@ public struct MarkdownSummaryExporter: ResultExporter {
         return text
     }
 
-    func escape(_ text: String) -> String { text.replacingAll("|", with: "\\|") }
+    func escape(_ text: String) -> String { MarkdownText.escape(text) }
 }

@@ -21,9 +21,13 @@ public struct SVGTimelineExporter: ResultExporter {
     public func render(_ result: LaunchResult) throws -> String {
         guard let run = try selectRun(result, run) else { throw ExportError("the result has no runs to draw") }
         let critical = Set(PhaseAnalysis.criticalPath(run))
-        let span = max(run.phases.map(\.end).max() ?? 0, run.total, run.marks.map(\.time).max() ?? 0, 1e-6)
+        let span = Self.span(run.phases.map(\.end) + [run.total] + run.marks.map(\.time))
         let plotWidth = Self.width - Self.left - Self.right
-        func x(_ seconds: Double) -> Double { Self.left + seconds / span * plotWidth }
+        /// The x of `seconds`, kept on the canvas (a time outside 0…span, or not finite, is drawn at the edge).
+        func x(_ seconds: Double) -> Double {
+            guard seconds.isFinite else { return seconds > 0 ? Self.left + plotWidth : Self.left }
+            return Self.left + min(max(seconds / span, 0), 1) * plotWidth
+        }
 
         var body: [String] = []
         var y = Self.top
@@ -51,12 +55,12 @@ public struct SVGTimelineExporter: ResultExporter {
         let bottom = y
         var axis: [String] = []
         let step = Self.tickStep(span)
-        var tick = 0.0
-        while tick <= span + step * 1e-9 {
+        for i in 0...Self.maxTicks {
+            let tick = Double(i) * step
+            guard tick <= span + step * 1e-9 else { break }
             let tx = x(tick)
             axis.append(#"<line x1="\#(f(tx))" y1="\#(f(Self.top - 8))" x2="\#(f(tx))" y2="\#(f(bottom))" class="grid"/>"#)
             axis.append(#"<text x="\#(f(tx))" y="\#(f(Self.top - 12))" text-anchor="middle" class="tick">\#(Self.milliseconds(tick))</text>"#)
-            tick += step
         }
         var marks: [String] = []
         let totalX = x(run.total)
@@ -115,12 +119,26 @@ public struct SVGTimelineExporter: ResultExporter {
             """
     }
 
-    /// A round tick step giving about ten ticks over `span` seconds.
+    /// The most ticks drawn on the axis, whatever the span.
+    static let maxTicks = 100
+
+    /// The time axis span: the largest finite time among `times`, at least a microsecond (a
+    /// result with no phases, or with times that are not finite, still draws).
+    static func span(_ times: [Double]) -> Double {
+        let largest = times.filter(\.isFinite).max() ?? 0
+        return max(largest, 1e-6)
+    }
+
+    /// A round tick step giving about ten ticks over `span` seconds. Terminates for any span: a span
+    /// that is not finite and positive gets a step of one second, and each search is bounded
+    /// (1e-320…1e308 is covered by 640 steps of ten).
     static func tickStep(_ span: Double) -> Double {
+        guard span.isFinite, span > 0 else { return 1 }
         let raw = span / 10
+        guard raw.isNormal else { return span }
         var magnitude = 1.0
-        while magnitude > raw { magnitude /= 10 }
-        while magnitude * 10 <= raw { magnitude *= 10 }
+        for _ in 0..<400 where magnitude > raw { magnitude /= 10 }
+        for _ in 0..<400 where magnitude * 10 <= raw && (magnitude * 10).isFinite { magnitude *= 10 }
         for factor in [1.0, 2.0, 5.0, 10.0] where magnitude * factor >= raw { return magnitude * factor }
         return magnitude * 10
     }
@@ -130,7 +148,8 @@ public struct SVGTimelineExporter: ResultExporter {
         seconds >= 1 ? SecondsFormat.seconds(seconds, precision: 2) : SecondsFormat.format(seconds * 1000, precision: 1) + "ms"
     }
 
-    func f(_ value: Double) -> String { SecondsFormat.format(value, precision: 1) }
+    /// A coordinate with one decimal; `0` for a value that is not finite (never `nan` or `inf` in SVG).
+    func f(_ value: Double) -> String { value.isFinite ? SecondsFormat.format(value, precision: 1) : "0" }
 
     func escape(_ text: String) -> String { XMLText.escape(text) }
 }

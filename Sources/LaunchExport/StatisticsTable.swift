@@ -20,7 +20,7 @@ public struct StatisticsTable: ResultExporter {
             rows.append([name] + [s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90]
                 .map { SecondsFormat.seconds($0, precision: max(options.precision, 3)) } + [outliers.isEmpty ? "-" : outliers])
         }
-        for r in table.rows { row(String(repeating: "  ", count: r.depth) + r.name + (r.afterLaunch ? " (first use)" : ""), r.durations) }
+        for r in table.rows { row(String(repeating: "  ", count: r.depth) + PlainText.oneLine(r.name) + (r.afterLaunch ? " (first use)" : ""), r.durations) }
         row("Total launch time", table.totals)
         var text = TextTable.render(rows)
         text += "Outliers: |modified z-score| > \(SecondsFormat.format(Outliers.threshold, precision: 1)), where M = 0.6745 (x - median) / MAD.\n"

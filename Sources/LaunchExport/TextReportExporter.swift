@@ -44,17 +44,17 @@ public struct TextReportExporter: ResultExporter {
                 text += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
             }
             if options.showMemory, let rss = Summary(row.residentBytes.map(Double.init)) {
-                text += "  [rss \(MemoryFormat.mebibytes(Int(rss.median)))"
-                if let growth = Summary(row.residentGrowth.map(Double.init)) { text += ", \(MemoryFormat.change(Int(growth.median)))" }
+                text += "  [rss \(MemoryFormat.mebibytes(rss.median))"
+                if let growth = Summary(row.residentGrowth.map(Double.init)) { text += ", \(MemoryFormat.change(growth.median))" }
                 text += "]"
             }
             return text
         }
         for row in table.rows where !row.afterLaunch {
-            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(row.name): \(time(row.durations))" + extras(row))
+            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
         }
         for name in table.deferred {
-            var line = "Time for \(name): deferred"
+            var line = "Time for \(PlainText.oneLine(name)): deferred"
             if let touched = table.rows.first(where: { $0.afterLaunch && $0.depth == 0 && $0.name == name }) {
                 line += ", \(time(touched.durations)) on first use" + extras(touched)
             }
@@ -65,7 +65,7 @@ public struct TextReportExporter: ResultExporter {
             total += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
         }
         if options.showMemory, let peak = Summary(result.runs.compactMap(\.peakResidentBytes).map(Double.init)) {
-            total += "  [peak \(MemoryFormat.mebibytes(Int(peak.median)))]"
+            total += "  [peak \(MemoryFormat.mebibytes(peak.median))]"
         }
         lines.append(total)
         return lines.joined(separator: "\n") + "\n"
@@ -84,10 +84,10 @@ public struct TextReportExporter: ResultExporter {
             return text
         }
         for row in table.rows where !row.afterLaunch {
-            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(row.name): \(count(row.instructions))")
+            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
         }
         for name in table.deferred {
-            var line = "Instructions for \(name): deferred"
+            var line = "Instructions for \(PlainText.oneLine(name)): deferred"
             if let touched = table.rows.first(where: { $0.afterLaunch && $0.depth == 0 && $0.name == name }) {
                 line += ", \(count(touched.instructions)) on first use"
             }
@@ -99,7 +99,7 @@ public struct TextReportExporter: ResultExporter {
 
     /// The line above the report: what ran, how often, how, and where.
     public func header(_ result: LaunchResult) -> String {
-        var text = "launchprof \(result.tool.version): \(result.manifest.name) (\(result.manifest.path))"
+        var text = "launchprof \(PlainText.oneLine(result.tool.version)): \(PlainText.oneLine(result.manifest.name)) (\(PlainText.oneLine(result.manifest.path)))"
         if let c = result.configuration {
             text += ", \(c.runs) run\(c.runs == 1 ? "" : "s")"
             if c.warmup > 0 { text += " after \(c.warmup) warm-up" }
@@ -109,18 +109,18 @@ public struct TextReportExporter: ResultExporter {
                 let factors = ["cpu", "io", "decode", "draw"].compactMap { kind in
                     tier.factors[kind].map { "\(kind) ×\(SecondsFormat.format($0, precision: 1))" }
                 }
-                text += ", emulating \(tier.name) (\(factors.joined(separator: ", ")))"
+                text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
             }
         } else {
             text += ", \(result.runs.count) run\(result.runs.count == 1 ? "" : "s")"
         }
-        return text + ", on \(result.host.cpuModel)"
+        return text + ", on \(PlainText.oneLine(result.host.cpuModel))"
     }
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.
     public func countersLine(_ result: LaunchResult) -> String? {
         guard let counters = result.runs.first?.counters, !counters.isEmpty else { return nil }
-        return counters.map { "\(Self.grouped($0.value)) \($0.name)" }.joined(separator: " · ")
+        return counters.map { "\(Self.grouped($0.value)) \(PlainText.oneLine($0.name))" }.joined(separator: " · ")
     }
 
     /// `1234567` as `1,234,567`.

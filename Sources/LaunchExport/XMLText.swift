@@ -1,6 +1,9 @@
 /// Escaping for XML text and attribute values (SVG, JUnit).
 public enum XMLText {
-    /// Escapes the five XML special characters and drops control characters XML cannot hold.
+    /// `text` as well-formed XML 1.0 character data, usable in text and in quoted attribute values:
+    /// the five special characters as entities; tab, line feed and carriage return as character
+    /// references (so attribute values keep them); characters XML 1.0 cannot hold (the other C0
+    /// controls, U+FFFE, U+FFFF) replaced by U+FFFD.
     public static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -10,10 +13,22 @@ public enum XMLText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default: if scalar.value >= 0x20 { out.unicodeScalars.append(scalar) }
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default:
+                if isAllowed(scalar) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
             }
         }
         return out
+    }
+
+    /// Whether XML 1.0 allows `scalar` as a character (`Char` production; Swift strings hold no surrogates).
+    public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: return true
+        case 0x20...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
     }
 }

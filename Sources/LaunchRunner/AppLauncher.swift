@@ -6,11 +6,20 @@ import LaunchCore
 /// Starts a program as a new process with `posix_spawn`, reads its launch report (the line protocol
 /// of `docs/protocol.md`) from file descriptor 3, and returns the run, timed from just before the spawn.
 ///
-/// A crash, a hang past the timeout, a non-zero exit or a malformed line becomes a ``LaunchFailure``;
-/// the process (and its process group) is always reaped, so no zombie is left.
+/// A crash, a hang past the timeout, a non-zero exit, a malformed line or a report over the limits
+/// becomes a ``LaunchFailure``. When the program exits, what its pipes still hold is read for at
+/// most ``drainNanoseconds`` (a grandchild that keeps them open cannot hold the run to the timeout),
+/// then its whole process group is killed and reaped, so nothing it started survives the run and no
+/// zombie is left.
 public struct AppLauncher: Sendable {
     /// The file descriptor the program writes the protocol to.
     public static let protocolDescriptor: Int32 = 3
+    /// The most protocol bytes one run may send (64 MiB); past it the program is killed.
+    public static let maxProtocolBytes = 64 << 20
+    /// The most `begin`, `mark`, `count` and `deferred` lines one run may send; past it the program is killed.
+    public static let maxProtocolRecords = 1_000_000
+    /// How long the pipes are still read after the program exited (200 ms).
+    public static let drainNanoseconds: UInt64 = 200_000_000
 
     public var executable: String
     public var arguments: [String]
@@ -23,6 +32,10 @@ public struct AppLauncher: Sendable {
     /// When set, the program runs under Callgrind (the caller built the command with
     /// ``InstructionCounting/command(executable:arguments:)``) and each run gets its instruction counts.
     public var instructionCounting: InstructionCounting?
+    /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
+    public var protocolByteLimit = AppLauncher.maxProtocolBytes
+    /// This launcher's record limit (``maxProtocolRecords`` unless lowered).
+    public var protocolRecordLimit = AppLauncher.maxProtocolRecords
 
     public init(executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double = 60) {
         self.executable = executable
@@ -80,6 +93,7 @@ public struct AppLauncher: Sendable {
         close(protocolPipe[1])
         close(errorPipe[1])
         if status == 0 { ChildProcessGuard.currentGroup = pid }
+        _ = Self.becomeSubreaper
         defer { ChildProcessGuard.currentGroup = 0 }
         guard status == 0 else {
             close(protocolPipe[0]); close(errorPipe[0])
@@ -102,18 +116,30 @@ public struct AppLauncher: Sendable {
         var protocolOpen = true, errorOpen = true
         var buffer = [UInt8](repeating: 0, count: 65536)
         var failure: LaunchFailure?
+        var protocolBytes = 0, records = 0
+        // How the program ended, once it has (checked while reading: its pipes may outlive it).
+        var ended: (ExitKind, Int)?
+        var drainDeadline = UInt64.max
 
         while protocolOpen || errorOpen {
             let now = MonotonicClock.nanoseconds()
+            if ended == nil, let exit = reap(pid, deadline: 0) {
+                ended = exit
+                drainDeadline = now &+ Self.drainNanoseconds
+            }
+            if ended != nil, now >= drainDeadline || now >= deadline { break }  // Something it started holds the pipes.
             if now >= deadline {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
+                Self.killAndReapGroup(pid)
                 throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
             }
             var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0)]
-            let waitMs = Int32(min(1000, max(1, (deadline - now) / 1_000_000)))
+            // Short waits until the program has exited, so its exit is noticed while a pipe stays open.
+            let waitNs = min(deadline, drainDeadline) - now
+            let waitMs = Int32(min(ended == nil ? 20 : 1000, max(1, waitNs / 1_000_000)))
             let ready = poll(&fds, 2, waitMs)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
@@ -123,11 +149,19 @@ public struct AppLauncher: Sendable {
                     if n < 0 && errno == EINTR { continue }
                     protocolOpen = false
                 } else if failure == nil {
+                    protocolBytes += n
                     pending.append(contentsOf: buffer[0..<n])
                     do {
-                        try consumeLines(&pending, into: &parser)
+                        try consumeLines(&pending, into: &parser, records: &records)
                     } catch {
                         failure = .garbage(error)
+                    }
+                    if failure == nil, protocolBytes > protocolByteLimit {
+                        failure = .overLimit("more than \(protocolByteLimit >> 20) MiB of protocol output")
+                    } else if failure == nil, records > protocolRecordLimit {
+                        failure = .overLimit("more than \(protocolRecordLimit) begin, mark, count and deferred lines")
+                    }
+                    if failure != nil {
                         kill(-pid, SIGKILL)
                         kill(pid, SIGKILL)
                     }
@@ -143,19 +177,22 @@ public struct AppLauncher: Sendable {
                 }
             }
         }
-        if failure == nil, !pending.isEmpty {
+        if failure == nil, !pending.isEmpty, pending.count <= 1 << 20 {
             do {
                 try parser.consume(Substring(String(decoding: pending, as: UTF8.self)))
             } catch {
                 failure = .garbage(error)
             }
         }
-        guard let (exit, peak) = reap(pid, deadline: deadline) else {
+        guard let (exit, peak) = ended ?? reap(pid, deadline: deadline) else {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
+            Self.killAndReapGroup(pid)
             throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
         }
+        // Whatever the program started and left behind (it holds no pipe now, or held one too long).
+        Self.killAndReapGroup(pid)
         if let failure { throw failure }
         let stderrText = String(decoding: stderrBytes, as: UTF8.self)
         switch exit {
@@ -173,10 +210,14 @@ public struct AppLauncher: Sendable {
         return record
     }
 
-    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser) throws(ProtocolParser.Error) {
+    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int) throws(ProtocolParser.Error) {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
+            if line.hasPrefix("begin ") || line.hasPrefix("mark ") || line.hasPrefix("count ") || line.hasPrefix("deferred ") {
+                records += 1
+                if records > protocolRecordLimit { break }
+            }
             if let onProgress, line.hasPrefix("x-progress ") { onProgress(String(line.dropFirst(11))) }
             try parser.consume(Substring(line))
             start = newline + 1
@@ -186,6 +227,31 @@ public struct AppLauncher: Sendable {
             throw ProtocolParser.Error(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
         }
     }
+
+    /// Kills every process left in the program's group and reaps those that are this process's
+    /// children (orphans are re-parented here, see ``becomeSubreaper``); waits at most a second.
+    static func killAndReapGroup(_ group: pid_t) {
+        guard kill(-group, SIGKILL) == 0 else { return }  // ESRCH: nothing left.
+        let giveUp = MonotonicClock.nanoseconds() &+ 1_000_000_000
+        var status: Int32 = 0
+        while MonotonicClock.nanoseconds() < giveUp {
+            let result = waitpid(-group, &status, WNOHANG)
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { return }  // ECHILD: none of the group is our child any more.
+            if result == 0 { usleep(1000) }
+        }
+    }
+
+    /// Makes this process the "child subreaper" of everything it launches (Linux `PR_SET_CHILD_SUBREAPER`),
+    /// so a grandchild orphaned when the program exits becomes this process's child and can be reaped
+    /// after it is killed, instead of staying a zombie under an init that does not reap. Done once.
+    static let becomeSubreaper: Bool = {
+        // prctl is variadic, which Swift does not import; on Linux it can be called through a fixed signature.
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return false }
+        let prctl = unsafeBitCast(symbol, to: Prctl.self)
+        return prctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0) == 0
+    }()
 
     private enum ExitKind {
         case exited(Int32)

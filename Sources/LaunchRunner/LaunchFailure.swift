@@ -17,6 +17,9 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case garbage(ProtocolParser.Error)
     /// The process exited without finishing its report (no `done` line).
     case incomplete(lines: Int)
+    /// The program's report went over a limit (``AppLauncher/maxProtocolBytes``,
+    /// ``AppLauncher/maxProtocolRecords``) and the program was killed.
+    case overLimit(String)
     /// Instructions were to be counted (`--metric instructions`) and could not be.
     case instructionsNotCounted(String)
 
@@ -40,6 +43,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             return "the app sent garbage: \(error.description)"
         case .incomplete(let lines):
             return "the app exited without finishing its report (\(lines) protocol lines, no 'done')"
+        case .overLimit(let limit):
+            return "the app's report is over the limit and the app was killed: \(limit) (see docs/limits.md)"
         case .instructionsNotCounted(let reason):
             return "no instruction counts: \(reason)"
         }

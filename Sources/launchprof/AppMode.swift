@@ -61,7 +61,7 @@ enum AppMode {
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
-            pipeline.onStageStart = { write(AppLauncher.protocolDescriptor, "x-progress \($0)\n") }
+            pipeline.onStageStart = { write(AppLauncher.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
             try pipeline.launch()
             for name in options.touch { try pipeline.touch(name) }
         } catch {

@@ -51,6 +51,10 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let loaded: LaunchResult
         do { loaded = try ResultFile.read(result) } catch { throw InputError(error) }
+        // Every format, not only those that draw one run: an absent run is an error, never an empty report.
+        if let runNumber, !loaded.runs.contains(where: { $0.index == runNumber }) {
+            throw InputError("\(result): \(runOutOfRange(loaded, runNumber))")
+        }
         let exporter: any ResultExporter
         if criticalPath {
             exporter = CriticalPathReport(options: ReportOptions(precision: max(precision, 3)), run: runNumber)

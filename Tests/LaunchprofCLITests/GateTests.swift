@@ -144,7 +144,7 @@ import LaunchExport
         #expect(blame.stdout.contains("drawing/background"))
         let missing = try CLI.run(["report", result, "--format", "svg", "--run", "7"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "launchprof: error: no run 7 in the result (it has runs 1…2)\n")
+        #expect(missing.stderr == "launchprof: error: \(result): --run 7 is out of range: the result has 2 runs, 1…2\n")
     }
 }
 

@@ -29,6 +29,8 @@ public struct ProtocolParser {
     private var phases: [PhaseRecord] = []
     private var marks: [MarkRecord] = []
     private var counters: [CounterRecord] = []
+    /// Where each counter name is in `counters` (a flood of distinct names stays linear).
+    private var counterIndex: [String: Int] = [:]
     private var deferred: [String] = []
     private var open: [Int: [Int]] = [:]
     private var lastEnded: [Int: Int] = [:]
@@ -65,12 +67,13 @@ public struct ProtocolParser {
                 throw fail("unknown kind '\(kindText)' (expected cpu, io, decode, draw or -)")
             }
             guard !name.isEmpty else { throw fail("begin without a phase name") }
-            let stack = open[thread] ?? []
-            let parent = stack.last
+            // No copy of the stack held across the append below (that would copy it on every begin).
+            let parent = open[thread]?.last
+            let depth = open[thread]?.count ?? 0
             let afterLaunch = launchedReading.map { time >= $0 } ?? false
             phases.append(PhaseRecord(
                 name: unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
-                thread: thread, depth: stack.count, parent: parent, afterLaunch: afterLaunch))
+                thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch))
             open[thread, default: []].append(phases.count - 1)
         case "end":
             let (t, afterTime) = split(rest)
@@ -112,11 +115,12 @@ public struct ProtocolParser {
             let (valueText, name) = split(rest)
             guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got '\(clip(line))'") }
             let key = unescape(name)
-            if let i = counters.firstIndex(where: { $0.name == key }) {
+            if let i = counterIndex[key] {
                 let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
                 guard !overflow else { throw fail("counter '\(clip(name))' overflows a 64-bit integer") }
                 counters[i].value = sum
             } else {
+                counterIndex[key] = counters.count
                 counters.append(CounterRecord(name: key, value: value))
             }
         case "deferred":

@@ -74,15 +74,16 @@ public enum ProtocolWriter {
 
     /// A name with backslash, newline, carriage return and tab escaped, so it fits on one line.
     public static func escape(_ name: String) -> String {
-        guard name.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return name }
+        // Scalar by scalar: a CR LF pair is one Swift character, equal to neither CR nor LF.
+        guard name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return name }
         var out = ""
-        for c in name {
-            switch c {
+        for scalar in name.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            default: out.append(c)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import LaunchRunner
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A launched program that misbehaves towards its pipes always ends with the documented error, never
+/// at the timeout when it has exited, and leaves nothing of its process group behind.
+@Suite(.serialized) struct ChildFaultTests {
+    /// `script` run by `/bin/sh`, which first writes its pid (its process group) to a file.
+    func launch(_ script: String, timeout: Double = 30, byteLimit: Int = AppLauncher.maxProtocolBytes,
+                recordLimit: Int = AppLauncher.maxProtocolRecords) -> (Result<RunRecord, LaunchFailure>, pid_t?) {
+        let pidFile = NSTemporaryDirectory() + "launchprof-childfault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(pidFile) }
+        var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
+        launcher.protocolByteLimit = byteLimit
+        launcher.protocolRecordLimit = recordLimit
+        let result: Result<RunRecord, LaunchFailure>
+        do { result = .success(try launcher.launch(index: 1)) } catch { result = .failure(error) }
+        let pid = (try? FileIO.readText(pidFile)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (result, pid)
+    }
+
+    /// Whether no process of the group `pgid` is left, not even a zombie.
+    func groupIsGone(_ pgid: pid_t?) -> Bool {
+        guard let pgid, pgid > 0 else { return false }
+        return kill(-pgid, 0) == -1 && errno == ESRCH
+    }
+
+    static let report = #"printf 'launchprof 1\nmain -\nbegin - 0 cpu work\nend - 0 work\ndone -\n' >&3"#
+
+    @Test func aGrandchildHoldingThePipesDoesNotHoldTheRunAfterTheProgramExits() throws {
+        let (result, pid) = launch("\(Self.report)\nsleep 60 &\nexit 0")
+        let run = try result.get()  // Not .timedOut: the exit was noticed while the pipes stayed open.
+        #expect(run.phases.map(\.name) == ["process start", "work"])
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func aGrandchildHoldingThePipesAfterAnExitWithoutDoneIsIncomplete() {
+        let (result, pid) = launch("printf 'launchprof 1\\nbegin - 0 cpu work\\n' >&3\nsleep 60 &\nexit 0")
+        #expect(result.failure == .incomplete(lines: 2))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func aCrashWithAGrandchildHoldingThePipesIsACrash() {
+        let (result, pid) = launch("printf 'launchprof 1\\nbegin - 0 cpu drawing\\n' >&3\nsleep 60 &\nkill -SEGV $$")
+        #expect(result.failure == .crashed(signal: SIGSEGV, inPhase: "drawing", stderr: ""))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func closingTheProtocolEarlyIsIncomplete() {
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nexec 3>&-\nsleep 0.1\nexit 0")
+        #expect(result.failure == .incomplete(lines: 1))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func exitingZeroWithoutDoneIsIncomplete() {
+        let (result, pid) = launch("printf 'launchprof 1\\nmain -\\n' >&3")
+        #expect(result.failure == .incomplete(lines: 2))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func theDocumentedLimits() {
+        #expect(AppLauncher.maxProtocolBytes == 64 * 1_048_576)
+        #expect(AppLauncher.maxProtocolRecords == 1_000_000)
+        #expect(AppLauncher(executable: "/bin/true", arguments: []).protocolByteLimit == AppLauncher.maxProtocolBytes)
+    }
+
+    @Test func aFloodOfBytesIsStoppedAtTheLimit() {
+        // Valid extension lines of 60,000 bytes, for ever.
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nline=\"x-pad $(head -c 60000 /dev/zero | tr '\\0' a)\"\nwhile :; do printf '%s\\n' \"$line\"; done >&3",
+                                   byteLimit: 4 << 20)
+        #expect(result.failure == .overLimit("more than 4 MiB of protocol output"))
+        #expect(result.failure?.description.contains("docs/limits.md") == true)
+        #expect(groupIsGone(pid))
+    }
+
+    /// The real limit, end to end.
+    @Test func aFloodOfRecordsIsStoppedAtTheLimit() {
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes 'count 1 x' >&3")
+        #expect(result.failure == .overLimit("more than 1000000 begin, mark, count and deferred lines"))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func aFloodOfBeginLinesIsStoppedAtTheLimit() {
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes 'begin 5 0 cpu x' >&3", recordLimit: 50_000)
+        #expect(result.failure == .overLimit("more than 50000 begin, mark, count and deferred lines"))
+        #expect(groupIsGone(pid))
+    }
+
+    @Test func aHangIsKilledWithItsGrandchildren() {
+        let (result, pid) = launch("printf 'launchprof 1\\nbegin - 0 io waiting\\n' >&3\nsleep 60 &\nsleep 60", timeout: 0.5)
+        #expect(result.failure == .timedOut(seconds: 0.5, inPhase: "waiting"))
+        #expect(groupIsGone(pid))
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
