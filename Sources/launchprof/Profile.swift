@@ -14,12 +14,16 @@ struct Profile {
     let tierInfo: TierInfo?
     let memoryBudget: Int?
     let metric: Metric
+    /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
+    let timeout: Double
 
     /// Loads the manifest (failing fast with its error) and resolves the tier. With
     /// `--metric instructions`, each run is made under Callgrind.
     init(options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time) throws {
         self.options = options
         self.metric = metric
+        let timeout = options.timeout ?? (metric == .instructions ? 600 : 60)
+        self.timeout = timeout
         if metric == .instructions, let tier = options.tier {
             throw InputError("--tier \(tier) does not apply to --metric instructions: a device tier stretches time, and an instruction count is the same on every device (leave out --tier, or measure time)")
         }
@@ -48,7 +52,7 @@ struct Profile {
         var arguments = [AppMode.argument, "--manifest", path]
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
-        var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: options.timeout)
+        var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             let counting: InstructionCounting
             let app: String
@@ -58,7 +62,7 @@ struct Profile {
             } catch { throw InputError(error.description) }
             let command = counting.command(executable: app, arguments: arguments)
             launcher = AppLauncher(executable: command.executable, arguments: command.arguments,
-                                   environment: environment.merging(counting.environment) { $1 }, timeout: options.timeout)
+                                   environment: environment.merging(counting.environment) { $1 }, timeout: timeout)
             launcher.instructionCounting = counting
         }
         self.launcher = launcher
@@ -113,7 +117,7 @@ struct Profile {
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(runs: records.count, warmup: metric == .instructions ? 0 : options.warmup,
                                             mode: options.cold ? "cold" : "warm",
-                                            timeout: options.timeout, tier: tierInfo, metric: metric),
+                                            timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = Self.warnings(result, budget: memoryBudget)
         return result

@@ -152,7 +152,7 @@ import LaunchExport
 @Suite(.serialized) struct AdaptiveCheckTests {
     @Test func aDoubledDrawingIsCaughtAtAnEarlyLook() throws {
         let outcome = try CLI.run(["check", "--baseline-manifest", try TestManifest.make(),
-                                   "--manifest", try TestManifest.make(slowdown: 1.0), "--warmup", "1", "--max-time", "60"])
+                                   "--manifest", try TestManifest.make(slowdown: 1.0), "--warmup", "1", "--max-time", "900"])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs/#),
                 "\(outcome.stderr)")
