@@ -1,20 +1,25 @@
 import LaunchCore
 
 /// One CSV row per run and phase: `run,phase,parent,thread,start,duration,rss` (seconds; rss in bytes,
-/// empty when not sampled), for spreadsheets. Fields are quoted when they need it (RFC 4180).
+/// empty when not sampled), for spreadsheets. A result with instruction counts (`--metric
+/// instructions`) has one more column, `instructions` (empty for a phase without a count, never 0).
+/// Fields are quoted when they need it (RFC 4180).
 public struct CSVExporter: ResultExporter {
     public static let formatName = "csv"
 
     public init() {}
 
     public func render(_ result: LaunchResult) -> String {
-        var lines = ["run,phase,parent,thread,start,duration,rss"]
+        let counted = result.runs.contains { run in run.phases.contains { $0.instructions != nil } }
+        var lines = ["run,phase,parent,thread,start,duration,rss" + (counted ? ",instructions" : "")]
         for run in result.runs {
             for phase in run.phases {
-                let parent = phase.parent.map { run.phases[$0].name } ?? ""
-                lines.append([String(run.index), Self.quote(phase.name), Self.quote(parent), String(phase.thread),
+                let parent = phase.parent.flatMap { $0 >= 0 && $0 < run.phases.count ? run.phases[$0].name : nil } ?? ""
+                var fields = [String(run.index), Self.quote(phase.name), Self.quote(parent), String(phase.thread),
                               SecondsFormat.format(phase.start, precision: 6), SecondsFormat.format(phase.duration, precision: 6),
-                              phase.residentBytes.map(String.init) ?? ""].joined(separator: ","))
+                              phase.residentBytes.map(String.init) ?? ""]
+                if counted { fields.append(phase.instructions.map(String.init) ?? "") }
+                lines.append(fields.joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -4,7 +4,10 @@ import LaunchCore
 ///
 /// Each run is its own process track (`pid` = run number, named with its real pid); each phase is a
 /// complete event (`"ph": "X"`, `ts` and `dur` in microseconds) on its thread; marks are instant
-/// events; resident memory is a counter track; tier and host are in the metadata.
+/// events; resident memory is a counter track; tier and host are in the metadata. A result measured
+/// in instructions (`--metric instructions`) puts each phase's count in its event's args
+/// (`"instructions"`) and the instructions executed so far (top-level launch phases, summed) on an
+/// `instructions` counter track; a phase without a count gets neither (never a 0).
 public struct ChromeTraceExporter: ResultExporter {
     public static let formatName = "chrome-trace"
     /// Only this run (1-based), or every run when `nil`.
@@ -19,6 +22,7 @@ public struct ChromeTraceExporter: ResultExporter {
         if let number = self.run { _ = try selectRun(result, number) }  // An absent run is an error, not an empty trace.
         for run in result.runs where self.run == nil || run.index == self.run {
             let pid = run.index
+            var instructionsSoFar = 0
             let label = "run \(run.index)" + (run.pid.map { " (pid \($0))" } ?? "")
             events.append(#"{"name":"process_name","ph":"M","pid":\#(pid),"tid":0,"args":{"name":\#(json(label))}}"#)
             events.append(#"{"name":"process_sort_index","ph":"M","pid":\#(pid),"tid":0,"args":{"sort_index":\#(pid)}}"#)
@@ -31,9 +35,15 @@ public struct ChromeTraceExporter: ResultExporter {
                 if let host = phase.hostDuration { args.append(#""host_ms":\#(number(host * 1000))"#) }
                 if let rss = phase.residentBytes { args.append(#""rss_bytes":\#(rss)"#) }
                 if phase.afterLaunch { args.append(#""after_launch":true"#) }
+                if let count = phase.instructions { args.append(#""instructions":\#(count)"#) }
                 events.append(#"{"name":\#(json(phase.name)),"cat":\#(json(phase.kind?.rawValue ?? "phase")),"ph":"X","ts":\#(micro(phase.start)),"dur":\#(micro(phase.duration)),"pid":\#(pid),"tid":\#(phase.thread),"args":{\#(args.joined(separator: ","))}}"#)
                 if let rss = phase.residentBytes {
                     events.append(#"{"name":"resident memory","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"MiB":\#(number(Double(rss) / 1_048_576))}}"#)
+                }
+                if let count = phase.instructions, phase.depth == 0, !phase.afterLaunch {
+                    let (sum, overflow) = instructionsSoFar.addingReportingOverflow(count)
+                    instructionsSoFar = overflow ? Int.max : sum
+                    events.append(#"{"name":"instructions","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"instructions":\#(instructionsSoFar)}}"#)
                 }
             }
             for mark in run.marks {
