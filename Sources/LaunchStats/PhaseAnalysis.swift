@@ -6,26 +6,61 @@ public enum PhaseAnalysis {
     public static func selfTimes(_ run: RunRecord) -> [Double] {
         var children = [Double](repeating: 0, count: run.phases.count)
         for phase in run.phases {
-            if let parent = phase.parent, parent < children.count { children[parent] += phase.duration }
+            if let parent = phase.parent, parent >= 0, parent < children.count { children[parent] += phase.duration }
         }
         return run.phases.enumerated().map { max(0, $1.duration - children[$0]) }
     }
 
     /// The chain of top-level launch phases that decided the total, first to last: starting from the
     /// phase that ends last, each step goes to the phase (on any thread) that ended latest before the
-    /// current one began — the one it waited for. For sequential phases this is every top-level phase;
-    /// with concurrent ones, phases that overlapped and ended earlier drop out.
+    /// current one began — the one it waited for (the earliest-listed one on a tie). For sequential
+    /// phases this is every top-level phase; with concurrent ones, phases that overlapped and ended
+    /// earlier drop out.
+    ///
+    /// O(n log n) in phases: the candidates are sorted by end once; each step is a binary search for
+    /// the latest end before the current start, and phases already in the chain are skipped with a
+    /// union-find "nearest one still free to the left" (nearly constant time per step). Phases whose
+    /// start or end is not finite never take part.
     public static func criticalPath(_ run: RunRecord) -> [Int] {
-        let candidates = run.phases.indices.filter { run.phases[$0].depth == 0 && !run.phases[$0].afterLaunch }
-        guard var current = candidates.max(by: { run.phases[$0].end < run.phases[$1].end }) else { return [] }
+        let phases = run.phases
+        // By end ascending, then index descending: the last of any prefix is the latest end, and of
+        // equal ends the earliest-listed phase.
+        let order = phases.indices
+            .filter { phases[$0].depth == 0 && !phases[$0].afterLaunch && phases[$0].start.isFinite && phases[$0].end.isFinite }
+            .sorted { phases[$0].end != phases[$1].end ? phases[$0].end < phases[$1].end : $0 > $1 }
+        guard let last = order.last else { return [] }
+        // free[k + 1] leads to the nearest position ≤ k not yet in the chain (0: none).
+        var free = Array(0...order.count)
+        func nearestFree(_ position: Int) -> Int {
+            var root = position + 1
+            while free[root] != root { root = free[root] }
+            var node = position + 1
+            while free[node] != root {
+                let next = free[node]
+                free[node] = root
+                node = next
+            }
+            return root - 1
+        }
+        func take(_ position: Int) { free[position + 1] = position }
+        var current = last
+        take(order.count - 1)
         var chain = [current]
         let tolerance = 1e-6
         while true {
-            let start = run.phases[current].start
-            let before = candidates.filter { $0 != current && run.phases[$0].end <= start + tolerance && !chain.contains($0) }
-            guard let previous = before.max(by: { run.phases[$0].end < run.phases[$1].end }) else { break }
-            chain.append(previous)
-            current = previous
+            let limit = phases[current].start + tolerance
+            // The number of candidates ending at or before the limit (binary search over `order`).
+            var low = 0, high = order.count
+            while low < high {
+                let mid = (low + high) / 2
+                if phases[order[mid]].end <= limit { low = mid + 1 } else { high = mid }
+            }
+            guard low > 0 else { break }
+            let position = nearestFree(low - 1)
+            guard position >= 0 else { break }
+            take(position)
+            current = order[position]
+            chain.append(current)
         }
         return chain.reversed()
     }
