@@ -39,11 +39,13 @@ import LaunchCore
                 recorder.phase("child", kind: .draw) { spin(5) }
             }
         }
-        // Child: 5 ms × 3. Parent: its own 5 ms unscaled plus the child's 15 ms: about 2×, not 3×.
+        // Child: 5 ms × 3. Parent: its own 5 ms unscaled plus the child's 15 ms: about 2×, not 3×
+        // (stretched twice it would be 4×). A preemption during a wait only lengthens it, so the
+        // upper bounds leave room for a loaded machine (the suite runs beside Valgrind tests).
         let childRatio = medianRatio(recorder) { 2 * $0 + 1 }
-        #expect(childRatio > 2.4 && childRatio < 3.6, "child ratio \(childRatio)")
+        #expect(childRatio > 2.4 && childRatio < 4.2, "child ratio \(childRatio)")
         let parentRatio = medianRatio(recorder) { 2 * $0 }
-        #expect(parentRatio > 1.6 && parentRatio < 2.4, "parent ratio \(parentRatio)")
+        #expect(parentRatio > 1.6 && parentRatio < 3.2, "parent ratio \(parentRatio)")
     }
 
     @Test func phasesWithoutAKindInheritTheirParents() {
