@@ -149,9 +149,9 @@ import Glibc
     }
 
     @Test(arguments: [
-        (##"shadow="#000" shadow-offset="0,100000""##, "attribute 'shadow-offset': each of the 2 numbers must be from -100 to 100, not '0,100000'"),
-        (##"shadow="#000" shadow-offset="-1e308,0""##, "attribute 'shadow-offset': each of the 2 numbers must be from -100 to 100, not '-1e308,0'"),
-        (##"shadow="#000" shadow-blur="1000""##, "attribute 'shadow-blur' must be at most 64, not 1000"),
+        (##"shadow="#000" shadow-offset="0,100000""##, "attribute 'shadow-offset': each of the 2 numbers must be from -64 to 64, not '0,100000'"),
+        (##"shadow="#000" shadow-offset="-1e308,0""##, "attribute 'shadow-offset': each of the 2 numbers must be from -64 to 64, not '-1e308,0'"),
+        (##"shadow="#000" shadow-blur="1000""##, "attribute 'shadow-blur' must be at most 32, not 1000"),
         (#"corner-radius="1e12""#, "attribute 'corner-radius' must be between -10000 and 10000, not 1e12"),
         (#"border-width="-3""#, "attribute 'border-width' must be at least 0, not -3"),
         (#"label-size="100000""#, "attribute 'label-size' must be at most 1000, not 100000"),
@@ -193,7 +193,7 @@ import Glibc
     /// The largest shadow the ranges allow, at the largest scale, still draws quickly in a bounded tile.
     @Test func theLargestAllowedShadowDrawsInABoundedTile() throws {
         let dir = try Paths.copyOfDefaultFixture()
-        try replace(#"shadow-offset="0,2" shadow-blur="2""#, with: #"shadow-offset="-100,100" shadow-blur="64""#, in: "\(dir)/theme.xml")
+        try replace(#"shadow-offset="0,2" shadow-blur="2""#, with: #"shadow-offset="-64,64" shadow-blur="32""#, in: "\(dir)/theme.xml")
         try replace(#""scale": 1"#, with: #""scale": 2"#, in: "\(dir)/manifest.json")
         try launch("\(dir)/manifest.json")
     }
