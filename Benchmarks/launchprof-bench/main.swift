@@ -113,4 +113,5 @@ if arguments.first == "gate" {
     }
     if !recorderOK { print("note: the recorder missed its 1.3x goal on this run") }
     DiffScaleBenchmark().report()
+    XMLParseBenchmark().report()
 }

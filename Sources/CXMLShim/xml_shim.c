@@ -32,22 +32,18 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
     state_t *s = ctx;
     if (s->failed) return;
     if (++s->depth > s->max_depth) { fail(s, LP_XML_TOO_DEEP); return; }
-    // SAX2 gives each attribute as localname, prefix, URI, value start, value end.
-    const char **pairs = NULL;
-    if (nb_attributes > 0) {
-        pairs = calloc((size_t)nb_attributes * 2, sizeof(char *));
-        if (!pairs) { fail(s, XML_ERR_NO_MEMORY); return; }
-        for (int i = 0; i < nb_attributes; i++) {
-            const xmlChar *name = attributes[i * 5];
-            const xmlChar *start = attributes[i * 5 + 3], *end = attributes[i * 5 + 4];
-            size_t length = (size_t)(end - start);
-            char *value = malloc(length + 1);
-            if (!value) { for (int j = 0; j < i * 2; j++) free((void *)pairs[j]); free(pairs); fail(s, XML_ERR_NO_MEMORY); return; }
-            memcpy(value, start, length);
-            value[length] = 0;
-            pairs[i * 2] = strdup((const char *)name);
-            pairs[i * 2 + 1] = value;
-        }
+    // SAX2 gives each attribute as localname, prefix, URI, value start, value end; the callback
+    // gets name, value start, value end, pointing into libxml2's own buffers (no copies).
+    const char *stack_triples[3 * 16];
+    const char **triples = stack_triples;
+    if (nb_attributes > 16) {
+        triples = calloc((size_t)nb_attributes * 3, sizeof(char *));
+        if (!triples) { fail(s, XML_ERR_NO_MEMORY); return; }
+    }
+    for (int i = 0; i < nb_attributes; i++) {
+        triples[i * 3] = (const char *)attributes[i * 5];
+        triples[i * 3 + 1] = (const char *)attributes[i * 5 + 3];
+        triples[i * 3 + 2] = (const char *)attributes[i * 5 + 4];
     }
     char qualified[512];
     const char *name = (const char *)localname;
@@ -55,10 +51,9 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
         snprintf(qualified, sizeof qualified, "%s:%s", (const char *)prefix, (const char *)localname);
         name = qualified;
     }
-    s->callbacks->start(s->context, name, pairs, nb_attributes, xmlSAX2GetLineNumber(s->parser),
+    s->callbacks->start(s->context, name, triples, nb_attributes, xmlSAX2GetLineNumber(s->parser),
                         xmlSAX2GetColumnNumber(s->parser));
-    for (int i = 0; i < nb_attributes * 2; i++) free((void *)pairs[i]);
-    free(pairs);
+    if (triples != stack_triples) free(triples);
 }
 
 static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
@@ -121,7 +116,7 @@ int lp_xml_parse(const char *bytes, int length, int max_depth, const lp_xml_call
     if (!parser) { error->code = XML_ERR_NO_MEMORY; error->line = 1; error->column = 1; return -1; }
     s.parser = parser;
     // No network, no DTD loading or validation, no entity substitution, libxml2's limits kept.
-    xmlCtxtUseOptions(parser, XML_PARSE_NONET | XML_PARSE_NONET);
+    xmlCtxtUseOptions(parser, XML_PARSE_NONET);
     parser->replaceEntities = 0;
     parser->loadsubset = 0;
     parser->validate = 0;

@@ -6,12 +6,24 @@ import Darwin
 
 /// A file that could not be read or written, with the path and the system's reason.
 public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers and tests that tell the cases apart.
+    public enum Kind: Equatable, Sendable {
+        /// The system refused (missing, permission, I/O error…).
+        case system
+        /// Not a regular file: a directory, FIFO, device or socket.
+        case notRegularFile
+        /// Larger than the limit for its kind.
+        case tooLarge
+    }
+
     public var path: String
     public var reason: String
+    public var kind: Kind
 
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, kind: Kind = .system) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 
     public var description: String { "\(path): \(reason)" }
@@ -23,58 +35,85 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Whole-file reads and atomic writes, with errors that name the file.
 public enum FileIO {
+    /// Reads the whole file at `path`, a regular file of at most `kind`'s limit (``InputLimit/bytes``);
+    /// messages name the kind (`… larger than the limit of 16 MiB for a theme`).
+    ///
+    /// - Throws: ``FileError`` naming the path, as ``read(_:limit:)-(_,Int)`` does.
+    public static func read(_ path: String, limit kind: InputLimit) throws(FileError) -> [UInt8] {
+        try read(path, limit: kind.bytes, kind: "a \(kind.name)")
+    }
+
     /// Reads the whole file at `path`, which must be a regular file of at most `limit` bytes.
     ///
-    /// The type and size are checked with `fstat` on the opened descriptor (not the path, which could
-    /// change in between), and at most `limit` + 1 bytes are read even if the file grows meanwhile:
-    /// a FIFO, a device such as `/dev/zero` (or a symlink to one) or an oversized file is refused
-    /// with a message, never read until memory runs out or waited on for ever.
+    /// The file is opened once, without blocking (opening a FIFO with no writer would otherwise block
+    /// before anything could refuse it), and its type and size are checked with `fstat` on the opened
+    /// descriptor (not the path, which could change in between). At most `limit` + 1 bytes are read
+    /// even if the file grows meanwhile: a FIFO, a device such as `/dev/zero` (or a symlink to one) or
+    /// an oversized file is refused with a message, never read until memory runs out or waited on.
     ///
-    /// - Throws: ``FileError`` naming the path.
+    /// - Throws: ``FileError`` naming the path: missing or unreadable (`.system`), a directory, FIFO,
+    ///   device or socket (`.notRegularFile`), or over the limit (`.tooLarge`).
     public static func read(_ path: String, limit: Int = InputLimit.general.bytes) throws(FileError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO with no writer would otherwise block before fstat can refuse it.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        try read(path, limit: limit, kind: "this kind of file")
+    }
+
+    private static func read(_ path: String, limit maxBytes: Int, kind: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw .errno(path, "read") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else {
-            let what: String
-            switch type {
-            case S_IFDIR: what = "a directory"
-            case S_IFIFO: what = "a FIFO (named pipe)"
-            case S_IFCHR: what = "a character device"
-            case S_IFBLK: what = "a block device"
-            case S_IFSOCK: what = "a socket"
-            default: what = "not a regular file"
-            }
-            throw FileError(path: path, reason: "is \(what), not a regular file: launchprof reads inputs from regular files only")
+            throw FileError(path: path, reason: "is \(fileTypeName(type)), not a regular file: launchprof reads inputs from regular files only",
+                            kind: .notRegularFile)
         }
+        let limit = min(max(0, maxBytes), Int.max - 1)
+        let described = InputLimit.describe(limit)
         guard info.st_size <= limit else {
-            throw FileError(path: path, reason: "is \(info.st_size) bytes, larger than the limit of \(InputLimit.describe(limit)) for this kind of file")
+            throw FileError(path: path, reason: "is \(info.st_size) bytes, larger than the limit of \(described) for \(kind)", kind: .tooLarge)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Regular files never block, but the descriptor goes back to blocking mode all the same.
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        let grew = FileError(path: path, reason: "grew past the limit of \(described) for \(kind) while being read", kind: .tooLarge)
+        // One byte more than the limit tells a file that grew past it (or whose size fstat does not tell).
+        var bytes = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
+        var count = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == bytes.count {
+                guard count <= limit else { throw grew }
+                bytes.append(contentsOf: repeatElement(0, count: min(limit + 1 - count, max(count, 1 << 16))))
+            }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .errno(path, "read")
             }
             if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit {
-                throw FileError(path: path, reason: "grew past the limit of \(InputLimit.describe(limit)) while being read")
-            }
+            count += n
         }
+        guard count <= limit else { throw grew }
+        bytes.removeLast(bytes.count - count)
         return bytes
     }
 
+    /// `a directory`, `a FIFO`… for a `st_mode & S_IFMT` value.
+    static func fileTypeName(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
     /// Reads the whole file at `path` as UTF-8 text (invalid sequences are replaced).
-    public static func readText(_ path: String) throws(FileError) -> String {
-        String(decoding: try read(path), as: UTF8.self)
+    public static func readText(_ path: String, limit: Int = InputLimit.general.bytes) throws(FileError) -> String {
+        String(decoding: try read(path, limit: limit), as: UTF8.self)
     }
 
     /// Writes `bytes` to `path` atomically: to a temporary file in the same directory, flushed,

@@ -1,25 +1,53 @@
-/// The largest file of each kind launchprof reads (docs/limits.md). Each is far above any real
-/// input of its kind and far below what would strain memory.
-public enum InputLimit: Sendable {
-    /// A manifest, a tiers file, a budgets file (hand-written JSON of a few KB).
-    case configuration
+/// The kinds of file launchprof reads, each with the largest size it accepts (`docs/limits.md`,
+/// "Input files"): the one place the limits are defined. Each is far above any real input of its
+/// kind and far below what would strain memory. Read with ``FileIO/read(_:limit:)-(_,InputLimit)``.
+public enum InputLimit: Sendable, CaseIterable {
+    /// A launch manifest (JSON, a few hundred bytes).
+    case manifest
     /// A theme XML file (the heavy fixture's is 8.7 KB).
     case theme
-    /// A data XML file (the heavy fixture's conversions are 144 KB).
+    /// A data XML file of a `data` stage (the heavy fixture's conversions are 144 KB).
     case data
-    /// A PNG asset (decoding has its own limits on width, height and decoded bytes).
+    /// A tiers file (`--tiers`, JSON: a few lines per tier).
+    case tiers
+    /// A budgets file (`check --budget`, JSON: a line per phase).
+    case budgets
+    /// A PNG asset: atlas, icon or texture (decoding has its own limits on width, height and bytes).
     case asset
+    /// A settings file (JSON).
+    case settings
+    /// Any other hand-written JSON configuration.
+    case configuration
+    /// A result (JSON), read in bounded chunks by the streaming reader (`ResultLimits`).
+    case result
     /// Anything else read whole (Callgrind output is limited separately).
     case general
 
     /// The limit in bytes.
     public var bytes: Int {
         switch self {
-        case .configuration: 1 << 20
+        case .manifest, .tiers, .budgets, .settings, .configuration: 1 << 20
         case .theme: 16 << 20
         case .data: 64 << 20
         case .asset: 64 << 20
+        case .result: 1 << 30
         case .general: 64 << 20
+        }
+    }
+
+    /// What the file is, for messages: `theme`, `data file`, `PNG asset`.
+    public var name: String {
+        switch self {
+        case .manifest: "manifest"
+        case .theme: "theme"
+        case .data: "data file"
+        case .tiers: "tiers file"
+        case .budgets: "budgets file"
+        case .asset: "PNG asset"
+        case .settings: "settings file"
+        case .configuration: "configuration file"
+        case .result: "result"
+        case .general: "file"
         }
     }
 

@@ -18,9 +18,20 @@ public struct Budget: Equatable, Sendable {
         self.limits = limits
     }
 
+    /// Reads the budget file at `path`: a regular file of at most 1 MiB (``InputLimit/budgets``).
+    public static func load(path: String) throws -> Budget {
+        try Budget(json: try FileIO.read(path, limit: .budgets), file: path)
+    }
+
+    /// The largest budget accepted, in seconds (a day): anything above is a typo, not a budget.
+    public static let maximumSeconds = 86_400.0
+
     /// Parses a budget file.
     public init(json bytes: [UInt8], file: String) throws(BudgetError) {
         struct File: Decodable { var budgets: [String: [String: Double]] }
+        if let deep = JSONNesting.check(bytes) {
+            throw BudgetError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a budgets file needs 3)")
+        }
         do {
             limits = try JSONDecoder().decode(File.self, from: Data(bytes)).budgets
         } catch let error as DecodingError {
@@ -29,8 +40,13 @@ public struct Budget: Equatable, Sendable {
             throw BudgetError("\(file): \(error)")
         }
         for (tier, phases) in limits {
-            for (phase, seconds) in phases where !(seconds > 0) || !seconds.isFinite {
-                throw BudgetError("\(file): budgets.\(tier).\(phase): expected a positive number of seconds, found \(seconds)")
+            for (phase, seconds) in phases.sorted(by: { $0.key < $1.key }) {
+                guard seconds > 0, seconds.isFinite else {
+                    throw BudgetError("\(file): budgets.\(tier).\(phase): expected a positive number of seconds, found \(seconds)")
+                }
+                guard seconds <= Self.maximumSeconds else {
+                    throw BudgetError("\(file): budgets.\(tier).\(phase): expected at most \(Int(Self.maximumSeconds)) seconds (a day), found \(seconds)")
+                }
             }
         }
     }

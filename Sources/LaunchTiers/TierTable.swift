@@ -25,6 +25,9 @@ public struct TierTable: Sendable {
 
     /// Parses a tiers file.
     public init(json bytes: [UInt8], file: String) throws(TierError) {
+        if let deep = JSONNesting.check(bytes) {
+            throw TierError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a tiers file needs 4)")
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: Data(bytes))
@@ -78,7 +81,7 @@ public struct TierTable: Sendable {
     public static func load(userFile: String?) throws -> TierTable {
         var table = builtIn
         if let userFile {
-            let user = try TierTable(json: try FileIO.read(userFile, limit: InputLimit.configuration.bytes), file: userFile)
+            let user = try TierTable(json: try FileIO.read(userFile, limit: .tiers), file: userFile)
             for tier in user.tiers {
                 if let i = table.tiers.firstIndex(where: { $0.name == tier.name }) { table.tiers[i] = tier } else { table.tiers.append(tier) }
             }

@@ -87,7 +87,7 @@ struct CheckCommand: ParsableCommand {
         var violations: [Budget.Violation] = []
         if let budget {
             let limits: Budget
-            do { limits = try Budget(json: try FileIO.read(budget, limit: InputLimit.configuration.bytes), file: budget) } catch { throw InputError(error) }
+            do { limits = try Budget.load(path: budget) } catch { throw InputError(error) }
             violations = limits.violations(in: candidate)
         }
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows

@@ -40,13 +40,22 @@ import Foundation
         }
     }
 
+    /// The parser refuses negative and oversized lengths with the file, line and column; a spec
+    /// built in code gets the same refusal from the layout engine, before any frame is sized.
     @Test func negativeOrOversizedLayoutLengthsAreRefusedBeforeFramesAreSized() throws {
         for attributes in [#" insets="-100000,0,0,0""#, #" insets="0,0,0,-1""#, #" margin="90000""#] {
-            let parsed = try ThemeParser.parse(Array(theme(layoutAttributes: attributes).utf8), file: "t.xml")
-            let spec = try #require(parsed.layouts[.portrait])
-            #expect(throws: LayoutError.self, "\(attributes)") {
-                try LayoutEngine.build(spec, portraitWidth: 320, portraitHeight: 480)
+            let thrown = #expect(throws: XMLError.self, "\(attributes)") {
+                try ThemeParser.parse(Array(theme(layoutAttributes: attributes).utf8), file: "t.xml")
             }
+            #expect(thrown?.line == 6, "\(attributes)")
+        }
+        let parsed = try ThemeParser.parse(Array(theme().utf8), file: "t.xml")
+        let valid = try #require(parsed.layouts[.portrait])
+        let changes: [(inout LayoutSpec) -> Void] = [{ $0.insets.top = -100000 }, { $0.insets.left = -1 }, { $0.margin = 90000 }]
+        for change in changes {
+            var spec = valid
+            change(&spec)
+            #expect(throws: LayoutError.self) { try LayoutEngine.build(spec, portraitWidth: 320, portraitHeight: 480) }
         }
     }
 
@@ -55,7 +64,8 @@ import Foundation
         let directory = "/tmp/launchprof-geometry-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fixture = Paths.packageRoot + "/Fixtures/default"
         var text = try FileIO.readText(fixture + "/theme.xml")
-        text = text.replacingOccurrences(of: #"insets="20,0,0,0""#, with: #"insets="-100000,0,0,0""#)
+        // Within the parser's range (0 to 10,000 pt), but wider than this screen.
+        text = text.replacingOccurrences(of: #"insets="20,0,0,0""#, with: #"insets="0,0,0,5000""#)
         try FileIO.writeAtomically(text, to: directory + "/theme.xml")
         let manifest = """
             {"name": "g", "theme": "theme.xml", "assets": "\(fixture)/assets", "screen": {"width": 320, "height": 480},
@@ -67,10 +77,12 @@ import Foundation
                                 recorder: PhaseRecorder(clock: .startNow()))
         do {
             try pipeline.launch()
-            Issue.record("negative insets were accepted")
+            Issue.record("insets wider than the screen were accepted")
         } catch {
             let message = "\(error)"
-            #expect(message.hasPrefix(directory + "/theme.xml: portrait layout: insets (top) is -100000 pt"), "\(message)")
+            #expect(message.hasPrefix(directory + "/theme.xml:53:"), "\(message)")
+            #expect(message.contains("<layout orientation=\"portrait\"> doesn't fit the 320×480 pt screen"), "\(message)")
+            #expect(message.contains("insets (left) is 5000 pt"), "\(message)")
             #expect(message.contains(directory + "/manifest.json"), "\(message)")
         }
     }

@@ -1,6 +1,9 @@
 import Testing
 @testable import LaunchTiers
 import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct TierTableTests {
     @Test func builtInTiersAreTheClassicDevicesInTheRatioFourThreeTwo() throws {
@@ -50,5 +53,58 @@ import LaunchCore
     @Test func hostReferenceMeasuresEveryKind() throws {
         let reference = try HostReference.measure(repetitions: 1)
         for kind in PhaseKind.allCases { #expect((reference.seconds[kind] ?? 0) > 0) }
+    }
+}
+
+/// Hostile tiers files: non-regular, oversized, deeply nested, numbers out of range.
+@Suite struct HostileTiersFileTests {
+    func temporaryPath(_ name: String) -> String {
+        var template = Array("/tmp/launchprof-tiers-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        return "\(dir)/\(name)"
+    }
+
+    @Test func aFIFOIsRefused() throws {
+        let path = temporaryPath("tiers.json")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: FileError(path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+            try TierTable.load(userFile: path)
+        }
+    }
+
+    @Test func aSymlinkToDevZeroIsRefused() throws {
+        let path = temporaryPath("tiers.json")
+        #expect(symlink("/dev/zero", path) == 0)
+        #expect(throws: FileError(path: path, reason: "is a character device, not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+            try TierTable.load(userFile: path)
+        }
+    }
+
+    @Test func anOversizedFileIsRefused() throws {
+        let path = temporaryPath("tiers.json")
+        try FileIO.writeAtomically("{}", to: path)
+        #expect(truncate(path, off_t(InputLimit.tiers.bytes + 1)) == 0)
+        #expect(throws: FileError(path: path, reason: "is 1048577 bytes, larger than the limit of 1 MiB for a tiers file", kind: .tooLarge)) {
+            try TierTable.load(userFile: path)
+        }
+    }
+
+    @Test func deepNestingIsRefusedBeforeDecoding() {
+        let json = String(repeating: "[", count: 100_000)
+        #expect(throws: TierError("t.json: line 1, column 65: nested more than 64 levels deep (a tiers file needs 4)")) {
+            try TierTable(json: Array(json.utf8), file: "t.json")
+        }
+    }
+
+    @Test(arguments: [
+        (#""factors": {"cpu": 1e300}"#, "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)"),
+        (#""factors": {"cpu": -2}"#, "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)"),
+        (#""referenceSeconds": {"draw": 0}"#, "t.json: tiers[0].referenceSeconds.draw: expected a positive number (at most 1000000)"),
+        (#""factors": {"cpu": 2}, "memoryBudgetMB": 1e300"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)"),
+        (#""factors": {"cpu": 2}, "memoryBudgetMB": -1"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)"),
+    ])
+    func outOfRangeNumbersNameTheFileAndKey(entry: String, message: String) {
+        let json = #"{"tiers": [{"name": "x", \#(entry)}]}"#
+        #expect(throws: TierError(message)) { try TierTable(json: Array(json.utf8), file: "t.json") }
     }
 }

@@ -6,7 +6,8 @@
 /// or entity declaration refused inside the parser, and a nesting limit.
 
 typedef struct {
-    /// An element starts: `attributes` holds name, value, name, value… (`count` pairs).
+    /// An element starts: `attributes` holds, per attribute, its name (NUL-terminated), then the
+    /// start and the end of its value (not terminated): `count` triples. Nothing is copied.
     void (*start)(void *context, const char *name, const char *const *attributes, int count, int line, int column);
     void (*end)(void *context);
     void (*text)(void *context, const char *characters, int length);

@@ -22,7 +22,7 @@ public struct DataTable: Equatable, Sendable {
 
     /// Reads and parses the data file at `path`.
     public static func load(path: String) throws -> DataTable {
-        try parse(try FileIO.read(path, limit: InputLimit.data.bytes), file: path)
+        try parse(try FileIO.read(path, limit: .data), file: path)
     }
 
     /// Parses data XML; `file` names it in errors.

@@ -59,7 +59,7 @@ public struct UIRenderer {
         if let border = style.border {
             canvas.strokeRoundedRect(frame, radius: style.cornerRadius * scale, lineWidth: style.borderWidth * scale, color: border)
         }
-        let font = try font(style.font, for: style.text)
+        let font = try font(style.font, for: style.text, in: "<display>", line: style.sourceLine, column: style.sourceColumn)
         let padding = style.padding * scale
         var height = (style.textSize ?? font.spec.size) * scale
         height = min(height, frame.height - 2 * padding)
@@ -83,7 +83,8 @@ public struct UIRenderer {
                                width: w, height: h)
                 canvas.drawImage(icon.image, in: box, tint: style.labelColor)
             } else if let label = key.spec.label {
-                let font = try font(style.font, for: label)
+                let font = try font(style.font, for: label, in: "<key label=\"\(label)\"> (style '\(style.name)')",
+                                    line: key.spec.sourceLine, column: key.spec.sourceColumn)
                 let height = min((style.labelSize ?? font.spec.size) * scale, frame.height)
                 let width = font.width(of: label, height: height)
                 font.draw(label, x: (frame.x + (frame.width - width) / 2).rounded(), y: (frame.y + (frame.height - height) / 2).rounded(),
@@ -92,11 +93,15 @@ public struct UIRenderer {
         }
     }
 
-    private func font(_ name: String, for text: String) throws(PipelineError) -> GlyphFont {
-        guard let font = fonts[name] else { throw PipelineError("font '\(name)' was not loaded: is there an \"images\" stage?") }
+    /// The font `name` for drawing `text` of `element`; errors name the theme file, line and column.
+    private func font(_ name: String, for text: String, in element: String, line: Int, column: Int) throws(PipelineError) -> GlyphFont {
+        let location = line > 0 ? "\(theme.file):\(line):\(column)" : theme.file
+        guard let font = fonts[name] else {
+            throw PipelineError("\(location): \(element): font '\(name)' was not loaded: is there an \"images\" stage?")
+        }
         let missing = font.missingCharacters(in: text)
         guard missing.isEmpty else {
-            throw PipelineError("text \"\(text)\" uses \(String(missing).debugDescription) which font '\(name)' has no glyph for")
+            throw PipelineError("\(location): \(element): text \"\(text)\" uses \(String(missing).debugDescription), which font '\(name)' has no glyph for")
         }
         return font
     }

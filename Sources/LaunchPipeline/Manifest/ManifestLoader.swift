@@ -6,11 +6,14 @@ import LaunchCore
 public enum ManifestLoader {
     /// Reads the manifest at `path`; relative paths inside it resolve against its directory.
     public static func load(path: String) throws -> Manifest {
-        try parse(try FileIO.read(path, limit: InputLimit.configuration.bytes), path: path)
+        try parse(try FileIO.read(path, limit: .manifest), path: path)
     }
 
     /// Parses manifest bytes; `path` names the file and anchors relative paths.
     public static func parse(_ bytes: [UInt8], path: String) throws(PipelineError) -> Manifest {
+        if let deep = JSONNesting.check(bytes) {
+            throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a manifest needs 3)")
+        }
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: Data(bytes))

@@ -92,16 +92,15 @@ public final class Pipeline {
         let theme = try require(theme, "layout")
         for orientation in manifest.orientations {
             guard let spec = theme.layouts[orientation] else {
-                throw PipelineError("\(manifest.theme): the manifest asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
+                throw PipelineError("\(manifest.theme): \(manifest.path) asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
             }
-            let built: BuiltLayout
-            do {
-                built = try recorder.phase(orientation.rawValue, kind: .cpu) {
-                    try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
+            let built = try recorder.phase(orientation.rawValue, kind: .cpu) { () throws(PipelineError) -> BuiltLayout in
+                do throws(LayoutError) {
+                    return try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
+                } catch {
+                    let s = manifest.screen
+                    throw PipelineError("\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(error.reason)")
                 }
-            } catch {
-                // The layout is the theme's, on the manifest's screen: name both.
-                throw PipelineError("\(manifest.theme): \(error) (screen \(manifest.screen.width)×\(manifest.screen.height) pt from \(manifest.path))")
             }
             layouts[orientation] = built
             recorder.count("keys laid out", built.keys.count)
@@ -131,7 +130,7 @@ public final class Pipeline {
         let (path, scale) = resolveAsset(file)
         let image = try imageCache.image(for: path) { path in
             try recorder.phase("decoding \(Self.fileName(path))", kind: .decode) {
-                try decoder.decode(try FileIO.read(path, limit: InputLimit.asset.bytes), file: path)
+                try decoder.decode(try FileIO.read(path, limit: .asset), file: path)
             }
         }
         return (image, scale, path)

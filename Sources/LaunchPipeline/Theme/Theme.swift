@@ -3,6 +3,8 @@ import LaunchImage
 /// A parsed theme: the colours, gradients, fonts, images, styles and layouts of the calculator UI.
 /// The XML schema is documented in `docs/theme.md`.
 public struct Theme: Sendable {
+    /// The file the theme was read from, for messages.
+    public var file: String = ""
     public var name: String
     public var colors: [String: RGBA]
     public var gradients: [String: LinearGradient]
@@ -65,6 +67,8 @@ public struct DisplayStyle: Equatable, Sendable {
     public var padding: Double
     /// Text height in points (the font's size when absent).
     public var textSize: Double?
+    /// Where the `<display>` element stands in the theme file (0 when not read from one).
+    public var sourceLine = 0, sourceColumn = 0
 }
 
 /// How one kind of key looks.
@@ -130,6 +134,8 @@ public struct LayoutSpec: Equatable, Sendable {
     /// When `true`, every key cell is square (width = height = the smaller of the two).
     public var equalSize: Bool
     public var keys: [KeySpec]
+    /// Where the `<layout>` element stands in the theme file (0 when not read from one).
+    public var sourceLine = 0, sourceColumn = 0
 }
 
 /// One key of a layout.
@@ -142,4 +148,6 @@ public struct KeySpec: Equatable, Sendable {
     public var column: Int
     public var rowSpan: Int
     public var columnSpan: Int
+    /// Where the `<key>` element stands in the theme file (0 when not read from one).
+    public var sourceLine = 0, sourceColumn = 0
 }

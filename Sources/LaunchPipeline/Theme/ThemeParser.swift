@@ -5,7 +5,7 @@ import LaunchImage
 public enum ThemeParser {
     /// Reads and parses the theme at `path`.
     public static func load(path: String) throws -> Theme {
-        try parse(try FileIO.read(path, limit: InputLimit.theme.bytes), file: path)
+        try parse(try FileIO.read(path, limit: .theme), file: path)
     }
 
     /// Parses theme XML held in memory; `file` names it in errors.
@@ -66,7 +66,7 @@ public enum ThemeParser {
                 layouts[layout.orientation] = layout
             }
             guard !layouts.isEmpty else { throw fail(root, "<theme> needs at least one <layout>") }
-            return Theme(name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
+            return Theme(file: file, name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
                          fonts: fonts, images: images, window: window, display: display, keyStyles: styles, layouts: layouts)
         }
 
@@ -98,8 +98,11 @@ public enum ThemeParser {
                     stops.append(.init(offset: try s.double("offset", min: 0, max: 1), color: try color(s, "color")))
                 }
                 guard !stops.isEmpty else { throw a.error("gradient '\(name)' needs at least one <stop>") }
+                guard stops.count <= Self.maximumStops else {
+                    throw a.error("gradient '\(name)' has \(stops.count) stops, more than \(Self.maximumStops)")
+                }
                 guard gradients[name] == nil else { throw a.error("gradient '\(name)' is defined twice") }
-                gradients[name] = LinearGradient(angle: try a.double("angle", default: 90), stops: stops)
+                gradients[name] = LinearGradient(angle: try a.double("angle", default: 90, min: -360, max: 360), stops: stops)
             }
         }
 
@@ -170,8 +173,9 @@ public enum ThemeParser {
             return DisplayStyle(
                 background: try paint(a, "background"), border: try optionalColor(a, "border"),
                 borderWidth: try a.double("border-width", default: 0, min: 0), cornerRadius: try a.double("corner-radius", default: 0, min: 0),
-                font: try fontName(a), textColor: try color(a, "text-color"), text: a.optionalString("text") ?? "0",
-                padding: try a.double("padding", default: 8, min: 0), textSize: try a.optionalDouble("text-size", min: 1))
+                font: try fontName(a), textColor: try color(a, "text-color"), text: try text(a, "text") ?? "0",
+                padding: try a.double("padding", default: 8, min: 0), textSize: try a.optionalDouble("text-size", min: 1, max: 1000),
+                sourceLine: node.line, sourceColumn: node.column)
         }
 
         func readKeyStyle(_ node: XMLNode) throws(XMLError) -> KeyStyle {
@@ -179,21 +183,32 @@ public enum ThemeParser {
                 "name", "background", "border", "border-width", "corner-radius", "shadow", "shadow-offset", "shadow-blur",
                 "font", "label-color", "label-size",
             ])
-            let offset = try a.doubles("shadow-offset", count: 2) ?? [0, 0]
             // A shadow pads every key tile by about 3 × blur + offset on each side: bounded here so a
             // tile stays near its key's size (a 4096 pt offset would allocate gigabytes).
-            guard offset.allSatisfy({ abs($0) <= KeyStyle.maximumShadowOffset }) else {
-                throw a.error("attribute 'shadow-offset' must be two numbers from -\(Int(KeyStyle.maximumShadowOffset)) to \(Int(KeyStyle.maximumShadowOffset)) pt, not '\(offset.map { String($0) }.joined(separator: ","))'")
-            }
+            let offset = try a.doubles("shadow-offset", count: 2, min: -KeyStyle.maximumShadowOffset, max: KeyStyle.maximumShadowOffset) ?? [0, 0]
             return KeyStyle(
                 name: try a.string("name"), background: try paint(a, "background"), border: try optionalColor(a, "border"),
                 borderWidth: try a.double("border-width", default: 0, min: 0), cornerRadius: try a.double("corner-radius", default: 0, min: 0),
                 shadow: try optionalColor(a, "shadow"), shadowOffset: (offset[0], offset[1]),
                 shadowBlur: try a.double("shadow-blur", default: 0, min: 0, max: KeyStyle.maximumShadowBlur),
-                font: try fontName(a), labelColor: try color(a, "label-color"), labelSize: try a.optionalDouble("label-size", min: 1))
+                font: try fontName(a), labelColor: try color(a, "label-color"), labelSize: try a.optionalDouble("label-size", min: 1, max: 1000))
         }
 
         // MARK: Layouts
+
+        /// The most stops a gradient may have (it is sampled into 256 colours).
+        static let maximumStops = 256
+        /// The longest display text or key label, in characters: each is drawn glyph by glyph.
+        static let maximumTextLength = 256
+
+        /// A display text or key label, at most ``maximumTextLength`` characters.
+        func text(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> String? {
+            guard let text = a.optionalString(attribute) else { return nil }
+            guard text.count <= Self.maximumTextLength else {
+                throw a.error("attribute '\(attribute)' is \(text.count) characters long, more than \(Self.maximumTextLength)")
+            }
+            return text
+        }
 
         func readLayout(_ node: XMLNode, styles: [String: KeyStyle]) throws(XMLError) -> LayoutSpec {
             let a = try AttributeReader(node, file: file, allowed: [
@@ -205,7 +220,7 @@ public enum ThemeParser {
                 throw a.error("orientation must be portrait or landscape, not '\(orientationName)'")
             }
             let rows = try a.int("rows", min: 1, max: 64), columns = try a.int("columns", min: 1, max: 64)
-            let insets = try a.doubles("insets", count: 4).map { EdgeInsets(top: $0[0], right: $0[1], bottom: $0[2], left: $0[3]) } ?? .zero
+            let insets = try a.doubles("insets", count: 4, min: 0).map { EdgeInsets(top: $0[0], right: $0[1], bottom: $0[2], left: $0[3]) } ?? .zero
             var keys: [KeySpec] = []
             var occupied: [Int: Int] = [:]  // cell index -> key number
             for child in node.children {
@@ -215,7 +230,7 @@ public enum ThemeParser {
                 guard styles[style] != nil else {
                     throw k.error("unknown key style '\(style)' (defined: \(styles.keys.sorted().joined(separator: ", ")))")
                 }
-                let label = k.optionalString("label"), icon = k.optionalString("icon")
+                let label = try text(k, "label"), icon = k.optionalString("icon")
                 guard label != nil || icon != nil else { throw k.error("<key> needs a 'label' or an 'icon'") }
                 if let icon, images[icon] == nil { throw k.error("unknown image '\(icon)'") }
                 let row = try k.int("row", min: 0, max: rows - 1), column = try k.int("column", min: 0, max: columns - 1)
@@ -230,7 +245,7 @@ public enum ThemeParser {
                     }
                 }
                 keys.append(KeySpec(label: label, icon: icon, style: style, row: row, column: column,
-                                    rowSpan: rowSpan, columnSpan: columnSpan))
+                                    rowSpan: rowSpan, columnSpan: columnSpan, sourceLine: child.line, sourceColumn: child.column))
             }
             let minKeyWidth = try a.double("min-key-width", default: 0, min: 0)
             let minKeyHeight = try a.double("min-key-height", default: 0, min: 0)
@@ -241,7 +256,7 @@ public enum ThemeParser {
                 displaySpacing: try a.double("display-spacing", default: 0, min: 0),
                 minKeyWidth: minKeyWidth, maxKeyWidth: try a.double("max-key-width", default: .greatestFiniteMagnitude, min: minKeyWidth),
                 minKeyHeight: minKeyHeight, maxKeyHeight: try a.double("max-key-height", default: .greatestFiniteMagnitude, min: minKeyHeight),
-                equalSize: try a.bool("equal-size", default: false), keys: keys)
+                equalSize: try a.bool("equal-size", default: false), keys: keys, sourceLine: node.line, sourceColumn: node.column)
         }
     }
 }

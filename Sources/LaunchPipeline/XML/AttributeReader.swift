@@ -46,11 +46,11 @@ struct AttributeReader {
         return value
     }
 
-    /// The largest length or angle a theme may give.
-    static let lengthLimit = 100_000.0
+    /// The largest length a theme may give, in points (a screen is at most 8192 pixels on a side).
+    static let lengthLimit = 10_000.0
 
-    func optionalDouble(_ name: String, min: Double? = nil) throws(XMLError) -> Double? {
-        node.attributes[name] == nil ? nil : try double(name, min: min)
+    func optionalDouble(_ name: String, min: Double? = nil, max: Double? = nil) throws(XMLError) -> Double? {
+        node.attributes[name] == nil ? nil : try double(name, min: min, max: max)
     }
 
     func int(_ name: String, default fallback: Int? = nil, min: Int? = nil, max: Int? = nil) throws(XMLError) -> Int {
@@ -75,12 +75,16 @@ struct AttributeReader {
         }
     }
 
-    /// A list of numbers separated by commas, e.g. `insets="20,0,0,0"`.
-    func doubles(_ name: String, count: Int) throws(XMLError) -> [Double]? {
+    /// A list of numbers separated by commas, e.g. `insets="20,0,0,0"`, each within `min…max`.
+    func doubles(_ name: String, count: Int, min: Double = -lengthLimit, max: Double = lengthLimit) throws(XMLError) -> [Double]? {
         guard let text = node.attributes[name] else { return nil }
-        let parts = text.split(separator: ",").compactMap { Double($0.trimmed) }
-        guard parts.count == count, parts.allSatisfy({ $0.isFinite && abs($0) <= Self.lengthLimit }) else {
+        let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
+        let parts = pieces.compactMap { Double($0.trimmed) }
+        guard pieces.count == count, parts.count == count, parts.allSatisfy(\.isFinite) else {
             throw error("attribute '\(name)' must be \(count) comma-separated numbers, not '\(text)'")
+        }
+        guard parts.allSatisfy({ $0 >= min && $0 <= max }) else {
+            throw error("attribute '\(name)': each of the \(count) numbers must be from \(min.compact) to \(max.compact), not '\(text)'")
         }
         return parts
     }

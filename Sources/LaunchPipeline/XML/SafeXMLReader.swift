@@ -11,9 +11,9 @@ public enum SafeXMLReader {
     /// documents would only build deep trees (and deep recursion) for nothing.
     public static let maximumDepth = 200
 
-    /// Reads and parses the file at `path`.
-    public static func read(path: String) throws -> XMLNode {
-        let bytes = try FileIO.read(path, limit: InputLimit.theme.bytes)
+    /// Reads and parses the file at `path`, a regular file within `kind`'s size limit.
+    public static func read(path: String, kind: InputLimit = .theme) throws -> XMLNode {
+        let bytes = try FileIO.read(path, limit: kind)
         return try parse(bytes, file: path)
     }
 
@@ -21,22 +21,27 @@ public enum SafeXMLReader {
     public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLNode {
         if let (line, column, byte) = invalidUTF8Position(in: bytes) {
             throw XMLError(file: file, line: line, column: column,
-                           reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8")
+                           reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8",
+                           kind: .encoding)
         }
         if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
-            throw XMLError(file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8")
+            throw XMLError(file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8",
+                           kind: .encoding)
         }
         guard bytes.count < Int(Int32.max) else {
-            throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB")
+            throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB", kind: .malformed)
         }
         let builder = TreeBuilder()
         var callbacks = lp_xml_callbacks(
             start: { context, name, attributes, count, line, column in
                 let builder = Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
-                var dictionary: [String: String] = [:]
+                var dictionary = [String: String](minimumCapacity: Int(count))
                 for i in 0..<Int(count) {
-                    guard let key = attributes?[2 * i], let value = attributes?[2 * i + 1] else { continue }
-                    dictionary[String(cString: key)] = String(cString: value)
+                    guard let key = attributes?[3 * i], let start = attributes?[3 * i + 1], let end = attributes?[3 * i + 2] else { continue }
+                    let value = start.withMemoryRebound(to: UInt8.self, capacity: end - start) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: max(0, end - start)), as: UTF8.self)
+                    }
+                    dictionary[String(cString: key)] = value
                 }
                 builder.start(String(cString: name!), dictionary, line: Int(line), column: Int(column))
             },
@@ -45,10 +50,10 @@ public enum SafeXMLReader {
             },
             text: { context, characters, length in
                 guard let characters, length > 0 else { return }
-                let text = characters.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+                characters.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
+                        .text(UnsafeBufferPointer(start: $0, count: Int(length)))
                 }
-                Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue().text(text)
             })
         var error = lp_xml_error()
         let status = withExtendedLifetime(builder) {
@@ -62,19 +67,22 @@ public enum SafeXMLReader {
         if status != 0 {
             let code = Int(error.code)
             var reason: String
+            var kind = XMLError.Kind.malformed
             switch code {
-            case Int(LP_XML_DOCTYPE): reason = "DOCTYPE declarations are not allowed (entities are never expanded)"
-            case Int(LP_XML_ENTITY): reason = "entity declarations are not allowed"
-            case Int(LP_XML_TOO_DEEP): reason = "elements are nested more than \(maximumDepth) deep"
+            case Int(LP_XML_DOCTYPE): reason = "DOCTYPE declarations are not allowed (entities are never expanded)"; kind = .doctype
+            case Int(LP_XML_ENTITY): reason = "entity declarations are not allowed"; kind = .entity
+            case Int(LP_XML_TOO_DEEP): reason = "elements are nested more than \(maximumDepth) deep (the limit)"; kind = .tooDeep
+            case 89: reason = libxml2Message(code); kind = .entity
+            case 31, 32, 81: reason = libxml2Message(code); kind = .encoding
             default: reason = libxml2Message(code)
             }
             if [5, 77, 85].contains(code), let open = builder.openElement {
                 reason = "premature end of document: <\(open.name)> (line \(open.line)) is not closed"
             }
-            throw XMLError(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason)
+            throw XMLError(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason, kind: kind)
         }
         guard let root = builder.root else {
-            throw XMLError(file: file, line: 1, column: 1, reason: "document is empty")
+            throw XMLError(file: file, line: 1, column: 1, reason: "document is empty", kind: .malformed)
         }
         return root
     }
@@ -156,7 +164,8 @@ private final class TreeBuilder {
         var name: String
         var attributes: [String: String]
         var children: [XMLNode] = []
-        var text = ""
+        /// The element's own text, as UTF-8 bytes (libxml2 has checked they are valid).
+        var text: [UInt8] = []
         var line: Int
         var column: Int
     }
@@ -177,13 +186,14 @@ private final class TreeBuilder {
         if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
     }
 
-    func text(_ string: String) {
-        if !stack.isEmpty { stack[stack.count - 1].text += string }
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if !stack.isEmpty { stack[stack.count - 1].text.append(contentsOf: bytes) }
     }
 
-    static func trimmed(_ text: String) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    /// The text without leading and trailing XML whitespace (space, tab, CR, LF).
+    static func trimmed(_ text: [UInt8]) -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(text[first...last])
+        return String(decoding: text[first...last], as: UTF8.self)
     }
 }

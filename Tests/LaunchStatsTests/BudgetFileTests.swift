@@ -1,0 +1,52 @@
+import Testing
+import LaunchCore
+@testable import LaunchStats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile budgets files: non-regular, oversized, deeply nested, seconds out of range.
+@Suite struct BudgetFileTests {
+    func temporaryPath(_ name: String) -> String {
+        var template = Array("/tmp/launchprof-budget-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        return "\(dir)/\(name)"
+    }
+
+    @Test func aFIFOIsRefused() throws {
+        let path = temporaryPath("budgets.json")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: FileError(path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+            try Budget.load(path: path)
+        }
+    }
+
+    @Test func anOversizedFileIsRefused() throws {
+        let path = temporaryPath("budgets.json")
+        try FileIO.writeAtomically("{}", to: path)
+        #expect(truncate(path, off_t(InputLimit.budgets.bytes + 1)) == 0)
+        #expect(throws: FileError(path: path, reason: "is 1048577 bytes, larger than the limit of 1 MiB for a budgets file", kind: .tooLarge)) {
+            try Budget.load(path: path)
+        }
+    }
+
+    @Test func deepNestingIsRefusedBeforeDecoding() {
+        let json = "{\"budgets\":\n" + String(repeating: "{\"a\":", count: 100_000)
+        #expect(throws: BudgetError("b.json: line 2, column 316: nested more than 64 levels deep (a budgets file needs 3)")) {
+            try Budget(json: Array(json.utf8), file: "b.json")
+        }
+    }
+
+    @Test func secondsAboveADayAreRefused() {
+        let json = #"{"budgets": {"host": {"drawing": 1e300}}}"#
+        #expect(throws: BudgetError("b.json: budgets.host.drawing: expected at most 86400 seconds (a day), found 1e+300")) {
+            try Budget(json: Array(json.utf8), file: "b.json")
+        }
+    }
+
+    @Test func aValidFileLoads() throws {
+        let path = temporaryPath("budgets.json")
+        try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 0.5}}}"#, to: path)
+        #expect(try Budget.load(path: path).limits == ["host": ["Total launch time": 0.5]])
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import LaunchCore
+
+/// Inputs that are not regular files, through the real command: exit 2 with a message naming the
+/// file, never a hang (a FIFO would block an open for reading until a writer came) or an OOM.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct HostileInputCLITests {
+    @Test func runWithAFIFOManifestExitsTwo() throws {
+        let path = CLI.temporaryPath("manifest.json")
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--warmup", "0"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+    }
+
+    @Test func runWithAManifestLinkedToDevZeroExitsTwo() throws {
+        let path = CLI.temporaryPath("manifest.json")
+        #expect(symlink("/dev/zero", path) == 0)
+        defer { unlink(path) }
+        let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--warmup", "0"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(path): is a character device, not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+    }
+
+    @Test func runWithAFIFOTiersFileExitsTwo() throws {
+        let path = CLI.temporaryPath("tiers.json")
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let manifest = try TestManifest.make()
+        let outcome = try CLI.run(["run", "--manifest", manifest, "--tiers", path, "--tier", "iphone-3gs", "--runs", "1", "--warmup", "0"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+    }
+}
