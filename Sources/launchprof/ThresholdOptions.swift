@@ -45,7 +45,7 @@ struct ThresholdOptions: ParsableArguments {
         for item in phaseThresholds {
             guard let eq = item.lastIndex(of: "="), eq != item.startIndex,
                   let value = Self.percent(item[item.index(after: eq)...]) else {
-                throw ValidationError("--phase-threshold takes NAME=PERCENT, e.g. drawing=10, not '\(item)'")
+                throw ValidationError("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000), e.g. drawing=10, not '\(item)'")
             }
             guard OptionRanges.phaseThresholdPercent.range.contains(value) else {
                 throw ValidationError("\(OptionRanges.phaseThresholdPercent.requirement), not '\(item)'")
@@ -70,7 +70,7 @@ struct ThresholdOptions: ParsableArguments {
             let number: Substring
             if let eq = item.firstIndex(of: "=") {
                 guard let metric = Metric(rawValue: String(item[..<eq])) else {
-                    throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT, not '\(item)'")
+                    throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000), not '\(item)'")
                 }
                 key = metric
                 number = item[item.index(after: eq)...]
@@ -79,7 +79,7 @@ struct ThresholdOptions: ParsableArguments {
                 number = item[...]
             }
             guard let value = percent(number) else {
-                throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (e.g. 5, 5%, instructions=1%), not '\(item)'")
+                throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000, e.g. 5, 5%, instructions=1%), not '\(item)'")
             }
             guard OptionRanges.thresholdPercent.range.contains(value) else {
                 throw ValidationError("\(OptionRanges.thresholdPercent.requirement), not '\(item)'")
