@@ -69,6 +69,14 @@ public struct SequentialGate: Sendable {
         public var upper: Double?
         /// The interval's confidence level, 1 − αₖ.
         public var level: Double
+
+        public init(decision: Decision, change: Double, lower: Double?, upper: Double?, level: Double) {
+            self.decision = decision
+            self.change = change
+            self.lower = lower
+            self.upper = upper
+            self.level = level
+        }
     }
 
     /// Decides a phase from its per-pair differences (B − A) at a look with `pairs` pairs.

@@ -5,15 +5,17 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The manifest to launch.", valueName: "path"))
     var manifest: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Measured runs, each a new process: 1 to 10000, or auto (check: as many as the comparison needs, the default there). Default 10 (2 with --metric instructions).",
-        valueName: "n|auto"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Measured runs, each a new process: 1 to 10000, or auto (check only, its default: interleaved pairs until every phase is decided, within --max-runs and --max-time; see docs/sequential.md). Default 10 for run and record (2 with --metric instructions).",
+        valueName: "n|auto"), transform: RunCount.parse)
     var runs: RunCount?
 
-    @Option(name: .long, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"),
+            transform: OptionRanges.warmup.parse)
     var warmup: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a run may take before it is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, which runs under Valgrind).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds a run may take before it is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, which runs under Valgrind).", valueName: "seconds"),
+            transform: OptionRanges.timeout.parse)
     var timeout: Double?
 
     @Flag(name: .long, help: "Evict the manifest's files from the page cache before each run (a cold launch).")
@@ -34,18 +36,11 @@ struct ProfileOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only the report or result: no header, no progress, no warnings.")
     var quiet = false
 
-    /// The range of `--warmup`.
-    static let warmupRange = 0...1_000
-    /// The range of `--timeout`, in seconds (a day at most, so it converts to nanoseconds safely).
-    static let timeoutRange = 0.001...86_400.0
-
     func validate() throws {
-        guard Self.warmupRange.contains(warmup) else {
-            throw ValidationError("--warmup must be from \(Self.warmupRange.lowerBound) to \(Self.warmupRange.upperBound), not \(warmup)")
-        }
-        if let timeout, !Self.timeoutRange.contains(timeout) {
-            throw ValidationError("--timeout must be from 0.001 to 86400 seconds, not \(timeout)")
-        }
+        // Read within range already (OptionRanges); checked again before anything sizes or converts.
+        if case .fixed(let n) = runs { try OptionRanges.runs.check(n) }
+        try OptionRanges.warmup.check(warmup)
+        if let timeout { try OptionRanges.timeout.check(timeout) }
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
     }
 

@@ -30,7 +30,8 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write to this file (atomically) instead of stdout.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("run"), help: ArgumentHelp("Only this run (chrome-trace, svg, critical path); svg and critical path default to the median run.", valueName: "k"))
+    @Option(name: .customLong("run"), parsing: .unconditional, help: ArgumentHelp("Only this run (chrome-trace, svg, critical path); svg and critical path default to the median run. 1 to 1000000.", valueName: "k"),
+            transform: OptionRanges.run.parse)
     var runNumber: Int?
 
     @Flag(name: .customLong("critical-path"), help: "Print the chain of phases that decided the total.")
@@ -39,13 +40,14 @@ struct ReportCommand: ParsableCommand {
     @Flag(name: .long, help: "List phases by self time (time not in child phases), with inclusive time.")
     var blame = false
 
-    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"),
+            transform: OptionRanges.precision.parse)
     var precision: Int = 2
 
     func validate() throws {
-        guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
+        try OptionRanges.precision.check(precision)
         guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
-        if let runNumber, runNumber < 1 { throw ValidationError("--run counts from 1") }
+        if let runNumber { try OptionRanges.run.check(runNumber) }
     }
 
     func run() throws {

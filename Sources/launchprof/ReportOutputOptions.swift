@@ -10,7 +10,8 @@ struct ReportOutputOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: text (the classic report) or json (the result document).")
     var format: ReportFormat = .text
 
-    @Option(name: .long, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"),
+            transform: OptionRanges.precision.parse)
     var precision: Int = 2
 
     @Flag(name: .long, help: "Show resident memory at the end of each phase and its growth.")
@@ -35,7 +36,7 @@ struct ReportOutputOptions: ParsableArguments {
     var exportSVG: String?
 
     func validate() throws {
-        guard (0...9).contains(precision) else { throw ValidationError("--precision must be from 0 to 9, not \(precision)") }
+        try OptionRanges.precision.check(precision)
     }
 
     /// Writes `--output`, prints warnings, and prints the report (or the JSON document).

@@ -96,3 +96,36 @@ struct SequentialGateTests {
         #expect(abs(straddling.level - 0.95) < 1e-12)
     }
 }
+
+/// Why the looks are planned and α is spent: testing again after every pair at the full α is what
+/// the rule must not do, and it does inflate the false-alarm rate on the same data.
+struct SequentialNaiveContrastTests {
+    @Test func testingAfterEveryPairRaisesFalseAlarmsThatSpendingKeepsDown() {
+        let gate = SequentialGate(alpha: 0.01, maxPairs: 200)
+        var rng = SequentialGateTests.Seeded(state: 99)
+        var naive = 0, spending = 0
+        let sequences = 1000
+        for _ in 0..<sequences {
+            let differences = (0..<200).map { _ in rng.launchNoise() }
+            // Naive: stop at the first pair count whose 99% interval lies above 0 (kept sorted as it grows).
+            var sorted: [Double] = []
+            for (n, difference) in differences.enumerated() {
+                sorted.insert(difference, at: sorted.firstIndex { $0 > difference } ?? sorted.count)
+                guard n + 1 >= SequentialGate.firstLook else { continue }
+                if let interval = SequentialGate.signTestInterval(sorted: sorted, alpha: 0.01), interval.lower > 0 {
+                    naive += 1
+                    break
+                }
+            }
+            // The rule: only at the planned looks, at αₖ.
+            for look in gate.looks {
+                let decision = gate.decide(differences: Array(differences.prefix(look)), threshold: 0, pairs: look).decision
+                if decision == .slower { spending += 1 }
+                if decision != .undecided { break }
+            }
+        }
+        #expect(Double(spending) / Double(sequences) <= 0.01)
+        #expect(naive > 2 * max(spending, 1), "naive \(naive), spending \(spending) of \(sequences)")
+        #expect(Double(naive) / Double(sequences) > 0.01, "testing after every pair exceeds α")
+    }
+}
