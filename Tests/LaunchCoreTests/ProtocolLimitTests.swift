@@ -47,3 +47,13 @@ import Testing
         #expect(run.deferred == [name])
     }
 }
+
+@Suite struct ProtocolWriterArithmeticTests {
+    @Test func nanosecondConversionsNeverTrap() {
+        #expect(ProtocolWriter.nanoseconds(.nan) == 0)
+        #expect(ProtocolWriter.nanoseconds(-1) == 0)
+        #expect(ProtocolWriter.nanoseconds(.infinity) == .max)
+        #expect(ProtocolWriter.nanoseconds(1e300) == .max)
+        #expect(ProtocolWriter.nanoseconds(1.5) == 1_500_000_000)
+    }
+}
