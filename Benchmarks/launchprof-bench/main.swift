@@ -114,4 +114,5 @@ if arguments.first == "gate" {
     if !recorderOK { print("note: the recorder missed its 1.3x goal on this run") }
     DiffScaleBenchmark().report()
     XMLParseBenchmark().report()
+    CriticalPathBenchmark().report()
 }

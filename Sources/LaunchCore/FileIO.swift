@@ -117,7 +117,9 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to `path` atomically: to a temporary file in the same directory, flushed,
-    /// then renamed over `path`. A reader sees the old file or the new one, never half of one.
+    /// then renamed over `path`. A reader sees the old file or the new one, never half of one, and a
+    /// writer killed at any moment (even by SIGKILL) leaves no temporary file: it is created unnamed
+    /// (`O_TMPFILE`) and named only for the instant before the rename.
     ///
     /// Only a regular file (or a new one) is replaced that way. A `path` that is, or links to, a
     /// device, FIFO or socket (`/dev/stdout`, `/dev/null`, a named pipe) is written through, never
@@ -129,7 +131,9 @@ public enum FileIO {
         if stat(path, &info) == 0 {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR { throw FileError(path: path, reason: "is a directory, not a file") }
-            if type != S_IFREG {
+            // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
+            // stdout is a regular file, say).
+            if type != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
                 try writeThrough(bytes, to: path)
                 return
             }
@@ -143,22 +147,38 @@ public enum FileIO {
         if !directory.isEmpty, !isDirectory(directory) {
             try createDirectories(directory)
         }
-        let temp = "\(target).\(getpid()).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // An unnamed file in the target's directory (Linux's O_TMPFILE): if the process dies at any
+        // moment, even by SIGKILL, nothing is left to clean up. It gets a name only for the instant
+        // between link and rename. File systems without O_TMPFILE get a named temporary file.
+        let oTmpFile: Int32 = 0o20000000 | O_DIRECTORY  // __O_TMPFILE | O_DIRECTORY
+        let base = target.split(separator: "/").last.map(String.init) ?? "output"
+        let temp = (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
+            + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let unnamed = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | oTmpFile, 0o644)
+        let fd = unnamed >= 0 ? unnamed : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .errno(path, "write") }
+        var named = unnamed < 0
+        func fail() -> FileError {
+            let error = FileError.errno(path, "write")
+            close(fd)
+            if named { unlink(temp) }
+            return error
+        }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let error = FileError.errno(path, "write")
-                close(fd)
-                unlink(temp)
-                throw error
+                throw fail()
             }
             written += n
         }
-        if fsync(fd) != 0 || close(fd) != 0 {
+        guard fsync(fd) == 0 else { throw fail() }
+        if !named {
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 else { throw fail() }
+            named = true
+        }
+        if close(fd) != 0 {
             let error = FileError.errno(path, "write")
             unlink(temp)
             throw error
@@ -169,6 +189,7 @@ public enum FileIO {
             throw error
         }
     }
+
 
     /// Writes `bytes` into the existing non-regular file at `path` (a device, FIFO or socket):
     /// opened write-only without creating or replacing it, as a shell's `>` would.

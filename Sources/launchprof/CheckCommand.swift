@@ -77,6 +77,11 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (candidate, baselineResult, sequential) = try results()
+        // An empty side is an input error, never a pass.
+        if candidate.runs.isEmpty { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
+        if let baselineResult, baselineResult.runs.isEmpty {
+            throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
+        }
         if let baselineResult, !profile.quiet, baselineManifest == nil {
             for caveat in Comparison.caveats(baseline: baselineResult, candidate: candidate) {
                 StandardError.write("launchprof: warning: \(caveat)\n")

@@ -36,6 +36,9 @@ struct DiffCommand: ParsableCommand {
         // a record per phase in memory.
         let a = try lookup.loadTable(baseline, metric: measure.metric)
         let b = try lookup.loadTable(candidate, metric: measure.metric)
+        for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
+            throw InputError("\(label): the result has no runs to compare")
+        }
         if measure.metric == .instructions {
             for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
                 throw InputError("\(label): the result has no instruction counts: make it with --metric instructions")

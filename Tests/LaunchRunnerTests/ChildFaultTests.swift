@@ -85,7 +85,7 @@ import Glibc
     }
 
     @Test func aFloodOfBeginLinesIsStoppedAtTheLimit() {
-        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes 'begin 5 0 cpu x' >&3", recordLimit: 50_000)
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes \"$(printf 'begin 5 0 cpu x\\nend 6 0 x')\" >&3", recordLimit: 50_000)
         #expect(result.failure == .overLimit("more than 50000 begin, mark, count and deferred lines"))
         #expect(groupIsGone(pid))
     }

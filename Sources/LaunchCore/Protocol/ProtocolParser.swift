@@ -14,6 +14,12 @@ public struct ProtocolParser {
         }
     }
 
+    /// The most phases of one run (docs/protocol.md, "Limits"); past it the run fails.
+    public static let maximumPhases = 100_000
+    /// The deepest nesting of phases on one thread: what result files accept (`depth` 0…256), so a
+    /// recorded run can always be read back.
+    public static let maximumDepth = 256
+
     /// The monotonic reading the launcher took just before starting the process: the run's origin.
     public let spawnReading: UInt64
     /// Readings of lines that carry `-` instead of a time are stamped with this clock (receipt time).
@@ -70,6 +76,12 @@ public struct ProtocolParser {
             // No copy of the stack held across the append below (that would copy it on every begin).
             let parent = open[thread]?.last
             let depth = open[thread]?.count ?? 0
+            guard phases.count < Self.maximumPhases else {
+                throw fail("more than \(Self.maximumPhases) phases in one run (the limit of the protocol)")
+            }
+            guard depth < Self.maximumDepth else {
+                throw fail("phases nested more than \(Self.maximumDepth) deep on thread \(thread) (the limit of the protocol)")
+            }
             let afterLaunch = launchedReading.map { time >= $0 } ?? false
             phases.append(PhaseRecord(
                 name: unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
@@ -194,23 +206,25 @@ public struct ProtocolParser {
         text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
     }
 
+    /// Undoes ``ProtocolWriter/escape(_:)``, by Unicode scalar (a backslash may combine with a
+    /// following mark into one Character).
     private func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+        guard text.unicodeScalars.contains("\\") else { return String(text) }
         var out = ""
         var escaping = false
-        for c in text {
+        for c in text.unicodeScalars {
             if escaping {
                 switch c {
-                case "n": out.append("\n")
-                case "r": out.append("\r")
-                case "t": out.append("\t")
-                default: out.append(c)
+                case "n": out.unicodeScalars.append("\n")
+                case "r": out.unicodeScalars.append("\r")
+                case "t": out.unicodeScalars.append("\t")
+                default: out.unicodeScalars.append(c)
                 }
                 escaping = false
             } else if c == "\\" {
                 escaping = true
             } else {
-                out.append(c)
+                out.unicodeScalars.append(c)
             }
         }
         return out

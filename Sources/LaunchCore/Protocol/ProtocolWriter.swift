@@ -32,7 +32,7 @@ public enum ProtocolWriter {
         for recorder in recorders {
             let origin = recorder.clock.originNanoseconds
             func reading(_ seconds: Double) -> UInt64 {
-                seconds >= 0 ? origin &+ UInt64((seconds * 1e9).rounded()) : origin &- UInt64((-seconds * 1e9).rounded())
+                seconds >= 0 ? origin &+ nanoseconds(seconds) : origin &- nanoseconds(-seconds)
             }
             let phases = recorder.phaseRecords()
             var open: [Int] = []
@@ -40,7 +40,7 @@ public enum ProtocolWriter {
                 let p = phases[i]
                 lines.append("end \(reading(p.end)) \(p.thread) \(escape(p.name))")
                 var stats: [String] = []
-                if let host = p.hostDuration { stats.append("host=\(UInt64((host * 1e9).rounded()))") }
+                if let host = p.hostDuration { stats.append("host=\(nanoseconds(host))") }
                 if let rss = p.residentBytes { stats.append("rss=\(rss)") }
                 if let growth = p.residentGrowth { stats.append("growth=\(growth)") }
                 if !stats.isEmpty { lines.append("stats \(p.thread) " + stats.joined(separator: " ")) }
@@ -70,6 +70,15 @@ public enum ProtocolWriter {
         lines.append("peak \(ProcessMemory.peakResidentBytes())")
         lines.append("done \(MonotonicClock.nanoseconds())")
         return lines
+    }
+
+    /// `seconds` as whole nanoseconds, checked before converting: negative or NaN gives 0, and
+    /// anything past `UInt64.max` nanoseconds (585 years) gives `UInt64.max`, never a trap.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        let value = (seconds * 1e9).rounded()
+        guard value > 0 else { return 0 }
+        guard value < 18_446_744_073_709_549_568 else { return .max }  // the largest Double below 2^64
+        return UInt64(value)
     }
 
     /// A name with backslash, newline, carriage return and tab escaped, so it fits on one line.
