@@ -6,6 +6,7 @@ import PackageDescription
 //   LaunchCore      clock, phase recorder, result model (Glibc only: it runs in the measured process)
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
+//   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration, page-cache eviction
 //   LaunchStats     statistics and comparison of results
@@ -16,6 +17,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "launchprof", targets: ["launchprof"]),
+        // The built-in app that `launchprof run` launches: no Foundation, no argument parser.
+        .executable(name: "launchprof-app", targets: ["launchprof-app"]),
         .library(name: "LaunchCore", targets: ["LaunchCore"]),
     ],
     dependencies: [
@@ -40,6 +43,8 @@ let package = Package(
         ),
         .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
         .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage", "CXMLShim"]),
+        .target(name: "LaunchApp", dependencies: ["LaunchCore", "LaunchPipeline"]),
+        .executableTarget(name: "launchprof-app", dependencies: ["LaunchApp", "LaunchCore"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
@@ -49,6 +54,8 @@ let package = Package(
             dependencies: [
                 "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Built with the CLI, so that `swift build --product launchprof` puts the app beside it.
+                "launchprof-app",
             ]
         ),
         .executableTarget(

@@ -13,7 +13,7 @@ import LaunchCore
 /// zombie is left.
 public struct AppLauncher: Sendable {
     /// The file descriptor the program writes the protocol to.
-    public static let protocolDescriptor: Int32 = 3
+    public static let protocolDescriptor = AppInterface.protocolDescriptor
     /// The most protocol bytes one run may send (64 MiB); past it the program is killed.
     public static let maxProtocolBytes = 64 << 20
     /// The most `begin`, `mark`, `count` and `deferred` lines one run may send; past it the program is killed.

@@ -17,7 +17,7 @@ public struct InstructionCounting: Sendable {
     /// The largest Callgrind file read (a launch's file with a dump per phase boundary is a few MiB).
     public static let outputLimit = 256 << 20
     /// The variable that tells the built-in app to issue its dumps.
-    public static let metricVariable = "LAUNCHPROF_METRIC"
+    public static let metricVariable = AppInterface.metricVariable
 
     public init(valgrind: String, outputDirectory: String) {
         self.valgrind = valgrind

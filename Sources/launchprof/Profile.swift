@@ -44,12 +44,12 @@ struct Profile {
                 memoryBudget: device.memoryBudget,
                 hostReference: reference.map { Dictionary(uniqueKeysWithValues: $0.seconds.map { ($0.key.rawValue, $0.value) }) })
             memoryBudget = device.memoryBudget
-            if !device.isIdentity { environment[AppMode.emulationVariable] = DeviceEmulation(factors: factors).encoded }
+            if !device.isIdentity { environment[AppInterface.emulationVariable] = DeviceEmulation(factors: factors).encoded }
         }
         self.tierInfo = tierInfo
         self.memoryBudget = memoryBudget
-        guard let executable = SelfExecutable.path() else { throw InputError("cannot find the launchprof executable (/proc/self/exe)") }
-        var arguments = [AppMode.argument, "--manifest", path]
+        let executable = try AppExecutable.locate(override: options.app)
+        var arguments = ["--manifest", path]
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
         var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)

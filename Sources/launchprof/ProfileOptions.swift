@@ -33,6 +33,9 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("After launch, run this lazy stage as a first use would, and time it (repeatable).", valueName: "name"))
     var touch: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("The built-in app's executable (default: launchprof-app next to launchprof).", valueName: "path"))
+    var app: String?
+
     @Flag(name: .long, help: "Print only the report or result: no header, no progress, no warnings.")
     var quiet = false
 

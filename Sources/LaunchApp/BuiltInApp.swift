@@ -3,18 +3,12 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchPipeline
-import LaunchRunner
 
-/// The built-in app: what `launchprof run` launches once per run, as a new process
-/// (`launchprof __app …`). It runs the pipeline under phases and reports them over the line
-/// protocol on file descriptor 3 (`docs/protocol.md`). It never parses options with
-/// ArgumentParser, so what it measures is the app, not the profiler.
-enum AppMode {
-    static let argument = "__app"
-
-    /// Environment variable carrying the device emulation factors (`cpu=2,io=3,…`).
-    static let emulationVariable = "LAUNCHPROF_EMULATION"
-
+/// The built-in app: what `launchprof run` launches once per run, as a new process (the
+/// `launchprof-app` executable). It runs the pipeline under phases and reports them over the line
+/// protocol on file descriptor 3 (`docs/protocol.md`). It links neither the profiler's argument
+/// parser nor its statistics, so what it measures is the app, not the profiler.
+public enum BuiltInApp {
     struct Options {
         var manifest = ""
         var snapshot: String?
@@ -23,7 +17,7 @@ enum AppMode {
     }
 
     /// Runs the app and exits: 0 after a complete report, 2 on bad input.
-    static func main(clock: LaunchClock, arguments: [String]) -> Never {
+    public static func main(clock: LaunchClock, arguments: [String]) -> Never {
         var options = Options()
         var i = 0
         while i < arguments.count {
@@ -39,21 +33,21 @@ enum AppMode {
             i += 1
         }
         let recorder = PhaseRecorder(clock: clock)
-        if let metric = getenv(InstructionCounting.metricVariable).map({ String(cString: $0) }), metric == Metric.instructions.rawValue {
+        if let metric = getenv(AppInterface.metricVariable).map({ String(cString: $0) }), metric == Metric.instructions.rawValue {
             guard CallgrindBoundaries.isCompiled else {
                 fail("this launchprof was built without valgrind/callgrind.h and cannot count instructions: install valgrind (make setup), then rebuild")
             }
-            guard CallgrindBoundaries.isRunningOnValgrind else { fail("\(InstructionCounting.metricVariable)=instructions, but the app is not running under Valgrind") }
+            guard CallgrindBoundaries.isRunningOnValgrind else { fail("\(AppInterface.metricVariable)=instructions, but the app is not running under Valgrind") }
             // Memory samples would count /proc reads as the phases' work; Valgrind's memory is not the app's anyway.
             recorder.countsInstructions = true
         } else {
             recorder.memorySamplingDepth = 1
         }
-        if let text = getenv(emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
-            guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(emulationVariable) '\(text)'") }
+        if let text = getenv(AppInterface.emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
+            guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(AppInterface.emulationVariable) '\(text)'") }
             recorder.emulation = emulation
         }
-        write(AppLauncher.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
+        write(AppInterface.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
             let manifest = try recorder.phase("reading manifest", kind: .io) { try ManifestLoader.load(path: options.manifest) }
@@ -61,14 +55,14 @@ enum AppMode {
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
-            pipeline.onStageStart = { write(AppLauncher.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
+            pipeline.onStageStart = { write(AppInterface.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
             try pipeline.launch()
             for name in options.touch { try pipeline.touch(name) }
         } catch {
             fail("\(error)")
         }
         let lines = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name))
-        write(AppLauncher.protocolDescriptor, lines.joined(separator: "\n") + "\n")
+        write(AppInterface.protocolDescriptor, lines.joined(separator: "\n") + "\n")
         exit(0)
     }
 

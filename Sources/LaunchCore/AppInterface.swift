@@ -1,0 +1,10 @@
+/// What a launcher and the program it launches agree on, outside the line protocol's own lines:
+/// the descriptor the protocol is written to and the environment variables that configure a run.
+public enum AppInterface {
+    /// The file descriptor the program writes the line protocol to (`docs/protocol.md`).
+    public static let protocolDescriptor: Int32 = 3
+    /// Carries the device emulation factors (`cpu=2,io=3,…`) to the built-in app.
+    public static let emulationVariable = "LAUNCHPROF_EMULATION"
+    /// `instructions` tells the built-in app to issue its Callgrind dumps (`--metric instructions`).
+    public static let metricVariable = "LAUNCHPROF_METRIC"
+}
