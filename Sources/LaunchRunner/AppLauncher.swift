@@ -230,7 +230,9 @@ public struct AppLauncher: Sendable {
 
     /// Kills every process left in the program's group and reaps those that are this process's
     /// children (orphans are re-parented here, see ``becomeSubreaper``); waits at most a second.
+    /// Then kills what escaped the group with `setsid()` or `setpgid()` (``EscapedProcessReaper``).
     static func killAndReapGroup(_ group: pid_t) {
+        defer { EscapedProcessReaper.sweep() }
         guard kill(-group, SIGKILL) == 0 else { return }  // ESRCH: nothing left.
         let giveUp = MonotonicClock.nanoseconds() &+ 1_000_000_000
         var status: Int32 = 0

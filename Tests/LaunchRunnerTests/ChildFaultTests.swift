@@ -103,3 +103,34 @@ extension Result {
         return nil
     }
 }
+
+/// Descendants that leave the program's process group (`setsid`, `setpgid`) are killed too.
+@Suite(.serialized) struct EscapedProcessTests {
+    /// Runs `script` (which writes the escaped process's pid to `$PIDFILE`), then returns that pid.
+    func launchEscaping(_ script: String) throws -> pid_t {
+        let pidFile = NSTemporaryDirectory() + "launchprof-escaped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(pidFile) }
+        let launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + ChildFaultTests.report], timeout: 30)
+        _ = try launcher.launch(index: 1)
+        let text = try FileIO.readText(pidFile)
+        return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    func isGone(_ pid: pid_t) -> Bool { kill(pid, 0) == -1 && errno == ESRCH }
+
+    @Test func aSetsidDescendantIsKilledWhenTheRunEnds() throws {
+        // setsid forks when the shell is a group leader; the pid file holds the sleeping process.
+        let pid = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        #expect(isGone(pid))
+    }
+
+    @Test func aDescendantInAGroupOfItsOwnIsKilledWhenTheRunEnds() throws {
+        let pid = try launchEscaping(#"python3 -c 'import os,sys,time; os.setpgid(0,0); open(sys.argv[1],"w").write(str(os.getpid())); time.sleep(60)' "$PIDFILE" </dev/null >/dev/null 2>&1 3>&- & sleep 0.5"#)
+        #expect(isGone(pid))
+    }
+
+    @Test func statLinesAreReadAfterTheLastParenthesis() {
+        #expect(EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0") ?? (0, 0) == (7, 9))
+        #expect(EscapedProcessReaper.parseStat("garbage") == nil)
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+
+/// Kills what a launched program started and then hid from its process group with `setsid()` or
+/// `setpgid()`, which the group kill at the end of a run cannot reach.
+///
+/// launchprof is the child subreaper of everything it launches (``AppLauncher/becomeSubreaper``), so
+/// once the program has exited, every process it left behind is re-parented to launchprof. Those
+/// children of launchprof that are not in launchprof's own process group (and so were never started
+/// by it directly: it starts its helpers, such as `git`, in its own group) are escaped descendants:
+/// each is killed with its group and reaped, repeatedly, since killing one re-parents its children
+/// here in turn. Bounded to ``budgetNanoseconds``.
+enum EscapedProcessReaper {
+    /// The longest a sweep may take (1 s).
+    static let budgetNanoseconds: UInt64 = 1_000_000_000
+
+    /// Kills and reaps every escaped descendant; returns how many were killed.
+    @discardableResult
+    static func sweep() -> Int {
+        guard AppLauncher.becomeSubreaper, hasChildren() else { return 0 }
+        let me = getpid()
+        let myGroup = getpgrp()
+        let giveUp = MonotonicClock.nanoseconds() &+ budgetNanoseconds
+        var killed = 0
+        while MonotonicClock.nanoseconds() < giveUp {
+            let escaped = children(of: me).filter { $0.group != myGroup }
+            if escaped.isEmpty { break }
+            for child in escaped {
+                if child.group > 0 { kill(-child.group, SIGKILL) }
+                kill(child.pid, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+                killed += 1
+            }
+        }
+        return killed
+    }
+
+    /// Whether this process has any child at all (running or a zombie), without reaping one:
+    /// the common case, none, costs one system call instead of a scan of `/proc`.
+    static func hasChildren() -> Bool {
+        var info = siginfo_t()
+        while waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 {
+            if errno != EINTR { return false }  // ECHILD
+        }
+        return true
+    }
+
+    struct Child: Equatable {
+        var pid: pid_t
+        var group: pid_t
+    }
+
+    /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`.
+    static func children(of parent: pid_t) -> [Child] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var found: [Child] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = pid_t(name), pid > 0, let text = readStat(pid),
+                  let stat = parseStat(text), stat.parent == parent else { continue }
+            found.append(Child(pid: pid, group: stat.group))
+        }
+        return found
+    }
+
+    /// `/proc/<pid>/stat` (a few hundred bytes; at most 4 KiB is read), or `nil` once the process is gone.
+    static func readStat(_ pid: pid_t) -> String? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var n = 0
+        repeat { n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } } while n < 0 && errno == EINTR
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[..<n], as: UTF8.self)
+    }
+
+    /// The parent and group fields of a `/proc/<pid>/stat` line: `pid (comm) state ppid pgrp …`,
+    /// where `comm` may contain spaces and parentheses, so the fields are read after the last `)`.
+    static func parseStat(_ text: String) -> (parent: pid_t, group: pid_t)? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count >= 3, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
+        return (parent, group)
+    }
+}
