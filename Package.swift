@@ -60,7 +60,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "launchprof-bench",
-            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport"],
+            dependencies: ["CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport"],
             path: "Benchmarks/launchprof-bench"
         ),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),

@@ -103,6 +103,8 @@ if arguments.first == "gate" {
         print("gate benchmark failed: \(error)")
         exit(1)
     }
+} else if arguments.first == "encode" {
+    SnapshotEncodeBenchmark().report()
 } else {
     let recorderOK = benchRecorder()
     do {
@@ -115,4 +117,5 @@ if arguments.first == "gate" {
     DiffScaleBenchmark().report()
     XMLParseBenchmark().report()
     CriticalPathBenchmark().report()
+    SnapshotEncodeBenchmark().report()
 }

@@ -132,6 +132,7 @@ static void shim_write(png_structp png, png_bytep buffer, size_t count) {
 static void shim_flush(png_structp png) { (void)png; }
 
 int lp_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                       int filters, int strategy, int drop_alpha,
                        uint8_t **out, size_t *out_length, char *error, size_t error_capacity) {
     shim_state state = { error, error_capacity, NULL, 0, 0, NULL, 0, 0 };
     *out = NULL;
@@ -154,9 +155,13 @@ int lp_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, i
     }
     png_set_write_fn(png, &state, shim_write, shim_flush);
     png_set_compression_level(png, compression_level);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_strategy(png, strategy);
+    if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_IHDR(png, info, width, height, 8, drop_alpha ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
+    // RGBA rows in, RGB out: libpng strips the fourth byte of every pixel as it writes.
+    if (drop_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
     for (uint32_t y = 0; y < height; y++) {
         png_write_row(png, (png_const_bytep)(pixels + (size_t)y * width * 4));
     }

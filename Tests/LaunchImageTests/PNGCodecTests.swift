@@ -14,6 +14,29 @@ import Testing
         #expect(try PNGDecoder().decode(bytes) == sample())
     }
 
+    /// An opaque copy of ``sample()``.
+    func opaqueSample() -> RGBAImage {
+        var image = sample()
+        for y in 0..<5 { for x in 0..<7 { image[x, y].a = 255 } }
+        return image
+    }
+
+    @Test func anOpaqueImageIsWrittenAsRGBAndReadBackWhole() throws {
+        let bytes = try PNGEncoder().encode(opaqueSample())
+        #expect(bytes[25] == 2)  // IHDR colour type: 2 = RGB
+        #expect(try PNGDecoder().decode(bytes) == opaqueSample())
+        #expect(try PNGEncoder().encode(sample())[25] == 6)  // translucent pixels keep RGBA
+    }
+
+    @Test(arguments: [PNGEncoder.Filters.sub, .up, .none, .paeth, .all], [PNGEncoder.Strategy.standard, .filtered, .runLength])
+    func everySettingRoundTrips(filters: PNGEncoder.Filters, strategy: PNGEncoder.Strategy) throws {
+        for level in [0, 1, 6, 9] {
+            let encoder = PNGEncoder(compressionLevel: level, filters: filters, strategy: strategy)
+            #expect(try PNGDecoder().decode(try encoder.encode(sample())) == sample())
+            #expect(try PNGDecoder().decode(try encoder.encode(opaqueSample())) == opaqueSample())
+        }
+    }
+
     @Test func encodingIsDeterministic() throws {
         #expect(try PNGEncoder().encode(sample()) == (try PNGEncoder().encode(sample())))
     }

@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "58826196e4f5913d591540ff34afb8cefbf1edddd4319eab58b0faf2da85c16a"
+    static let defaultSnapshotSHA256 = "cb356e5a0b20be2f58cacf810472034a56c615c7780c06132c35abb151197bcc"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()

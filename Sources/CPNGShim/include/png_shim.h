@@ -36,8 +36,12 @@ int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
                   lp_png_decoded *out, char *error, size_t error_capacity);
 
 /// Encodes RGBA8 pixels (row-major, no padding) as a PNG in memory, deterministically
-/// (no time stamp, fixed compression settings). On success `*out` holds the bytes (free with lp_png_free).
+/// (no time stamp). `compression_level` is zlib's 0–9, `filters` a mask of libpng's PNG_FILTER_*
+/// (0: libpng's default), `strategy` zlib's (Z_DEFAULT_STRATEGY, Z_FILTERED, Z_RLE…), and
+/// `drop_alpha` writes RGB (the caller checked that every pixel is opaque).
+/// On success `*out` holds the bytes (free with lp_png_free).
 int lp_png_encode_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                       int filters, int strategy, int drop_alpha,
                        uint8_t **out, size_t *out_length, char *error, size_t error_capacity);
 
 /// Frees memory returned by the functions above.
