@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "cb356e5a0b20be2f58cacf810472034a56c615c7780c06132c35abb151197bcc"
+    static let defaultSnapshotSHA256 = "3aa43cb7b7cda362040780eb6046829dee3a67ffd2b270e8fa7095654b073a45"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()

@@ -27,12 +27,49 @@ public struct Canvas: Sendable {
     // MARK: Shapes
 
     /// Fills a rounded rectangle (radius 0 for square corners) with `paint`, scaled by `opacity`.
+    ///
+    /// The signed distance to a rounded rectangle is convex along a row, so the pixels it covers
+    /// fully form one span: the distance is computed only from each end inwards, up to that span,
+    /// which is then filled without it.
     public mutating func fillRoundedRect(_ rect: Rect, radius: Double, paint: Paint, opacity: Double = 1) {
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let shader = Shader(paint: paint, rect: rect)
-        forEachPixel(in: rect.outset(by: 1)) { x, y in
-            let coverage = Self.coverage(distance: Self.roundedRectDistance(x, y, rect, r))
-            return coverage > 0 ? (shader.color(x, y), coverage * opacity) : nil
+        guard let (x0, x1, y0, y1) = clip(rect.outset(by: 1)) else { return }
+        pixelsDrawn += (x1 - x0) * (y1 - y0)
+        let w = width
+        let opacity = min(1, max(0, opacity))
+        image.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in y0..<y1 {
+                let row = y * w
+                // From the left: edge pixels, up to the first fully covered one.
+                var left = x0
+                while left < x1 {
+                    let d = Self.roundedRectDistance(left, y, rect, r)
+                    if d <= -0.5 { break }
+                    let coverage = Self.coverage(distance: d)
+                    if coverage > 0 { Self.blend(dst, (row + left) * 4, shader.color(left, y), coverage * opacity) }
+                    left += 1
+                }
+                guard left < x1 else { continue }
+                var right = x1 - 1
+                while right > left {
+                    let d = Self.roundedRectDistance(right, y, rect, r)
+                    if d <= -0.5 { break }
+                    let coverage = Self.coverage(distance: d)
+                    if coverage > 0 { Self.blend(dst, (row + right) * 4, shader.color(right, y), coverage * opacity) }
+                    right -= 1
+                }
+                // The fully covered span.
+                if let solid = shader.solid {
+                    let alpha = Self.alpha255(solid.a, opacity)
+                    for x in left...right { Self.blend(dst, (row + x) * 4, solid, alpha: alpha) }
+                } else {
+                    for x in left...right {
+                        let color = shader.color(x, y)
+                        Self.blend(dst, (row + x) * 4, color, alpha: Self.alpha255(color.a, opacity))
+                    }
+                }
+            }
         }
     }
 
@@ -62,6 +99,9 @@ public struct Canvas: Sendable {
 
     /// Draws `source` (or its `sourceRect` part) scaled into `rect` with bilinear filtering.
     /// With `tint`, the source's alpha is used as coverage of the tint colour (glyph atlases).
+    ///
+    /// Fixed point: sample weights in 1/256ths, colour interpolated premultiplied (so transparent
+    /// texels do not darken edges); each column's sample positions are computed once per call.
     public mutating func drawImage(_ source: RGBAImage, from sourceRect: Rect? = nil, in rect: Rect,
                                    opacity: Double = 1, tint: RGBA? = nil) {
         let src = sourceRect ?? Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
@@ -70,28 +110,60 @@ public struct Canvas: Sendable {
         // Clamp samples to the source rectangle, so neighbouring atlas cells never bleed in.
         let minX = max(0, src.x.pixel), maxX = min(source.width - 1, src.maxX.rounded(.up).pixel - 1)
         let minY = max(0, src.y.pixel), maxY = min(source.height - 1, src.maxY.rounded(.up).pixel - 1)
-        guard minX <= maxX, minY <= maxY else { return }
-        source.pixels.withUnsafeBufferPointer { sp in
-            forEachPixel(in: rect) { x, y in
-                let u = src.x + (Double(x) + 0.5 - rect.x) * sx - 0.5
-                let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
-                let x0f = u.rounded(.down), y0f = v.rounded(.down)
-                let fx = u - x0f, fy = v - y0f
-                let x0 = min(max(x0f.pixel, minX), maxX), x1 = min(max(x0f.pixel + 1, minX), maxX)
-                let y0 = min(max(y0f.pixel, minY), maxY), y1 = min(max(y0f.pixel + 1, minY), maxY)
-                let w = source.width
-                let i00 = (y0 * w + x0) * 4, i10 = (y0 * w + x1) * 4, i01 = (y1 * w + x0) * 4, i11 = (y1 * w + x1) * 4
-                let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
-                // Interpolate premultiplied colour so transparent texels do not darken edges.
-                let a = Double(sp[i00 + 3]) * w00 + Double(sp[i10 + 3]) * w10 + Double(sp[i01 + 3]) * w01 + Double(sp[i11 + 3]) * w11
-                guard a > 0 else { return nil }
-                if let tint { return (tint, a / 255 * opacity) }
-                func channel(_ c: Int) -> UInt8 {
-                    let p = Double(sp[i00 + c]) * Double(sp[i00 + 3]) * w00 + Double(sp[i10 + c]) * Double(sp[i10 + 3]) * w10
-                        + Double(sp[i01 + c]) * Double(sp[i01 + 3]) * w01 + Double(sp[i11 + c]) * Double(sp[i11 + 3]) * w11
-                    return UInt8(min(255, max(0, (p / a).rounded())))
+        guard minX <= maxX, minY <= maxY, let (x0, x1, y0, y1) = clip(rect) else { return }
+        pixelsDrawn += (x1 - x0) * (y1 - y0)
+        let opacity256 = Int((min(1, max(0, opacity)) * 256).rounded())
+        guard opacity256 > 0 else { return }
+        // Per column: the two source columns (as byte offsets) and the weight of the right one.
+        let columns = x1 - x0
+        var left = [Int](repeating: 0, count: columns), right = [Int](repeating: 0, count: columns)
+        var weight = [Int](repeating: 0, count: columns)
+        for x in x0..<x1 {
+            let u = src.x + (Double(x) + 0.5 - rect.x) * sx - 0.5
+            let uf = u.rounded(.down)
+            left[x - x0] = min(max(uf.pixel, minX), maxX) * 4
+            right[x - x0] = min(max(uf.pixel + 1, minX), maxX) * 4
+            weight[x - x0] = Int(((u - uf) * 256).rounded())
+        }
+        let w = width, sw = source.width
+        image.pixels.withUnsafeMutableBufferPointer { dst in
+            source.pixels.withUnsafeBufferPointer { sp in
+                left.withUnsafeBufferPointer { left in
+                right.withUnsafeBufferPointer { right in
+                weight.withUnsafeBufferPointer { weight in
+                    for y in y0..<y1 {
+                        let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
+                        let vf = v.rounded(.down)
+                        let top = min(max(vf.pixel, minY), maxY) * sw * 4
+                        let bottom = min(max(vf.pixel + 1, minY), maxY) * sw * 4
+                        let fy = Int(((v - vf) * 256).rounded())
+                        let row = y * w
+                        for c in 0..<columns {
+                            let fx = weight[c]
+                            // Weights sum to 65536.
+                            let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
+                            let i00 = top + left[c], i10 = top + right[c], i01 = bottom + left[c], i11 = bottom + right[c]
+                            let a00 = Int(sp[i00 + 3]), a10 = Int(sp[i10 + 3]), a01 = Int(sp[i01 + 3]), a11 = Int(sp[i11 + 3])
+                            let a = a00 * w00 + a10 * w10 + a01 * w01 + a11 * w11  // alpha × 65536
+                            guard a > 0 else { continue }
+                            let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                            guard alpha > 0 else { continue }
+                            let offset = (row + x0 + c) * 4
+                            if let tint {
+                                Self.blend(dst, offset, tint, alpha: (alpha * Int(tint.a) + 127) / 255)
+                                continue
+                            }
+                            @inline(__always) func channel(_ k: Int) -> UInt8 {
+                                let p = Int(sp[i00 + k]) * a00 * w00 + Int(sp[i10 + k]) * a10 * w10
+                                    + Int(sp[i01 + k]) * a01 * w01 + Int(sp[i11 + k]) * a11 * w11
+                                return UInt8(min(255, (p + a / 2) / a))
+                            }
+                            Self.blend(dst, offset, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
+                        }
+                    }
                 }
-                return (RGBA(channel(0), channel(1), channel(2), 255), a / 255 * opacity)
+                }
+                }
             }
         }
     }
@@ -110,13 +182,46 @@ public struct Canvas: Sendable {
 
     // MARK: Core
 
+    /// The pixel columns `x0..<x1` and rows `y0..<y1` that `bounds` touches, clipped to the canvas;
+    /// `nil` when none.
+    @inline(__always)
+    private func clip(_ bounds: Rect) -> (Int, Int, Int, Int)? {
+        let x0 = max(0, bounds.x.rounded(.down).pixel), x1 = min(width, bounds.maxX.rounded(.up).pixel)
+        let y0 = max(0, bounds.y.rounded(.down).pixel), y1 = min(height, bounds.maxY.rounded(.up).pixel)
+        return x0 < x1 && y0 < y1 ? (x0, x1, y0, y1) : nil
+    }
+
+    /// `alpha` (0…255) scaled by `opacity` (0…1), rounded.
+    @inline(__always)
+    static func alpha255(_ alpha: UInt8, _ opacity: Double) -> Int {
+        opacity >= 1 ? Int(alpha) : Int((Double(alpha) * opacity).rounded())
+    }
+
+    /// Source-over compositing of `color` (its own alpha ignored) at `alpha` (0…255) onto the pixel
+    /// at byte offset `i`. Onto an opaque pixel (the common case: the window is opaque) the blend is
+    /// integer arithmetic, rounded; onto a translucent one it is ``blend(_:_:_:_:)``.
+    @inline(__always)
+    static func blend(_ dst: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ color: RGBA, alpha: Int) {
+        guard alpha > 0 else { return }
+        if alpha >= 255 {
+            dst[i] = color.r; dst[i + 1] = color.g; dst[i + 2] = color.b; dst[i + 3] = 255
+            return
+        }
+        guard dst[i + 3] == 255 else {
+            blendOntoTranslucent(dst, i, color, Double(alpha) / 255)
+            return
+        }
+        let keep = 255 - alpha
+        dst[i] = UInt8((Int(color.r) * alpha + Int(dst[i]) * keep + 127) / 255)
+        dst[i + 1] = UInt8((Int(color.g) * alpha + Int(dst[i + 1]) * keep + 127) / 255)
+        dst[i + 2] = UInt8((Int(color.b) * alpha + Int(dst[i + 2]) * keep + 127) / 255)
+    }
+
     /// Visits every pixel of `bounds` (clipped to the canvas); `shade` returns a colour and a
     /// coverage 0…1 (multiplied with the colour's alpha), or `nil` to leave the pixel.
     @inline(__always)
     private mutating func forEachPixel(in bounds: Rect, _ shade: (Int, Int) -> (RGBA, Double)?) {
-        let x0 = max(0, bounds.x.rounded(.down).pixel), x1 = min(width, bounds.maxX.rounded(.up).pixel)
-        let y0 = max(0, bounds.y.rounded(.down).pixel), y1 = min(height, bounds.maxY.rounded(.up).pixel)
-        guard x0 < x1, y0 < y1 else { return }
+        guard let (x0, x1, y0, y1) = clip(bounds) else { return }
         pixelsDrawn += (x1 - x0) * (y1 - y0)
         let w = width
         image.pixels.withUnsafeMutableBufferPointer { dst in
@@ -132,7 +237,16 @@ public struct Canvas: Sendable {
     /// Source-over compositing of `color` at `coverage` onto the pixel at byte offset `i`, straight alpha.
     @inline(__always)
     static func blend(_ dst: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ color: RGBA, _ coverage: Double) {
-        let sa = Double(color.a) / 255 * min(1, coverage)
+        if dst[i + 3] == 255 {
+            blend(dst, i, color, alpha: Int((Double(color.a) * min(1, coverage)).rounded()))
+        } else {
+            blendOntoTranslucent(dst, i, color, Double(color.a) / 255 * min(1, coverage))
+        }
+    }
+
+    /// Source-over of `color` (its own alpha ignored) at `sa` (0…1) onto a pixel that is not opaque.
+    @inline(__always)
+    static func blendOntoTranslucent(_ dst: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ color: RGBA, _ sa: Double) {
         guard sa > 0 else { return }
         let da = Double(dst[i + 3]) / 255
         let oa = sa + da * (1 - sa)
