@@ -7,4 +7,8 @@ public enum AppInterface {
     public static let emulationVariable = "LAUNCHPROF_EMULATION"
     /// `instructions` tells the built-in app to issue its Callgrind dumps (`--metric instructions`).
     public static let metricVariable = "LAUNCHPROF_METRIC"
+    /// The mark sent when the first complete frame is presented.
+    public static let firstFrameMark = "first frame"
+    /// The mark sent when the app handles input.
+    public static let interactiveMark = "interactive"
 }

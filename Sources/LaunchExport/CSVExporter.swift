@@ -1,7 +1,9 @@
 import LaunchCore
+import LaunchStats
 
 /// One CSV row per run and phase: `run,phase,parent,thread,start,duration,rss` (seconds; rss in bytes,
-/// empty when not sampled), for spreadsheets. A result with instruction counts (`--metric
+/// empty when not sampled), for spreadsheets; then one per mark, as a span from the spawn
+/// (`Time to first frame`, start 0, duration the mark's time). A result with instruction counts (`--metric
 /// instructions`) has one more column, `instructions` (empty for a phase without a count, never 0).
 /// Fields are quoted when they need it (RFC 4180).
 public struct CSVExporter: ResultExporter {
@@ -19,6 +21,13 @@ public struct CSVExporter: ResultExporter {
                               SecondsFormat.format(phase.start, precision: 6), SecondsFormat.format(phase.duration, precision: 6),
                               phase.residentBytes.map(String.init) ?? ""]
                 if counted { fields.append(phase.instructions.map(String.init) ?? "") }
+                lines.append(fields.joined(separator: ","))
+            }
+            // Marks as spans from the spawn: `Time to first frame`, start 0, duration the mark's time.
+            for mark in run.marks {
+                var fields = [String(run.index), Self.quote(PhaseTable.markRowName(mark.name)), "", String(mark.thread),
+                              "0", SecondsFormat.format(mark.time, precision: 6), ""]
+                if counted { fields.append("") }
                 lines.append(fields.joined(separator: ","))
             }
         }

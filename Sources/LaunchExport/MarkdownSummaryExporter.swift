@@ -29,11 +29,12 @@ public struct MarkdownSummaryExporter: ResultExporter {
             text += "| \(name) | \([s.median, s.mad, s.min, s.p90].map { SecondsFormat.seconds($0, precision: p) }.joined(separator: " | ")) |"
                 + instructions(counts) + "\n"
         }
-        for row in table.rows where !row.afterLaunch {
+        for row in table.rows where !row.afterLaunch && !row.isMark {
             line(String(repeating: "&nbsp;&nbsp;", count: row.depth) + escape(row.name), row.durations, row.instructions)
         }
         for name in table.deferred { text += "| \(escape(name)) | deferred | | | |" + (counted ? " |" : "") + "\n" }
         line("**Total launch time**", table.totals, table.instructionTotals)
+        for row in table.markRows { line("**\(escape(row.name))**", row.durations) }
         return text
     }
 

@@ -66,6 +66,8 @@ final class ResultStreamParser {
     private var hostTotals: [Double] = []
     private var instructionTotals: [Double] = []
     private var deferred: [String] = []
+    /// Each run's marks, made into rows at the end (``PhaseTable/markRows(_:)``).
+    private var runMarks: [[(name: String, time: Double)]] = []
     private var runCount = 0
     private var scratch: [UInt8] = []
 
@@ -170,7 +172,7 @@ final class ResultStreamParser {
         } catch {
             throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
         }
-        let table = PhaseTable(rows: rows, totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
+        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
                                deferred: deferred, runCount: runCount)
         return TabulatedResult(header: decoded, table: table)
     }
@@ -566,17 +568,21 @@ final class ResultStreamParser {
         field = nil
         listName = "marks"
         defer { listName = nil; field = saved }
+        var found: [(name: String, time: Double)] = []
+        defer { runMarks.append(found) }
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
             var name = false, time = false, thread = false
+            var markName = "", markTime = 0.0
+            defer { if name && time { found.append((markName, markTime)) } }
             try object(depth: 5, keys: ["name", "time", "thread"]) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
-                    field = "name"; name = true; _ = try stringValue()
+                    field = "name"; name = true; markName = try stringValue()
                 } else if key == 1 {
                     guard !time else { throw schema("the key \"time\" appears twice") }
-                    field = "time"; time = true; _ = try doubleValue()
+                    field = "time"; time = true; markTime = try doubleValue()
                 } else {
                     guard !thread else { throw schema("the key \"thread\" appears twice") }
                     field = "thread"; thread = true; _ = try intValue()

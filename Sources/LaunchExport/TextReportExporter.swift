@@ -2,7 +2,8 @@ import LaunchCore
 import LaunchStats
 
 /// The classic report: one `Time for <phase>: …s` line per phase in the order they ran, children
-/// indented beneath their parent, lazy phases as `deferred`, then `Total launch time: …s`.
+/// indented beneath their parent, lazy phases as `deferred`, then `Total launch time: …s`, then a
+/// `Time to <mark>: …s` line per mark (`first frame`, `interactive`): what users feel.
 ///
 /// ```
 /// Time for Init: 0.89s
@@ -50,7 +51,7 @@ public struct TextReportExporter: ResultExporter {
             }
             return text
         }
-        for row in table.rows where !row.afterLaunch {
+        for row in table.rows where !row.afterLaunch && !row.isMark {
             lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
         }
         for name in table.deferred {
@@ -68,6 +69,12 @@ public struct TextReportExporter: ResultExporter {
             total += "  [peak \(MemoryFormat.mebibytes(peak.median))]"
         }
         lines.append(total)
+        // What users feel: `Time to first frame: 0.05s`, `Time to interactive: 0.36s` (and any other mark).
+        for row in table.markRows {
+            var line = "\(PlainText.oneLine(row.name)): \(time(row.durations))"
+            if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
+            lines.append(line)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -83,7 +90,7 @@ public struct TextReportExporter: ResultExporter {
             }
             return text
         }
-        for row in table.rows where !row.afterLaunch {
+        for row in table.rows where !row.afterLaunch && !row.isMark {
             lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
         }
         for name in table.deferred {

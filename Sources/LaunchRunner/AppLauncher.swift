@@ -32,6 +32,9 @@ public struct AppLauncher: Sendable {
     /// When set, the program runs under Callgrind (the caller built the command with
     /// ``InstructionCounting/command(executable:arguments:)``) and each run gets its instruction counts.
     public var instructionCounting: InstructionCounting?
+    /// Marks every run must send (`first frame` and `interactive` for the built-in app); a complete
+    /// report without one of them is ``LaunchFailure/missingMark(_:)``.
+    public var expectedMarks: [String] = []
     /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
     public var protocolByteLimit = AppLauncher.maxProtocolBytes
     /// This launcher's record limit (``maxProtocolRecords`` unless lowered).
@@ -78,6 +81,9 @@ public struct AppLauncher: Sendable {
 
         var env = currentEnvironment()
         for (key, value) in environment { env[key] = value }
+        // Inherited by everything the program starts: how its escaped descendants are recognised.
+        let runToken = EscapedProcessReaper.newToken()
+        env[EscapedProcessReaper.tokenVariable] = runToken
         let argv = [executable] + arguments
         let envp = env.map { "\($0.key)=\($0.value)" }
 
@@ -100,11 +106,12 @@ public struct AppLauncher: Sendable {
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
         }
         return try collect(pid: pid, protocolFD: protocolPipe[0], errorFD: errorPipe[0],
-                           spawnReading: spawnReading, index: index)
+                           spawnReading: spawnReading, index: index, runToken: runToken)
     }
 
     /// Reads both pipes until they close or the deadline passes, then reaps the process.
-    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, spawnReading: UInt64, index: Int) throws(LaunchFailure) -> RunRecord {
+    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, spawnReading: UInt64, index: Int,
+                         runToken: String) throws(LaunchFailure) -> RunRecord {
         defer { close(protocolFD); close(errorFD) }
         let start = MonotonicClock.nanoseconds()
         // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
@@ -132,7 +139,7 @@ public struct AppLauncher: Sendable {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
-                Self.killAndReapGroup(pid)
+                Self.killAndReapGroup(pid, token: runToken)
                 throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
             }
             var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
@@ -188,11 +195,11 @@ public struct AppLauncher: Sendable {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
-            Self.killAndReapGroup(pid)
+            Self.killAndReapGroup(pid, token: runToken)
             throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
         }
         // Whatever the program started and left behind (it holds no pipe now, or held one too long).
-        Self.killAndReapGroup(pid)
+        Self.killAndReapGroup(pid, token: runToken)
         if let failure { throw failure }
         let stderrText = String(decoding: stderrBytes, as: UTF8.self)
         switch exit {
@@ -205,6 +212,9 @@ public struct AppLauncher: Sendable {
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
+        if let missing = expectedMarks.first(where: { name in !record.marks.contains { $0.name == name } }) {
+            throw .missingMark(missing)
+        }
         if record.peakResidentBytes == nil { record.peakResidentBytes = peak }
         if let instructionCounting { try instructionCounting.attach(to: &record) }
         return record
@@ -230,9 +240,10 @@ public struct AppLauncher: Sendable {
 
     /// Kills every process left in the program's group and reaps those that are this process's
     /// children (orphans are re-parented here, see ``becomeSubreaper``); waits at most a second.
-    /// Then kills what escaped the group with `setsid()` or `setpgid()` (``EscapedProcessReaper``).
-    static func killAndReapGroup(_ group: pid_t) {
-        defer { EscapedProcessReaper.sweep() }
+    /// Then kills what escaped the group with `setsid()` or `setpgid()`: the orphans re-parented here
+    /// that carry the run's `token` (``EscapedProcessReaper``).
+    static func killAndReapGroup(_ group: pid_t, token: String) {
+        defer { EscapedProcessReaper.sweep(token: token) }
         guard kill(-group, SIGKILL) == 0 else { return }  // ESRCH: nothing left.
         let giveUp = MonotonicClock.nanoseconds() &+ 1_000_000_000
         var status: Int32 = 0

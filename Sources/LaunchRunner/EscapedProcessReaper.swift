@@ -7,25 +7,35 @@ import LaunchCore
 /// `setpgid()`, which the group kill at the end of a run cannot reach.
 ///
 /// launchprof is the child subreaper of everything it launches (``AppLauncher/becomeSubreaper``), so
-/// once the program has exited, every process it left behind is re-parented to launchprof. Those
-/// children of launchprof that are not in launchprof's own process group (and so were never started
-/// by it directly: it starts its helpers, such as `git`, in its own group) are escaped descendants:
-/// each is killed with its group and reaped, repeatedly, since killing one re-parents its children
-/// here in turn. Bounded to ``budgetNanoseconds``.
+/// once the program has exited, every process it left behind is re-parented to launchprof. Each run
+/// gives the program an environment variable with a token of its own (``tokenVariable``), which
+/// everything it starts inherits; the children of launchprof outside its process group that carry
+/// the token (in `/proc/<pid>/environ`) are the run's escaped descendants — never a process some
+/// other part of launchprof started. Each is killed with its group and reaped, repeatedly, since
+/// killing one re-parents its children here in turn. Bounded to ``budgetNanoseconds``. A
+/// descendant that both leaves the group and clears its environment is not found.
 enum EscapedProcessReaper {
     /// The longest a sweep may take (1 s).
     static let budgetNanoseconds: UInt64 = 1_000_000_000
+    /// The environment variable carrying a run's token.
+    static let tokenVariable = "LAUNCHPROF_RUN"
 
-    /// Kills and reaps every escaped descendant; returns how many were killed.
+    /// A token for one run: this process's id and 64 random bits.
+    static func newToken() -> String {
+        "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+    }
+
+    /// Kills and reaps every escaped descendant of the run with `token`; returns how many were killed.
     @discardableResult
-    static func sweep() -> Int {
+    static func sweep(token: String) -> Int {
         guard AppLauncher.becomeSubreaper, hasChildren() else { return 0 }
         let me = getpid()
         let myGroup = getpgrp()
+        let entry = Array("\(tokenVariable)=\(token)".utf8)
         let giveUp = MonotonicClock.nanoseconds() &+ budgetNanoseconds
         var killed = 0
         while MonotonicClock.nanoseconds() < giveUp {
-            let escaped = children(of: me).filter { $0.group != myGroup }
+            let escaped = children(of: me).filter { $0.group != myGroup && environment($0.pid, contains: entry) }
             if escaped.isEmpty { break }
             for child in escaped {
                 if child.group > 0 { kill(-child.group, SIGKILL) }
@@ -67,6 +77,23 @@ enum EscapedProcessReaper {
             found.append(Child(pid: pid, group: stat.group))
         }
         return found
+    }
+
+    /// Whether `entry` (`NAME=value`) is one of the NUL-separated entries of `/proc/<pid>/environ`
+    /// (its first 1 MiB).
+    static func environment(_ pid: pid_t, contains entry: [UInt8]) -> Bool {
+        let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            count += n
+        }
+        return bytes[..<count].split(separator: 0, omittingEmptySubsequences: true).contains { $0.elementsEqual(entry) }
     }
 
     /// `/proc/<pid>/stat` (a few hundred bytes; at most 4 KiB is read), or `nil` once the process is gone.

@@ -22,6 +22,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case overLimit(String)
     /// Instructions were to be counted (`--metric instructions`) and could not be.
     case instructionsNotCounted(String)
+    /// The report was complete but a mark the launcher expects (``AppLauncher/expectedMarks``) never came.
+    case missingMark(String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             return "the app's report is over the limit and the app was killed: \(limit) (see docs/limits.md)"
         case .instructionsNotCounted(let reason):
             return "no instruction counts: \(reason)"
+        case .missingMark(let name):
+            return "the app finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
         }
     }
 

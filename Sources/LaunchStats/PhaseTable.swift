@@ -25,9 +25,13 @@ public struct PhaseTable: Sendable, Equatable {
         /// Instruction counts in the runs where they were counted (`--metric instructions`), in run
         /// order; empty when never counted (a phase without counts is never taken as 0).
         public var instructions: [Double]
+        /// A mark (`first frame`, `interactive`), not a phase: its "durations" are the times from the
+        /// spawn to the mark, one per run that reached it. Named ``PhaseTable/markRowName(_:)``.
+        public var isMark: Bool
 
         public init(path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
-                    hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = []) {
+                    hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = [],
+                    isMark: Bool = false) {
             self.path = path
             self.name = name
             self.depth = depth
@@ -38,6 +42,12 @@ public struct PhaseTable: Sendable, Equatable {
             self.residentBytes = residentBytes
             self.residentGrowth = residentGrowth
             self.instructions = instructions
+            self.isMark = isMark
+        }
+
+        /// A mark's row: the time from the spawn to mark `mark` in each run that reached it.
+        public static func mark(_ mark: String, times: [Double] = []) -> Row {
+            Row(path: markRowName(mark), name: markRowName(mark), depth: 0, kind: nil, afterLaunch: false, durations: times, isMark: true)
         }
 
         public var summary: Summary? { Summary(durations) }
@@ -96,7 +106,7 @@ public struct PhaseTable: Sendable, Equatable {
                 if let count = phase.instructions { rows[i].instructions.append(Double(count)) }
             }
         }
-        self.rows = rows
+        self.rows = rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
@@ -106,6 +116,35 @@ public struct PhaseTable: Sendable, Equatable {
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
         deferred = result.runs.first?.deferred ?? []
         runCount = result.runs.count
+    }
+
+    /// The row name of mark `mark`: `Time to first frame`. Marks are compared, budgeted and exported
+    /// under this name, after the phases.
+    public static func markRowName(_ mark: String) -> String { "Time to \(mark)" }
+
+    /// The phase rows (marks excluded).
+    public var phaseRows: [Row] { rows.filter { !$0.isMark } }
+
+    /// The mark rows, in the order the marks first came.
+    public var markRows: [Row] { rows.filter(\.isMark) }
+
+    /// Mark rows for runs' marks (`[name, time]` per run; a mark that came more than once in a run
+    /// counts at its first time), in the order the marks first came.
+    public static func markRows(_ runs: [[(name: String, time: Double)]]) -> [Row] {
+        var rows: [Row] = []
+        var index: [String: Int] = [:]
+        for marks in runs {
+            var seen: Set<String> = []
+            for mark in marks where seen.insert(mark.name).inserted {
+                if let i = index[mark.name] {
+                    rows[i].durations.append(mark.time)
+                } else {
+                    index[mark.name] = rows.count
+                    rows.append(.mark(mark.name, times: [mark.time]))
+                }
+            }
+        }
+        return rows
     }
 
     /// The launch totals of `metric`, one per run.

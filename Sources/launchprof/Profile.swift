@@ -65,6 +65,7 @@ struct Profile {
                                    environment: environment.merging(counting.environment) { $1 }, timeout: timeout)
             launcher.instructionCounting = counting
         }
+        launcher.expectedMarks = manifest.promisedMarks
         self.launcher = launcher
     }
 

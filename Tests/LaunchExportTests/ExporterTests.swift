@@ -18,13 +18,14 @@ import LaunchCore
 
     @Test func csvRowsExactly() {
         let lines = CSVExporter().render(result()).split(separator: "\n").map(String.init)
-        #expect(lines.count == 13)
+        #expect(lines.count == 15)
         #expect(lines[0] == "run,phase,parent,thread,start,duration,rss")
         #expect(lines[1] == "1,Init,,0,0.000000,0.890000,")
         #expect(lines[2] == "1,building layouts,,0,0.890000,0.910000,1048576")
         #expect(lines[3] == "1,\"portrait, @1x\",building layouts,0,0.900000,0.500000,")
         #expect(lines[6] == "1,loading conversions,,0,4.000000,0.123000,")
-        #expect(lines[7] == "2,Init,,0,0.000000,0.900000,")
+        #expect(lines[7] == "1,Time to first frame,,0,0,3.680000,")
+        #expect(lines[8] == "2,Init,,0,0.000000,0.900000,")
     }
 
     @Test func markdownSummaryTable() {
@@ -42,6 +43,7 @@ import LaunchCore
             | loading conversions | deferred | | | |
             | loading constants | deferred | | | |
             | **Total launch time** | 3.690s | 0.010s | 3.680s | 3.698s |
+            | **Time to first frame** | 3.680s | 0.000s | 3.680s | 3.680s |
 
             """)
     }

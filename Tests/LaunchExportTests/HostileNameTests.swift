@@ -103,13 +103,13 @@ import LaunchStats
     @Test func junitWithHostileNamesIsWellFormedXMLAndKeepsTheNames() {
         let xml = parseXML(JUnitReport().render(Self.comparison, context: Self.context))
         let caseNames = zip(xml.elements, xml.attributes).filter { $0.0 == "testcase" }.compactMap { $0.1["name"] }
-        #expect(caseNames.count == Self.names.count + 1)
+        #expect(caseNames.count == Self.names.count + 2)  // Every phase, the hostile mark, the total.
         for name in Self.names where name.unicodeScalars.allSatisfy({ XMLText.isAllowed($0) }) {
             #expect(caseNames.contains(name), "testcase for \(name.debugDescription)")
         }
         #expect(caseNames.contains("non\u{FFFD}char\u{FFFD}acters"))
         #expect(!xml.elements.contains("script"))
-        #expect(zip(xml.elements, xml.attributes).filter { $0.0 == "failure" }.count == Self.names.count + 1)
+        #expect(zip(xml.elements, xml.attributes).filter { $0.0 == "failure" }.count == Self.names.count + 2)
     }
 
     // MARK: Markdown
@@ -153,12 +153,12 @@ import LaunchStats
 
     @Test func markdownSummaryKeepsEveryRowInItsCells() {
         let text = MarkdownSummaryExporter().render(Self.result(runs: 3))
-        checkMarkdown(text, tableRows: Self.names.count + 2 + 1)  // Phases, two deferred, the total.
+        checkMarkdown(text, tableRows: Self.names.count + 2 + 1 + 1)  // Phases, two deferred, the total, the mark.
     }
 
     @Test func comparisonMarkdownKeepsEveryRowInItsCells() {
         let text = ComparisonMarkdown().render(Self.comparison, context: Self.context)
-        checkMarkdown(text, tableRows: Self.names.count + 1)
+        checkMarkdown(text, tableRows: Self.names.count + 2)
         #expect(text.contains("- :x: regression in"))
     }
 
@@ -168,7 +168,7 @@ import LaunchStats
         let text = GitHubAnnotations().render(Self.comparison, context: Self.context)
         #expect(!hasRawCarriageReturn(text))
         let commands = lines(text).filter { !$0.isEmpty }
-        #expect(commands.count == Self.names.count + 2)  // Every phase and the total regress; one budget.
+        #expect(commands.count == Self.names.count + 3)  // Every phase, the mark and the total regress; one budget.
         for command in commands {
             #expect(command.hasPrefix("::error title="))
             let rest = command.dropFirst("::error title=".count)
@@ -225,9 +225,10 @@ import LaunchStats
 
     @Test func csvReadsBackFieldByField() {
         let records = readCSV(CSVExporter().render(Self.result(runs: 2)))
-        #expect(records.count == 1 + 2 * Self.names.count)
+        #expect(records.count == 1 + 2 * (Self.names.count + 1))
         for record in records { #expect(record.count == 7, "record \(record)") }
-        #expect(records.dropFirst().map { $0[1] } == Self.names + Self.names)
+        let perRun = Self.names + ["Time to " + Self.names[3]]
+        #expect(records.dropFirst().map { $0[1] } == perRun + perRun)
     }
 
     // MARK: Text report
@@ -236,8 +237,10 @@ import LaunchStats
         let text = TextReportExporter().render(Self.result(runs: 1))
         #expect(!hasRawCarriageReturn(text))
         let reportLines = lines(text).filter { !$0.isEmpty }
-        #expect(reportLines.count == Self.names.count + 2 + 1)
-        for line in reportLines { #expect(line.hasPrefix("Time for ") || line.hasPrefix("Total launch time: "), "forged line \(line.debugDescription)") }
+        #expect(reportLines.count == Self.names.count + 2 + 1 + 1)
+        for line in reportLines {
+            #expect(line.hasPrefix("Time for ") || line.hasPrefix("Total launch time: ") || line.hasPrefix("Time to "), "forged line \(line.debugDescription)")
+        }
         #expect(reportLines.filter { $0.hasPrefix("Time for forged") }.isEmpty)
         #expect(text.contains("Time for evil\\nTime for forged: 0.000s: "))
         #expect(!lines(TextReportExporter().header(Self.result())).contains { $0.hasPrefix("Time for") })
@@ -281,7 +284,7 @@ extension HostileNameTests {
         let critical = lines(try CriticalPathReport(options: ReportOptions(precision: 3), run: nil).render(result)).filter { !$0.isEmpty }
         #expect(!critical.contains { $0.hasPrefix("Time for forged") || $0.hasPrefix("line") })
         let table = lines(ComparisonTextTable().render(Self.comparison, context: Self.context)).filter { !$0.isEmpty }
-        #expect(table.count == 1 + Self.names.count + 1 + Self.context.violations.count)
+        #expect(table.count == 1 + Self.names.count + 1 + 1 + Self.context.violations.count)
         #expect(table.last?.hasPrefix("over budget: ") == true)
         #expect(!hasRawCarriageReturn(table.joined()))
     }

@@ -14,8 +14,17 @@ import LaunchCore
             Time for loading conversions: deferred, 0.12s on first use
             Time for loading constants: deferred
             Total launch time: 3.68s
+            Time to first frame: 3.68s
 
             """)
+    }
+
+    @Test func marksThatSomeRunsMissSayInHowManyRunsTheyCame() {
+        var result = SampleResult.classic(runs: 3)
+        result.runs[1].marks = []
+        result.runs[2].marks.append(MarkRecord(name: "interactive", time: 3.9))
+        let lines = TextReportExporter().render(result).split(separator: "\n").map(String.init)
+        #expect(lines.suffix(2) == ["Time to first frame: 3.68s ± 0.00s (in 2 of 3 runs)", "Time to interactive: 3.90s ± 0.00s (in 1 of 3 runs)"])
     }
 
     @Test func instructionCountsReplaceValgrindsTimes() {
@@ -40,7 +49,7 @@ import LaunchCore
     @Test func precisionAddsDecimals() {
         let text = TextReportExporter(options: ReportOptions(precision: 3)).render(SampleResult.classic())
         #expect(text.hasPrefix("Time for Init: 0.890s\n"))
-        #expect(text.hasSuffix("Total launch time: 3.680s\n"))
+        #expect(text.hasSuffix("Total launch time: 3.680s\nTime to first frame: 3.680s\n"))
     }
 
     @Test func severalRunsShowMedianAndSpread() {
@@ -49,7 +58,7 @@ import LaunchCore
         #expect(lines[0] == "(3 runs: median ± median absolute deviation)")
         // Init: 0.89, 0.90, 0.91 -> median 0.90, MAD 0.01.
         #expect(lines[1] == "Time for Init: 0.90s ± 0.01s")
-        #expect(lines.last == "Total launch time: 3.69s ± 0.01s")
+        #expect(lines.suffix(2) == ["Total launch time: 3.69s ± 0.01s", "Time to first frame: 3.68s ± 0.00s"])
     }
 
     @Test func countersLineGroupsThousands() {

@@ -111,3 +111,26 @@ import Glibc
         #expect(Set(runs.compactMap(\.pid)).count == 3)
     }
 }
+
+/// A complete report without a mark the launcher expects fails the run; one with it passes.
+@Suite struct ExpectedMarkTests {
+    func launch(_ lines: String, expecting marks: [String]) -> Result<RunRecord, LaunchFailure> {
+        var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "printf '\(lines)' >&3"], timeout: 30)
+        launcher.expectedMarks = marks
+        do { return .success(try launcher.launch(index: 1)) } catch { return .failure(error) }
+    }
+
+    static let header = #"launchprof 1\nmain -\nbegin - 0 cpu work\nend - 0 work\n"#
+
+    @Test func aMissingMarkFailsTheRunNamingIt() {
+        let result = launch(Self.header + #"mark - 0 first frame\ndone -\n"#, expecting: ["first frame", "interactive"])
+        guard case .failure(let failure) = result else { Issue.record("the run must fail"); return }
+        #expect(failure == .missingMark("interactive"))
+        #expect(failure.description.contains("'interactive' mark"))
+    }
+
+    @Test func everyExpectedMarkPresentPasses() throws {
+        let run = try launch(Self.header + #"mark - 0 first frame\nmark - 0 interactive\ndone -\n"#, expecting: ["first frame", "interactive"]).get()
+        #expect(run.marks.map(\.name) == ["first frame", "interactive"])
+    }
+}

@@ -129,6 +129,21 @@ extension Result {
         #expect(isGone(pid))
     }
 
+    @Test func aChildThisProcessStartedInAnotherGroupIsLeftAlone() throws {
+        // Started by "someone else" in this process, in a session of its own, without a run's token.
+        var pid: pid_t = 0
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ) == 0)
+        defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        _ = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        #expect(kill(pid, 0) == 0, "a sweep must not kill a child it did not launch")
+    }
+
     @Test func statLinesAreReadAfterTheLastParenthesis() {
         #expect(EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0") ?? (0, 0) == (7, 9))
         #expect(EscapedProcessReaper.parseStat("garbage") == nil)

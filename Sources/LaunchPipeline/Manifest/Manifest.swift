@@ -18,8 +18,11 @@ public struct Manifest: Equatable, Sendable {
     public var orientations: [Orientation]
     public var stages: [StageSpec]
     public var strategies: Strategies
-    /// Where the snapshot PNG is written (resolved), or `nil` for no file.
+    /// Where the snapshot PNG is written when the app enters the background, and read back at the
+    /// next launch with `snapshotFirst` (resolved), or `nil` for no file.
     public var snapshot: String?
+    /// The splash image shown first when there is no usable snapshot (an asset, resolved).
+    public var splash: String?
     /// Test only: a precise slowdown injected into one stage, to measure what `check` detects.
     public var injectedSlowdown: InjectedSlowdown?
 
@@ -28,6 +31,12 @@ public struct Manifest: Equatable, Sendable {
 
     /// The lazy stages, which run only when touched.
     public var lazyStages: [StageSpec] { stages.filter(\.lazy) }
+
+    /// The marks every launch of this manifest sends: `first frame` when a draw stage runs at
+    /// launch, and always `interactive`.
+    public var promisedMarks: [String] {
+        (launchStages.contains { $0.run == .draw } ? [AppInterface.firstFrameMark] : []) + [AppInterface.interactiveMark]
+    }
 }
 
 /// Screen size in points and the pixel scale (1 for @1x, 2 for @2x…), in portrait.
@@ -78,8 +87,16 @@ public struct InjectedSlowdown: Equatable, Sendable {
 public struct Strategies: Equatable, Sendable {
     /// Draw a key background once per size and style and reuse it for every such key.
     public var reuseKeyBackgrounds: Bool
+    /// Present the snapshot saved when the app last went to the background (or the splash image)
+    /// before any real initialisation: first frame early, interactive when the real UI is drawn.
+    public var snapshotFirst: Bool
+    /// Free the decoded images and the framebuffer when entering the background (less memory while
+    /// suspended, a slower return).
+    public var releaseCachesOnBackground: Bool
 
-    public init(reuseKeyBackgrounds: Bool = true) {
+    public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false) {
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
+        self.snapshotFirst = snapshotFirst
+        self.releaseCachesOnBackground = releaseCachesOnBackground
     }
 }

@@ -22,7 +22,7 @@ public enum ManifestLoader {
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
-            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "test", "$comment",
+            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "splash", "test", "$comment",
         ])
         let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
         let screen = Screen(width: try screenNode.required("width").int(min: 1, max: 8192),
@@ -48,6 +48,9 @@ public enum ManifestLoader {
             let stage = try node.object(allowed: ["name", "run", "lazy", "file"])
             let runNode = try stage.required("run")
             let runName = try runNode.string()
+            if runName == "snapshot" {
+                throw runNode.error("\"snapshot\" is not a launch stage any more: the app saves its snapshot when it enters the background, after the launch (remove this stage; see docs/manifest.md)")
+            }
             guard let kind = StageKind(rawValue: runName) else {
                 throw runNode.error("expected one of \(StageKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(runName)\"")
             }
@@ -74,8 +77,10 @@ public enum ManifestLoader {
             ran.insert(stage.run.rawValue)
         }
 
-        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds"])
-        let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true)
+        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground"])
+        let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
+                                    snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
+                                    releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false)
 
         var slowdown: InjectedSlowdown?
         if let test = try root.optional("test")?.object(allowed: ["slowdown"]),
@@ -92,13 +97,31 @@ public enum ManifestLoader {
         }
         var snapshot: String?
         if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
+        let assets = FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory)
+        var splash: String?
+        if let node = try root.optional("splash") {
+            let name = try node.string()
+            guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
+            splash = FileIO.resolve(name, relativeTo: assets)
+        }
+        if strategies.snapshotFirst {
+            guard snapshot != nil else {
+                throw PipelineError.input(path, "strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a \"snapshot\" path")
+            }
+            guard splash != nil else {
+                throw PipelineError.input(path, "strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a \"splash\" image (an asset)")
+            }
+            guard stages.contains(where: { $0.run == .draw && !$0.lazy }) else {
+                throw PipelineError.input(path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
+            }
+        }
         return Manifest(
             path: path, sha256: SHA256.hex(of: bytes),
             name: try root.optional("name")?.string() ?? "unnamed",
             theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
-            assets: FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory),
+            assets: assets,
             screen: screen, orientations: orientations, stages: stages, strategies: strategies,
-            snapshot: snapshot, injectedSlowdown: slowdown)
+            snapshot: snapshot, splash: splash, injectedSlowdown: slowdown)
     }
 
     /// `" at line L, column C"` from JSONSerialization's "around character N", when it says.

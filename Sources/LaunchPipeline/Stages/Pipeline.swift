@@ -38,7 +38,8 @@ public final class Pipeline {
         self.snapshotPath = manifest.snapshot
     }
 
-    /// Runs every stage that is not lazy, in manifest order.
+    /// Runs every stage that is not lazy, in manifest order; then the app handles input: the
+    /// `interactive` mark.
     public func launch() throws {
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
@@ -49,6 +50,7 @@ public final class Pipeline {
                 }
             }
         }
+        recorder.mark(AppInterface.interactiveMark)
     }
 
     /// Runs the lazy stage named `name` after launch, as a first use would; its phase is marked after-launch.
@@ -159,7 +161,7 @@ public final class Pipeline {
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
-        recorder.mark("first frame")
+        recorder.mark(AppInterface.firstFrameMark)
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
