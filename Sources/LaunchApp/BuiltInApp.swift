@@ -58,12 +58,39 @@ public enum BuiltInApp {
             pipeline.onStageStart = { write(AppInterface.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
             try pipeline.launch()
             for name in options.touch { try pipeline.touch(name) }
+            // The launch is over: its part of the report goes out now, so the launcher sees
+            // `interactive` and can send events; what follows is reported at the end.
+            let launch = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+            write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
+            recorder.reset()
+            try serveControlChannel(pipeline)
         } catch {
             fail("\(error)")
         }
-        let lines = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name))
+        let lines = ProtocolWriter.report(recorders: [recorder], deferred: [], background: pipeline.backgroundReading)
         write(AppInterface.protocolDescriptor, lines.joined(separator: "\n") + "\n")
         exit(0)
+    }
+
+    /// After the launch, the app does what the launcher sends on standard input (the control
+    /// channel, `docs/protocol.md`), one line at a time, until `quit` or the end of the input:
+    /// `background` runs the background step (the snapshot is saved there). Standard input at
+    /// `/dev/null` ends at once.
+    static func serveControlChannel(_ pipeline: Pipeline) throws {
+        var input = ControlInput(fd: 0)
+        while let line = input.nextLine() {
+            switch line {
+            case "background":
+                try pipeline.enterBackground(state: ["display": pipeline.theme?.display.text ?? ""])
+            case "quit":
+                return
+            case "foreground", "":
+                continue
+            default:
+                if line.hasPrefix("tap ") { continue }
+                throw PipelineError("the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)")
+            }
+        }
     }
 
     private static func fail(_ message: String) -> Never {

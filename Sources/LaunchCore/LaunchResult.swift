@@ -4,9 +4,9 @@
 /// changes meaning; readers refuse versions they do not know.
 public struct LaunchResult: Codable, Equatable, Sendable {
     /// The schema version this build writes.
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
     /// Every schema version this build reads (version 1 has no instruction counts).
-    public static let readableSchemaVersions: ClosedRange<Int> = 1...2
+    public static let readableSchemaVersions: ClosedRange<Int> = 1...3
 
     public var schemaVersion: Int
     public var tool: ToolInfo

@@ -18,6 +18,9 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     public var parent: Int?
     /// `true` for a lazy phase run after launch (`--touch`); it is not part of the launch total.
     public var afterLaunch: Bool
+    /// `true` for a phase of the app's background step (entering the background, after the launch:
+    /// the snapshot is saved there); `nil` otherwise. Such a phase is also `afterLaunch`.
+    public var background: Bool?
     /// Under device emulation: the seconds the phase took on the host, without the emulated device's
     /// extra time (``duration`` is the emulated, wall-clock time). `nil` when not emulating.
     public var hostDuration: Double?
@@ -33,7 +36,7 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     public init(name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
                 thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
                 hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil,
-                instructions: Int? = nil) {
+                instructions: Int? = nil, background: Bool? = nil) {
         self.name = name
         self.kind = kind
         self.start = start
@@ -46,6 +49,7 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
         self.residentBytes = residentBytes
         self.residentGrowth = residentGrowth
         self.instructions = instructions
+        self.background = background
     }
 
     /// Seconds from the clock origin to the phase's end.

@@ -377,6 +377,7 @@ final class ResultStreamParser {
         var depth: Int?
         var parent: Int?
         var afterLaunch: Bool?
+        var background: Bool?
         var hostDuration: Double?
         var residentBytes: Int?
         var residentGrowth: Int?
@@ -468,7 +469,7 @@ final class ResultStreamParser {
             field = name
         }
         let keys: [StaticString] = ["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-                                    "hostDuration", "residentBytes", "residentGrowth"]
+                                    "hostDuration", "residentBytes", "residentGrowth", "background"]
         try object(depth: 5, keys: keys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
@@ -515,6 +516,9 @@ final class ResultStreamParser {
             } else if key == 11 {
                 try once(2048, "residentGrowth")
                 if try !isNull() { f.residentGrowth = try intValue() }
+            } else if key == 12 {
+                try once(4096, "background")
+                if try !isNull() { f.background = try boolValue() }
             }
         }
         guard f.name >= 0 else { throw schema("missing key \"name\"") }
@@ -549,7 +553,9 @@ final class ResultStreamParser {
             } else {
                 row = Int32(rows.count)
                 rowByPath[path] = row
-                rows.append(PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch))
+                var newRow = PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch)
+                newRow.inBackground = f.background == true
+                rows.append(newRow)
             }
             rowByNode[node] = row
         }

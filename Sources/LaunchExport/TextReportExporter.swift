@@ -75,6 +75,10 @@ public struct TextReportExporter: ResultExporter {
             if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
             lines.append(line)
         }
+        // The background step, after the launch and outside its total.
+        for row in table.rows where row.inBackground {
+            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -35,6 +35,12 @@ public struct AppLauncher: Sendable {
     /// Marks every run must send (`first frame` and `interactive` for the built-in app); a complete
     /// report without one of them is ``LaunchFailure/missingMark(_:)``.
     public var expectedMarks: [String] = []
+    /// Lines for the program's standard input, the control channel (`docs/protocol.md`): written
+    /// when the `interactive` mark arrives (the launch is over), then the input is closed. Empty:
+    /// standard input is `/dev/null`. The built-in app gets `background` and `quit`.
+    public var inputAfterLaunch: [String] = []
+    /// Files removed just before each spawn: the app's saved state (`--fresh-install`).
+    public var removeBeforeLaunch: [String] = []
     /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
     public var protocolByteLimit = AppLauncher.maxProtocolBytes
     /// This launcher's record limit (``maxProtocolRecords`` unless lowered).
@@ -49,8 +55,18 @@ public struct AppLauncher: Sendable {
 
     /// Launches once; `index` numbers the run.
     public func launch(index: Int) throws(LaunchFailure) -> RunRecord {
+        for path in removeBeforeLaunch { unlink(path) }
         var protocolPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
+        // The control channel: a socket, so that writing to a program that has gone is an error
+        // (MSG_NOSIGNAL), not a SIGPIPE.
+        var control: [Int32] = [-1, -1]
+        if !inputAfterLaunch.isEmpty {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &control) == 0 else {
+                throw .spawnFailed(executable: executable, reason: errnoText())
+            }
+        }
+        defer { if control[1] >= 0 { close(control[1]) } }
         guard makePipe(&protocolPipe) else { throw .spawnFailed(executable: executable, reason: errnoText()) }
         guard makePipe(&errorPipe) else {
             close(protocolPipe[0]); close(protocolPipe[1])
@@ -60,10 +76,16 @@ public struct AppLauncher: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // Standard input first: the control socket may itself be descriptor 3, which the protocol
+        // pipe takes next.
+        if control[0] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, control[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -98,6 +120,7 @@ public struct AppLauncher: Sendable {
         }
         close(protocolPipe[1])
         close(errorPipe[1])
+        if control[0] >= 0 { close(control[0]) }
         if status == 0 { ChildProcessGuard.currentGroup = pid }
         _ = Self.becomeSubreaper
         defer { ChildProcessGuard.currentGroup = 0 }
@@ -105,13 +128,14 @@ public struct AppLauncher: Sendable {
             close(protocolPipe[0]); close(errorPipe[0])
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
         }
-        return try collect(pid: pid, protocolFD: protocolPipe[0], errorFD: errorPipe[0],
+        return try collect(pid: pid, protocolFD: protocolPipe[0], errorFD: errorPipe[0], controlFD: control[1],
                            spawnReading: spawnReading, index: index, runToken: runToken)
     }
 
     /// Reads both pipes until they close or the deadline passes, then reaps the process.
-    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, spawnReading: UInt64, index: Int,
+    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, controlFD: Int32, spawnReading: UInt64, index: Int,
                          runToken: String) throws(LaunchFailure) -> RunRecord {
+        var controlSent = controlFD < 0
         defer { close(protocolFD); close(errorFD) }
         let start = MonotonicClock.nanoseconds()
         // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
@@ -162,6 +186,10 @@ public struct AppLauncher: Sendable {
                         try consumeLines(&pending, into: &parser, records: &records)
                     } catch {
                         failure = .garbage(error)
+                    }
+                    if !controlSent, parser.sawMark(AppInterface.interactiveMark) {
+                        Self.send(inputAfterLaunch, to: controlFD)
+                        controlSent = true
                     }
                     if failure == nil, protocolBytes > protocolByteLimit {
                         failure = .overLimit("more than \(protocolByteLimit >> 20) MiB of protocol output")
@@ -236,6 +264,20 @@ public struct AppLauncher: Sendable {
         if pending.count > 1 << 20 {
             throw ProtocolParser.Error(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
         }
+    }
+
+    /// Writes `lines` to the control socket without blocking or raising SIGPIPE (a program that does
+    /// not read them, or has gone, loses them), then closes its sending side: the program reads EOF.
+    static func send(_ lines: [String], to fd: Int32) {
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Kills every process left in the program's group and reaps those that are this process's

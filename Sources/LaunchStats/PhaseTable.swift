@@ -28,6 +28,8 @@ public struct PhaseTable: Sendable, Equatable {
         /// A mark (`first frame`, `interactive`), not a phase: its "durations" are the times from the
         /// spawn to the mark, one per run that reached it. Named ``PhaseTable/markRowName(_:)``.
         public var isMark: Bool
+        /// A phase of the app's background step (``PhaseRecord/background``).
+        public var inBackground = false
 
         public init(path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
                     hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = [],
@@ -98,6 +100,7 @@ public struct PhaseTable: Sendable, Equatable {
                     i = rows.count
                     index[path] = i
                     rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
+                    rows[rows.count - 1].inBackground = phase.background == true
                 }
                 rows[i].durations.append(phase.duration)
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }

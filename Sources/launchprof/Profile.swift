@@ -66,6 +66,11 @@ struct Profile {
             launcher.instructionCounting = counting
         }
         launcher.expectedMarks = manifest.promisedMarks
+        // After the launch the app is sent to the background (it saves its snapshot there), then quits.
+        launcher.inputAfterLaunch = ["background", "quit"]
+        if options.freshInstall, let snapshot = options.snapshot ?? manifest.snapshot {
+            launcher.removeBeforeLaunch = [snapshot, Pipeline.statePath(snapshot: snapshot)]
+        }
         self.launcher = launcher
     }
 

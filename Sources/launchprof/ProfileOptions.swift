@@ -30,6 +30,9 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Write the snapshot PNG here instead of the manifest's path.", valueName: "file"))
     var snapshot: String?
 
+    @Flag(name: .customLong("fresh-install"), help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
+    var freshInstall = false
+
     @Option(name: .long, help: ArgumentHelp("After launch, run this lazy stage as a first use would, and time it (repeatable).", valueName: "name"))
     var touch: [String] = []
 

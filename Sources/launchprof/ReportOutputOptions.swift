@@ -63,9 +63,8 @@ struct ReportOutputOptions: ParsableArguments {
             if !profile.options.quiet {
                 print(exporter.header(result))
                 if let counters = exporter.countersLine(result) { print("Counts: \(counters)") }
-                if let path = profile.options.snapshot ?? profile.manifest.snapshot,
-                   profile.manifest.stages.contains(where: { $0.run == .snapshot }) {
-                    print("Snapshot: \(path)")
+                if let path = profile.options.snapshot ?? profile.manifest.snapshot {
+                    print("Snapshot: \(path) (saved when the app enters the background)")
                 }
                 if stats { print(StatisticsTable(options: options).render(result), terminator: "") }
                 print("")

@@ -17,6 +17,27 @@ import LaunchCore
         }
     }
 
+    @Test func phasesAfterABackgroundLineAreTheBackgroundStepsAndOutsideTheTotal() throws {
+        let run = try parse(["launchprof 1", "main 1000", "begin 2000 0 cpu work", "end 3000 0 work", "mark 3000 0 interactive",
+                             "background 4000", "begin 4000 0 io entering background", "end 9000 0 entering background", "done 9000"])
+        #expect(run.phases.map(\.background) == [nil, nil, true])
+        #expect(run.phases[2].afterLaunch)
+        #expect(run.total == 2e-6)  // The end of `work`, from the spawn reading.
+        #expect(throws: ProtocolParser.Error.self) { try parse(["launchprof 1", "background soon"]) }
+    }
+
+    @Test func theWriterPutsABackgroundLineBeforeTheBackgroundStep() {
+        let recorder = PhaseRecorder(clock: .startNow())
+        recorder.phase("work") {}
+        let reading = MonotonicClock.nanoseconds()
+        recorder.recordingAfterLaunch = true
+        recorder.phase("entering background") {}
+        let lines = ProtocolWriter.report(recorders: [recorder], deferred: [], background: reading)
+        let verbs = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(verbs.prefix(6) == ["begin", "end", "launched", "background", "begin", "end"] || verbs.prefix(7) == ["begin", "end", "stats", "launched", "background", "begin", "end"])
+        #expect(!ProtocolWriter.report(recorders: [recorder], deferred: [], finish: false).contains { $0.hasPrefix("done") })
+    }
+
     @Test func timesAreSecondsFromTheSpawn() throws {
         let run = try parse(["launchprof 1", "main 3000", "begin 5000 0 cpu Init", "end 1000005000 0 Init", "done 1000006000"])
         #expect(run.phases.map(\.name) == ["process start", "Init"])

@@ -22,7 +22,9 @@ import Testing
         #expect(m.name == "default")
         #expect(m.screen == Screen(width: 320, height: 480, scale: 1))
         #expect(m.orientations == [.portrait])
-        #expect(m.launchStages.map(\.run) == [.initialize, .theme, .layout, .images, .draw, .snapshot])
+        #expect(m.launchStages.map(\.run) == [.initialize, .theme, .layout, .images, .draw])
+        #expect(m.strategies.snapshotFirst)
+        #expect(m.splash?.hasSuffix("Fixtures/default/assets/splash.png") == true)
         #expect(m.lazyStages.map(\.name) == ["loading conversions", "loading constants"])
         #expect(m.theme.hasSuffix("Fixtures/default/theme.xml"))
         #expect(m.snapshot?.hasSuffix("Fixtures/default/Loading.png") == true)
@@ -37,6 +39,24 @@ import Testing
         #expect(m.snapshot == nil)
     }
 
+    @Test func theSnapshotIsNotALaunchStageAndSnapshotFirstNeedsWhatItShows() {
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "s", "run": "snapshot"}]}"#)
+                .hasPrefix(#"dir/m.json: stages[0].run: "snapshot" is not a launch stage any more"#))
+        let draw = #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "splash": "s.png"}"#)
+                == #"dir/m.json: strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a "snapshot" path"#)
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "snapshot": "L.png"}"#)
+                == #"dir/m.json: strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a "splash" image (an asset)"#)
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": true}, "snapshot": "L.png", "splash": "s.png"}"#)
+                == #"dir/m.json: strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a "draw" stage"#)
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": "yes"}}"#)
+                == "dir/m.json: strategies.snapshotFirst: expected true or false, found a string")
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "splash": ""}"#)
+                == "dir/m.json: splash: expected the file name of a PNG in the assets directory")
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"releaseCachesOnBackground": 1}}"#)
+                == "dir/m.json: strategies.releaseCachesOnBackground: expected true or false, found a number")
+    }
+
     @Test func errorsNameTheKeyPathAndWhatWasExpected() {
         #expect(message(#"{"screen": {"width": 1, "height": 1}, "stages": \#(stages)}"#) == #"dir/m.json: missing required key "theme""#)
         #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1, "scale": 9}, "stages": \#(stages)}"#)
@@ -44,7 +64,7 @@ import Testing
         #expect(message(#"{"theme": "t", "screen": {"width": "wide", "height": 1}, "stages": \#(stages)}"#)
                 == "dir/m.json: screen.width: expected a whole number, found a string")
         #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "x", "run": "drw"}]}"#)
-                == #"dir/m.json: stages[0].run: expected one of "init", "theme", "layout", "images", "draw", "snapshot", "data", found "drw""#)
+                == #"dir/m.json: stages[0].run: expected one of "init", "theme", "layout", "images", "draw", "data", found "drw""#)
         #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategy": {}}"#)
                 .hasPrefix(#"dir/m.json: top level: unknown key "strategy" (expected: assets, name, orientations"#))
         #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "orientations": ["upside-down"]}"#)

@@ -28,7 +28,7 @@ enum Paths {
         for file in ["manifest.json", "theme.xml", "conversions.xml", "constants.xml"] {
             try FileIO.writeAtomically(try FileIO.read("\(source)/\(file)"), to: "\(dir)/\(file)")
         }
-        for file in ["font-label.png", "font-display.png", "icon-backspace.png", "texture.png"] {
+        for file in ["font-label.png", "font-display.png", "icon-backspace.png", "texture.png", "splash.png"] {
             try FileIO.writeAtomically(try FileIO.read("\(source)/assets/\(file)"), to: "\(dir)/assets/\(file)")
         }
         return dir

@@ -138,7 +138,7 @@ import LaunchExport
         #expect(markdown.stdout.contains("| **Total launch time** |"))
         let critical = try CLI.run(["report", result, "--critical-path"])
         #expect(critical.stdout.contains("process start @0.000s"))
-        #expect(critical.stdout.contains("└─ saving snapshot @"))
+        #expect(critical.stdout.contains("└─ drawing @"))
         let blame = try CLI.run(["report", result, "--blame"])
         #expect(blame.stdout.hasPrefix("  self  inclusive  phase\n"))
         #expect(blame.stdout.contains("drawing/background"))

@@ -30,6 +30,9 @@ public struct ProtocolParser {
     public private(set) var mainReading: UInt64?
     public private(set) var finished = false
     /// The innermost phase open on each thread (for crash reports: "while in …").
+    /// Whether a `mark` named `name` has been read.
+    public func sawMark(_ name: String) -> Bool { marks.contains { $0.name == name } }
+
     public var openPhaseNames: [String] { open.values.compactMap { $0.last }.map { phases[$0].name } }
 
     private var phases: [PhaseRecord] = []
@@ -41,6 +44,7 @@ public struct ProtocolParser {
     private var open: [Int: [Int]] = [:]
     private var lastEnded: [Int: Int] = [:]
     private var launchedReading: UInt64?
+    private var backgroundReading: UInt64?
     private var peak: Int?
 
     public init(spawnReading: UInt64) {
@@ -82,10 +86,11 @@ public struct ProtocolParser {
             guard depth < Self.maximumDepth else {
                 throw fail("phases nested more than \(Self.maximumDepth) deep on thread \(thread) (the limit of the protocol)")
             }
-            let afterLaunch = launchedReading.map { time >= $0 } ?? false
+            let inBackground = backgroundReading.map { time >= $0 } ?? false
+            let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
             phases.append(PhaseRecord(
                 name: unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
-                thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch))
+                thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
             open[thread, default: []].append(phases.count - 1)
         case "end":
             let (t, afterTime) = split(rest)
@@ -140,6 +145,8 @@ public struct ProtocolParser {
             deferred.append(unescape(rest))
         case "launched":
             launchedReading = try reading(rest, "launched <ns>")
+        case "background":
+            backgroundReading = try reading(rest, "background <ns>")
         case "peak":
             guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got '\(clip(line))'") }
             peak = value
@@ -151,7 +158,7 @@ public struct ProtocolParser {
             finished = true
         default:
             if verb.hasPrefix("x-") { return }  // Extensions are ignored.
-            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, peak, main or done)")
+            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, background, peak, main or done)")
         }
     }
 

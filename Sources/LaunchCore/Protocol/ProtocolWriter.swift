@@ -25,10 +25,15 @@ public enum ProtocolWriter {
         ["launchprof \(version)", "main \(mainReading)"]
     }
 
-    /// Every phase, mark, counter and deferred phase recorded, then `peak` and `done`.
-    public static func report(recorders: [PhaseRecorder], deferred: [String]) -> [String] {
+    /// Every phase, mark, counter and deferred phase recorded, then `peak` and `done` (unless
+    /// `finish` is false: a part of the report sent early, such as the launch's before the app
+    /// serves the control channel). Phases that began at or after `background` (a clock reading)
+    /// are the background step's: a `background` line precedes them.
+    public static func report(recorders: [PhaseRecorder], deferred: [String], background: UInt64? = nil,
+                              finish: Bool = true) -> [String] {
         var lines: [String] = []
         var launched = false
+        var wentToBackground = false
         for recorder in recorders {
             let origin = recorder.clock.originNanoseconds
             func reading(_ seconds: Double) -> UInt64 {
@@ -55,6 +60,11 @@ public enum ProtocolWriter {
                     lines.append("launched \(reading(phase.start))")
                     launched = true
                 }
+                if let background, !wentToBackground, reading(phase.start) >= background {
+                    while let top = open.popLast() { close(top) }
+                    lines.append("background \(background)")
+                    wentToBackground = true
+                }
                 lines.append("begin \(reading(phase.start)) \(phase.thread) \(phase.kind?.rawValue ?? "-") \(escape(phase.name))")
                 open.append(i)
             }
@@ -67,6 +77,7 @@ public enum ProtocolWriter {
             }
         }
         for name in deferred { lines.append("deferred \(escape(name))") }
+        guard finish else { return lines }
         lines.append("peak \(ProcessMemory.peakResidentBytes())")
         lines.append("done \(MonotonicClock.nanoseconds())")
         return lines

@@ -12,8 +12,6 @@ public enum StageKind: String, Sendable, CaseIterable {
     case images
     /// Rasterizes the UI of the launch orientation.
     case draw
-    /// Encodes the framebuffer as PNG and writes it atomically.
-    case snapshot
     /// Parses a data XML file (unit conversions, constants…), usually lazily.
     case data
 
@@ -21,7 +19,7 @@ public enum StageKind: String, Sendable, CaseIterable {
     public var cost: PhaseKind {
         switch self {
         case .initialize, .layout, .data: return .cpu
-        case .theme, .snapshot: return .io
+        case .theme: return .io
         case .images: return .decode
         case .draw: return .draw
         }
@@ -34,7 +32,6 @@ public enum StageKind: String, Sendable, CaseIterable {
         case .layout: return [.theme]
         case .images: return [.initialize, .theme]
         case .draw: return [.layout, .images]
-        case .snapshot: return [.draw]
         }
     }
 }

@@ -27,8 +27,12 @@ public final class Pipeline {
     public private(set) var fonts: [String: GlyphFont] = [:]
     public private(set) var images: [String: LoadedImage] = [:]
     public private(set) var dataTables: [String: DataTable] = [:]
-    /// The encoded snapshot PNG, once the snapshot stage ran.
-    public private(set) var snapshotBytes: [UInt8]?
+    /// The encoded snapshot PNG, once the app entered the background.
+    public internal(set) var snapshotBytes: [UInt8]?
+    /// What the first frame showed with `snapshotFirst`, once presented.
+    public internal(set) var firstFrame: FirstFrame?
+    /// The clock reading at which the app entered the background, once it did.
+    public internal(set) var backgroundReading: UInt64?
     private var ran: Set<StageKind> = []
     private var touched: Set<String> = []
 
@@ -41,6 +45,7 @@ public final class Pipeline {
     /// Runs every stage that is not lazy, in manifest order; then the app handles input: the
     /// `interactive` mark.
     public func launch() throws {
+        if manifest.strategies.snapshotFirst { try presentSavedFrame() }
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
@@ -74,7 +79,6 @@ public final class Pipeline {
         case .layout: try runLayout()
         case .images: try runImages()
         case .draw: try runDraw()
-        case .snapshot: try runSnapshot()
         case .data: try runData(stage)
         }
         ran.insert(stage.run)
@@ -161,7 +165,7 @@ public final class Pipeline {
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
-        recorder.mark(AppInterface.firstFrameMark)
+        if firstFrame == nil { recorder.mark(AppInterface.firstFrameMark) }
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
@@ -200,14 +204,6 @@ public final class Pipeline {
     /// How much more work than its share of the pixels a scaled-down drawing does (see ``repeatWork(of:fraction:)``).
     static let slowdownEdgeFactor = 1.13
 
-    private func runSnapshot() throws {
-        guard let canvas else { throw PipelineError("the snapshot stage needs the draw stage first") }
-        let bytes = try recorder.phase("encoding PNG", kind: .cpu) { try PNGEncoder().encode(canvas.image) }
-        snapshotBytes = bytes
-        if let snapshotPath {
-            try recorder.phase("writing file", kind: .io) { try FileIO.writeAtomically(bytes, to: snapshotPath) }
-        }
-    }
 
     private func runData(_ stage: StageSpec) throws {
         guard let file = stage.file else { return }
@@ -216,12 +212,21 @@ public final class Pipeline {
         recorder.count("data items loaded", table.items.count)
     }
 
+    /// Frees the decoded images, fonts, cache and framebuffer (`releaseCachesOnBackground`).
+    func releaseCaches() {
+        recorder.count("decoded image bytes released", imageCache.byteCount)
+        images = [:]
+        fonts = [:]
+        imageCache = ImageCache()
+        canvas = nil
+    }
+
     private func require<T>(_ value: T?, _ stage: String) throws -> T {
         guard let value else { throw PipelineError("the \(stage) stage needs the theme stage first") }
         return value
     }
 
-    private static func fileName(_ path: String) -> String {
+    static func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -1,0 +1,106 @@
+import LaunchCore
+import LaunchImage
+
+/// What `snapshotFirst` presented as the first frame.
+public enum FirstFrame: String, Sendable, Equatable {
+    /// The snapshot saved when the app last entered the background.
+    case snapshot
+    /// The splash image: there was no snapshot (a first launch, `--fresh-install`).
+    case splash
+    /// The splash image: the snapshot was saved by another theme, manifest or screen.
+    case splashForStaleSnapshot
+}
+
+/// The saved frame: the snapshot the app writes when it enters the background, tagged with the key
+/// of the launch that drew it, and shown first at the next launch (`strategies.snapshotFirst`).
+extension Pipeline {
+    /// The PNG text keyword under which a snapshot carries its ``launchKey()``.
+    public static let snapshotKeyword = "launchprof-launch-key"
+
+    /// What a snapshot must have been drawn by to be shown: SHA-256 of the manifest's bytes, the
+    /// theme's bytes and the screen. Another theme, manifest or screen makes a saved snapshot stale.
+    public func launchKey() throws -> String {
+        let theme = try FileIO.read(manifest.theme, limit: .theme)
+        let s = manifest.screen
+        return SHA256.hex(of: Array("\(manifest.sha256)\n\(SHA256.hex(of: theme))\n\(s.width)x\(s.height)@\(s.scale)\n".utf8))
+    }
+
+    /// Presents the saved snapshot, or the splash image when there is none or it is stale, before
+    /// any real initialisation: the `first frame` mark.
+    func presentSavedFrame() throws {
+        let s = manifest.screen
+        var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
+        let shown: FirstFrame = try recorder.phase("showing snapshot", kind: .decode) {
+            var shown = FirstFrame.splash
+            if let path = snapshotPath, FileIO.exists(path) {
+                let bytes = try FileIO.read(path, limit: .asset)
+                if PNGTextChunk.text(of: Self.snapshotKeyword, in: bytes) == (try launchKey()) {
+                    let image = try recorder.phase("decoding \(Self.fileName(path))", kind: .decode) { try decoder.decode(bytes, file: path) }
+                    if image.width == frame.width && image.height == frame.height {
+                        frame.blit(image, at: (0, 0))
+                        return FirstFrame.snapshot
+                    }
+                }
+                shown = .splashForStaleSnapshot
+            }
+            guard let splash = manifest.splash else { throw PipelineError("\(manifest.path): snapshotFirst needs a \"splash\" image") }
+            let image = try recorder.phase("decoding \(Self.fileName(splash))", kind: .decode) {
+                try decoder.decode(try FileIO.read(splash, limit: .asset), file: splash)
+            }
+            frame.drawImage(image, in: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+            return shown
+        }
+        firstFrame = shown
+        recorder.mark(AppInterface.firstFrameMark)
+        switch shown {
+        case .snapshot: recorder.count("snapshot shown", 1)
+        case .splash: recorder.count("splash shown", 1)
+        case .splashForStaleSnapshot: recorder.count("stale snapshot ignored", 1)
+        }
+    }
+
+    /// The background step, after the launch: renders the UI in the launch orientation, encodes it
+    /// (tagged with the ``launchKey()``), writes it atomically, saves the app's state beside it and,
+    /// with `releaseCachesOnBackground`, frees the decoded images and the framebuffer. Its phases
+    /// come after a `background` line (``backgroundReading``), outside the launch total.
+    public func enterBackground(state: [String: String] = [:]) throws {
+        backgroundReading = MonotonicClock.nanoseconds()
+        recorder.recordingAfterLaunch = true
+        defer { recorder.recordingAfterLaunch = false }
+        try recorder.phase("entering background", kind: .io) {
+            if let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
+                let s = manifest.screen
+                var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
+                var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
+                                          reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+                try recorder.phase("rendering", kind: .draw) {
+                    renderer.drawWindow(on: &frame)
+                    try renderer.drawDisplay(layout, on: &frame)
+                    try renderer.drawKeys(layout, on: &frame)
+                }
+                let key = try launchKey()
+                let bytes = try recorder.phase("encoding PNG", kind: .cpu) { () throws -> [UInt8] in
+                    let png = try PNGEncoder().encode(frame.image)
+                    guard let tagged = PNGTextChunk.inserting(keyword: Self.snapshotKeyword, text: key, into: png) else {
+                        throw PipelineError("could not tag the snapshot with its launch key")
+                    }
+                    return tagged
+                }
+                snapshotBytes = bytes
+                if let snapshotPath {
+                    try recorder.phase("writing file", kind: .io) { try FileIO.writeAtomically(bytes, to: snapshotPath) }
+                }
+            }
+            if let snapshotPath {
+                let text = state.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+                try recorder.phase("saving state", kind: .io) { try FileIO.writeAtomically(Array(text.utf8), to: Self.statePath(snapshot: snapshotPath)) }
+            }
+            if manifest.strategies.releaseCachesOnBackground {
+                recorder.phase("releasing caches", kind: .cpu) { releaseCaches() }
+            }
+        }
+    }
+
+    /// Where the app's state is saved: beside the snapshot, `<snapshot>.state`.
+    public static func statePath(snapshot: String) -> String { snapshot + ".state" }
+}

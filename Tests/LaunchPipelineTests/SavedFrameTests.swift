@@ -1,0 +1,82 @@
+import Testing
+@testable import LaunchPipeline
+import LaunchCore
+import LaunchImage
+
+/// `snapshotFirst`: the snapshot saved when the app entered the background is shown first at the
+/// next launch, the splash when there is none or it is stale; the background step writes it.
+@Suite(.serialized) struct SavedFrameTests {
+    /// One launch of the manifest in `dir` (snapshot `Loading.png` there), then the background step.
+    func launchAndLeave(_ dir: String) throws -> (Pipeline, RunRecord) {
+        let clock = LaunchClock.startNow()
+        let recorder = PhaseRecorder(clock: clock)
+        let pipeline = Pipeline(manifest: try ManifestLoader.load(path: "\(dir)/manifest.json"), recorder: recorder)
+        try pipeline.launch()
+        try pipeline.enterBackground(state: ["display": "42"])
+        return (pipeline, RunRecord(clock: clock, recorders: [recorder]))
+    }
+
+    @Test func theFirstLaunchShowsTheSplashAndTheNextOneTheSnapshotItSaved() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        let (first, firstRun) = try launchAndLeave(dir)
+        #expect(first.firstFrame == .splash)
+        #expect(firstRun.counter("splash shown") == 1)
+        let saved = try FileIO.read("\(dir)/Loading.png")
+        #expect(saved == first.snapshotBytes)
+        #expect(PNGTextChunk.text(of: Pipeline.snapshotKeyword, in: saved) == (try first.launchKey()))
+        #expect(try FileIO.readText("\(dir)/Loading.png.state") == "display=42\n")
+
+        let (second, secondRun) = try launchAndLeave(dir)
+        #expect(second.firstFrame == .snapshot)
+        #expect(secondRun.counter("snapshot shown") == 1)
+        // First frame before any real initialisation; interactive after the real UI is drawn.
+        let firstFrame = try #require(secondRun.marks.first { $0.name == "first frame" })
+        let interactive = try #require(secondRun.marks.first { $0.name == "interactive" })
+        let drawing = try #require(secondRun.phases.first { $0.name == "drawing" })
+        #expect(firstFrame.time <= drawing.start)
+        #expect(interactive.time >= drawing.end)
+        #expect(secondRun.marks.filter { $0.name == "first frame" }.count == 1)
+    }
+
+    @Test func aSnapshotSavedWithAnotherThemeIsStaleAndTheSplashShows() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        _ = try launchAndLeave(dir)
+        let theme = try FileIO.readText("\(dir)/theme.xml")
+        try FileIO.writeAtomically(theme + "\n<!-- edited -->\n", to: "\(dir)/theme.xml")
+        let (pipeline, run) = try launchAndLeave(dir)
+        #expect(pipeline.firstFrame == .splashForStaleSnapshot)
+        #expect(run.counter("stale snapshot ignored") == 1)
+    }
+
+    @Test func aCorruptSnapshotWithTheRightKeyIsAnErrorNamingTheFile() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        let (first, _) = try launchAndLeave(dir)
+        var bytes = try #require(first.snapshotBytes)
+        bytes.removeLast(bytes.count / 2)
+        try FileIO.writeAtomically(bytes, to: "\(dir)/Loading.png")
+        #expect { try launchAndLeave(dir) } throws: { "\($0)".contains("Loading.png") }
+    }
+
+    @Test func withoutSnapshotFirstTheFirstFrameIsTheEndOfTheFirstDraw() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        let manifest = try FileIO.readText("\(dir)/manifest.json").replacingOccurrences(of: "\"snapshotFirst\": true", with: "\"snapshotFirst\": false")
+        try FileIO.writeAtomically(manifest, to: "\(dir)/manifest.json")
+        let (pipeline, run) = try launchAndLeave(dir)
+        #expect(pipeline.firstFrame == nil)
+        let firstFrame = try #require(run.marks.first { $0.name == "first frame" })
+        let drawing = try #require(run.phases.first { $0.name == "drawing" })
+        #expect(firstFrame.time >= drawing.start && firstFrame.time <= drawing.end + 1e-6)
+        #expect(!run.phases.contains { $0.name == "showing snapshot" })
+    }
+
+    @Test func releasingCachesOnBackgroundFreesTheDecodedImages() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        let manifest = try FileIO.readText("\(dir)/manifest.json")
+            .replacingOccurrences(of: "\"releaseCachesOnBackground\": false", with: "\"releaseCachesOnBackground\": true")
+        try FileIO.writeAtomically(manifest, to: "\(dir)/manifest.json")
+        let (pipeline, run) = try launchAndLeave(dir)
+        #expect(pipeline.images.isEmpty && pipeline.fonts.isEmpty && pipeline.canvas == nil)
+        #expect(run.phases.contains { $0.name == "releasing caches" })
+        #expect((run.counter("decoded image bytes released") ?? 0) > 0)
+    }
+}
