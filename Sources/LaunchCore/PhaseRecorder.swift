@@ -70,6 +70,9 @@ public final class PhaseRecorder {
         @usableFromInline var memoryDepth: Int
         /// `true` when every phase boundary issues a Callgrind dump (`--metric instructions`).
         @usableFromInline var countsInstructions: Bool
+        /// Phases recorded before the last ``PhaseRecorder/reset()``: Callgrind labels keep counting
+        /// across a reset, as a launcher reading both parts of a report counts the phases.
+        @usableFromInline var callgrindBase: Int = 0
 
         @usableFromInline mutating func updateInstrumented() {
             instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions
@@ -209,7 +212,7 @@ public final class PhaseRecorder {
             entry.pointee.start = MonotonicClock.nanoseconds()
         }
         // Last, so the phase's count starts after the recorder's own work.
-        if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: index) }
+        if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: s.pointee.callgrindBase + index) }
     }
 
     /// Slow path of `end`: waits out the emulated device's extra time, samples memory, and credits
@@ -219,7 +222,7 @@ public final class PhaseRecorder {
     func endedInstrumented(_ index: Int, _ now: UInt64) -> UInt64 {
         let s = state
         // First, so the phase's count ends before the recorder's own work.
-        if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: index) }
+        if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: s.pointee.callgrindBase + index) }
         let entry = s.pointee.entries + index
         var end = now
         if let emulation = s.pointee.emulation {
@@ -290,6 +293,7 @@ public final class PhaseRecorder {
 
     /// Forgets everything recorded, keeping the allocated capacity (for reuse between runs).
     public func reset() {
+        state.pointee.callgrindBase += state.pointee.count
         state.pointee.entries.deinitialize(count: state.pointee.count)
         state.pointee.count = 0
         state.pointee.openCount = 0

@@ -105,6 +105,9 @@ public struct TextReportExporter: ResultExporter {
             lines.append(line)
         }
         lines.append("Total launch instructions: \(count(table.instructionTotals))")
+        for row in table.rows where row.inBackground {
+            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -39,6 +39,10 @@ public struct AppLauncher: Sendable {
     /// when the `interactive` mark arrives (the launch is over), then the input is closed. Empty:
     /// standard input is `/dev/null`. The built-in app gets `background` and `quit`.
     public var inputAfterLaunch: [String] = []
+    /// Seconds the program may spend after `background` is sent (the OS's limit for an app going to
+    /// the background, 5 s); past it the program is killed with SIGKILL, like the OS kills it, and
+    /// the run fails with ``LaunchFailure/killedInBackground(seconds:inPhase:)``. `nil`: no limit.
+    public var backgroundBudget: Double?
     /// Files removed just before each spawn: the app's saved state (`--fresh-install`).
     public var removeBeforeLaunch: [String] = []
     /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
@@ -151,6 +155,10 @@ public struct AppLauncher: Sendable {
         // How the program ended, once it has (checked while reading: its pipes may outlive it).
         var ended: (ExitKind, Int)?
         var drainDeadline = UInt64.max
+        // Set when `background` is sent, with a budget.
+        var backgroundDeadline = UInt64.max
+        // The last `x-progress` text: the step the program said it was in.
+        var progress: String?
 
         while protocolOpen || errorOpen {
             let now = MonotonicClock.nanoseconds()
@@ -165,6 +173,13 @@ public struct AppLauncher: Sendable {
                 _ = reap(pid, deadline: nil)
                 Self.killAndReapGroup(pid, token: runToken)
                 throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+            }
+            if ended == nil, now >= backgroundDeadline, let budget = backgroundBudget {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = reap(pid, deadline: nil)
+                Self.killAndReapGroup(pid, token: runToken)
+                throw .killedInBackground(seconds: budget, inPhase: progress)
             }
             var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0)]
@@ -183,13 +198,16 @@ public struct AppLauncher: Sendable {
                     protocolBytes += n
                     pending.append(contentsOf: buffer[0..<n])
                     do {
-                        try consumeLines(&pending, into: &parser, records: &records)
+                        try consumeLines(&pending, into: &parser, records: &records, progress: &progress)
                     } catch {
                         failure = .garbage(error)
                     }
                     if !controlSent, parser.sawMark(AppInterface.interactiveMark) {
                         Self.send(inputAfterLaunch, to: controlFD)
                         controlSent = true
+                        if let budget = backgroundBudget, inputAfterLaunch.contains("background") {
+                            backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
+                        }
                     }
                     if failure == nil, protocolBytes > protocolByteLimit {
                         failure = .overLimit("more than \(protocolByteLimit >> 20) MiB of protocol output")
@@ -248,7 +266,8 @@ public struct AppLauncher: Sendable {
         return record
     }
 
-    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int) throws(ProtocolParser.Error) {
+    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
+                              progress: inout String?) throws(ProtocolParser.Error) {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
@@ -256,7 +275,11 @@ public struct AppLauncher: Sendable {
                 records += 1
                 if records > protocolRecordLimit { break }
             }
-            if let onProgress, line.hasPrefix("x-progress ") { onProgress(String(line.dropFirst(11))) }
+            if line.hasPrefix("x-progress ") {
+                let text = String(line.dropFirst(11))
+                progress = text
+                onProgress?(text)
+            }
             try parser.consume(Substring(line))
             start = newline + 1
         }

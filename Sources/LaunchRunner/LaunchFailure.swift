@@ -22,6 +22,9 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case overLimit(String)
     /// Instructions were to be counted (`--metric instructions`) and could not be.
     case instructionsNotCounted(String)
+    /// The program was still in its background step when the background budget ran out and was
+    /// killed with SIGKILL, as the OS kills an app that takes too long (``AppLauncher/backgroundBudget``).
+    case killedInBackground(seconds: Double, inPhase: String?)
     /// The report was complete but a mark the launcher expects (``AppLauncher/expectedMarks``) never came.
     case missingMark(String)
 
@@ -49,6 +52,11 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             return "the app's report is over the limit and the app was killed: \(limit) (see docs/limits.md)"
         case .instructionsNotCounted(let reason):
             return "no instruction counts: \(reason)"
+        case .killedInBackground(let seconds, let phase):
+            let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
+            var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
+            if let phase { text += " (it was in '\(phase)')" }
+            return text + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept"
         case .missingMark(let name):
             return "the app finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
         }

@@ -67,6 +67,8 @@ enum OptionRanges {
     static let warmup = OptionRange("--warmup", 0...1_000)
     /// `--timeout`: a day at most, so the conversion to nanoseconds cannot overflow.
     static let timeout = OptionRange("--timeout", 0.001...86_400.0, unit: "seconds")
+    /// `--background-budget`: the OS gives an app about 5 s to enter the background; a minute at most.
+    static let backgroundBudget = OptionRange("--background-budget", 0.001...60.0, unit: "seconds")
     /// `--max-runs` of `--runs auto`: at least 10 pairs, at most as many as `--runs` allows.
     static let maxRuns = OptionRange("--max-runs", 10...10_000)
     /// `--max-time` of `--runs auto`: a second to a day.

@@ -68,6 +68,8 @@ struct Profile {
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
         launcher.inputAfterLaunch = ["background", "quit"]
+        // Under Valgrind everything is about 50 times slower: the OS's budget does not apply.
+        launcher.backgroundBudget = metric == .instructions ? nil : options.backgroundBudget
         if options.freshInstall, let snapshot = options.snapshot ?? manifest.snapshot {
             launcher.removeBeforeLaunch = [snapshot, Pipeline.statePath(snapshot: snapshot)]
         }

@@ -30,6 +30,11 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Write the snapshot PNG here instead of the manifest's path.", valueName: "file"))
     var snapshot: String?
 
+    @Option(name: .customLong("background-budget"), parsing: .unconditional, help: ArgumentHelp(
+        "Seconds the app may take to enter the background after the launch, 0.001 to 60 (default 5, the OS's limit); past it the app is killed with SIGKILL, as the OS does, and the run fails. Under --tier the step is stretched like any phase.",
+        valueName: "seconds"), transform: OptionRanges.backgroundBudget.parse)
+    var backgroundBudget: Double = 5
+
     @Flag(name: .customLong("fresh-install"), help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
     var freshInstall = false
 
@@ -47,6 +52,7 @@ struct ProfileOptions: ParsableArguments {
         if case .fixed(let n) = runs { try OptionRanges.runs.check(n) }
         try OptionRanges.warmup.check(warmup)
         if let timeout { try OptionRanges.timeout.check(timeout) }
+        try OptionRanges.backgroundBudget.check(backgroundBudget)
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
     }
 

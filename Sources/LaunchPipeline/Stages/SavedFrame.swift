@@ -67,19 +67,19 @@ extension Pipeline {
         backgroundReading = MonotonicClock.nanoseconds()
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
-        try recorder.phase("entering background", kind: .io) {
+        try backgroundStep("entering background", kind: .io) {
             if let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
                 let s = manifest.screen
                 var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
                 var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
                                           reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-                try recorder.phase("rendering", kind: .draw) {
+                try backgroundStep("rendering", kind: .draw) {
                     renderer.drawWindow(on: &frame)
                     try renderer.drawDisplay(layout, on: &frame)
                     try renderer.drawKeys(layout, on: &frame)
                 }
                 let key = try launchKey()
-                let bytes = try recorder.phase("encoding PNG", kind: .cpu) { () throws -> [UInt8] in
+                let bytes = try backgroundStep("encoding PNG", kind: .cpu) { () throws -> [UInt8] in
                     let png = try PNGEncoder().encode(frame.image)
                     guard let tagged = PNGTextChunk.inserting(keyword: Self.snapshotKeyword, text: key, into: png) else {
                         throw PipelineError("could not tag the snapshot with its launch key")
@@ -88,17 +88,24 @@ extension Pipeline {
                 }
                 snapshotBytes = bytes
                 if let snapshotPath {
-                    try recorder.phase("writing file", kind: .io) { try FileIO.writeAtomically(bytes, to: snapshotPath) }
+                    try backgroundStep("writing file", kind: .io) { try FileIO.writeAtomically(bytes, to: snapshotPath) }
                 }
             }
             if let snapshotPath {
                 let text = state.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
-                try recorder.phase("saving state", kind: .io) { try FileIO.writeAtomically(Array(text.utf8), to: Self.statePath(snapshot: snapshotPath)) }
+                try backgroundStep("saving state", kind: .io) { try FileIO.writeAtomically(Array(text.utf8), to: Self.statePath(snapshot: snapshotPath)) }
             }
             if manifest.strategies.releaseCachesOnBackground {
-                recorder.phase("releasing caches", kind: .cpu) { releaseCaches() }
+                backgroundStep("releasing caches", kind: .cpu) { releaseCaches() }
             }
         }
+    }
+
+    /// A phase of the background step, announced on the progress line first (so the launcher can
+    /// say which step the app was in when its background budget ran out).
+    private func backgroundStep<T>(_ name: String, kind: PhaseKind, _ body: () throws -> T) rethrows -> T {
+        onStageStart?(name)
+        return try recorder.phase(name, kind: kind, body)
     }
 
     /// Where the app's state is saved: beside the snapshot, `<snapshot>.state`.

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import LaunchCore
+
+/// After the launch `run` sends the app to the background, where it saves its snapshot: the next
+/// run shows it first; a fresh install shows the splash; a step past its budget is killed and the
+/// previous snapshot survives.
+@Suite(.serialized) struct BackgroundStepTests {
+    @Test func eachRunShowsTheSnapshotThePreviousOneSaved() throws {
+        let snapshot = CLI.temporaryPath("Loading.png")
+        defer { unlink(snapshot); unlink(snapshot + ".state") }
+        let outcome = try CLI.run(["run", "--runs", "2", "--snapshot", snapshot])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Counts: 1 snapshot shown"))
+        #expect(outcome.stdout.contains(#/\nTime for entering background: \d+\.\d\ds ± \d+\.\d\ds\n  Time for rendering: /#))
+        #expect(outcome.stdout.contains("  Time for writing file: "))
+        #expect(!outcome.stdout.contains("Time for saving snapshot"))
+        #expect(FileIO.exists(snapshot) && FileIO.exists(snapshot + ".state"))
+        let fresh = try CLI.run(["run", "--runs", "1", "--snapshot", snapshot, "--fresh-install"])
+        #expect(fresh.stdout.contains("Counts: 1 splash shown"))
+    }
+
+    @Test func aBackgroundStepPastItsBudgetIsKilledAndThePreviousSnapshotSurvives() throws {
+        let snapshot = CLI.temporaryPath("Loading.png")
+        defer { unlink(snapshot); unlink(snapshot + ".state") }
+        #expect(try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot]).status == 0)
+        let before = try FileIO.read(snapshot)
+        let killed = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot, "--background-budget", "0.001"])
+        #expect(killed.status == 2)
+        #expect(killed.stderr.contains(#/killed in the background after 0\.001 s \(it was in '(entering background|rendering|encoding PNG|writing file)'\)/#))
+        #expect(try FileIO.read(snapshot) == before)
+        let hostile = try CLI.run(["run", "--background-budget", "1e400"])
+        #expect(hostile.status == 2)
+        #expect(hostile.stderr.contains("--background-budget must be from 0.001 to 60 seconds"))
+    }
+}
