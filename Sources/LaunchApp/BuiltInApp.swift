@@ -76,21 +76,45 @@ public enum BuiltInApp {
     /// channel, `docs/protocol.md`), one line at a time, until `quit` or the end of the input:
     /// `background` runs the background step (the snapshot is saved there). Standard input at
     /// `/dev/null` ends at once.
+    ///
+    /// Events that came while the app was launching wait in the input: with
+    /// `queueInputDuringLaunch` they are applied as soon as the app is live, in order; without it,
+    /// taps made on the image of the app before it was live are lost. Each applied tap is answered
+    /// with `tap <ns> <key>` (the end of the frame showing its effect), each lost one `tap-lost <key>`.
     static func serveControlChannel(_ pipeline: Pipeline) throws {
         var input = ControlInput(fd: 0)
+        pipeline.recorder.recordingAfterLaunch = true
+        defer { pipeline.recorder.recordingAfterLaunch = false }
+        for line in input.linesAvailableNow() {
+            guard try handle(line, pipeline, duringLaunch: true) else { return }
+        }
         while let line = input.nextLine() {
-            switch line {
-            case "background":
-                try pipeline.enterBackground(state: ["display": pipeline.theme?.display.text ?? ""])
-            case "quit":
-                return
-            case "foreground", "":
-                continue
-            default:
-                if line.hasPrefix("tap ") { continue }
+            guard try handle(line, pipeline, duringLaunch: false) else { return }
+        }
+    }
+
+    /// Does what one control line says; `false` for `quit`.
+    static func handle(_ line: String, _ pipeline: Pipeline, duringLaunch: Bool) throws -> Bool {
+        switch line {
+        case "background":
+            try pipeline.enterBackground(state: ["display": pipeline.calculator.display])
+        case "quit":
+            return false
+        case "foreground", "":
+            break
+        default:
+            guard line.hasPrefix("tap ") else {
                 throw PipelineError("the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)")
             }
+            let name = String(line.dropFirst(4))
+            guard let key = Calculator.key(named: name), !duringLaunch || pipeline.manifest.strategies.queueInputDuringLaunch else {
+                write(AppInterface.protocolDescriptor, "tap-lost \(ProtocolWriter.escape(name))\n")
+                return true
+            }
+            let shown = try pipeline.press(key)
+            write(AppInterface.protocolDescriptor, "tap \(shown) \(ProtocolWriter.escape(name))\n")
         }
+        return true
     }
 
     private static func fail(_ message: String) -> Never {

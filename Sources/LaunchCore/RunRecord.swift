@@ -17,6 +17,8 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// Instructions from exec to the end of the last phase that ran at launch (Callgrind's `Ir`),
     /// when the run was made with `--metric instructions`; `nil` otherwise.
     public var instructions: Int?
+    /// The taps delivered during and after the launch (`--tap`), when there were any.
+    public var taps: TapRecord?
 
     public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
                 marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {

@@ -54,6 +54,10 @@ public enum ResultFile {
             }
             if let count = run.instructions, count < 0 { return "runs[\(r)].instructions: an instruction count must not be negative, found \(count)" }
             for (i, mark) in run.marks.enumerated() where !mark.time.isFinite { return "runs[\(r)].marks[\(i)].time is not a finite number" }
+            if let taps = run.taps {
+                if taps.delivered < 0 || taps.lost < 0 { return "runs[\(r)].taps: a tap count must not be negative" }
+                if taps.latencies.contains(where: { !$0.isFinite || $0 < 0 }) { return "runs[\(r)].taps.latencies: a latency must be a finite, non-negative number" }
+            }
         }
         return nil
     }

@@ -68,6 +68,8 @@ final class ResultStreamParser {
     private var deferred: [String] = []
     /// Each run's marks, made into rows at the end (``PhaseTable/markRows(_:)``).
     private var runMarks: [[(name: String, time: Double)]] = []
+    /// Each run's tap latencies, when it had taps.
+    private var runTapLatencies: [[Double]] = []
     private var runCount = 0
     private var scratch: [UInt8] = []
 
@@ -172,7 +174,7 @@ final class ResultStreamParser {
         } catch {
             throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
         }
-        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
+        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
                                deferred: deferred, runCount: runCount)
         return TabulatedResult(header: decoded, table: table)
     }
@@ -400,7 +402,7 @@ final class ResultStreamParser {
             seen |= bit
             field = name
         }
-        let keys: [StaticString] = ["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions"]
+        let keys: [StaticString] = ["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"]
         try object(depth: 3, keys: keys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
@@ -440,6 +442,9 @@ final class ResultStreamParser {
             } else if key == 7 {
                 try once(128, "peakResidentBytes")
                 if try !isNull() { _ = try intValue() }
+            } else if key == 9 {
+                try once(512, "taps")
+                if try !isNull() { try taps() }
             } else if key == 8 {
                 try once(256, "instructions")
                 if try !isNull() {
@@ -599,6 +604,33 @@ final class ResultStreamParser {
             guard thread else { throw schema("missing key \"thread\"") }
             listIndex = -1
         }
+    }
+
+    private func taps() throws(JSONFailure) {
+        let saved = field
+        defer { field = saved }
+        var latencies: [Double] = []
+        var seen: UInt8 = 0
+        try object(depth: 4, keys: ["delivered", "lost", "latencies"]) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard seen & (1 << key) == 0 else { throw schema("a key of \"taps\" appears twice") }
+            seen |= 1 << key
+            if key == 0 || key == 1 {
+                field = key == 0 ? "delivered" : "lost"
+                guard try intValue() >= 0 else { throw schema("a tap count must not be negative") }
+            } else {
+                field = "latencies"
+                try array(depth: 5) { (i: Int) throws(JSONFailure) in
+                    generic = ["[\(i)]"]
+                    let value = try doubleValue()
+                    guard value >= 0 else { throw schema("a latency must not be negative") }
+                    latencies.append(value)
+                    generic = []
+                }
+            }
+        }
+        guard seen == 7 else { throw schema("\"taps\" needs delivered, lost and latencies") }
+        runTapLatencies.append(latencies)
     }
 
     private func counters() throws(JSONFailure) {

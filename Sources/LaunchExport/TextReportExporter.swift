@@ -70,16 +70,29 @@ public struct TextReportExporter: ResultExporter {
         }
         lines.append(total)
         // What users feel: `Time to first frame: 0.05s`, `Time to interactive: 0.36s` (and any other mark).
-        for row in table.markRows {
+        for row in table.markRows where row.name != PhaseTable.tapLatencyRowName {
             var line = "\(PlainText.oneLine(row.name)): \(time(row.durations))"
             if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
             lines.append(line)
         }
+        if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }
         // The background step, after the launch and outside its total.
         for row in table.rows where row.inBackground {
             lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `taps: 3 delivered, 0 lost, latency median 0.31s max 0.35s`, over every run with taps.
+    static func tapsLine(_ taps: [TapRecord], precision: Int) -> String? {
+        guard !taps.isEmpty else { return nil }
+        let delivered = taps.reduce(0) { $0 + $1.delivered }, lost = taps.reduce(0) { $0 + $1.lost }
+        var line = "taps: \(delivered) delivered\(taps.count > 1 ? " in \(taps.count) runs" : ""), \(lost) lost"
+        let latencies = taps.flatMap(\.latencies)
+        if let s = Summary(latencies), let max = latencies.max() {
+            line += ", latency median \(SecondsFormat.seconds(s.median, precision: precision)) max \(SecondsFormat.seconds(max, precision: precision))"
+        }
+        return line
     }
 
     /// The instruction report: the median count of each phase, in the order the phases ran.

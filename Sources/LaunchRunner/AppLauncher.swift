@@ -3,6 +3,17 @@ import Glibc
 #endif
 import LaunchCore
 
+/// A key press the launcher delivers at `seconds` after the spawn (`--tap SECONDS:KEY`).
+public struct ScheduledTap: Equatable, Sendable {
+    public var seconds: Double
+    public var key: String
+
+    public init(seconds: Double, key: String) {
+        self.seconds = seconds
+        self.key = key
+    }
+}
+
 /// Starts a program as a new process with `posix_spawn`, reads its launch report (the line protocol
 /// of `docs/protocol.md`) from file descriptor 3, and returns the run, timed from just before the spawn.
 ///
@@ -39,6 +50,10 @@ public struct AppLauncher: Sendable {
     /// when the `interactive` mark arrives (the launch is over), then the input is closed. Empty:
     /// standard input is `/dev/null`. The built-in app gets `background` and `quit`.
     public var inputAfterLaunch: [String] = []
+    /// Key presses delivered on the control channel (`tap <key>`) at their times after the spawn,
+    /// like the OS delivering events; ``inputAfterLaunch`` waits until the last is sent. The run's
+    /// ``RunRecord/taps`` says what became of them.
+    public var taps: [ScheduledTap] = []
     /// Seconds the program may spend after `background` is sent (the OS's limit for an app going to
     /// the background, 5 s); past it the program is killed with SIGKILL, like the OS kills it, and
     /// the run fails with ``LaunchFailure/killedInBackground(seconds:inPhase:)``. `nil`: no limit.
@@ -65,7 +80,7 @@ public struct AppLauncher: Sendable {
         // The control channel: a socket, so that writing to a program that has gone is an error
         // (MSG_NOSIGNAL), not a SIGPIPE.
         var control: [Int32] = [-1, -1]
-        if !inputAfterLaunch.isEmpty {
+        if !inputAfterLaunch.isEmpty || !taps.isEmpty {
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &control) == 0 else {
                 throw .spawnFailed(executable: executable, reason: errnoText())
             }
@@ -140,6 +155,9 @@ public struct AppLauncher: Sendable {
     private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, controlFD: Int32, spawnReading: UInt64, index: Int,
                          runToken: String) throws(LaunchFailure) -> RunRecord {
         var controlSent = controlFD < 0
+        let schedule = taps.sorted { $0.seconds < $1.seconds }
+        var tapsSent: [UInt64] = []
+        func tapDue(_ i: Int) -> UInt64 { spawnReading &+ UInt64(min(max(0, schedule[i].seconds), 86_400) * 1e9) }
         defer { close(protocolFD); close(errorFD) }
         let start = MonotonicClock.nanoseconds()
         // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
@@ -181,10 +199,24 @@ public struct AppLauncher: Sendable {
                 Self.killAndReapGroup(pid, token: runToken)
                 throw .killedInBackground(seconds: budget, inPhase: progress)
             }
+            // Taps whose time has come, then (the launch over and every tap sent) the lines after launch.
+            while ended == nil, controlFD >= 0, tapsSent.count < schedule.count, now >= tapDue(tapsSent.count) {
+                Self.send(["tap \(schedule[tapsSent.count].key)"], to: controlFD)
+                tapsSent.append(MonotonicClock.nanoseconds())
+            }
+            if !controlSent, tapsSent.count == schedule.count, parser.sawMark(AppInterface.interactiveMark) {
+                Self.send(inputAfterLaunch, to: controlFD)
+                shutdown(controlFD, Int32(SHUT_WR))
+                controlSent = true
+                if let budget = backgroundBudget, inputAfterLaunch.contains("background") {
+                    backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
+                }
+            }
             var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0)]
             // Short waits until the program has exited, so its exit is noticed while a pipe stays open.
-            let waitNs = min(deadline, drainDeadline) - now
+            var waitNs = min(deadline, drainDeadline) - now
+            if tapsSent.count < schedule.count { waitNs = min(waitNs, tapDue(tapsSent.count) > now ? tapDue(tapsSent.count) - now : 0) }
             let waitMs = Int32(min(ended == nil ? 20 : 1000, max(1, waitNs / 1_000_000)))
             let ready = poll(&fds, 2, waitMs)
             if ready < 0 && errno != EINTR { break }
@@ -201,13 +233,6 @@ public struct AppLauncher: Sendable {
                         try consumeLines(&pending, into: &parser, records: &records, progress: &progress)
                     } catch {
                         failure = .garbage(error)
-                    }
-                    if !controlSent, parser.sawMark(AppInterface.interactiveMark) {
-                        Self.send(inputAfterLaunch, to: controlFD)
-                        controlSent = true
-                        if let budget = backgroundBudget, inputAfterLaunch.contains("background") {
-                            backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
-                        }
                     }
                     if failure == nil, protocolBytes > protocolByteLimit {
                         failure = .overLimit("more than \(protocolByteLimit >> 20) MiB of protocol output")
@@ -258,6 +283,12 @@ public struct AppLauncher: Sendable {
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
+        if !schedule.isEmpty {
+            // Applied taps answer in delivery order; what was neither shown nor dropped is lost too.
+            let shown = parser.tapShownReadings
+            let latencies = zip(tapsSent, shown).map { sent, seen in seen > sent ? Double(seen - sent) / 1e9 : 0 }
+            record.taps = TapRecord(delivered: tapsSent.count, lost: max(0, tapsSent.count - shown.count), latencies: latencies)
+        }
         if let missing = expectedMarks.first(where: { name in !record.marks.contains { $0.name == name } }) {
             throw .missingMark(missing)
         }
@@ -290,7 +321,7 @@ public struct AppLauncher: Sendable {
     }
 
     /// Writes `lines` to the control socket without blocking or raising SIGPIPE (a program that does
-    /// not read them, or has gone, loses them), then closes its sending side: the program reads EOF.
+    /// not read them, or has gone, loses them).
     static func send(_ lines: [String], to fd: Int32) {
         let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
         var offset = 0
@@ -300,7 +331,6 @@ public struct AppLauncher: Sendable {
             if n <= 0 { break }
             offset += n
         }
-        shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Kills every process left in the program's group and reaps those that are this process's

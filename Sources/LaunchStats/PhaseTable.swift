@@ -110,6 +110,7 @@ public struct PhaseTable: Sendable, Equatable {
             }
         }
         self.rows = rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
+            + Self.tapLatencyRow(result.runs.compactMap { $0.taps?.latencies })
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
@@ -124,6 +125,17 @@ public struct PhaseTable: Sendable, Equatable {
     /// The row name of mark `mark`: `Time to first frame`. Marks are compared, budgeted and exported
     /// under this name, after the phases.
     public static func markRowName(_ mark: String) -> String { "Time to \(mark)" }
+
+    /// The row of tap latencies (`--tap`): each run's median seconds from a tap to the frame that
+    /// showed it, compared, budgeted and gated like a mark.
+    public static let tapLatencyRowName = "Tap latency"
+
+    /// The tap-latency row for runs' latencies (each run's median; runs without applied taps are left out).
+    public static func tapLatencyRow(_ runs: [[Double]]) -> [Row] {
+        let medians = runs.compactMap { Summary($0)?.median }
+        guard !medians.isEmpty else { return [] }
+        return [Row(path: tapLatencyRowName, name: tapLatencyRowName, depth: 0, kind: nil, afterLaunch: false, durations: medians, isMark: true)]
+    }
 
     /// The phase rows (marks excluded).
     public var phaseRows: [Row] { rows.filter { !$0.isMark } }

@@ -130,11 +130,14 @@ struct CheckCommand: ParsableCommand {
         let p = thresholds.precision
         for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
+        // A tap lost during the launch is a regression of its own: the user's input went nowhere.
+        let lostTaps = candidate.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost }
+        if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
         let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive }
         if !profile.quiet || adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
         }
-        if !regressions.isEmpty || !violations.isEmpty || (adaptive.failOnInconclusive && !undecided.isEmpty) {
+        if !regressions.isEmpty || !violations.isEmpty || lostTaps > 0 || (adaptive.failOnInconclusive && !undecided.isEmpty) {
             throw ExitCode(ExitStatus.regression)
         }
         var line = "launchprof check: passed"

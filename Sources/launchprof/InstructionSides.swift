@@ -52,7 +52,7 @@ struct InstructionSides {
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }
         do {
-            return try profile.session(runs: runs, warmup: 0).run { progress.handle($0) }
+            return try profile.session(runs: runs, warmup: profile.warmup).run { progress.handle($0) }
         } catch {
             throw InputError(error.description)
         }

@@ -69,6 +69,8 @@ enum OptionRanges {
     static let timeout = OptionRange("--timeout", 0.001...86_400.0, unit: "seconds")
     /// `--background-budget`: the OS gives an app about 5 s to enter the background; a minute at most.
     static let backgroundBudget = OptionRange("--background-budget", 0.001...60.0, unit: "seconds")
+    /// The time of a `--tap`: within an hour of the spawn.
+    static let tapSeconds = OptionRange("--tap", 0.0...3_600.0, unit: "seconds")
     /// `--max-runs` of `--runs auto`: at least 10 pairs, at most as many as `--runs` allows.
     static let maxRuns = OptionRange("--max-runs", 10...10_000)
     /// `--max-time` of `--runs auto`: a second to a day.

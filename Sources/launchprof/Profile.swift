@@ -68,6 +68,7 @@ struct Profile {
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
         launcher.inputAfterLaunch = ["background", "quit"]
+        launcher.taps = try TapOption.check(options.taps, against: manifest)
         // Under Valgrind everything is about 50 times slower: the OS's budget does not apply.
         launcher.backgroundBudget = metric == .instructions ? nil : options.backgroundBudget
         if options.freshInstall, let snapshot = options.snapshot ?? manifest.snapshot {
@@ -87,9 +88,16 @@ struct Profile {
         return metric == .instructions ? 2 : 10
     }
 
-    /// The session of warm-up and measured runs. Instruction counts need no warm-up.
+    /// Warm-up runs: `--warmup`; with instruction counts none (they repeat exactly), except one when
+    /// the launch depends on the state a previous run saved (`snapshotFirst` shows its snapshot).
+    var warmup: Int {
+        guard metric == .instructions else { return options.warmup }
+        return manifest.strategies.snapshotFirst ? 1 : 0
+    }
+
+    /// The session of warm-up and measured runs.
     var session: LaunchSession {
-        session(runs: fixedRuns, warmup: metric == .instructions ? 0 : options.warmup)
+        session(runs: fixedRuns, warmup: warmup)
     }
 
     /// A session of `runs` measured runs after `warmup` warm-ups.
@@ -108,7 +116,7 @@ struct Profile {
         defer { cleanUp() }
         let records: [RunRecord]
         do {
-            records = try session(runs: runs, warmup: metric == .instructions ? 0 : options.warmup).run { progress.handle($0) }
+            records = try session(runs: runs, warmup: warmup).run { progress.handle($0) }
             progress.finish()
         } catch {
             progress.finish()
@@ -123,7 +131,7 @@ struct Profile {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: manifest.name, path: manifestPath, sha256: manifest.sha256),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: records.count, warmup: metric == .instructions ? 0 : options.warmup,
+            configuration: RunConfiguration(runs: records.count, warmup: warmup,
                                             mode: options.cold ? "cold" : "warm",
                                             timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchRunner
 
 /// The options that say how to profile: shared by `run`, `record` and `check`.
 struct ProfileOptions: ParsableArguments {
@@ -34,6 +35,11 @@ struct ProfileOptions: ParsableArguments {
         "Seconds the app may take to enter the background after the launch, 0.001 to 60 (default 5, the OS's limit); past it the app is killed with SIGKILL, as the OS does, and the run fails. Under --tier the step is stretched like any phase.",
         valueName: "seconds"), transform: OptionRanges.backgroundBudget.parse)
     var backgroundBudget: Double = 5
+
+    @Option(name: .customLong("tap"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Press KEY (a key's label or icon in the theme: 7, +, ×, =, AC, backspace…) SECONDS after the spawn, 0 to 3600, like a user tapping the app while it launches (repeatable). The report says how many were delivered, lost, and how long until a frame showed each.",
+        valueName: "seconds:key"), transform: TapOption.parse)
+    var taps: [ScheduledTap] = []
 
     @Flag(name: .customLong("fresh-install"), help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
     var freshInstall = false

@@ -45,6 +45,10 @@ public struct ProtocolParser {
     private var lastEnded: [Int: Int] = [:]
     private var launchedReading: UInt64?
     private var backgroundReading: UInt64?
+    /// The readings at which applied taps were shown (`tap <ns> <key>` lines), in order.
+    public private(set) var tapShownReadings: [UInt64] = []
+    /// Taps the program dropped (`tap-lost <key>` lines).
+    public private(set) var tapsLost = 0
     private var peak: Int?
 
     public init(spawnReading: UInt64) {
@@ -147,6 +151,11 @@ public struct ProtocolParser {
             launchedReading = try reading(rest, "launched <ns>")
         case "background":
             backgroundReading = try reading(rest, "background <ns>")
+        case "tap":
+            let (t, _) = split(rest)
+            tapShownReadings.append(try reading(t, "tap <ns> <key>"))
+        case "tap-lost":
+            tapsLost += 1
         case "peak":
             guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got '\(clip(line))'") }
             peak = value
@@ -158,7 +167,7 @@ public struct ProtocolParser {
             finished = true
         default:
             if verb.hasPrefix("x-") { return }  // Extensions are ignored.
-            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, background, peak, main or done)")
+            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)")
         }
     }
 

@@ -17,6 +17,8 @@ public struct UIRenderer {
     /// Pixels per point.
     public let scale: Double
     public let reuseKeyBackgrounds: Bool
+    /// What the display shows (the calculator's value); the theme's `text` when `nil`.
+    public var displayText: String?
 
     /// Key backgrounds rendered.
     public private(set) var backgroundsDrawn = 0
@@ -59,12 +61,13 @@ public struct UIRenderer {
         if let border = style.border {
             canvas.strokeRoundedRect(frame, radius: style.cornerRadius * scale, lineWidth: style.borderWidth * scale, color: border)
         }
-        let font = try font(style.font, for: style.text, in: "<display>", line: style.sourceLine, column: style.sourceColumn)
+        let text = displayText ?? style.text
+        let font = try font(style.font, for: text, in: "<display>", line: style.sourceLine, column: style.sourceColumn)
         let padding = style.padding * scale
         var height = (style.textSize ?? font.spec.size) * scale
         height = min(height, frame.height - 2 * padding)
-        let width = font.width(of: style.text, height: height)
-        font.draw(style.text, x: (frame.maxX - padding - width).rounded(), y: (frame.maxY - padding - height).rounded(),
+        let width = font.width(of: text, height: height)
+        font.draw(text, x: (frame.maxX - padding - width).rounded(), y: (frame.maxY - padding - height).rounded(),
                   height: height, color: style.textColor, on: &canvas)
     }
 

@@ -93,8 +93,12 @@ public struct Strategies: Equatable, Sendable {
     /// Free the decoded images and the framebuffer when entering the background (less memory while
     /// suspended, a slower return).
     public var releaseCachesOnBackground: Bool
+    /// Keep taps made before the app is interactive and apply them once it is; off, they are lost.
+    public var queueInputDuringLaunch: Bool
 
-    public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false) {
+    public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
+                queueInputDuringLaunch: Bool = true) {
+        self.queueInputDuringLaunch = queueInputDuringLaunch
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
         self.snapshotFirst = snapshotFirst
         self.releaseCachesOnBackground = releaseCachesOnBackground

@@ -77,10 +77,11 @@ public enum ManifestLoader {
             ran.insert(stage.run.rawValue)
         }
 
-        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground"])
+        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch"])
         let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
                                     snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
-                                    releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false)
+                                    releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,
+                                    queueInputDuringLaunch: try strategiesNode?.optional("queueInputDuringLaunch")?.bool() ?? true)
 
         var slowdown: InjectedSlowdown?
         if let test = try root.optional("test")?.object(allowed: ["slowdown"]),

@@ -21,6 +21,8 @@ public final class Pipeline {
     public var onStageStart: ((String) -> Void)?
 
     public private(set) var theme: Theme?
+    /// The calculator behind the display: taps change it (``press(_:)``).
+    public private(set) var calculator = Calculator()
     public private(set) var layouts: [Orientation: BuiltLayout] = [:]
     public private(set) var canvas: Canvas?
     public private(set) var imageCache = ImageCache()
@@ -92,6 +94,7 @@ public final class Pipeline {
 
     private func runTheme() throws {
         theme = try ThemeParser.load(path: manifest.theme)
+        calculator = Calculator(display: theme?.display.text ?? "0")
     }
 
     private func runLayout() throws {
@@ -162,6 +165,7 @@ public final class Pipeline {
         }
         var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
                                   reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        renderer.displayText = calculator.display
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
@@ -210,6 +214,22 @@ public final class Pipeline {
         let table = try DataTable.load(path: file)
         dataTables[stage.name] = table
         recorder.count("data items loaded", table.items.count)
+    }
+
+    /// Applies a key press to the calculator and redraws the display on the framebuffer: the frame
+    /// that shows the tap's effect. Returns the clock reading when that frame is done.
+    public func press(_ key: Calculator.Key) throws -> UInt64 {
+        try recorder.phase("handling tap", kind: .draw) {
+            calculator.press(key)
+            if let theme, var canvas, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
+                var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
+                                          reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+                renderer.displayText = calculator.display
+                try renderer.drawDisplay(layout, on: &canvas)
+                self.canvas = canvas
+            }
+        }
+        return MonotonicClock.nanoseconds()
     }
 
     /// Frees the decoded images, fonts, cache and framebuffer (`releaseCachesOnBackground`).

@@ -73,6 +73,7 @@ extension Pipeline {
                 var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
                 var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
                                           reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+                renderer.displayText = calculator.display
                 try backgroundStep("rendering", kind: .draw) {
                     renderer.drawWindow(on: &frame)
                     try renderer.drawDisplay(layout, on: &frame)
