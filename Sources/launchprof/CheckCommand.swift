@@ -133,7 +133,10 @@ struct CheckCommand: ParsableCommand {
         // A tap lost during the launch is a regression of its own: the user's input went nowhere.
         let lostTaps = candidate.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost }
         if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
-        let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive }
+        // The sequential rule decides the launch's phases and marks; after-launch work (the background
+        // step, first uses) keeps its fixed-sample verdict and is not waited for.
+        let afterLaunch = Set(PhaseTable(candidate).rows.filter(\.afterLaunch).map(\.path))
+        let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive && !afterLaunch.contains($0.path) }
         if !profile.quiet || adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
         }

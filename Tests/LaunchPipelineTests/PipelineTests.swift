@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "52d8d611c62d02f366e2d67bb31c75dece7ba8800a045b2a1961b96255713d89"
+    static let defaultSnapshotSHA256 = "f3f0421893932f17f8b4de3e83ad693afd94de0ab91fc8d1ad2c9547443b15a3"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()

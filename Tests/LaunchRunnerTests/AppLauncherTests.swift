@@ -74,7 +74,7 @@ import Glibc
             _ = try shell("printf 'launchprof 1\\nmain 5\\nhello world\\n' >&3").launch(index: 1)
             Issue.record("garbage must fail")
         } catch {
-            #expect(error.description == "the app sent garbage: protocol line 3: unknown line 'hello world' (expected begin, end, mark, count, stats, deferred, launched, background, peak, main or done)")
+            #expect(error.description == "the app sent garbage: protocol line 3: unknown line 'hello world' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)")
         }
     }
 

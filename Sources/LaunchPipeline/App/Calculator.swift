@@ -24,9 +24,10 @@ public struct Calculator: Equatable, Sendable {
     private var pending: Operation?
     private var typing = false
 
-    /// A calculator showing `display` (the theme's display text when it is a number, else `0`).
+    /// A calculator showing `display` (the theme's display text) until the first key; text that is
+    /// not a number counts as 0.
     public init(display: String = "0") {
-        self.display = Double(display) != nil ? display : "0"
+        self.display = display
     }
 
     /// The key a theme key stands for: its label (`7`, `÷`, `AC`, `=`…) or icon (`backspace`), or an
@@ -49,6 +50,7 @@ public struct Calculator: Equatable, Sendable {
 
     public mutating func press(_ key: Key) {
         if display == "Error", key != .clear { return }
+        if Double(display) == nil, !typing, display != "Error" { display = "0" }
         switch key {
         case .digit(let d):
             if !typing || display == "0" { display = "" ; typing = true }
