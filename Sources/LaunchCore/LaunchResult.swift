@@ -68,10 +68,14 @@ public struct TierInfo: Codable, Equatable, Sendable {
     public var factors: [String: Double]
     /// Bytes of resident memory the device allows, if it has a budget.
     public var memoryBudget: Int?
+    /// Bytes of dirty memory the device allows an app in the background, if it has a budget.
+    public var backgroundMemory: Int?
     /// This host's reference-workload seconds by kind (calibrated tiers only).
     public var hostReference: [String: Double]?
 
-    public init(name: String, factors: [String: Double], memoryBudget: Int?, hostReference: [String: Double]?) {
+    public init(name: String, factors: [String: Double], memoryBudget: Int?, hostReference: [String: Double]?,
+                backgroundMemory: Int? = nil) {
+        self.backgroundMemory = backgroundMemory
         self.name = name
         self.factors = factors
         self.memoryBudget = memoryBudget

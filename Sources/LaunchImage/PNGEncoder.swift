@@ -16,6 +16,12 @@ public struct PNGEncoder: Sendable {
     public var filters: Filters
     /// zlib's compression strategy.
     public var strategy: Strategy
+    /// Writes RGBA even when every pixel is opaque (the file as libpng's defaults would make it).
+    public var alwaysRGBA = false
+
+    /// libpng's own settings: zlib level 6, the filters libpng chooses, RGBA. The tiers' reference
+    /// decode workload is encoded with them, so that it stays what the tiers were calibrated on.
+    public static let libpngDefaults = PNGEncoder(compressionLevel: 6, filters: [], strategy: .standard, alwaysRGBA: true)
 
     /// A set of PNG row filters (libpng's `PNG_FILTER_*` bits).
     public struct Filters: OptionSet, Sendable {
@@ -26,7 +32,7 @@ public struct PNGEncoder: Sendable {
         public static let up = Filters(rawValue: 0x20)
         public static let average = Filters(rawValue: 0x40)
         public static let paeth = Filters(rawValue: 0x80)
-        /// Every filter, chosen per row by libpng's heuristic (its default).
+        /// Every filter, chosen per row by libpng's heuristic. The empty set leaves the choice to libpng.
         public static let all: Filters = [.none, .sub, .up, .average, .paeth]
     }
 
@@ -37,10 +43,11 @@ public struct PNGEncoder: Sendable {
         case runLength = 3
     }
 
-    public init(compressionLevel: Int = 6, filters: Filters = .sub, strategy: Strategy = .runLength) {
+    public init(compressionLevel: Int = 6, filters: Filters = .sub, strategy: Strategy = .runLength, alwaysRGBA: Bool = false) {
         self.compressionLevel = compressionLevel
         self.filters = filters
         self.strategy = strategy
+        self.alwaysRGBA = alwaysRGBA
     }
 
     /// The PNG bytes of `image`.
@@ -48,7 +55,7 @@ public struct PNGEncoder: Sendable {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
-        let opaque = Self.isOpaque(image)
+        let opaque = !alwaysRGBA && Self.isOpaque(image)
         let status = image.pixels.withUnsafeBufferPointer { buffer in
             lp_png_encode_rgba(buffer.baseAddress, UInt32(image.width), UInt32(image.height),
                                Int32(max(0, min(9, compressionLevel))), filters.rawValue, strategy.rawValue,

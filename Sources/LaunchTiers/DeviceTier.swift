@@ -15,9 +15,12 @@ public struct DeviceTier: Equatable, Sendable {
     public var fixedFactors: [PhaseKind: Double]?
     /// Resident memory above which the device would kill the app, in bytes.
     public var memoryBudget: Int?
+    /// Dirty memory an app may keep in the background, in bytes (`backgroundMemoryMB`).
+    public var backgroundMemory: Int?
 
     public init(name: String, description: String, referenceSeconds: [PhaseKind: Double]? = nil,
-                fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil) {
+                fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil, backgroundMemory: Int? = nil) {
+        self.backgroundMemory = backgroundMemory
         self.name = name
         self.description = description
         self.referenceSeconds = referenceSeconds

@@ -51,7 +51,8 @@ struct ReferenceWorkloads {
             image.pixels[i + 2] = UInt8(truncatingIfNeeded: state >> 16)
             image.pixels[i + 3] = 255
         }
-        png = try PNGEncoder().encode(image)
+        // libpng's defaults, not the app's snapshot settings: the workload must not change with the app.
+        png = try PNGEncoder.libpngDefaults.encode(image)
         payload = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }
     }
 

@@ -41,7 +41,7 @@ public struct TierTable: Sendable {
         for (i, item) in list.enumerated() {
             let path = "\(file): tiers[\(i)]"
             guard let entry = item as? [String: Any] else { throw TierError("\(path): expected an object") }
-            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB"]
+            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB"]
             if let unknown = entry.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(allowed.sorted().joined(separator: ", ")))")
             }
@@ -71,8 +71,15 @@ public struct TierTable: Sendable {
                 }
                 budget = Int(mb * 1_048_576)
             }
+            var background: Int?
+            if let value = entry["backgroundMemoryMB"] {
+                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0, mb <= 1e9 else {
+                    throw TierError("\(path).backgroundMemoryMB: expected a positive number of MiB (at most 1000000000)")
+                }
+                background = Int(mb * 1_048_576)
+            }
             tiers.append(DeviceTier(name: name, description: entry["description"] as? String ?? "",
-                                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget))
+                                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background))
         }
         self.tiers = tiers
     }
@@ -107,13 +114,13 @@ public struct TierTable: Sendable {
             { "name": "host", "description": "this machine, no scaling",
               "factors": { "cpu": 1, "io": 1, "decode": 1, "draw": 1 } },
             { "name": "iphone-3gs", "description": "iPhone 3GS (2009): 600 MHz Cortex-A8, 256 MB; the classic app launched in ~2 s",
-              "memoryBudgetMB": 96,
+              "memoryBudgetMB": 96, "backgroundMemoryMB": 24,
               "referenceSeconds": { "cpu": 0.0612, "io": 0.2296, "decode": 0.0795, "draw": 0.7182 } },
             { "name": "ipod-touch-2g", "description": "iPod touch 2G (2008): 533 MHz ARM11, 128 MB; the classic app launched in ~3 s",
-              "memoryBudgetMB": 40,
+              "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
               "referenceSeconds": { "cpu": 0.0918, "io": 0.3444, "decode": 0.1192, "draw": 1.0773 } },
             { "name": "iphone-1g", "description": "original iPhone (2007): 412 MHz ARM11, 128 MB; the classic app launched in ~4 s",
-              "memoryBudgetMB": 40,
+              "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
               "referenceSeconds": { "cpu": 0.1224, "io": 0.4592, "decode": 0.1589, "draw": 1.4364 } }
           ]
         }

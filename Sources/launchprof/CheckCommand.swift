@@ -130,6 +130,14 @@ struct CheckCommand: ParsableCommand {
         let p = thresholds.precision
         for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
+        // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).
+        var overBackgroundMemory = false
+        if let tier = candidate.configuration?.tier, let limit = tier.backgroundMemory,
+           let dirty = Summary(candidate.runs.compactMap { $0.counter("dirty bytes after background") }.map(Double.init))?.median,
+           dirty > Double(limit) {
+            StandardError.write("launchprof: over budget: dirty memory in the background on \(tier.name) is \(MemoryFormat.mebibytes(dirty)), budget \(MemoryFormat.mebibytes(Double(limit))) (try releaseCachesOnBackground)\n")
+            overBackgroundMemory = true
+        }
         // A tap lost during the launch is a regression of its own: the user's input went nowhere.
         let lostTaps = candidate.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost }
         if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
@@ -140,7 +148,7 @@ struct CheckCommand: ParsableCommand {
         if !profile.quiet || adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
         }
-        if !regressions.isEmpty || !violations.isEmpty || lostTaps > 0 || (adaptive.failOnInconclusive && !undecided.isEmpty) {
+        if !regressions.isEmpty || !violations.isEmpty || lostTaps > 0 || overBackgroundMemory || (adaptive.failOnInconclusive && !undecided.isEmpty) {
             throw ExitCode(ExitStatus.regression)
         }
         var line = "launchprof check: passed"

@@ -42,7 +42,8 @@ struct Profile {
                 name: device.name,
                 factors: Dictionary(uniqueKeysWithValues: factors.map { ($0.key.rawValue, $0.value) }),
                 memoryBudget: device.memoryBudget,
-                hostReference: reference.map { Dictionary(uniqueKeysWithValues: $0.seconds.map { ($0.key.rawValue, $0.value) }) })
+                hostReference: reference.map { Dictionary(uniqueKeysWithValues: $0.seconds.map { ($0.key.rawValue, $0.value) }) },
+                backgroundMemory: device.backgroundMemory)
             memoryBudget = device.memoryBudget
             if !device.isIdentity { environment[AppInterface.emulationVariable] = DeviceEmulation(factors: factors).encoded }
         }

@@ -67,6 +67,13 @@ extension Pipeline {
         backgroundReading = MonotonicClock.nanoseconds()
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
+        // What the OS charges a suspended app (dirty memory) and what it holds, before and after.
+        func sampleMemory(_ when: String) {
+            if let dirty = ProcessMemory.dirtyBytes() { recorder.count("dirty bytes \(when) background", dirty) }
+            if let resident = ProcessMemory.residentBytes() { recorder.count("resident bytes \(when) background", resident) }
+        }
+        sampleMemory("before")
+        defer { sampleMemory("after") }
         try backgroundStep("entering background", kind: .io) {
             if let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
                 let s = manifest.screen
