@@ -103,3 +103,20 @@ import LaunchCore
         #expect(run.deferred == ["lazy"])
     }
 }
+
+@Suite struct DirtyMemoryTests {
+    @Test func privateAndSharedDirtyAreAddedInBytes() {
+        let text = """
+            55a0d5a5e000-7ffd6c3f0000 ---p 00000000 00:00 0                          [rollup]
+            Rss:               25120 kB
+            Shared_Clean:       9000 kB
+            Shared_Dirty:         12 kB
+            Private_Clean:      1000 kB
+            Private_Dirty:      5300 kB
+            """
+        #expect(ProcessMemory.dirtyBytes(smapsRollup: text) == (5300 + 12) * 1024)
+        #expect(ProcessMemory.dirtyBytes(smapsRollup: "Rss: 1 kB") == nil)
+        #expect(ProcessMemory.dirtyBytes(smapsRollup: "Private_Dirty: 99999999999999999999 kB\nShared_Dirty: 1 kB") == nil)
+        #expect(ProcessMemory.dirtyBytes() ?? 1 > 0)  // This process has dirty pages (or no smaps_rollup).
+    }
+}

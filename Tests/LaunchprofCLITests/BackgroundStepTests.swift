@@ -34,3 +34,23 @@ import LaunchCore
         #expect(hostile.stderr.contains("--background-budget must be from 0.001 to 60 seconds"))
     }
 }
+
+/// A tier's `backgroundMemoryMB`: `check` fails when the app keeps more dirty memory in the background.
+@Suite(.serialized) struct BackgroundMemoryTests {
+    @Test func checkFailsOverTheTiersBackgroundMemoryBudget() throws {
+        let tiers = CLI.temporaryPath("tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "tiny", "factors": {"cpu": 1, "io": 1, "decode": 1, "draw": 1}, "backgroundMemoryMB": 0.01}]}"#, to: tiers)
+        let result = CLI.temporaryPath("tiny.json")
+        let run = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--snapshot", CLI.temporaryPath("s.png"), "--output", result])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#/Memory in the background: dirty \d+\.\d MiB \(was \d+\.\d MiB\), resident/#))
+        let check = try CLI.run(["check", "--result", result, "--baseline", result])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("over budget: dirty memory in the background on tiny is"))
+        let bad = CLI.temporaryPath("bad-tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "b", "factors": {"cpu": 1, "io": 1, "decode": 1, "draw": 1}, "backgroundMemoryMB": -3}]}"#, to: bad)
+        let refused = try CLI.run(["run", "--runs", "1", "--tier", "b", "--tiers", bad])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("backgroundMemoryMB: expected a positive number of MiB"))
+    }
+}
