@@ -100,7 +100,9 @@ public enum BuiltInApp {
             try pipeline.enterBackground(state: ["display": pipeline.calculator.display])
         case "quit":
             return false
-        case "foreground", "":
+        case "foreground":
+            try pipeline.enterForeground()
+        case "":
             break
         default:
             guard line.hasPrefix("tap ") else {

@@ -68,7 +68,7 @@ struct Profile {
         }
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
-        launcher.inputAfterLaunch = ["background", "quit"]
+        launcher.inputAfterLaunch = options.resume ? ["background", "foreground", "quit"] : ["background", "quit"]
         launcher.taps = try TapOption.check(options.taps, against: manifest)
         // Under Valgrind everything is about 50 times slower: the OS's budget does not apply.
         launcher.backgroundBudget = metric == .instructions ? nil : options.backgroundBudget

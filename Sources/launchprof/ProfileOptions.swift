@@ -41,6 +41,9 @@ struct ProfileOptions: ParsableArguments {
         valueName: "seconds:key"), transform: TapOption.parse)
     var taps: [ScheduledTap] = []
 
+    @Flag(name: .long, help: "After the background step, bring the app back to the foreground and time its return ('returning to foreground'): the cost of releaseCachesOnBackground.")
+    var resume = false
+
     @Flag(name: .customLong("fresh-install"), help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
     var freshInstall = false
 

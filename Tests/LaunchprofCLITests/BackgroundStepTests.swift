@@ -54,3 +54,35 @@ import LaunchCore
         #expect(refused.stderr.contains("backgroundMemoryMB: expected a positive number of MiB"))
     }
 }
+
+/// `--resume`: the return to the foreground, fast with the framebuffer kept, a decode and a redraw
+/// after `releaseCachesOnBackground`.
+@Suite(.serialized) struct ResumeTests {
+    func manifest(release: Bool) throws -> String {
+        let fixture = CLI.packageRoot + "/Fixtures/default"
+        let directory = CLI.temporaryPath("resume")
+        let json = """
+            {"name": "resume", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
+             "screen": {"width": 320, "height": 480, "scale": 1},
+             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
+                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
+                        {"name": "drawing", "run": "draw"}],
+             "strategies": {"releaseCachesOnBackground": \(release)}, "snapshot": "\(directory)/Loading.png"}
+            """
+        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
+        return directory + "/manifest.json"
+    }
+
+    @Test func releasingCachesTradesBackgroundMemoryForASlowerReturn() throws {
+        let kept = try CLI.run(["run", "--manifest", try manifest(release: false), "--runs", "1", "--warmup", "0", "--resume"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout.contains("Time for returning to foreground: "))
+        #expect(kept.stdout.contains("  Time for presenting the last frame: "))
+        #expect(!kept.stdout.contains("Time for releasing caches"))
+        let released = try CLI.run(["run", "--manifest", try manifest(release: true), "--runs", "1", "--warmup", "0", "--resume"])
+        #expect(released.status == 0, "\(released.stderr)")
+        #expect(released.stdout.contains("  Time for releasing caches: "))
+        #expect(released.stdout.contains(#/Time for returning to foreground: .*\n  Time for showing snapshot: .*\n  Time for loading images: /#))
+        #expect(released.stdout.contains("  Time for drawing: "))
+    }
+}

@@ -24,7 +24,7 @@ public final class Pipeline {
     /// The calculator behind the display: taps change it (``press(_:)``).
     public private(set) var calculator = Calculator()
     public private(set) var layouts: [Orientation: BuiltLayout] = [:]
-    public private(set) var canvas: Canvas?
+    public internal(set) var canvas: Canvas?
     public private(set) var imageCache = ImageCache()
     public private(set) var fonts: [String: GlyphFont] = [:]
     public private(set) var images: [String: LoadedImage] = [:]
@@ -86,7 +86,7 @@ public final class Pipeline {
         ran.insert(stage.run)
     }
 
-    private func runInit() {
+    func runInit() {
         let s = manifest.screen
         canvas = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
         imageCache = ImageCache()
@@ -117,7 +117,15 @@ public final class Pipeline {
         }
     }
 
-    private func runImages() throws {
+    func runImages() throws {
+        try loadAssets()
+        recorder.count("images decoded", imageCache.misses)
+        recorder.count("image cache hits", imageCache.hits)
+        recorder.count("decoded image bytes", imageCache.byteCount)
+    }
+
+    /// Decodes every font atlas and image of the theme (through the cache), without counting.
+    func loadAssets() throws {
         let theme = try require(theme, "images")
         // Sorted names make the decode order, and so the phases, the same on every run.
         for name in theme.fonts.keys.sorted() {
@@ -129,9 +137,6 @@ public final class Pipeline {
             let (image, scale, _) = try loadImage(theme.images[name]!.source)
             images[name] = LoadedImage(image: image, scale: scale)
         }
-        recorder.count("images decoded", imageCache.misses)
-        recorder.count("image cache hits", imageCache.hits)
-        recorder.count("decoded image bytes", imageCache.byteCount)
     }
 
     /// Loads an asset through the cache, preferring the `@Nx` file for the screen's scale.
@@ -158,7 +163,7 @@ public final class Pipeline {
         return (path, 1)
     }
 
-    private func runDraw() throws {
+    func runDraw() throws {
         let theme = try require(theme, "draw")
         guard var canvas, let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
             throw PipelineError("the draw stage needs the init and layout stages first")

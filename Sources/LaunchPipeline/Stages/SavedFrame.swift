@@ -75,17 +75,8 @@ extension Pipeline {
         sampleMemory("before")
         defer { sampleMemory("after") }
         try backgroundStep("entering background", kind: .io) {
-            if let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
-                let s = manifest.screen
-                var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
-                var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
-                                          reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-                renderer.displayText = calculator.display
-                try backgroundStep("rendering", kind: .draw) {
-                    renderer.drawWindow(on: &frame)
-                    try renderer.drawDisplay(layout, on: &frame)
-                    try renderer.drawKeys(layout, on: &frame)
-                }
+            if theme != nil, let orientation = manifest.orientations.first, layouts[orientation] != nil {
+                guard let frame = try backgroundStep("rendering", kind: .draw, { try renderLaunchOrientation() }) else { return }
                 let key = try launchKey()
                 let bytes = try backgroundStep("encoding PNG", kind: .cpu) { () throws -> [UInt8] in
                     let png = try PNGEncoder().encode(frame.image)
@@ -109,11 +100,49 @@ extension Pipeline {
         }
     }
 
+    /// The return to the foreground (`--resume`), timed as `returning to foreground`: with the
+    /// framebuffer kept, the last frame is presented at once; after `releaseCachesOnBackground`, the
+    /// saved snapshot is shown first, then the images are decoded again and the UI drawn again. The
+    /// trade-off of releasing caches (less memory in the background, a slower return) is this
+    /// phase's time against the background's dirty memory.
+    public func enterForeground() throws {
+        recorder.recordingAfterLaunch = true
+        defer { recorder.recordingAfterLaunch = false }
+        try backgroundStep("returning to foreground", kind: .draw) {
+            if canvas != nil {
+                backgroundStep("presenting the last frame", kind: .draw) {}
+                return
+            }
+            if let path = snapshotPath, FileIO.exists(path) {
+                try backgroundStep("showing snapshot", kind: .decode) {
+                    _ = try decoder.decode(try FileIO.read(path, limit: .asset), file: path)
+                }
+            }
+            try backgroundStep("loading images", kind: .decode) { try loadAssets() }
+            canvas = try backgroundStep("drawing", kind: .draw) { try renderLaunchOrientation() }
+        }
+    }
+
     /// A phase of the background step, announced on the progress line first (so the launcher can
     /// say which step the app was in when its background budget ran out).
     private func backgroundStep<T>(_ name: String, kind: PhaseKind, _ body: () throws -> T) rethrows -> T {
         onStageStart?(name)
         return try recorder.phase(name, kind: kind, body)
+    }
+
+    /// The UI in the launch orientation, drawn afresh with the calculator's display; `nil` before
+    /// the theme and layout stages ran.
+    func renderLaunchOrientation() throws -> Canvas? {
+        guard let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] else { return nil }
+        let s = manifest.screen
+        var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
+        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
+                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        renderer.displayText = calculator.display
+        renderer.drawWindow(on: &frame)
+        try renderer.drawDisplay(layout, on: &frame)
+        try renderer.drawKeys(layout, on: &frame)
+        return frame
     }
 
     /// Where the app's state is saved: beside the snapshot, `<snapshot>.state`.
