@@ -161,7 +161,8 @@ public struct TextReportExporter: ResultExporter {
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.
     public func countersLine(_ result: LaunchResult) -> String? {
-        guard let counters = result.runs.first?.counters, !counters.isEmpty else { return nil }
+        // The memory samples around the background step have a line of their own.
+        guard let counters = result.runs.first?.counters.filter({ !$0.name.hasSuffix(" background") }), !counters.isEmpty else { return nil }
         return counters.map { "\(Self.grouped($0.value)) \(PlainText.oneLine($0.name))" }.joined(separator: " · ")
     }
 
