@@ -111,6 +111,13 @@ def theme():
           display-height="64" display-spacing="8" min-key-height="30" max-key-height="56">
 {keys(LANDSCAPE)}
   </layout>
+  <loading-messages>
+    <message text="Reticulating splines"/>
+    <message text="Warming up the transistors"/>
+    <message text="Counting to infinity, twice"/>
+    <message text="Polishing the equals sign"/>
+    <message text="Teaching the zero to be humble"/>
+  </loading-messages>
 </theme>
 """
 

@@ -14,6 +14,7 @@ public enum BuiltInApp {
         var snapshot: String?
         var writeSnapshot = true
         var touch: [String] = []
+        var seed: UInt64?
     }
 
     /// Runs the app and exits: 0 after a complete report, 2 on bad input.
@@ -28,6 +29,9 @@ public enum BuiltInApp {
             case "--snapshot": options.snapshot = value; i += 1
             case "--no-snapshot": options.writeSnapshot = false
             case "--touch": options.touch.append(value); i += 1
+            case "--seed":
+                guard let seed = UInt64(value) else { fail("--seed expects a whole number from 0 to \(UInt64.max), not '\(value)'") }
+                options.seed = seed; i += 1
             default: fail("unknown app argument '\(a)'")
             }
             i += 1
@@ -53,6 +57,7 @@ public enum BuiltInApp {
             let manifest = try recorder.phase("reading manifest", kind: .io) { try ManifestLoader.load(path: options.manifest) }
             pipeline = Pipeline(manifest: manifest, recorder: recorder)
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
+            if let seed = options.seed { pipeline.dialogSeed = seed | 1 }
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
             pipeline.onStageStart = { write(AppInterface.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }

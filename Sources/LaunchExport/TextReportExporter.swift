@@ -75,6 +75,7 @@ public struct TextReportExporter: ResultExporter {
             if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
             lines.append(line)
         }
+        if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
         if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }
         // The background step, after the launch and outside its total.
         for row in table.rows where row.inBackground {
@@ -96,6 +97,23 @@ public struct TextReportExporter: ResultExporter {
             if let before = median("resident bytes before background") { line += " (was \(MemoryFormat.mebibytes(before)))" }
         }
         return line
+    }
+
+    /// Counters the report prints on lines of their own (memory around the background step, the dialog).
+    static func hasLineOfItsOwn(_ counter: String) -> Bool {
+        counter.hasSuffix(" background") || counter.hasPrefix("loading dialog") || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
+    }
+
+    /// `Loading dialog: shown in 3 of 3 runs, for 1.52s, 45 spinner frames, longest gap 0.05s`, or
+    /// `Loading dialog: not shown`: medians over the runs that showed it.
+    static func dialogLine(_ runs: [RunRecord], precision: Int) -> String? {
+        let flags = runs.compactMap { $0.counter("loading dialog shown") }
+        guard !flags.isEmpty else { return nil }
+        let shown = runs.filter { ($0.counter("loading dialog shown") ?? 0) > 0 }
+        guard !shown.isEmpty else { return "Loading dialog: not shown (init finished before it was due)" }
+        func median(_ name: String) -> Double { Summary(shown.compactMap { $0.counter(name) }.map(Double.init))?.median ?? 0 }
+        return "Loading dialog: shown in \(shown.count) of \(flags.count) runs, for \(SecondsFormat.seconds(median("loading dialog milliseconds") / 1000, precision: precision)), "
+            + "\(Int(median("spinner frames drawn"))) spinner frames, longest gap \(SecondsFormat.seconds(median("longest spinner gap milliseconds") / 1000, precision: precision))"
     }
 
     /// `taps: 3 delivered, 0 lost, latency median 0.31s max 0.35s`, over every run with taps.
@@ -162,7 +180,7 @@ public struct TextReportExporter: ResultExporter {
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.
     public func countersLine(_ result: LaunchResult) -> String? {
         // The memory samples around the background step have a line of their own.
-        guard let counters = result.runs.first?.counters.filter({ !$0.name.hasSuffix(" background") }), !counters.isEmpty else { return nil }
+        guard let counters = result.runs.first?.counters.filter({ !Self.hasLineOfItsOwn($0.name) }), !counters.isEmpty else { return nil }
         return counters.map { "\(Self.grouped($0.value)) \(PlainText.oneLine($0.name))" }.joined(separator: " · ")
     }
 

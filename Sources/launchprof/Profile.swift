@@ -53,6 +53,7 @@ struct Profile {
         var arguments = ["--manifest", path]
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
+        if let seed = options.seed { arguments += ["--seed", String(seed)] }
         var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             let counting: InstructionCounting

@@ -41,6 +41,9 @@ struct ProfileOptions: ParsableArguments {
         valueName: "seconds:key"), transform: TapOption.parse)
     var taps: [ScheduledTap] = []
 
+    @Option(name: .long, help: ArgumentHelp("Seed the loading dialog's choice of message, so runs repeat it (0 to 18446744073709551615).", valueName: "n"))
+    var seed: UInt64?
+
     @Flag(name: .long, help: "After the background step, bring the app back to the foreground and time its return ('returning to foreground'): the cost of releaseCachesOnBackground.")
     var resume = false
 

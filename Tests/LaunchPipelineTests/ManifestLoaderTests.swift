@@ -57,6 +57,21 @@ import Testing
                 == "dir/m.json: strategies.releaseCachesOnBackground: expected true or false, found a number")
     }
 
+    @Test func loadingDialogValuesAreChecked() {
+        let draw = #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
+        let first = #""snapshot": "L.png", "splash": "s.png""#
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"loadingDialog": {}}}"#)
+                == "dir/m.json: strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"showAfter": -1}}}"#)
+                == "dir/m.json: strategies.loadingDialog.showAfter: expected seconds from 0 to 60, found -1.0")
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"minMessageSeconds": 1e400}}}"#)
+                .hasPrefix("dir/m.json: "))
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"spinner": 3}}}"#)
+                .hasPrefix(#"dir/m.json: strategies.loadingDialog: unknown key "spinner""#))
+        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": true}}"#)
+                .hasPrefix("dir/m.json: strategies.loadingDialog: expected an object"))
+    }
+
     @Test func errorsNameTheKeyPathAndWhatWasExpected() {
         #expect(message(#"{"screen": {"width": 1, "height": 1}, "stages": \#(stages)}"#) == #"dir/m.json: missing required key "theme""#)
         #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1, "scale": 9}, "stages": \#(stages)}"#)

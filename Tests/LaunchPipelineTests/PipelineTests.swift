@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "f3f0421893932f17f8b4de3e83ad693afd94de0ab91fc8d1ad2c9547443b15a3"
+    static let defaultSnapshotSHA256 = "c830e6be1cdc898420fadf2266adedc694f5da5d57a87606708df3427a015b17"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()

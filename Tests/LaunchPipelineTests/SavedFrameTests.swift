@@ -60,6 +60,7 @@ import LaunchImage
     @Test func withoutSnapshotFirstTheFirstFrameIsTheEndOfTheFirstDraw() throws {
         let dir = try Paths.copyOfDefaultFixture()
         let manifest = try FileIO.readText("\(dir)/manifest.json").replacingOccurrences(of: "\"snapshotFirst\": true", with: "\"snapshotFirst\": false")
+            .replacingOccurrences(of: #""loadingDialog": { "showAfter": 1.0, "minMessageSeconds": 1.5 }"#, with: #""reuseKeyBackgrounds": true"#)
         try FileIO.writeAtomically(manifest, to: "\(dir)/manifest.json")
         let (pipeline, run) = try launchAndLeave(dir)
         #expect(pipeline.firstFrame == nil)
@@ -78,5 +79,47 @@ import LaunchImage
         #expect(pipeline.images.isEmpty && pipeline.fonts.isEmpty && pipeline.canvas == nil)
         #expect(run.phases.contains { $0.name == "releasing caches" })
         #expect((run.counter("decoded image bytes released") ?? 0) > 0)
+    }
+}
+
+/// `strategies.loadingDialog`: drawn on its own thread over the first frame when init outlasts
+/// `showAfter`, kept up `minMessageSeconds`; not shown when init is quicker.
+@Suite(.serialized) struct LoadingDialogTests {
+    func launch(dialog: String) throws -> RunRecord {
+        let dir = try Paths.copyOfDefaultFixture()
+        let manifest = try FileIO.readText("\(dir)/manifest.json")
+            .replacingOccurrences(of: #""showAfter": 1.0, "minMessageSeconds": 1.5"#, with: dialog)
+        try FileIO.writeAtomically(manifest, to: "\(dir)/manifest.json")
+        let clock = LaunchClock.startNow()
+        let recorder = PhaseRecorder(clock: clock)
+        let pipeline = Pipeline(manifest: try ManifestLoader.load(path: "\(dir)/manifest.json"), recorder: recorder)
+        pipeline.dialogSeed = 42
+        try pipeline.launch()
+        return RunRecord(clock: clock, recorders: [recorder])
+    }
+
+    @Test func aLongInitShowsTheDialogForAtLeastItsMessageTime() throws {
+        let run = try launch(dialog: #""showAfter": 0, "minMessageSeconds": 0.2"#)
+        #expect(run.counter("loading dialog shown") == 1)
+        #expect((run.counter("spinner frames drawn") ?? 0) >= 2)
+        #expect((run.counter("loading dialog milliseconds") ?? 0) >= 200)
+        let firstFrame = try #require(run.marks.first { $0.name == "first frame" })
+        let interactive = try #require(run.marks.first { $0.name == "interactive" })
+        #expect(interactive.time - firstFrame.time >= 0.2)  // The message stayed readable.
+    }
+
+    @Test func aQuickInitNeverShowsIt() throws {
+        let run = try launch(dialog: #""showAfter": 60, "minMessageSeconds": 1.5"#)
+        #expect(run.counter("loading dialog shown") == 0)
+        #expect(run.counter("spinner frames drawn") == nil)
+    }
+
+    @Test func theDialogDrawsItsBoxSpinnerAndMessage() throws {
+        let base = Canvas(width: 320, height: 200, fill: RGBA(0, 0, 0))
+        var a = base, b = base
+        LoadingDialog(message: "Hi", scale: 1, font: nil).draw(on: &a, step: 0)
+        LoadingDialog(message: "Hi", scale: 1, font: nil).draw(on: &b, step: 5)
+        #expect(a.image != base.image)
+        #expect(a.image != b.image)  // The spinner turns.
     }
 }

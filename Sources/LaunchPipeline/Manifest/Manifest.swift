@@ -39,6 +39,22 @@ public struct Manifest: Equatable, Sendable {
     }
 }
 
+extension Manifest {
+    /// The asset file `file` names, preferring the `@Nx` file for the screen's scale, and its scale.
+    public func resolveAsset(_ file: String) -> (path: String, scale: Int) {
+        let scale = screen.scale
+        if scale > 1, file.hasSuffix(".png"), !file.contains("@") {
+            let variant = FileIO.resolve("\(file.dropLast(4))@\(scale)x.png", relativeTo: assets)
+            if FileIO.exists(variant) { return (variant, scale) }
+        }
+        let path = FileIO.resolve(file, relativeTo: assets)
+        if let at = file.lastIndex(of: "@"), let n = Int(file[file.index(after: at)...].prefix { $0.isNumber }) {
+            return (path, n)
+        }
+        return (path, 1)
+    }
+}
+
 /// Screen size in points and the pixel scale (1 for @1x, 2 for @2x…), in portrait.
 public struct Screen: Equatable, Sendable {
     public var width: Int
@@ -95,6 +111,8 @@ public struct Strategies: Equatable, Sendable {
     public var releaseCachesOnBackground: Bool
     /// Keep taps made before the app is interactive and apply them once it is; off, they are lost.
     public var queueInputDuringLaunch: Bool
+    /// The loading dialog over the first frame while a long init runs, or `nil` for none.
+    public var loadingDialog: LoadingDialogSpec?
 
     public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
                 queueInputDuringLaunch: Bool = true) {
@@ -102,5 +120,19 @@ public struct Strategies: Equatable, Sendable {
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
         self.snapshotFirst = snapshotFirst
         self.releaseCachesOnBackground = releaseCachesOnBackground
+    }
+}
+
+/// `strategies.loadingDialog`: shown when init is still running `showAfter` seconds after the first
+/// frame, its message kept at least `minMessageSeconds` (so that it can be read).
+public struct LoadingDialogSpec: Equatable, Sendable {
+    /// Seconds after the first frame, 0 to 60.
+    public var showAfter: Double
+    /// Seconds a shown message stays at least, 0 to 60.
+    public var minMessageSeconds: Double
+
+    public init(showAfter: Double = 1.0, minMessageSeconds: Double = 1.5) {
+        self.showAfter = showAfter
+        self.minMessageSeconds = minMessageSeconds
     }
 }

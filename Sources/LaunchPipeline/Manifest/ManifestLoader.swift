@@ -77,11 +77,22 @@ public enum ManifestLoader {
             ran.insert(stage.run.rawValue)
         }
 
-        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch"])
-        let strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
+        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch", "loadingDialog"])
+        var strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
                                     snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
                                     releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,
                                     queueInputDuringLaunch: try strategiesNode?.optional("queueInputDuringLaunch")?.bool() ?? true)
+
+        if let node = try strategiesNode?.optional("loadingDialog") {
+            let dialog = try node.object(allowed: ["showAfter", "minMessageSeconds"])
+            func seconds(_ key: String, _ fallback: Double) throws(PipelineError) -> Double {
+                guard let valueNode = try dialog.optional(key) else { return fallback }
+                let value = try valueNode.number()
+                guard value >= 0, value <= 60 else { throw valueNode.error("expected seconds from 0 to 60, found \(value)") }
+                return value
+            }
+            strategies.loadingDialog = LoadingDialogSpec(showAfter: try seconds("showAfter", 1.0), minMessageSeconds: try seconds("minMessageSeconds", 1.5))
+        }
 
         var slowdown: InjectedSlowdown?
         if let test = try root.optional("test")?.object(allowed: ["slowdown"]),
@@ -104,6 +115,9 @@ public enum ManifestLoader {
             let name = try node.string()
             guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
             splash = FileIO.resolve(name, relativeTo: assets)
+        }
+        if strategies.loadingDialog != nil, !strategies.snapshotFirst {
+            throw PipelineError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
         }
         if strategies.snapshotFirst {
             guard snapshot != nil else {

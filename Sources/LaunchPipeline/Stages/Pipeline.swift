@@ -47,7 +47,16 @@ public final class Pipeline {
     /// Runs every stage that is not lazy, in manifest order; then the app handles input: the
     /// `interactive` mark.
     public func launch() throws {
-        if manifest.strategies.snapshotFirst { try presentSavedFrame() }
+        var dialog: LoadingDialogThread?
+        if manifest.strategies.snapshotFirst {
+            let (frame, reading) = try presentSavedFrame()
+            // Under Callgrind the dialog is off: it depends on time, which would make the counts vary.
+            if let spec = manifest.strategies.loadingDialog, !recorder.countsInstructions {
+                let thread = LoadingDialogThread(spec: spec, manifest: manifest, frame: frame, firstFrameReading: reading, seed: dialogSeed)
+                if thread.start() { dialog = thread }
+            }
+        }
+        defer { if let dialog { report(dialog.finish()) } }
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
@@ -57,7 +66,24 @@ public final class Pipeline {
                 }
             }
         }
+        // Init is done: the dialog, if it is up, goes once its message has been readable long enough.
+        if let thread = dialog {
+            dialog = nil
+            report(thread.finish())
+        }
         recorder.mark(AppInterface.interactiveMark)
+    }
+
+    /// Seeds the loading dialog's choice of message (`--seed`); the clock when not set.
+    public var dialogSeed: UInt64 = MonotonicClock.nanoseconds() | 1
+
+    /// Counts what the loading dialog did.
+    private func report(_ outcome: LoadingDialogThread.Outcome) {
+        recorder.count("loading dialog shown", outcome.shown ? 1 : 0)
+        guard outcome.shown else { return }
+        recorder.count("loading dialog milliseconds", Int(outcome.shownNanoseconds / 1_000_000))
+        recorder.count("spinner frames drawn", outcome.frames)
+        recorder.count("longest spinner gap milliseconds", Int(outcome.longestGapNanoseconds / 1_000_000))
     }
 
     /// Runs the lazy stage named `name` after launch, as a first use would; its phase is marked after-launch.
@@ -151,16 +177,7 @@ public final class Pipeline {
     }
 
     private func resolveAsset(_ file: String) -> (path: String, scale: Int) {
-        let scale = manifest.screen.scale
-        if scale > 1, file.hasSuffix(".png"), !file.contains("@") {
-            let variant = FileIO.resolve("\(file.dropLast(4))@\(scale)x.png", relativeTo: manifest.assets)
-            if FileIO.exists(variant) { return (variant, scale) }
-        }
-        let path = FileIO.resolve(file, relativeTo: manifest.assets)
-        if let at = file.lastIndex(of: "@"), let n = Int(file[file.index(after: at)...].prefix { $0.isNumber }) {
-            return (path, n)
-        }
-        return (path, 1)
+        manifest.resolveAsset(file)
     }
 
     func runDraw() throws {

@@ -27,7 +27,9 @@ extension Pipeline {
 
     /// Presents the saved snapshot, or the splash image when there is none or it is stale, before
     /// any real initialisation: the `first frame` mark.
-    func presentSavedFrame() throws {
+    /// Returns the presented frame and the reading when it was presented.
+    @discardableResult
+    func presentSavedFrame() throws -> (Canvas, UInt64) {
         let s = manifest.screen
         var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
         let shown: FirstFrame = try recorder.phase("showing snapshot", kind: .decode) {
@@ -52,11 +54,13 @@ extension Pipeline {
         }
         firstFrame = shown
         recorder.mark(AppInterface.firstFrameMark)
+        let presented = MonotonicClock.nanoseconds()
         switch shown {
         case .snapshot: recorder.count("snapshot shown", 1)
         case .splash: recorder.count("splash shown", 1)
         case .splashForStaleSnapshot: recorder.count("stale snapshot ignored", 1)
         }
+        return (frame, presented)
     }
 
     /// The background step, after the launch: renders the UI in the launch orientation, encodes it

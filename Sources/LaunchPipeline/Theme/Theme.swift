@@ -14,6 +14,8 @@ public struct Theme: Sendable {
     public var display: DisplayStyle
     public var keyStyles: [String: KeyStyle]
     public var layouts: [Orientation: LayoutSpec]
+    /// The loading dialog's messages (`<loading-messages>`); one is picked at random.
+    public var loadingMessages: [String] = []
 }
 
 /// Screen orientation; a layout exists per orientation.

@@ -36,7 +36,7 @@ public enum ThemeParser {
             let version = try attributes.int("version", default: 1)
             guard version == 1 else { throw attributes.error("theme version \(version) is not supported (this launchprof reads version 1)") }
 
-            let known: Set = ["colors", "gradients", "fonts", "images", "window", "display", "key-styles", "layout"]
+            let known: Set = ["colors", "gradients", "fonts", "images", "window", "display", "key-styles", "layout", "loading-messages"]
             if let unknown = root.children.first(where: { !known.contains($0.name) }) {
                 throw fail(unknown, "unknown element <\(unknown.name)> in <theme> (expected one of: \(known.sorted().joined(separator: ", ")))")
             }
@@ -66,8 +66,22 @@ public enum ThemeParser {
                 layouts[layout.orientation] = layout
             }
             guard !layouts.isEmpty else { throw fail(root, "<theme> needs at least one <layout>") }
-            return Theme(file: file, name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
-                         fonts: fonts, images: images, window: window, display: display, keyStyles: styles, layouts: layouts)
+            // The loading dialog's messages, one <message text="…"/> each (at most 100, each at most 60 characters).
+            var messages: [String] = []
+            for node in root.children(named: "loading-messages") {
+                for child in node.children {
+                    guard child.name == "message" else { throw fail(child, "unknown element <\(child.name)> in <loading-messages> (expected <message>)") }
+                    let a = try AttributeReader(child, file: file, allowed: ["text"])
+                    let text = try a.string("text")
+                    guard (1...60).contains(text.count) else { throw a.error("a loading message must be 1 to 60 characters, found \(text.count)") }
+                    guard messages.count < 100 else { throw a.error("at most 100 loading messages") }
+                    messages.append(text)
+                }
+            }
+            var theme = Theme(file: file, name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
+                              fonts: fonts, images: images, window: window, display: display, keyStyles: styles, layouts: layouts)
+            theme.loadingMessages = messages
+            return theme
         }
 
         // MARK: Definitions
