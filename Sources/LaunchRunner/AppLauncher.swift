@@ -58,6 +58,8 @@ public struct AppLauncher: Sendable {
     /// the background, 5 s); past it the program is killed with SIGKILL, like the OS kills it, and
     /// the run fails with ``LaunchFailure/killedInBackground(seconds:inPhase:)``. `nil`: no limit.
     public var backgroundBudget: Double?
+    /// Called when the lines after launch (`background` …) have been sent.
+    public var onInputAfterLaunchSent: (@Sendable () -> Void)?
     /// Files removed just before each spawn: the app's saved state (`--fresh-install`).
     public var removeBeforeLaunch: [String] = []
     /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
@@ -208,6 +210,7 @@ public struct AppLauncher: Sendable {
                 Self.send(inputAfterLaunch, to: controlFD)
                 shutdown(controlFD, Int32(SHUT_WR))
                 controlSent = true
+                onInputAfterLaunchSent?()
                 if let budget = backgroundBudget, inputAfterLaunch.contains("background") {
                     backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
                 }

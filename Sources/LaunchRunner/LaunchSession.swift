@@ -18,6 +18,10 @@ public struct LaunchSession: Sendable {
     public var warmup: Int
     /// Files to evict before every run (a cold launch); empty for warm runs.
     public var coldFiles: [String]
+    /// `--relaunch-after`: each launch starts this many seconds after the previous one was sent to
+    /// the background, while that one may still be closing (its background step, a report sent on
+    /// close), instead of after it exited.
+    public var relaunchAfter: Double?
 
     public init(launcher: AppLauncher, runs: Int, warmup: Int, coldFiles: [String] = []) {
         self.launcher = launcher
@@ -28,6 +32,7 @@ public struct LaunchSession: Sendable {
 
     /// Runs every launch in order; the first failure stops the session.
     public func run(progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(LaunchFailure) -> [RunRecord] {
+        if let relaunchAfter { return try OverlappingLaunches(session: self, delay: relaunchAfter).run(progress: progress) }
         var measured: [RunRecord] = []
         var launcher = self.launcher
         launcher.onProgress = { progress(.stage($0)) }

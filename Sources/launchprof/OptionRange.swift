@@ -71,6 +71,8 @@ enum OptionRanges {
     static let backgroundBudget = OptionRange("--background-budget", 0.001...60.0, unit: "seconds")
     /// The time of a `--tap`: within an hour of the spawn.
     static let tapSeconds = OptionRange("--tap", 0.0...3_600.0, unit: "seconds")
+    /// `--relaunch-after`: a minute at most after the previous launch went to the background.
+    static let relaunchAfter = OptionRange("--relaunch-after", 0.0...60.0, unit: "seconds")
     /// `--max-runs` of `--runs auto`: at least 10 pairs, at most as many as `--runs` allows.
     static let maxRuns = OptionRange("--max-runs", 10...10_000)
     /// `--max-time` of `--runs auto`: a second to a day.

@@ -104,7 +104,9 @@ struct Profile {
 
     /// A session of `runs` measured runs after `warmup` warm-ups.
     func session(runs: Int, warmup: Int) -> LaunchSession {
-        LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: options.cold ? Self.files(of: manifest) : [])
+        var session = LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: options.cold ? Self.files(of: manifest) : [])
+        session.relaunchAfter = options.relaunchAfter
+        return session
     }
 
     /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.

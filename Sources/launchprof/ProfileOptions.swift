@@ -41,6 +41,11 @@ struct ProfileOptions: ParsableArguments {
         valueName: "seconds:key"), transform: TapOption.parse)
     var taps: [ScheduledTap] = []
 
+    @Option(name: .customLong("relaunch-after"), parsing: .unconditional, help: ArgumentHelp(
+        "Start each launch this many seconds after the previous one was sent to the background, 0 to 60, while it may still be closing (saving, sending its report on close): the relaunch's 'waiting for the state lock' shows how long it waited.",
+        valueName: "seconds"), transform: OptionRanges.relaunchAfter.parse)
+    var relaunchAfter: Double?
+
     @Option(name: .long, help: ArgumentHelp("Seed the loading dialog's choice of message, so runs repeat it (0 to 18446744073709551615).", valueName: "n"))
     var seed: UInt64?
 

@@ -86,3 +86,49 @@ import LaunchCore
         #expect(released.stdout.contains("  Time for drawing: "))
     }
 }
+
+/// `sendReportOnClose` and `--relaunch-after`: a relaunch while the previous instance is still
+/// sending its report waits for the saved state's lock, and the report says how long.
+@Suite(.serialized) struct RelaunchTests {
+    func manifest(reportSeconds: Double) throws -> String {
+        let fixture = CLI.packageRoot + "/Fixtures/default"
+        let directory = CLI.temporaryPath("relaunch")
+        let json = """
+            {"name": "relaunch", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
+             "screen": {"width": 320, "height": 480, "scale": 1},
+             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
+                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
+                        {"name": "drawing", "run": "draw"}],
+             "strategies": {"snapshotFirst": true, "sendReportOnClose": {"seconds": \(reportSeconds)}},
+             "snapshot": "\(directory)/Loading.png", "splash": "splash.png"}
+            """
+        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
+        return directory + "/manifest.json"
+    }
+
+    func lockWait(_ stdout: String) -> Double? {
+        guard let line = stdout.split(separator: "\n").first(where: { $0.contains("Time for waiting for the state lock: ") }) else { return nil }
+        return Double(line.split(separator: " ").last { $0.hasSuffix("s") }.map { String($0.dropLast()) } ?? "")
+    }
+
+    @Test func aRelaunchWhileTheReportIsSentWaitsForTheLock() throws {
+        let path = try manifest(reportSeconds: 0.6)
+        let overlapping = try CLI.run(["run", "--manifest", path, "--runs", "1", "--relaunch-after", "0.05"])
+        #expect(overlapping.status == 0, "\(overlapping.stderr)")
+        #expect(overlapping.stdout.contains("  Time for sending report: "))
+        let waited = try #require(lockWait(overlapping.stdout))
+        #expect(waited >= 0.3, "\(overlapping.stdout)")
+        let sequential = try CLI.run(["run", "--manifest", path, "--runs", "1"])
+        #expect(try #require(lockWait(sequential.stdout)) < 0.3)
+    }
+
+    @Test func badValuesAreRefused() throws {
+        let path = try manifest(reportSeconds: 61)
+        let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("strategies.sendReportOnClose.seconds: expected seconds from 0 to 60, found 61"))
+        let option = try CLI.run(["run", "--runs", "1", "--relaunch-after", "-1"])
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("--relaunch-after must be from 0 to 60 seconds"))
+    }
+}

@@ -113,6 +113,8 @@ public struct Strategies: Equatable, Sendable {
     public var queueInputDuringLaunch: Bool
     /// The loading dialog over the first frame while a long init runs, or `nil` for none.
     public var loadingDialog: LoadingDialogSpec?
+    /// Seconds the background step spends sending an analytics report, holding the state lock; `nil` for none.
+    public var sendReportOnClose: Double?
 
     public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
                 queueInputDuringLaunch: Bool = true) {

@@ -77,7 +77,7 @@ public enum ManifestLoader {
             ran.insert(stage.run.rawValue)
         }
 
-        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch", "loadingDialog"])
+        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch", "loadingDialog", "sendReportOnClose"])
         var strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
                                     snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
                                     releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,
@@ -92,6 +92,14 @@ public enum ManifestLoader {
                 return value
             }
             strategies.loadingDialog = LoadingDialogSpec(showAfter: try seconds("showAfter", 1.0), minMessageSeconds: try seconds("minMessageSeconds", 1.5))
+        }
+
+        if let node = try strategiesNode?.optional("sendReportOnClose") {
+            let report = try node.object(allowed: ["seconds"])
+            let secondsNode = try report.required("seconds")
+            let seconds = try secondsNode.number()
+            guard seconds >= 0, seconds <= 60 else { throw secondsNode.error("expected seconds from 0 to 60, found \(seconds)") }
+            strategies.sendReportOnClose = seconds
         }
 
         var slowdown: InjectedSlowdown?
@@ -115,6 +123,9 @@ public enum ManifestLoader {
             let name = try node.string()
             guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
             splash = FileIO.resolve(name, relativeTo: assets)
+        }
+        if strategies.sendReportOnClose != nil, snapshot == nil {
+            throw PipelineError.input(path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
         }
         if strategies.loadingDialog != nil, !strategies.snapshotFirst {
             throw PipelineError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")

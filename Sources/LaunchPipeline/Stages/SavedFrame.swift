@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaunchCore
 import LaunchImage
 
@@ -34,6 +37,12 @@ extension Pipeline {
         var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
         let shown: FirstFrame = try recorder.phase("showing snapshot", kind: .decode) {
             var shown = FirstFrame.splash
+            // A previous instance still closing holds the state: a relaunch waits here.
+            var lock: StateLock?
+            if let path = snapshotPath {
+                lock = try recorder.phase("waiting for the state lock", kind: .io) { try StateLock.shared(snapshot: path) }
+            }
+            defer { withExtendedLifetime(lock) {} }
             if let path = snapshotPath, FileIO.exists(path) {
                 let bytes = try FileIO.read(path, limit: .asset)
                 if PNGTextChunk.text(of: Self.snapshotKeyword, in: bytes) == (try launchKey()) {
@@ -78,6 +87,10 @@ extension Pipeline {
         }
         sampleMemory("before")
         defer { sampleMemory("after") }
+        // Held until the step ends: a relaunch meanwhile waits for it.
+        var lock: StateLock?
+        if let path = snapshotPath { lock = try StateLock.exclusive(snapshot: path) }
+        defer { withExtendedLifetime(lock) {} }
         try backgroundStep("entering background", kind: .io) {
             if theme != nil, let orientation = manifest.orientations.first, layouts[orientation] != nil {
                 guard let frame = try backgroundStep("rendering", kind: .draw, { try renderLaunchOrientation() }) else { return }
@@ -100,6 +113,15 @@ extension Pipeline {
             }
             if manifest.strategies.releaseCachesOnBackground {
                 backgroundStep("releasing caches", kind: .cpu) { releaseCaches() }
+            }
+            if let seconds = manifest.strategies.sendReportOnClose, let snapshotPath {
+                // The analytics report on close: a file written, then the wait for a slow network.
+                try backgroundStep("sending report", kind: .io) {
+                    try FileIO.writeAtomically(Array("launch report: display=\(calculator.display)\n".utf8), to: snapshotPath + ".report")
+                    var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+                    var left = timespec()
+                    while nanosleep(&wait, &left) != 0 && errno == EINTR { wait = left }
+                }
             }
         }
     }
