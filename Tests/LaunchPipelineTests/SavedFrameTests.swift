@@ -2,6 +2,9 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import LaunchImage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `snapshotFirst`: the snapshot saved when the app entered the background is shown first at the
 /// next launch, the splash when there is none or it is stale; the background step writes it.
@@ -114,6 +117,16 @@ import LaunchImage
         #expect(run.counter("spinner frames drawn") == nil)
     }
 
+    @Test func theMessageWrapsAtSpacesAndEndsInAnEllipsisPastItsLines() {
+        let tenChars: (String) -> Bool = { $0.count <= 10 }
+        #expect(LoadingDialog.wrap("Teaching the zero to be humble", maxLines: 4, fits: tenChars) == ["Teaching", "the zero", "to be", "humble"])
+        #expect(LoadingDialog.wrap("Teaching the zero to be humble", maxLines: 3, fits: tenChars) == ["Teaching", "the zero", "to be..."])
+        #expect(LoadingDialog.wrap("Short", maxLines: 3, fits: tenChars) == ["Short"])
+        #expect(LoadingDialog.wrap("Supercalifragilistic", maxLines: 3, fits: tenChars) == ["Supercalif", "ragilistic"])
+        #expect(LoadingDialog.wrap("a b c d e f g h i j k l m n o p", maxLines: 2, fits: tenChars) == ["a b c d e", "f g h i..."])
+        #expect(LoadingDialog.wrap(String(repeating: "x", count: 60), maxLines: 3, fits: { $0.count <= 1 }) == ["x", "x", "..."])
+    }
+
     @Test func theDialogDrawsItsBoxSpinnerAndMessage() throws {
         let base = Canvas(width: 320, height: 200, fill: RGBA(0, 0, 0))
         var a = base, b = base
@@ -121,5 +134,27 @@ import LaunchImage
         LoadingDialog(message: "Hi", scale: 1, font: nil).draw(on: &b, step: 5)
         #expect(a.image != base.image)
         #expect(a.image != b.image)  // The spinner turns.
+    }
+
+    /// The README's picture is what the app draws: the default snapshot with the dialog over it
+    /// (seed 42, spinner step 3). `LAUNCHPROF_UPDATE_PICTURES=1` rewrites it after a deliberate change.
+    @Test func theREADMEPictureIsTheDefaultSnapshotWithTheDialogOverIt() throws {
+        let dir = try Paths.copyOfDefaultFixture()
+        let recorder = PhaseRecorder(clock: LaunchClock.startNow())
+        let pipeline = Pipeline(manifest: try ManifestLoader.load(path: "\(dir)/manifest.json"), recorder: recorder)
+        try pipeline.launch()
+        try pipeline.enterBackground(state: ["display": "0"])
+        let snapshot = try PNGDecoder().decode(try #require(pipeline.snapshotBytes), file: "Loading.png")
+        var frame = Canvas(width: snapshot.width, height: snapshot.height, fill: RGBA(0, 0, 0))
+        frame.blit(snapshot, at: (0, 0))
+        let spec = try #require(pipeline.manifest.strategies.loadingDialog)
+        let dialog = LoadingDialogThread(spec: spec, manifest: pipeline.manifest, frame: frame, firstFrameReading: 0, seed: 42).makeDialog()
+        #expect(dialog.font != nil)
+        dialog.draw(on: &frame, step: 3)
+        let png = try PNGEncoder().encode(frame.image)
+        let picture = Paths.packageRoot + "/docs/images/default-dialog.png"
+        if getenv("LAUNCHPROF_UPDATE_PICTURES") != nil { try FileIO.writeAtomically(png, to: picture) }
+        let expected = try PNGDecoder().decode(try FileIO.read(picture), file: picture)
+        #expect(expected == frame.image, "the dialog or the snapshot drawing changed: look at it, then LAUNCHPROF_UPDATE_PICTURES=1 make test")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LaunchCore
+import LaunchExport
 
 /// After the launch `run` sends the app to the background, where it saves its snapshot: the next
 /// run shows it first; a fresh install shows the splash; a step past its budget is killed and the
@@ -130,5 +131,29 @@ import LaunchCore
         let option = try CLI.run(["run", "--runs", "1", "--relaunch-after", "-1"])
         #expect(option.status == 2)
         #expect(option.stderr.contains("--relaunch-after must be from 0 to 60 seconds"))
+    }
+}
+
+/// The loading dialog of the default fixture: not shown where init is short (host), shown on a tier
+/// slow enough that init outlasts `showAfter` (1 s), as on `iphone-1g`.
+@Suite(.serialized) struct LoadingDialogTierTests {
+    @Test func theDialogShowsOnASlowTierAndNotOnTheHost() throws {
+        let snapshot = CLI.temporaryPath("Loading.png")
+        defer { unlink(snapshot); unlink(snapshot + ".state"); unlink(snapshot + ".lock") }
+        let host = try CLI.run(["run", "--runs", "1", "--snapshot", snapshot, "--format", "json", "--quiet"])
+        #expect(host.status == 0, "\(host.stderr)")
+        let record = try #require(try ResultFile.decode(Array(host.stdout.utf8), path: "stdout").runs.first)
+        let first = try #require(record.marks.first { $0.name == "first frame" }?.time)
+        let interactive = try #require(record.marks.first { $0.name == "interactive" }?.time)
+        #expect(record.counters.first { $0.name == "loading dialog shown" }?.value == 0)
+        // A tier that stretches this host's init to about 2 s: past showAfter whatever the build.
+        let factor = min(1_000, max(2, 2.0 / max(interactive - first, 0.001)))
+        let tiers = CLI.temporaryPath("tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "slow", "factors": {"cpu": \#(factor), "io": \#(factor), "decode": \#(factor), "draw": \#(factor)}}]}"#, to: tiers)
+        let slow = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot, "--tier", "slow", "--tiers", tiers, "--seed", "7"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds, \d+ spinner frames, longest gap \d+\.\d\ds/#), "\(slow.stdout)")
+        let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])
+        #expect(quick.stdout.contains("Loading dialog: not shown (init finished before it was due)"), "\(quick.stdout)")
     }
 }

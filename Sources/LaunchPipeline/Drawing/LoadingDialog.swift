@@ -46,12 +46,43 @@ public struct LoadingDialog: Sendable {
                                    paint: .solid(RGBA(255, 255, 255, alpha)))
         }
         if let font {
-            let textHeight = 16 * scale
-            let available = box.maxX - 12 * scale - (centre.x + 24 * scale)
-            var text = message
-            while !text.isEmpty, font.width(of: text, height: textHeight) > available { text.removeLast() }
-            font.draw(text, x: (centre.x + 24 * scale).rounded(), y: (centre.y - textHeight / 2).rounded(), height: textHeight,
-                      color: RGBA(240, 240, 245), on: &canvas)
+            let textHeight = 16 * scale, lineHeight = 20 * scale
+            let left = (centre.x + 24 * scale).rounded()
+            let lines = Self.wrap(message, maxLines: 3) { font.width(of: $0, height: textHeight) <= box.maxX - 12 * scale - left }
+            let top = centre.y - (Double(lines.count - 1) * lineHeight + textHeight) / 2
+            for (i, line) in lines.enumerated() {
+                font.draw(line, x: left, y: (top + Double(i) * lineHeight).rounded(), height: textHeight, color: RGBA(240, 240, 245), on: &canvas)
+            }
         }
+    }
+
+    /// `text` broken at spaces into at most `maxLines` lines that `fits`; a word too long for a line
+    /// is cut, and text past the last line ends in "...".
+    static func wrap(_ text: String, maxLines: Int, fits: (String) -> Bool) -> [String] {
+        var lines: [String] = [], current = ""
+        var words = text.split(separator: " ").map(String.init)[...]
+        while let word = words.first {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if fits(candidate) {
+                current = candidate
+                words.removeFirst()
+            } else if current.isEmpty {
+                // A word wider than a line: as much of it as fits, the rest on the next line.
+                var head = word
+                while head.count > 1, !fits(head) { head.removeLast() }
+                lines.append(head)
+                words[words.startIndex] = String(word.dropFirst(head.count))
+            } else {
+                lines.append(current)
+                current = ""
+            }
+            if lines.count == maxLines { break }
+        }
+        if !current.isEmpty, lines.count < maxLines { lines.append(current) }
+        if !words.isEmpty, var last = lines.popLast() {
+            while !last.isEmpty, !fits(last + "...") { last.removeLast() }
+            lines.append(last + "...")
+        }
+        return lines
     }
 }

@@ -91,7 +91,7 @@ final class LoadingDialogThread: @unchecked Sendable {
             sleep(until: showAt)
         }
         if isInitDone { return }
-        let dialog = LoadingDialog(message: pickMessage(), scale: Double(manifest.screen.scale), font: loadFont())
+        let dialog = makeDialog()
         let shownAt = MonotonicClock.nanoseconds()
         var last = shownAt, step = 0
         outcome.shown = true
@@ -108,6 +108,11 @@ final class LoadingDialogThread: @unchecked Sendable {
             while MonotonicClock.nanoseconds() < next { sleep(until: next) }
         }
         outcome.shownNanoseconds = MonotonicClock.nanoseconds() - shownAt
+    }
+
+    /// The dialog this thread draws: its message picked (the seed advanced) and its font loaded.
+    func makeDialog() -> LoadingDialog {
+        LoadingDialog(message: pickMessage(), scale: Double(manifest.screen.scale), font: loadFont())
     }
 
     /// A message from the theme's list (a seeded xorshift, so `--seed` repeats it); `Loading...` without one.
