@@ -53,5 +53,11 @@ bench-gate: setup
 	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
 
+# Fuzzes every parser with libFuzzer + AddressSanitizer (build in .build-fuzz), FUZZ_SECONDS each
+# (default 60), from the seed corpus in Tests/Fuzz/Corpus; crashing inputs land in Tests/Fuzz/Regressions.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/run.sh
+
 clean:
 	rm -rf .build .build-fuzz Fixtures/*/Loading.png
