@@ -11,4 +11,7 @@ public enum AppInterface {
     public static let firstFrameMark = "first frame"
     /// The mark sent when the app handles input.
     public static let interactiveMark = "interactive"
+    /// Counters `unused at launch: <phase>`: a phase that ran at launch for something nothing used
+    /// before interactive (`Why it is slow` suggests making it lazy).
+    public static let unusedAtLaunchCounterPrefix = "unused at launch: "
 }

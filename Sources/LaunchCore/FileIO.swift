@@ -178,16 +178,33 @@ public enum FileIO {
             guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 else { throw fail() }
             named = true
         }
-        if close(fd) != 0 {
-            let error = FileError.errno(path, "write")
-            unlink(temp)
-            throw error
-        }
+        // Link and rename back to back: the only instant a kill can leave a name behind, and the
+        // next write to this directory removes such a leftover (``removeLeftovers(of:in:)``).
         guard rename(temp, target) == 0 else {
             let error = FileError.errno(path, "write")
+            close(fd)
             unlink(temp)
             throw error
         }
+        guard close(fd) == 0 else { throw .errno(path, "write") }
+        removeLeftovers(of: base, in: directory.isEmpty ? "." : directory)
+    }
+
+    /// Removes `.<base>.<pid>.<n>.tmp` files left in `directory` by writers of `base` that were
+    /// killed between naming their temporary file and renaming it, and are no longer running.
+    static func removeLeftovers(of base: String, in directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = "." + base + "."
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
+            let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
+        }
+        for name in stale { unlink(directory + "/" + name) }
     }
 
 

@@ -21,6 +21,9 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public var runs: [RunRecord]
     /// Findings worth a person's attention: outlier first runs, memory over a tier's budget.
     public var warnings: [String]
+    /// Why the launch is slow: the rules that fired on these runs (`Why it is slow`), when the runs
+    /// were timed; `nil` when no diagnosis was made (results before it, instruction counts).
+    public var slowReasons: [SlowReason]?
 
     public init(schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,
                 manifest: ManifestInfo, host: HostInfo, git: GitInfo? = nil, configuration: RunConfiguration? = nil,

@@ -82,6 +82,10 @@ public struct TextReportExporter: ResultExporter {
             lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
         }
         if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
+        if let reasons = result.slowReasons, !reasons.isEmpty {
+            lines.append("Why it is slow:")
+            for reason in reasons { lines.append("  " + PlainText.oneLine(reason.message)) }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -101,7 +105,7 @@ public struct TextReportExporter: ResultExporter {
 
     /// Counters the report prints on lines of their own (memory around the background step, the dialog).
     static func hasLineOfItsOwn(_ counter: String) -> Bool {
-        counter.hasSuffix(" background") || counter.hasPrefix("loading dialog") || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
+        counter.hasSuffix(" background") || counter.hasPrefix(SlowLaunchDiagnosis.unusedAtLaunchPrefix) || counter.hasPrefix("loading dialog") || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
     }
 
     /// `Loading dialog: shown in 3 of 3 runs, for 1.52s, 45 spinner frames, longest gap 0.05s`, or

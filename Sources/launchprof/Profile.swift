@@ -140,6 +140,8 @@ struct Profile {
                                             timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = Self.warnings(result, budget: memoryBudget)
+        // Rules on shares of time: not for Valgrind's times under --metric instructions.
+        if metric != .instructions { result.slowReasons = SlowLaunchDiagnosis.reasons(records) }
         return result
     }
 

@@ -1,0 +1,140 @@
+import LaunchCore
+
+/// The rules behind `Why it is slow` (docs/why-slow.md): big-ticket items of a timed launch, each
+/// found against a fixed threshold and naming what to try, as Perfetto's startup analysis names
+/// reasons. Rules read medians over the runs; a rule that fires in no run stays silent.
+public enum SlowLaunchRule: String, CaseIterable, Sendable {
+    /// Outermost `decode` phases on the main thread, as a share of the launch.
+    case decodeOnMainThread
+    /// Outermost `io` phases on the main thread, as a share of the launch.
+    case blockingIOOnMainThread
+    /// More layout passes than orientations laid out (counts `layout passes`, `orientations laid out`).
+    case repeatedLayout
+    /// The `first frame` mark later than a user waits without doubt.
+    case lateFirstFrame
+    /// A stage the app ran at launch and did not use before interactive (counts `unused at launch:
+    /// <name>`), taking at least this share of the launch.
+    case unusedAtLaunch
+    /// Top-level phases each a sliver of the launch: where not to look (only with another reason).
+    case notWorthOptimising
+
+    /// The rule's threshold: a share of the launch (0…1), seconds, or a count.
+    public var threshold: Double {
+        switch self {
+        case .decodeOnMainThread: 0.20
+        case .blockingIOOnMainThread: 0.20
+        case .repeatedLayout: 1
+        case .lateFirstFrame: 0.4
+        case .unusedAtLaunch: 0.02
+        case .notWorthOptimising: 0.02
+        }
+    }
+}
+
+/// Applies every ``SlowLaunchRule`` to a result's runs.
+public enum SlowLaunchDiagnosis {
+    /// Counters named `unused at launch: <stage>`, one per stage the app loaded and did not use.
+    public static let unusedAtLaunchPrefix = AppInterface.unusedAtLaunchCounterPrefix
+
+    /// The reasons, in the order of ``SlowLaunchRule``; empty when none fired or there are no runs.
+    public static func reasons(_ runs: [RunRecord]) -> [SlowReason] {
+        guard let total = median(runs.map(\.total)), total > 0 else { return [] }
+        var reasons: [SlowReason] = []
+        func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
+
+        for (rule, kind, finding, advice) in [
+            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "decode off the main thread, or decode fewer or smaller images at launch"),
+            (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread"),
+        ] {
+            guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
+                  share > rule.threshold else { continue }
+            reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
+                                      message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
+        }
+
+        if let passes = median(runs.compactMap { $0.counter("layout passes").map(Double.init) }),
+           let orientations = median(runs.compactMap { $0.counter("orientations laid out").map(Double.init) }), orientations > 0,
+           passes / orientations > SlowLaunchRule.repeatedLayout.threshold {
+            let rule = SlowLaunchRule.repeatedLayout
+            reasons.append(SlowReason(rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
+                                      message: "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"))
+        }
+
+        let firstFrames = runs.compactMap { $0.marks.first { $0.name == AppInterface.firstFrameMark }?.time }
+        if let firstFrame = median(firstFrames), firstFrame > SlowLaunchRule.lateFirstFrame.threshold {
+            let rule = SlowLaunchRule.lateFirstFrame
+            let showsSavedFrame = runs.contains { run in ["snapshot shown", "splash shown", "stale snapshot ignored"].contains { run.counter($0) != nil } }
+            let advice: String
+            if showsSavedFrame, let before = largestPhase(before: firstFrame, in: runs) {
+                advice = "the saved snapshot is shown first already; the largest phase before it is '\(before)'"
+            } else {
+                advice = "try snapshotFirst (show the snapshot saved when the app last left, then initialise)"
+            }
+            reasons.append(SlowReason(rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
+                                      message: "first frame at \(seconds(firstFrame)) (over \(seconds(rule.threshold))): \(advice)"))
+        }
+
+        if let first = runs.first {
+            let rule = SlowLaunchRule.unusedAtLaunch
+            for counter in first.counters where counter.name.hasPrefix(unusedAtLaunchPrefix) && counter.value > 0 {
+                guard runs.allSatisfy({ ($0.counter(counter.name) ?? 0) > 0 }) else { continue }
+                let stage = String(counter.name.dropFirst(unusedAtLaunchPrefix.count))
+                guard let share = median(runs.map { topLevelSeconds(stage, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
+                      share >= rule.threshold else { continue }
+                reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
+                                          message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy"))
+            }
+        }
+
+        if !reasons.isEmpty {
+            let rule = SlowLaunchRule.notWorthOptimising
+            let names = first(runs)?.phases.filter { $0.depth == 0 && !$0.afterLaunch }.map(\.name) ?? []
+            let small = names.filter { name in
+                (median(runs.map { topLevelSeconds(name, in: $0) / max($0.total, .leastNonzeroMagnitude) }) ?? 1) < rule.threshold
+            }
+            if !small.isEmpty {
+                let listed = small.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (small.count > 4 ? " and \(small.count - 4) more" : "")
+                reasons.append(SlowReason(rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
+                                          message: "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"))
+            }
+        }
+        return reasons
+    }
+
+    /// Seconds of the outermost phases of `kind` on the main thread during the launch: a phase
+    /// inside another of the same kind is not counted twice.
+    static func mainThreadSeconds(of kind: PhaseKind, in run: RunRecord) -> Double {
+        var seconds = 0.0
+        for (i, phase) in run.phases.enumerated() where phase.kind == kind && phase.thread == 0 && !phase.afterLaunch {
+            var parent = phase.parent, nested = false, steps = 0
+            while let p = parent, p >= 0, p < i, steps <= run.phases.count {
+                if run.phases[p].kind == kind { nested = true; break }
+                parent = run.phases[p].parent
+                steps += 1
+            }
+            if !nested { seconds += phase.duration }
+        }
+        return seconds
+    }
+
+    /// Seconds of the top-level launch phases named `name` in `run`.
+    static func topLevelSeconds(_ name: String, in run: RunRecord) -> Double {
+        run.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.name == name }.reduce(0) { $0 + $1.duration }
+    }
+
+    /// The name of the longest top-level launch phase that ended by `time` in the first run.
+    static func largestPhase(before time: Double, in runs: [RunRecord]) -> String? {
+        first(runs)?.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.end <= time + 1e-9 }.max { $0.duration < $1.duration }?.name
+    }
+
+    private static func first(_ runs: [RunRecord]) -> RunRecord? { runs.first }
+
+    private static func median(_ values: [Double]) -> Double? { Summary(values)?.median }
+
+    /// `1.90s`: two decimals, as the report prints seconds.
+    private static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e12 else { return "\(value)s" }
+        let cents = Int((value * 100).rounded())
+        return "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)s"
+    }
+}
