@@ -253,6 +253,13 @@ public struct Comparison: Equatable, Sendable, Codable {
         return output
     }
 
+    /// Compares two samples of one measure as a phase is compared: `nil` on a side means not measured
+    /// there (the row is `added` or `removed`).
+    public static func compareSamples(name: String, baseline a: [Double]?, candidate b: [Double]?, thresholds: Thresholds,
+                                      paired: Bool, metric: Metric) -> ComparisonRow {
+        compare(path: name, name: name, depth: 0, a, b, thresholds, paired: paired, metric: metric)
+    }
+
     /// Whether `pairs` pairs can give a two-sided signed-rank p-value below `alpha`.
     static func signedRankCanReach(_ alpha: Double, pairs: Int) -> Bool {
         pairs < 1024 && 2 / pow(2, Double(pairs)) < alpha

@@ -58,6 +58,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var thresholds: ThresholdOptions
 
     func validate() throws {
+        try profile.requireOneTier()
         guard baseline != nil || baselineManifest != nil || budget != nil else {
             throw ValidationError("nothing to check against: give --baseline, --baseline-manifest or --budget")
         }

@@ -26,7 +26,7 @@ struct Launchprof: ParsableCommand {
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,
         version: launchprofVersion,
-        subcommands: [RunCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, ReportCommand.self, TiersCommand.self],
+        subcommands: [RunCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self, TiersCommand.self],
         defaultSubcommand: nil
     )
 

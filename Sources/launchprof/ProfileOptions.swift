@@ -22,8 +22,14 @@ struct ProfileOptions: ParsableArguments {
     @Flag(name: .long, help: "Evict the manifest's files from the page cache before each run (a cold launch).")
     var cold = false
 
-    @Option(name: .long, help: ArgumentHelp("Emulate a slower device (see `launchprof tiers`).", valueName: "name"))
-    var tier: String?
+    @Option(name: .customLong("tier"), help: ArgumentHelp("Emulate a slower device (see `launchprof tiers`); compare takes several.", valueName: "name"))
+    var tierNames: [String] = []
+
+    /// The tier to emulate: the one `--tier` given (``requireOneTier()``), or `nil`.
+    var tier: String? {
+        get { tierNames.last }
+        set { tierNames = newValue.map { [$0] } ?? [] }
+    }
 
     @Option(name: .long, help: ArgumentHelp("A tiers file adding or overriding tiers.", valueName: "file"))
     var tiers: String?
@@ -71,6 +77,13 @@ struct ProfileOptions: ParsableArguments {
         if let timeout { try OptionRanges.timeout.check(timeout) }
         try OptionRanges.backgroundBudget.check(backgroundBudget)
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
+    }
+
+    /// `--tier` given at most once: every command but compare emulates one device.
+    func requireOneTier() throws {
+        if tierNames.count > 1 {
+            throw ValidationError("--tier was given \(tierNames.count) times: this command emulates one device (launchprof compare takes several)")
+        }
     }
 
     /// The manifest path: `--manifest`, else the default one shipped in the repository.

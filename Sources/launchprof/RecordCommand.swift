@@ -25,6 +25,7 @@ struct RecordCommand: ParsableCommand {
     var store: String = ResultStore.defaultDirectory
 
     func validate() throws {
+        try profile.requireOneTier()
         if profile.runs == .auto {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
         }

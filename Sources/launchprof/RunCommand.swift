@@ -23,6 +23,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var report: ReportOutputOptions
 
     func validate() throws {
+        try profile.requireOneTier()
         if profile.runs == .auto {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
         }

@@ -77,7 +77,7 @@ public enum ManifestLoader {
             ran.insert(stage.run.rawValue)
         }
 
-        let strategiesNode = try root.optional("strategies")?.object(allowed: ["reuseKeyBackgrounds", "snapshotFirst", "releaseCachesOnBackground", "queueInputDuringLaunch", "loadingDialog", "sendReportOnClose"])
+        let strategiesNode = try root.optional("strategies")?.object(allowed: Set(StrategyCatalog.entries.map(\.key)))
         var strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
                                     snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
                                     releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,

@@ -1,0 +1,69 @@
+import FoundationEssentials
+import LaunchStats
+
+/// `launchprof compare`'s table, one row per strategy, tier and measure (off, on, change, verdict),
+/// in each of its formats; cells are escaped for the format.
+public struct StrategyComparisonReport {
+    public enum Format: String, CaseIterable, Sendable { case text, markdown, json, csv }
+
+    public var rows: [StrategyComparisonRow]
+    /// Runs a side behind each strategy and tier.
+    public var runs: Int
+    public var precision: Int
+
+    public init(rows: [StrategyComparisonRow], runs: Int, precision: Int = 2) {
+        self.rows = rows
+        self.runs = runs
+        self.precision = precision
+    }
+
+    static let header = ["strategy", "tier", "measure", "off", "on", "change", "verdict"]
+
+    /// A measure's value as the table prints it: seconds, MiB or a count; `-` when not measured.
+    func value(_ value: Double?, _ unit: StrategyMeasure.Unit) -> String {
+        guard let value else { return "-" }
+        switch unit {
+        case .seconds: return SecondsFormat.seconds(value, precision: precision + 1)
+        case .bytes: return MemoryFormat.mebibytes(value)
+        case .count: return value.isFinite && abs(value) < 1e15 ? String(Int(value.rounded())) : "\(value)"
+        }
+    }
+
+    /// The change as a percentage, or past +999% as a factor (`×6380`), which reads better.
+    func change(_ row: StrategyComparisonRow) -> String {
+        if let percent = row.changePercent, percent > 999, percent.isFinite, percent < 1e15 {
+            return "×\(Int((percent / 100 + 1).rounded()))"
+        }
+        return ComparisonWording.percent(row.changePercent)
+    }
+
+    func cells(_ row: StrategyComparisonRow) -> [String] {
+        [row.strategy, row.tier, row.measure.rawValue, value(row.off, row.measure.unit), value(row.on, row.measure.unit),
+         change(row), row.verdict.rawValue]
+    }
+
+    public func render(_ format: Format) throws -> String {
+        switch format {
+        case .text:
+            return TextTable.render([Self.header] + rows.map { cells($0).map(PlainText.oneLine) })
+                + "(\(runs) runs a side, interleaved off and on; verdicts as check's, see docs/comparison.md)\n"
+        case .markdown:
+            var text = "| " + Self.header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: Self.header.count) + "\n"
+            for row in rows { text += "| " + cells(row).map(MarkdownText.escape).joined(separator: " | ") + " |\n" }
+            return text
+        case .csv:
+            var text = "strategy,tier,measure,unit,off,on,change_percent,verdict\n"
+            for row in rows {
+                let fields = [row.strategy, row.tier, row.measure.rawValue, row.measure.unit.rawValue,
+                              row.off.map { "\($0)" } ?? "", row.on.map { "\($0)" } ?? "", row.changePercent.map { "\($0)" } ?? "", row.verdict.rawValue]
+                text += fields.map(CSVExporter.quote).joined(separator: ",") + "\n"
+            }
+            return text
+        case .json:
+            struct Document: Encodable { var runs: Int; var rows: [StrategyComparisonRow] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(Document(runs: runs, rows: rows)), as: UTF8.self) + "\n"
+        }
+    }
+}

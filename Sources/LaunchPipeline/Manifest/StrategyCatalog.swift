@@ -1,0 +1,40 @@
+/// The manifest's strategies as `launchprof compare` switches them: each key, its value when on
+/// and when off (as JSON text), and the strategies it needs. Turning one on turns on what it needs;
+/// turning one off turns off what needs it, so both sides stay valid manifests.
+public enum StrategyCatalog {
+    public struct Entry: Sendable, Equatable {
+        /// The key under `strategies`.
+        public let key: String
+        /// The value that turns it on when the manifest has none.
+        public let onJSON: String
+        /// The value that turns it off; `nil`: the key is removed.
+        public let offJSON: String?
+        /// Strategies that must be on for this one.
+        public let needs: [String]
+    }
+
+    public static let entries: [Entry] = [
+        Entry(key: "reuseKeyBackgrounds", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "snapshotFirst", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "queueInputDuringLaunch", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "loadingDialog", onJSON: #"{ "showAfter": 1.0, "minMessageSeconds": 1.5 }"#, offJSON: nil, needs: ["snapshotFirst"]),
+        Entry(key: "releaseCachesOnBackground", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "sendReportOnClose", onJSON: #"{ "seconds": 2.0 }"#, offJSON: nil, needs: []),
+    ]
+
+    /// The entry for `key`, or `nil` for a key that is not a strategy.
+    public static func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+
+    /// The strategies that need `key`, directly or through another.
+    public static func dependents(of key: String) -> [String] {
+        var found: [String] = []
+        var frontier = [key]
+        while let next = frontier.popLast() {
+            for entry in entries where entry.needs.contains(next) && !found.contains(entry.key) {
+                found.append(entry.key)
+                frontier.append(entry.key)
+            }
+        }
+        return found
+    }
+}

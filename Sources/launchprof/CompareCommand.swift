@@ -1,0 +1,135 @@
+import ArgumentParser
+import LaunchCore
+import LaunchExport
+import LaunchPipeline
+import LaunchRunner
+import LaunchStats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `launchprof compare`: a strategy off and on, interleaved, on each tier, in one table.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Measure what a strategy buys: the manifest with it off and on, interleaved, on each tier.",
+        discussion: """
+            For each strategy and tier, the manifest is launched with the strategy off and on alternately (off on off on …, after warm-ups of each), each side with its own saved snapshot, and each measure (first frame, interactive, total, first use with --touch, background time, dirty memory, layout passes, taps lost with --tap, frames late) is compared with check's statistics: better, worse, no change or inconclusive. Turning a strategy on turns on what it needs (loadingDialog needs snapshotFirst); turning it off turns off what needs it.
+
+            Examples:
+              launchprof compare --strategy snapshotFirst
+              launchprof compare --all --manifest Fixtures/heavy/manifest.json --runs 5
+              launchprof compare --strategy releaseCachesOnBackground --tier host --tier iphone-3gs --resume --format markdown
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("A strategy to compare off and on (repeatable): \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")).", valueName: "name"))
+    var strategy: [String] = []
+
+    @Flag(name: .long, help: "Compare every strategy the manifest's \"strategies\" lists.")
+    var all = false
+
+    @Option(name: .long, help: "Output format: text, markdown, json or csv.")
+    var format: StrategyComparisonFormat = .text
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var adaptive: AdaptiveOptions
+    @OptionGroup var thresholds: ThresholdOptions
+
+    func validate() throws {
+        guard strategy.isEmpty != !all else { throw ValidationError(all ? "give --all or --strategy, not both" : "give --strategy NAME (repeatable) or --all") }
+        for name in strategy where StrategyCatalog.entry(name) == nil {
+            throw ValidationError("unknown strategy '\(name)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
+        }
+        if profile.snapshot != nil { throw ValidationError("compare gives each side its own snapshot: leave out --snapshot") }
+    }
+
+    func run() throws {
+        let manifestPath = try profile.manifestPath()
+        // Loaded first: a bad manifest is refused with its own error before anything is launched.
+        do { _ = try ManifestLoader.load(path: manifestPath) } catch { throw InputError(error) }
+        let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : strategy
+        if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
+        let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }
+        let directory = try Self.temporaryDirectory()
+        defer { Self.remove(directory) }
+        let limits = try thresholds.thresholds()
+        var rows: [StrategyComparisonRow] = []
+        var runsASide = 0
+        for name in strategies {
+            let pair = try StrategySwitch.make(strategy: name, manifest: manifestPath, directory: directory)
+            for tier in tiers {
+                let label = tier ?? "host"
+                if !profile.quiet && StandardError.isTerminal { StandardError.write("compare: \(name) off and on, \(label)\n") }
+                func side(_ which: String) -> ProfileOptions {
+                    var options = profile
+                    options.tier = tier
+                    options.snapshot = "\(directory)/\(name)-\(label)-\(which)/Loading.png"
+                    return options
+                }
+                let off = try Profile(options: side("off"), manifestPath: pair.off)
+                let on = try Profile(options: side("on"), manifestPath: pair.on)
+                let (offResult, onResult) = try measure(off: off, on: on, thresholds: limits)
+                runsASide = max(runsASide, min(offResult.runs.count, onResult.runs.count))
+                for measure in StrategyMeasure.allCases {
+                    if let row = StrategyComparisonRow.compare(strategy: name, tier: label, measure: measure, off: offResult, on: onResult,
+                                                               firstUse: profile.touch.first, thresholds: limits) {
+                        rows.append(row)
+                    }
+                }
+            }
+        }
+        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: thresholds.precision - 1)
+        do { print(try report.render(format.reportFormat), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
+    }
+
+    /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until check's sequential rule decides.
+    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult) {
+        defer { off.cleanUp(); on.cleanUp() }
+        if profile.runs == .auto {
+            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: profile.quiet).run(baseline: off, candidate: on)
+            return (outcome.baseline, outcome.candidate)
+        }
+        let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
+        defer { progress.finish() }
+        do {
+            let (a, b) = try LaunchSession.interleaved(off.session, on.session) { progress.handle($0) }
+            return (off.result(a), on.result(b))
+        } catch {
+            throw InputError(error.description)
+        }
+    }
+
+    private static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/launchprof-compare-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw InputError("/tmp: cannot make a directory for the compared manifests: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
+    /// Removes the compared manifests and snapshots.
+    private static func remove(_ directory: String) {
+        var stack = [directory]
+        var directories: [String] = []
+        while let next = stack.popLast() {
+            directories.append(next)
+            guard let dir = opendir(next) else { continue }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name == "." || name == ".." { continue }
+                let full = next + "/" + name
+                if FileIO.isDirectory(full) { stack.append(full) } else { unlink(full) }
+            }
+            closedir(dir)
+        }
+        for dir in directories.reversed() { rmdir(dir) }
+    }
+}
+
+/// Output formats of `compare`.
+enum StrategyComparisonFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, markdown, json, csv
+
+    var reportFormat: StrategyComparisonReport.Format { StrategyComparisonReport.Format(rawValue: rawValue) ?? .text }
+}

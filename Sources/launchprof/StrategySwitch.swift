@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+import LaunchPipeline
+
+/// The two manifests `launchprof compare` launches for one strategy (``StrategyVariants``), written
+/// to a temporary directory.
+struct StrategySwitch {
+    let strategy: String
+    let off: String
+    let on: String
+
+    /// The strategies the manifest at `path` lists under "strategies".
+    static func strategies(inManifest path: String) throws -> [String] {
+        do { return StrategyVariants.listed(in: try FileIO.read(path, limit: .manifest)) } catch { throw InputError(error) }
+    }
+
+    /// Writes the pair for `strategy` of the manifest at `path` into `directory`.
+    static func make(strategy: String, manifest path: String, directory: String) throws -> StrategySwitch {
+        // The manifest's own directory, absolute: the rewritten copies live elsewhere.
+        let parent = FileIO.parentDirectory(of: path)
+        guard let resolved = realpath(parent.isEmpty ? "." : parent, nil) else {
+            throw InputError("\(path): cannot resolve its directory: \(String(cString: strerror(errno)))")
+        }
+        let base = String(cString: resolved)
+        free(resolved)
+        let variants: StrategyVariants
+        do { variants = try StrategyVariants(strategy: strategy, manifest: try FileIO.read(path, limit: .manifest), path: path, directory: base) } catch {
+            throw InputError(error)
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? "manifest.json"
+        let offPath = "\(directory)/\(strategy)-off-\(name)", onPath = "\(directory)/\(strategy)-on-\(name)"
+        do {
+            try FileIO.writeAtomically(variants.off, to: offPath)
+            try FileIO.writeAtomically(variants.on, to: onPath)
+        } catch {
+            throw InputError(error)
+        }
+        return StrategySwitch(strategy: strategy, off: offPath, on: onPath)
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+@testable import LaunchPipeline
+import LaunchCore
+
+/// `launchprof compare`'s manifests: the strategy off and on, what it needs on, what needs it off,
+/// every path absolute; both load.
+@Suite struct StrategyVariantsTests {
+    func variants(_ strategy: String) throws -> (off: Manifest, on: Manifest) {
+        let bytes = try FileIO.read(Paths.defaultManifest)
+        let directory = Paths.packageRoot + "/Fixtures/default"
+        let v = try StrategyVariants(strategy: strategy, manifest: bytes, path: Paths.defaultManifest, directory: directory)
+        return (try ManifestLoader.parse(v.off, path: "/elsewhere/off.json"), try ManifestLoader.parse(v.on, path: "/elsewhere/on.json"))
+    }
+
+    @Test func everyStrategyOfTheCatalogSwitchesBothWaysAndLoads() throws {
+        for entry in StrategyCatalog.entries {
+            let (off, on) = try variants(entry.key)
+            #expect(off.theme == Paths.defaultTheme, "\(entry.key): paths stay the fixture's")
+            #expect(on.theme == Paths.defaultTheme)
+            switch entry.key {
+            case "reuseKeyBackgrounds": #expect(!off.strategies.reuseKeyBackgrounds && on.strategies.reuseKeyBackgrounds)
+            case "snapshotFirst": #expect(!off.strategies.snapshotFirst && on.strategies.snapshotFirst)
+            case "queueInputDuringLaunch": #expect(!off.strategies.queueInputDuringLaunch && on.strategies.queueInputDuringLaunch)
+            case "loadingDialog": #expect(off.strategies.loadingDialog == nil && on.strategies.loadingDialog != nil)
+            case "releaseCachesOnBackground": #expect(!off.strategies.releaseCachesOnBackground && on.strategies.releaseCachesOnBackground)
+            case "sendReportOnClose": #expect(off.strategies.sendReportOnClose == nil && on.strategies.sendReportOnClose == 2.0)
+            default: Issue.record("a strategy without a test: \(entry.key)")
+            }
+        }
+    }
+
+    @Test func offTurnsOffWhatNeedsItAndOnKeepsTheManifestsOwnSettings() throws {
+        let (off, on) = try variants("snapshotFirst")
+        #expect(off.strategies.loadingDialog == nil)  // The dialog needs snapshotFirst.
+        #expect(on.strategies.loadingDialog?.showAfter == 1.0)
+        #expect(StrategyCatalog.dependents(of: "snapshotFirst") == ["loadingDialog"])
+    }
+
+    @Test func unknownStrategiesAndNonObjectsAreRefused() {
+        #expect(throws: PipelineError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
+        #expect(throws: PipelineError("m.json: not a JSON object")) { try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/") }
+        #expect(StrategyVariants.listed(in: Array(#"{"strategies": {"snapshotFirst": true, "bogus": 1}}"#.utf8)) == ["snapshotFirst"])
+    }
+
+    @Test func theLoaderAcceptsExactlyTheCatalogsKeys() throws {
+        #expect(throws: PipelineError.self) {
+            try ManifestLoader.parse(Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "strategies": {"warpDrive": true}}"#.utf8), path: "/x/m.json")
+        }
+    }
+}
