@@ -105,6 +105,9 @@ if arguments.first == "gate" {
     }
 } else if arguments.first == "encode" {
     SnapshotEncodeBenchmark().report()
+    CoalescedLayoutBenchmark().report()
+} else if arguments.first == "coalesced" {
+    CoalescedLayoutBenchmark().report()
 } else {
     let recorderOK = benchRecorder()
     do {
@@ -118,4 +121,5 @@ if arguments.first == "gate" {
     XMLParseBenchmark().report()
     CriticalPathBenchmark().report()
     SnapshotEncodeBenchmark().report()
+    CoalescedLayoutBenchmark().report()
 }

@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "c830e6be1cdc898420fadf2266adedc694f5da5d57a87606708df3427a015b17"
+    static let defaultSnapshotSHA256 = "33a82bb3021df6caba833300cd94423de2fcfc4740ada499a79fe6de659491e3"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()
@@ -24,12 +24,12 @@ import Foundation
     @Test func defaultLaunchRunsEveryStageAsANamedPhase() throws {
         let (pipeline, run) = try launch(Paths.defaultManifest)
         let top = run.phases.filter { $0.depth == 0 }.map(\.name)
-        #expect(top == ["showing snapshot", "Init", "loading themes", "building layouts", "loading images", "drawing", "entering background"])
+        #expect(top == ["showing snapshot", "Init", "loading themes", "building layouts", "loading images", "applying settings", "drawing", "entering background"])
         // No launch phase writes the snapshot: the background step does, outside the total.
         let background = try #require(run.phases.first { $0.name == "entering background" })
         #expect(background.afterLaunch)
         #expect(run.total < background.start + 1e-9)
-        #expect(run.phases.filter { $0.parent == run.phases.firstIndex(of: background) }.map(\.name) == ["rendering", "encoding PNG"])
+        #expect(run.phases.filter { $0.parent == run.phases.firstIndex(of: background) }.map(\.name) == ["rendering", "encoding PNG", "saving settings"])
         let imagePhases = run.phases.filter { $0.parent == run.phases.firstIndex { $0.name == "loading images" } }
         #expect(imagePhases.map(\.name) == ["decoding font-display.png", "decoding font-label.png", "decoding icon-backspace.png", "decoding texture.png"])
         #expect(imagePhases.allSatisfy { $0.kind == .decode })

@@ -24,6 +24,7 @@ import LaunchCore
             case "loadingDialog": #expect(off.strategies.loadingDialog == nil && on.strategies.loadingDialog != nil)
             case "releaseCachesOnBackground": #expect(!off.strategies.releaseCachesOnBackground && on.strategies.releaseCachesOnBackground)
             case "sendReportOnClose": #expect(off.strategies.sendReportOnClose == nil && on.strategies.sendReportOnClose == 2.0)
+            case "coalescedLayout": #expect(!off.strategies.coalescedLayout && on.strategies.coalescedLayout)
             default: Issue.record("a strategy without a test: \(entry.key)")
             }
         }

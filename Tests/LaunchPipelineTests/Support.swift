@@ -25,7 +25,7 @@ enum Paths {
     static func copyOfDefaultFixture() throws -> String {
         let dir = temporaryDirectory()
         let source = packageRoot + "/Fixtures/default"
-        for file in ["manifest.json", "theme.xml", "conversions.xml", "constants.xml"] {
+        for file in ["manifest.json", "theme.xml", "conversions.xml", "constants.xml", "settings.json"] {
             try FileIO.writeAtomically(try FileIO.read("\(source)/\(file)"), to: "\(dir)/\(file)")
         }
         for file in ["font-label.png", "font-display.png", "icon-backspace.png", "texture.png", "splash.png"] {

@@ -10,12 +10,14 @@ import LaunchCore
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "strategy,tier,measure,unit,off,on,change_percent,verdict")
         let strategies = Set(lines.dropFirst().map { String($0.split(separator: ",")[0]) })
-        #expect(strategies == ["reuseKeyBackgrounds", "snapshotFirst", "queueInputDuringLaunch", "loadingDialog", "releaseCachesOnBackground"])
+        #expect(strategies == ["reuseKeyBackgrounds", "snapshotFirst", "queueInputDuringLaunch", "loadingDialog", "releaseCachesOnBackground", "coalescedLayout"])
+        // Coalesced layout: one pass instead of one per setting (10 on the default fixture), whatever the noise.
+        #expect(lines.contains("coalescedLayout,host,layout passes,count,10.0,1.0,-90.0,better"), "\(lines.filter { $0.contains("layout passes") })")
         let verdicts = Set(lines.dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) })
         #expect(verdicts.isSubset(of: ["better", "worse", "no change", "inconclusive", "not comparable"]))
         // Each strategy measured its first frame, interactive, total, background time and dirty memory.
         for measure in ["first frame", "interactive", "total", "background time", "dirty memory"] {
-            #expect(lines.filter { $0.contains(",host,\(measure),") }.count == 5, "\(measure)")
+            #expect(lines.filter { $0.contains(",host,\(measure),") }.count == 6, "\(measure)")
         }
         // Nothing is left behind in the fixtures: each side had its own snapshot in a temporary directory.
         #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot + "/Fixtures/default/snapshotFirst-off-manifest.json"))

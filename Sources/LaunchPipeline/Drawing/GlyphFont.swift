@@ -29,6 +29,30 @@ public struct GlyphFont: Sendable {
         text.filter { cellIndex[$0] == nil }.map { $0 }
     }
 
+    /// The box of `text`'s inked pixels when drawn `height` pixels tall at the origin, measured from
+    /// the glyphs' pixels (alpha above 0) as a text system measures a label's ink to centre it;
+    /// `nil` when nothing is inked.
+    public func inkBounds(of text: String, height: Double) -> Rect? {
+        let scale = height / Double(cellHeight)
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        atlas.pixels.withUnsafeBufferPointer { pixels in
+            for (n, character) in text.enumerated() {
+                guard let i = cellIndex[character] else { continue }
+                let originX = (i % spec.columns) * cellWidth, originY = (i / spec.columns) * cellHeight
+                for y in 0..<cellHeight {
+                    let row = (originY + y) * atlas.width
+                    for x in 0..<cellWidth where pixels[(row + originX + x) * 4 + 3] > 0 {
+                        let penX = n * cellWidth + x
+                        minX = Swift.min(minX, penX); maxX = Swift.max(maxX, penX)
+                        minY = Swift.min(minY, y); maxY = Swift.max(maxY, y)
+                    }
+                }
+            }
+        }
+        guard minX <= maxX else { return nil }
+        return Rect(x: Double(minX) * scale, y: Double(minY) * scale, width: Double(maxX - minX + 1) * scale, height: Double(maxY - minY + 1) * scale)
+    }
+
     /// Width in pixels of `text` drawn `height` pixels tall.
     public func width(of text: String, height: Double) -> Double {
         Double(text.count) * Double(cellWidth) * height / Double(cellHeight)

@@ -115,6 +115,9 @@ public struct Strategies: Equatable, Sendable {
     public var loadingDialog: LoadingDialogSpec?
     /// Seconds the background step spends sending an analytics report, holding the state lock; `nil` for none.
     public var sendReportOnClose: Double?
+    /// Settings applied at launch store their values and lay the views out once, at the end
+    /// (`setNeedsUpdate`), instead of once per setter (`layoutIfNeeded`).
+    public var coalescedLayout = false
 
     public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
                 queueInputDuringLaunch: Bool = true) {

@@ -62,7 +62,9 @@ public enum ManifestLoader {
             var file: String?
             if let fileNode { file = FileIO.resolve(try fileNode.string(), relativeTo: directory) }
             if kind == .data, file == nil { throw stage.error("a \"data\" stage needs a \"file\"") }
-            if kind != .data, let fileNode { throw fileNode.error("only \"data\" stages take a \"file\"") }
+            if kind != .data, kind != .settings, let fileNode { throw fileNode.error("only \"data\" and \"settings\" stages take a \"file\"") }
+            // The user's settings, beside the manifest unless the stage says where.
+            if kind == .settings, file == nil { file = FileIO.resolve("settings.json", relativeTo: directory) }
             let lazy = try stage.optional("lazy")?.bool() ?? false
             if lazy, kind != .data { throw stage.error("only \"data\" stages can be lazy (the UI needs the others to launch)") }
             stages.append(StageSpec(name: name, run: kind, lazy: lazy, file: file))
@@ -94,6 +96,7 @@ public enum ManifestLoader {
             strategies.loadingDialog = LoadingDialogSpec(showAfter: try seconds("showAfter", 1.0), minMessageSeconds: try seconds("minMessageSeconds", 1.5))
         }
 
+        strategies.coalescedLayout = try strategiesNode?.optional("coalescedLayout")?.bool() ?? false
         if let node = try strategiesNode?.optional("sendReportOnClose") {
             let report = try node.object(allowed: ["seconds"])
             let secondsNode = try report.required("seconds")

@@ -14,11 +14,13 @@ public enum StageKind: String, Sendable, CaseIterable {
     case draw
     /// Parses a data XML file (unit conversions, constants…), usually lazily.
     case data
+    /// Applies the user's saved settings (`settings.json`) to the views, one setter each.
+    case settings
 
     /// The kind of cost, for device tiers.
     public var cost: PhaseKind {
         switch self {
-        case .initialize, .layout, .data: return .cpu
+        case .initialize, .layout, .data, .settings: return .cpu
         case .theme: return .io
         case .images: return .decode
         case .draw: return .draw
@@ -32,6 +34,7 @@ public enum StageKind: String, Sendable, CaseIterable {
         case .layout: return [.theme]
         case .images: return [.initialize, .theme]
         case .draw: return [.layout, .images]
+        case .settings: return [.layout, .images]
         }
     }
 }

@@ -20,6 +20,7 @@ public enum StrategyCatalog {
         Entry(key: "loadingDialog", onJSON: #"{ "showAfter": 1.0, "minMessageSeconds": 1.5 }"#, offJSON: nil, needs: ["snapshotFirst"]),
         Entry(key: "releaseCachesOnBackground", onJSON: "true", offJSON: "false", needs: []),
         Entry(key: "sendReportOnClose", onJSON: #"{ "seconds": 2.0 }"#, offJSON: nil, needs: []),
+        Entry(key: "coalescedLayout", onJSON: "true", offJSON: "false", needs: []),
     ]
 
     /// The entry for `key`, or `nil` for a key that is not a strategy.

@@ -113,6 +113,7 @@ public final class Pipeline {
         case .images: try runImages()
         case .draw: try runDraw()
         case .data: try runData(stage)
+        case .settings: try runSettings(stage)
         }
         ran.insert(stage.run)
     }
@@ -235,6 +236,28 @@ public final class Pipeline {
     /// How much more work than its share of the pixels a scaled-down drawing does (see ``repeatWork(of:fraction:)``).
     static let slowdownEdgeFactor = 1.13
 
+
+    /// Applies the saved settings through the views' setters (`coalescedLayout`: one update at the
+    /// run loop's turn); a first launch without a settings file applies none.
+    private func runSettings(_ stage: StageSpec) throws {
+        let theme = try require(theme, "settings")
+        guard let path = stage.file else { return }
+        let settings = try recorder.phase("reading \(Self.fileName(path))", kind: .io) { try Settings.load(path: path, theme: theme) }
+        let views = CalculatorViews(theme: theme, layouts: layouts, screen: manifest.screen, font: fonts["label"] ?? fonts.values.first,
+                                    coalesced: manifest.strategies.coalescedLayout)
+        let changes = settings?.changes ?? []
+        for change in changes { try views.set(change) }
+        try views.runLoopTurn()
+        if !changes.isEmpty { layouts = views.layouts }
+        savedSettings = views.settings
+        recorder.count("settings applied", changes.count)
+        recorder.count("layout passes", views.layoutPasses)
+        recorder.count("orientations laid out", layouts.count)
+        if manifest.strategies.coalescedLayout { recorder.count("layout updates cancelled", views.updatesCancelled) }
+    }
+
+    /// The settings the views show, once the settings stage ran: saved by the background step.
+    public internal(set) var savedSettings: Settings?
 
     private func runData(_ stage: StageSpec) throws {
         guard let file = stage.file else { return }

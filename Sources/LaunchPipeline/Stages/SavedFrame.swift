@@ -111,6 +111,13 @@ extension Pipeline {
                 let text = state.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
                 try backgroundStep("saving state", kind: .io) { try FileIO.writeAtomically(Array(text.utf8), to: Self.statePath(snapshot: snapshotPath)) }
             }
+            if let settings = savedSettings, let path = manifest.launchStages.first(where: { $0.run == .settings })?.file {
+                // Written only when they changed: the same settings keep the same file (and bytes).
+                try backgroundStep("saving settings", kind: .io) {
+                    let bytes = settings.json
+                    if (try? FileIO.read(path, limit: .settings)) != bytes { try FileIO.writeAtomically(bytes, to: path) }
+                }
+            }
             if manifest.strategies.releaseCachesOnBackground {
                 backgroundStep("releasing caches", kind: .cpu) { releaseCaches() }
             }

@@ -1,0 +1,154 @@
+import Foundation
+import LaunchCore
+
+/// The user's saved settings (`settings.json`, docs/manifest.md): applied at launch by the
+/// `settings` stage, one setter each, and written back by the background step.
+public struct Settings: Equatable, Sendable {
+    public enum AngleMode: String, Sendable, CaseIterable { case deg, rad, grad }
+    public enum DisplayMode: String, Sendable, CaseIterable { case standard, scientific, engineering }
+
+    /// One setter call: a setting and its new value.
+    public enum Change: Equatable, Sendable {
+        case angleMode(AngleMode)
+        case displayMode(DisplayMode)
+        case memoryIndicator(Bool)
+        case precision(Int)
+        case thousandsSeparator(Bool)
+        case title(String)
+        case subtitle(String)
+        case sounds(Bool)
+        case haptics(Bool)
+        /// The key whose theme label is the first string shows the second.
+        case keyLabel(String, String)
+    }
+
+    public var angleMode = AngleMode.deg
+    public var displayMode = DisplayMode.standard
+    public var memoryIndicator = false
+    public var precision = 10
+    public var thousandsSeparator = true
+    public var title = ""
+    public var subtitle = ""
+    public var sounds = true
+    public var haptics = true
+    /// Theme label → label shown, for the keys the user's mode relabels.
+    public var keyLabels: [String: String] = [:]
+
+    public init() {}
+
+    /// The settings after `change`.
+    public func applying(_ change: Change) -> Settings {
+        var s = self
+        switch change {
+        case .angleMode(let v): s.angleMode = v
+        case .displayMode(let v): s.displayMode = v
+        case .memoryIndicator(let v): s.memoryIndicator = v
+        case .precision(let v): s.precision = v
+        case .thousandsSeparator(let v): s.thousandsSeparator = v
+        case .title(let v): s.title = v
+        case .subtitle(let v): s.subtitle = v
+        case .sounds(let v): s.sounds = v
+        case .haptics(let v): s.haptics = v
+        case .keyLabel(let key, let label): s.keyLabels[key] = label
+        }
+        return s
+    }
+
+    /// The setter calls that turn the defaults into these settings, in a fixed order.
+    public var changes: [Change] {
+        var list: [Change] = [.angleMode(angleMode), .displayMode(displayMode), .memoryIndicator(memoryIndicator), .precision(precision),
+                              .thousandsSeparator(thousandsSeparator), .title(title), .subtitle(subtitle), .sounds(sounds), .haptics(haptics)]
+        for key in keyLabels.keys.sorted() { list.append(.keyLabel(key, keyLabels[key] ?? key)) }
+        return list
+    }
+
+    public static let maximumKeyLabels = 64
+
+    /// The settings file's JSON, keys sorted, so the same settings give the same bytes.
+    public var json: [UInt8] {
+        func quoted(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        var lines = ["  \"angleMode\": \(quoted(angleMode.rawValue))", "  \"displayMode\": \(quoted(displayMode.rawValue))",
+                     "  \"haptics\": \(haptics)"]
+        let labels = keyLabels.keys.sorted().map { "    \(quoted($0)): \(quoted(keyLabels[$0] ?? $0))" }
+        lines.append("  \"keyLabels\": {" + (labels.isEmpty ? "}" : "\n" + labels.joined(separator: ",\n") + "\n  }"))
+        lines += ["  \"memoryIndicator\": \(memoryIndicator)", "  \"precision\": \(precision)", "  \"sounds\": \(sounds)",
+                  "  \"subtitle\": \(quoted(subtitle))", "  \"thousandsSeparator\": \(thousandsSeparator)", "  \"title\": \(quoted(title))"]
+        return Array(("{\n" + lines.joined(separator: ",\n") + "\n}\n").utf8)
+    }
+
+    /// Reads `path` (bounded, a regular file); `nil` when there is none (a first launch). Every
+    /// value is checked: key labels name a key of `theme` and use only its label font's characters.
+    public static func load(path: String, theme: Theme) throws(PipelineError) -> Settings? {
+        guard FileIO.exists(path) else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: .settings) } catch { throw PipelineError("\(error)") }
+        return try parse(bytes, path: path, theme: theme)
+    }
+
+    /// Parses settings bytes; `path` names the file in errors.
+    public static func parse(_ bytes: [UInt8], path: String, theme: Theme) throws(PipelineError) -> Settings {
+        if let deep = JSONNesting.check(bytes) {
+            throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (settings need 2)")
+        }
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
+            throw PipelineError.input(path, "not valid JSON\(ManifestLoader.syntaxPosition(error, bytes))")
+        }
+        let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
+            "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
+            "sounds", "haptics", "keyLabels",
+        ])
+        var s = Settings()
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(PipelineError) -> T? where T.RawValue == String {
+            guard let node = try root.optional(key) else { return nil }
+            let text = try node.string()
+            guard let value = T(rawValue: text) else {
+                throw node.error("expected one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(text.prefix(40))\"")
+            }
+            return value
+        }
+        func text(_ key: String, max: Int) throws(PipelineError) -> String? {
+            guard let node = try root.optional(key) else { return nil }
+            let value = try node.string()
+            guard value.count <= max else { throw node.error("expected at most \(max) characters, found \(value.count)") }
+            return value
+        }
+        if let v = try choice("angleMode", AngleMode.self) { s.angleMode = v }
+        if let v = try choice("displayMode", DisplayMode.self) { s.displayMode = v }
+        if let v = try root.optional("memoryIndicator")?.bool() { s.memoryIndicator = v }
+        if let v = try root.optional("precision")?.int(min: 0, max: 12) { s.precision = v }
+        if let v = try root.optional("thousandsSeparator")?.bool() { s.thousandsSeparator = v }
+        if let v = try text("title", max: 40) { s.title = v }
+        if let v = try text("subtitle", max: 60) { s.subtitle = v }
+        if let v = try root.optional("sounds")?.bool() { s.sounds = v }
+        if let v = try root.optional("haptics")?.bool() { s.haptics = v }
+        if let node = try root.optional("keyLabels") {
+            guard let dict = node.value as? [String: Any] else { throw node.error("expected an object of key labels") }
+            guard dict.count <= maximumKeyLabels else { throw node.error("expected at most \(maximumKeyLabels) key labels, found \(dict.count)") }
+            let labels = Set(theme.layouts.values.flatMap { $0.keys.compactMap(\.label) })
+            let glyphs = Set(theme.fonts["label"]?.characters ?? FontSpec.defaultCharacters)
+            for key in dict.keys.sorted() {
+                guard let child = try node.optional(key) else { continue }
+                guard labels.contains(key) else { throw child.error("no key of the theme is labelled \"\(key.prefix(40))\"") }
+                let label = try child.string()
+                guard (1...8).contains(label.count) else { throw child.error("a key label must be 1 to 8 characters, found \(label.count)") }
+                if let missing = label.first(where: { !glyphs.contains($0) }) {
+                    throw child.error("the label font has no glyph for \"\(missing)\"")
+                }
+                s.keyLabels[key] = label
+            }
+        }
+        return s
+    }
+}
