@@ -101,11 +101,13 @@ public enum SlowLaunchDiagnosis {
         return reasons
     }
 
-    /// Seconds of the outermost phases of `kind` on the main thread during the launch: a phase
-    /// inside another of the same kind is not counted twice.
+    /// Seconds of the outermost phases of `kind` on the main thread during the launch, process start
+    /// aside: a phase inside another of the same kind is not counted twice.
     static func mainThreadSeconds(of kind: PhaseKind, in run: RunRecord) -> Double {
         var seconds = 0.0
-        for (i, phase) in run.phases.enumerated() where phase.kind == kind && phase.thread == 0 && !phase.afterLaunch {
+        // Process start (exec to main) is the loader's work, not the app's: nothing to defer there.
+        for (i, phase) in run.phases.enumerated() where phase.kind == kind && phase.thread == 0 && !phase.afterLaunch
+            && !(phase.depth == 0 && phase.name == ProtocolParser.processStartPhase) {
             var parent = phase.parent, nested = false, steps = 0
             while let p = parent, p >= 0, p < i, steps <= run.phases.count {
                 if run.phases[p].kind == kind { nested = true; break }

@@ -41,8 +41,9 @@ import LaunchCore
         #expect(SlowLaunchDiagnosis.mainThreadSeconds(of: .decode, in: nested) == 0.5)
     }
 
-    @Test func blockingIOFires() {
+    @Test func blockingIOFiresButNotForProcessStart() {
         #expect(rules([run([("reading", .io, 0.3), ("Init", .cpu, 0.7)])]).first == "blockingIOOnMainThread")
+        #expect(rules([run([("process start", .io, 0.3), ("Init", .cpu, 0.7)])]) == [])
     }
 
     @Test func aLateFirstFrameSuggestsSnapshotFirstUnlessItIsOnAlready() {
