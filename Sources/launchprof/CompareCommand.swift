@@ -67,8 +67,15 @@ struct CompareCommand: ParsableCommand {
                     options.snapshot = "\(directory)/\(name)-\(label)-\(which)/Loading.png"
                     return options
                 }
-                let off = try Profile(options: side("off"), manifestPath: pair.off)
-                let on = try Profile(options: side("on"), manifestPath: pair.on)
+                // A variant the loader refuses (a strategy that needs a key the manifest lacks) is
+                // named by the user's manifest and the switch, not by the temporary copy.
+                func launchProfile(_ which: String, _ path: String) throws -> Profile {
+                    do { return try Profile(options: side(which), manifestPath: path) } catch {
+                        throw InputError("\(manifestPath) with \(name) \(which): \(error)".replacingOccurrences(of: path, with: "the \(which) copy"))
+                    }
+                }
+                let off = try launchProfile("off", pair.off)
+                let on = try launchProfile("on", pair.on)
                 let (offResult, onResult) = try measure(off: off, on: on, thresholds: limits)
                 runsASide = max(runsASide, min(offResult.runs.count, onResult.runs.count))
                 for measure in StrategyMeasure.allCases {

@@ -45,6 +45,10 @@ import LaunchCore
         let none = try CLI.run(["compare", "--all", "--manifest", bare])
         #expect(none.status == 2)
         #expect(none.stderr.contains("\"strategies\" lists none to compare"), "\(none.stderr)")
+        // snapshotFirst on needs a splash this manifest lacks: named by the user's manifest.
+        let needs = try CLI.run(["compare", "--strategy", "snapshotFirst", "--manifest", bare, "--runs", "1"])
+        #expect(needs.status == 2)
+        #expect(needs.stderr.contains("\(bare) with snapshotFirst on: the on copy:"), "\(needs.stderr)")
         #expect(try CLI.run(["run", "--tier", "host", "--tier", "iphone-3gs"]).stderr.contains("--tier was given 2 times: this command emulates one device"))
     }
 }
