@@ -37,6 +37,17 @@ import LaunchCore
         #expect(StrategyCatalog.dependents(of: "snapshotFirst") == ["loadingDialog"])
     }
 
+    /// `launchprof compare` writes the variants to a temporary directory: a settings stage that names
+    /// no file must still read the settings.json beside the user's manifest, or both sides apply none.
+    @Test func aSettingsStageWithoutAFileKeepsReadingTheUsersSettings() throws {
+        let manifest = #"{"theme": "theme.xml", "screen": {"width": 320, "height": 480}, "stages": [{"name": "Init", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "i", "run": "images"}, {"name": "s", "run": "settings"}], "strategies": {"coalescedLayout": true}}"#
+        let v = try StrategyVariants(strategy: "coalescedLayout", manifest: Array(manifest.utf8), path: "/home/u/app/m.json", directory: "/home/u/app")
+        for bytes in [v.off, v.on] {
+            let variant = try ManifestLoader.parse(bytes, path: "/tmp/elsewhere/variant.json")
+            #expect(variant.stages.first { $0.run == .settings }?.file == "/home/u/app/settings.json")
+        }
+    }
+
     @Test func unknownStrategiesAndNonObjectsAreRefused() {
         #expect(throws: PipelineError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
         #expect(throws: PipelineError("m.json: not a JSON object")) { try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/") }

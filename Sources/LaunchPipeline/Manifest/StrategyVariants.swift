@@ -28,6 +28,9 @@ public struct StrategyVariants {
             root["stages"] = stages.map { stage in
                 var stage = stage
                 if stage["file"] != nil { stage["file"] = absolute(stage["file"]) }
+                // A settings stage without a file reads settings.json beside the manifest: the
+                // user's manifest, not the variant written elsewhere.
+                if stage["file"] == nil, stage["run"] as? String == "settings" { stage["file"] = absolute("settings.json") }
                 return stage
             }
         }
