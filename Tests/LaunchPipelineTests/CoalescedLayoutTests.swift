@@ -101,6 +101,16 @@ import Glibc
         #expect { try Settings.load(path: dir, theme: theme) } throws: { "\($0)".contains(dir) }
     }
 
+    @Test func aSettingsFileOverItsLimitIsRefusedWithoutReadingItAll() throws {
+        let theme = try ThemeParser.load(path: Paths.packageRoot + "/Fixtures/heavy/theme.xml")
+        let dir = Paths.temporaryDirectory()
+        let huge = "{\"title\": \"x\"" + String(repeating: " ", count: InputLimit.settings.bytes) + "}"
+        try FileIO.writeAtomically(Array(huge.utf8), to: "\(dir)/settings.json")
+        #expect { try Settings.load(path: "\(dir)/settings.json", theme: theme) } throws: { error in
+            "\(error)".hasPrefix("\(dir)/settings.json: ") && "\(error)".contains("1 MiB")
+        }
+    }
+
     @Test func theManifestKeysAreChecked() {
         let base = #"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "g", "run": "images"}, {"name": "s", "run": "settings"}]"#
         #expect { try ManifestLoader.parse(Array((base + #", "strategies": {"coalescedLayout": "yes"}}"#).utf8), path: "/m/manifest.json") } throws: {
