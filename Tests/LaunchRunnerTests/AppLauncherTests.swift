@@ -11,8 +11,18 @@ import Glibc
         AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: timeout)
     }
 
-    /// Zombie children of this process (state Z in /proc/PID/stat with our pid as parent).
+    /// Zombie children of this process that stay zombies: seen twice, 200 ms apart. Other tests run
+    /// in parallel and reap their own children a moment after they exit; only a child nobody reaps
+    /// is a leak.
     func zombies() -> [Int] {
+        let first = zombiesNow()
+        guard !first.isEmpty else { return [] }
+        usleep(200_000)
+        return zombiesNow().filter(first.contains)
+    }
+
+    /// Zombie children of this process now (state Z in /proc/PID/stat with our pid as parent).
+    func zombiesNow() -> [Int] {
         guard let dir = opendir("/proc") else { return [] }
         defer { closedir(dir) }
         var found: [Int] = []
