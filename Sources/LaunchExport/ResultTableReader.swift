@@ -43,13 +43,14 @@ final class ResultStreamParser {
     private let scanner: JSONScanner
     private let path: String
 
-    // Where the parser is, for messages.
-    private var topKey: String?
-    private var runIndex = -1
-    private var listName: StaticString?
-    private var listIndex = -1
-    private var field: StaticString?
-    private var generic: [String] = []
+    // Where the parser is, for messages. The state touched for every phase skips the runtime
+    // exclusivity checks: one thread parses, and no access to it overlaps another.
+    @exclusivity(unchecked) private var topKey: String?
+    @exclusivity(unchecked) private var runIndex = -1
+    @exclusivity(unchecked) private var listName: StaticString?
+    @exclusivity(unchecked) private var listIndex = -1
+    @exclusivity(unchecked) private var field: StaticString?
+    @exclusivity(unchecked) private var generic: [String] = []
 
     // The header: every top-level member but `runs`, copied as JSON.
     private var header: [UInt8] = [0x7B]
@@ -58,10 +59,10 @@ final class ResultStreamParser {
     private var sawRuns = false
 
     // The table being built.
-    private var rows: [PhaseTable.Row] = []
-    private var rowByPath: [String: Int32] = [:]
-    private var rowByNode: [UInt64: Int32] = [:]
-    private var names = NameInterner()
+    @exclusivity(unchecked) private var rows: [PhaseTable.Row] = []
+    @exclusivity(unchecked) private var rowByPath: [String: Int32] = [:]
+    @exclusivity(unchecked) private var rowByNode: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var names = NameInterner()
     private var totals: [Double] = []
     private var hostTotals: [Double] = []
     private var instructionTotals: [Double] = []
@@ -71,7 +72,7 @@ final class ResultStreamParser {
     /// Each run's tap latencies, when it had taps.
     private var runTapLatencies: [[Double]] = []
     private var runCount = 0
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(input: JSONInput) {
         scanner = JSONScanner(input: input)
@@ -258,7 +259,7 @@ final class ResultStreamParser {
             if copy { header.append(0x22); appendRaw(token.start, token.count); header.append(0x22); try checkHeaderSize() }
         case 0x2D, 0x30...0x39:
             let token = try scanner.number()
-            _ = try scanner.double(token)
+            try scanner.checkDouble(token)
             if copy { appendRaw(token.start, token.count); try checkHeaderSize() }
         default:
             let start = scanner.input.pos
@@ -291,6 +292,13 @@ final class ResultStreamParser {
     private func doubleValue() throws(JSONFailure) -> Double {
         guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("a number") }
         return try scanner.double(try scanner.number())
+    }
+
+    /// Checks a number as ``doubleValue()`` does, without converting it when that is not needed; returns 0.
+    private func checkedDoubleValue() throws(JSONFailure) -> Double {
+        guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("a number") }
+        try scanner.checkDouble(try scanner.number())
+        return 0
     }
 
     private func boolValue() throws(JSONFailure) -> Bool {
@@ -336,7 +344,7 @@ final class ResultStreamParser {
 
     /// Iterates an object at nesting `depth`: each key is looked up in `keys` (before the token can
     /// move in the buffer), and `member` is called with its index; unknown keys are checked and skipped.
-    private func object(depth: Int, keys: [StaticString], _ member: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
+    private func object(depth: Int, keys: KeySet, _ member: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
         guard try scanner.peek() == 0x7B else { throw typeMismatch("an object") }
         guard depth <= ResultLimits.maximumNesting else { throw scanner.failure(.limit, "nesting deeper than \(ResultLimits.maximumNesting) levels") }
         scanner.input.pos += 1
@@ -344,15 +352,14 @@ final class ResultStreamParser {
         var unknownKeys = Set<String>()
         repeat {
             let token = try scanner.string()
-            var index = -1
-            for (i, key) in keys.enumerated() where scanner.equals(token, key) { index = i; break }
+            let index = keys.index(of: token, in: scanner.input.base)
             let name = index < 0 ? scanner.text(token) : ""
             try scanner.expect(0x3A, "':'")
             if index >= 0 {
                 try member(index)
             } else {
                 // A known key spelled with escapes would be read by one reader and skipped by another.
-                guard !keys.contains(where: { "\($0)" == name }) else { throw schema("the key \"\(name)\" must be written without escapes") }
+                guard !keys.names.contains(where: { "\($0)" == name }) else { throw schema("the key \"\(name)\" must be written without escapes") }
                 guard unknownKeys.insert(name).inserted else { throw schema("the key \"\(name)\" appears twice") }
                 try unknown(name, depth: depth + 1)
             }
@@ -360,6 +367,14 @@ final class ResultStreamParser {
     }
 
     // MARK: Runs
+
+    // The keys of each typed object, in the order of the indices their parsers switch on.
+    private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"])
+    private static let phaseKeys = KeySet(["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
+                                           "hostDuration", "residentBytes", "residentGrowth", "background"])
+    private static let markKeys = KeySet(["name", "time", "thread"])
+    private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
+    private static let counterKeys = KeySet(["name", "value"])
 
     private func runs() throws(JSONFailure) {
         try array(depth: 2) { (r: Int) throws(JSONFailure) in
@@ -386,8 +401,11 @@ final class ResultStreamParser {
         var instructions: Int?
     }
 
-    private var phaseRows: [Int32] = []
-    private var phaseDepths: [Int] = []
+    @exclusivity(unchecked) private var phaseRows: [Int32] = []
+    @exclusivity(unchecked) private var phaseDepths: [Int] = []
+    /// The row node (parent row, name) and row of each phase index in the latest run that had it.
+    @exclusivity(unchecked) private var nodeAtIndex: [UInt64] = []
+    @exclusivity(unchecked) private var rowAtIndex: [Int32] = []
 
     private func run() throws(JSONFailure) {
         var seen: UInt16 = 0
@@ -402,8 +420,7 @@ final class ResultStreamParser {
             seen |= bit
             field = name
         }
-        let keys: [StaticString] = ["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"]
-        try object(depth: 3, keys: keys) { (key: Int) throws(JSONFailure) in
+        try object(depth: 3, keys: Self.runKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
                 try once(1, "phases")
@@ -473,9 +490,7 @@ final class ResultStreamParser {
             seen |= bit
             field = name
         }
-        let keys: [StaticString] = ["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-                                    "hostDuration", "residentBytes", "residentGrowth", "background"]
-        try object(depth: 5, keys: keys) { (key: Int) throws(JSONFailure) in
+        try object(depth: 5, keys: Self.phaseKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
                 try once(1, "duration")
@@ -487,7 +502,8 @@ final class ResultStreamParser {
                 f.name = names.intern(token, scanner: scanner, scratch: &scratch)
             } else if key == 2 {
                 try once(4, "start")
-                f.start = try doubleValue()
+                // Only checked: the table has no use for start times.
+                f.start = try checkedDoubleValue()
             } else if key == 3 {
                 try once(8, "depth")
                 f.depth = try intValue()
@@ -548,7 +564,10 @@ final class ResultStreamParser {
         let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
         let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
         let row: Int32
-        if let existing = rowByNode[node] {
+        if index < nodeAtIndex.count && nodeAtIndex[index] == node {
+            // The same phase at the same index as in the run before: the common case, without hashing.
+            row = rowAtIndex[index]
+        } else if let existing = rowByNode[node] {
             row = existing
         } else {
             let name = names.strings[Int(f.name)]
@@ -565,6 +584,13 @@ final class ResultStreamParser {
             rowByNode[node] = row
         }
         phaseRows.append(row)
+        if index < nodeAtIndex.count {
+            nodeAtIndex[index] = node
+            rowAtIndex[index] = row
+        } else if index == nodeAtIndex.count {
+            nodeAtIndex.append(node)
+            rowAtIndex.append(row)
+        }
         let r = Int(row)
         rows[r].durations.append(duration)
         if let host = f.hostDuration { rows[r].hostDurations.append(host) }
@@ -586,7 +612,7 @@ final class ResultStreamParser {
             var name = false, time = false, thread = false
             var markName = "", markTime = 0.0
             defer { if name && time { found.append((markName, markTime)) } }
-            try object(depth: 5, keys: ["name", "time", "thread"]) { (key: Int) throws(JSONFailure) in
+            try object(depth: 5, keys: Self.markKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
@@ -611,7 +637,7 @@ final class ResultStreamParser {
         defer { field = saved }
         var latencies: [Double] = []
         var seen: UInt8 = 0
-        try object(depth: 4, keys: ["delivered", "lost", "latencies"]) { (key: Int) throws(JSONFailure) in
+        try object(depth: 4, keys: Self.tapKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             guard seen & (1 << key) == 0 else { throw schema("a key of \"taps\" appears twice") }
             seen |= 1 << key
@@ -641,7 +667,7 @@ final class ResultStreamParser {
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
             var name = false, value = false
-            try object(depth: 5, keys: ["name", "value"]) { (key: Int) throws(JSONFailure) in
+            try object(depth: 5, keys: Self.counterKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
@@ -736,5 +762,36 @@ struct NameInterner {
             while slots[i].count >= 0 { i = (i + 1) & (slots.count - 1) }
             slots[i] = slot
         }
+    }
+}
+
+/// The keys of one kind of typed object, matched against key tokens without allocating: by length
+/// and first eight bytes, then the rest.
+struct KeySet: Sendable {
+    let names: [StaticString]
+    private let counts: [Int]
+    private let prefixes: [UInt64]
+
+    init(_ names: [StaticString]) {
+        self.names = names
+        counts = names.map(\.utf8CodeUnitCount)
+        prefixes = names.map { Self.prefix($0.utf8Start, $0.utf8CodeUnitCount) }
+    }
+
+    /// The index of the key `token` spells (without escapes) in `base`, or -1.
+    func index(of token: JSONScanner.StringToken, in base: UnsafePointer<UInt8>) -> Int {
+        guard !token.hasEscapes else { return -1 }
+        let start = base + token.start, count = token.count
+        let prefix = Self.prefix(start, count)
+        for i in 0..<counts.count where counts[i] == count && prefixes[i] == prefix {
+            if count <= 8 || memcmp(start + 8, names[i].utf8Start + 8, count - 8) == 0 { return i }
+        }
+        return -1
+    }
+
+    private static func prefix(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<Swift.min(count, 8) { value |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+        return value
     }
 }
