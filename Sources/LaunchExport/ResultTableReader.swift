@@ -370,8 +370,7 @@ final class ResultStreamParser {
 
     // The keys of each typed object, in the order of the indices their parsers switch on.
     private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"])
-    private static let phaseKeys = KeySet(["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-                                           "hostDuration", "residentBytes", "residentGrowth", "background"])
+    private static let phaseKeys = PhaseFastLane.keys
     private static let markKeys = KeySet(["name", "time", "thread"])
     private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
     private static let counterKeys = KeySet(["name", "value"])
@@ -382,23 +381,6 @@ final class ResultStreamParser {
             try run()
             runIndex = -1
         }
-    }
-
-    /// One phase's fields as read (keys come in any order).
-    private struct PhaseFields {
-        var name: Int32 = -1
-        var kind: PhaseKind?
-        var start: Double?
-        var duration: Double?
-        var thread: Int?
-        var depth: Int?
-        var parent: Int?
-        var afterLaunch: Bool?
-        var background: Bool?
-        var hostDuration: Double?
-        var residentBytes: Int?
-        var residentGrowth: Int?
-        var instructions: Int?
     }
 
     @exclusivity(unchecked) private var phaseRows: [Int32] = []
@@ -482,7 +464,35 @@ final class ResultStreamParser {
         runCount += 1
     }
 
+    /// A phase by the fast lane when it can read it, else by the general parser; both then apply the
+    /// same checks and make the same row.
     private func phase(_ index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        var f = PhaseFields()
+        if try !fastPhase(into: &f) { f = try phaseFields() }
+        try record(f, index: index, hostSaving: &hostSaving)
+    }
+
+    /// Reads the phase at the current position by ``PhaseFastLane`` into `f`, consumed; `false`
+    /// (nothing consumed, `f` empty) when the fast lane leaves it to the general parser.
+    private func fastPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
+        guard try scanner.peek() == 0x7B else { return false }
+        let input = scanner.input
+        var outcome = PhaseFastLane.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
+        guard PhaseFastLane.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
+            f = PhaseFields()
+            return false
+        }
+        f.name = names.intern(bytes: UnsafeBufferPointer(start: input.base + outcome.nameStart, count: outcome.nameCount))
+        if outcome.newlines > 0 {
+            input.line += outcome.newlines
+            input.lineStart = input.offset(at: outcome.lastLineStart)
+        }
+        input.pos = outcome.end
+        return true
+    }
+
+    /// The phase at the current position by the general parser.
+    private func phaseFields() throws(JSONFailure) -> PhaseFields {
         var f = PhaseFields()
         var seen: UInt16 = 0
         func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
@@ -542,6 +552,11 @@ final class ResultStreamParser {
                 if try !isNull() { f.background = try boolValue() }
             }
         }
+        return f
+    }
+
+    /// Checks a phase's fields and adds its values to its row.
+    private func record(_ f: PhaseFields, index: Int, hostSaving: inout Double) throws(JSONFailure) {
         guard f.name >= 0 else { throw schema("missing key \"name\"") }
         guard let start = f.start else { throw schema("missing key \"start\"") }
         guard let duration = f.duration else { throw schema("missing key \"duration\"") }
@@ -765,33 +780,63 @@ struct NameInterner {
     }
 }
 
-/// The keys of one kind of typed object, matched against key tokens without allocating: by length
-/// and first eight bytes, then the rest.
+/// The keys of one kind of typed object, matched against key tokens without allocating: a small
+/// open-addressed table by length and first and last byte, then a byte-wise comparison.
 struct KeySet: Sendable {
     let names: [StaticString]
-    private let counts: [Int]
-    private let prefixes: [UInt64]
+    /// Per slot: the key's index + 1 (0: empty).
+    private let slots: [Int]
+    /// The keys' bytes, end to end, and where each starts.
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    private static let slotCount = 64
 
     init(_ names: [StaticString]) {
         self.names = names
-        counts = names.map(\.utf8CodeUnitCount)
-        prefixes = names.map { Self.prefix($0.utf8Start, $0.utf8CodeUnitCount) }
+        var bytes: [UInt8] = [], starts: [Int] = []
+        var slots = [Int](repeating: 0, count: Self.slotCount)
+        for (i, name) in names.enumerated() {
+            let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            starts.append(bytes.count)
+            bytes += key
+            var slot = Self.hash(name.utf8Start, name.utf8CodeUnitCount)
+            while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+            slots[slot] = i + 1
+        }
+        starts.append(bytes.count)
+        self.slots = slots
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    @inline(__always) private static func hash(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        return (count &* 7 &+ Int(p[0]) &+ Int(p[count - 1]) &* 3) & (slotCount - 1)
     }
 
     /// The index of the key `token` spells (without escapes) in `base`, or -1.
     func index(of token: JSONScanner.StringToken, in base: UnsafePointer<UInt8>) -> Int {
         guard !token.hasEscapes else { return -1 }
         let start = base + token.start, count = token.count
-        let prefix = Self.prefix(start, count)
-        for i in 0..<counts.count where counts[i] == count && prefixes[i] == prefix {
-            if count <= 8 || memcmp(start + 8, names[i].utf8Start + 8, count - 8) == 0 { return i }
+        return slots.withUnsafeBufferPointer { slots in
+            bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    var slot = Self.hash(start, count)
+                    while true {
+                        let entry = slots[slot]
+                        if entry == 0 { return -1 }
+                        let i = entry - 1
+                        let from = starts[i]
+                        if starts[i + 1] - from == count {
+                            var k = 0
+                            while k < count && bytes[from + k] == start[k] { k += 1 }
+                            if k == count { return i }
+                        }
+                        slot = (slot + 1) & (Self.slotCount - 1)
+                    }
+                }
+            }
         }
-        return -1
-    }
-
-    private static func prefix(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<Swift.min(count, 8) { value |= UInt64(bytes[i]) << (8 * UInt64(i)) }
-        return value
     }
 }
