@@ -60,12 +60,17 @@ public enum ResultTableReader {
 
     /// Tabulates a result document held in memory.
     public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+        try tabulate(bytes, path: path, fastLane: true)
+    }
+
+    /// ``tabulate(_:path:)``, with or without the phases' fast lane (tests compare the two).
+    static func tabulate(_ bytes: [UInt8], path: String, fastLane: Bool) throws(ResultFile.ReadError) -> TabulatedResult {
         guard bytes.count <= ResultLimits.maximumFileBytes else {
             throw ResultFile.ReadError(path: path, reason: "is \(bytes.count) bytes, over the \(ResultLimits.maximumFileBytes >> 20) MiB limit for a result")
         }
         let outcome: Result<TabulatedResult, ResultFile.ReadError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ResultFile.ReadError) {
-                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer)).parse())
+                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), fastLane: fastLane).parse())
             } catch {
                 return .failure(error)
             }
@@ -120,7 +125,11 @@ final class ResultStreamParser {
     private var runCount = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
-    init(input: JSONInput) {
+    /// Whether phases go through ``PhaseFastLane`` first (always, but in tests of the general parser).
+    private let fastLane: Bool
+
+    init(input: JSONInput, fastLane: Bool = true) {
+        self.fastLane = fastLane
         scanner = JSONScanner(input: input)
         path = input.path
         scanner.keyPath = { [unowned self] in self.currentKeyPath() }
@@ -521,7 +530,7 @@ final class ResultStreamParser {
     /// Reads the phase at the current position by ``PhaseFastLane`` into `f`, consumed; `false`
     /// (nothing consumed, `f` empty) when the fast lane leaves it to the general parser.
     private func fastPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
-        guard try scanner.peek() == 0x7B else { return false }
+        guard fastLane, try scanner.peek() == 0x7B else { return false }
         let input = scanner.input
         var outcome = PhaseFastLane.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
         guard PhaseFastLane.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
