@@ -103,6 +103,11 @@ if arguments.first == "gate" {
         print("gate benchmark failed: \(error)")
         exit(1)
     }
+} else if arguments.first == "diff-scale" {
+    // diff-scale [PHASES RUNS]: only the diff-at-scale benchmark.
+    var bench = DiffScaleBenchmark()
+    if arguments.count > 2, let phases = Int(arguments[1]), let runs = Int(arguments[2]), phases > 0, runs > 0 { bench.phases = phases; bench.runs = runs }
+    bench.report()
 } else if arguments.first == "encode" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()

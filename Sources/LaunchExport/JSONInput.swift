@@ -15,16 +15,18 @@ final class JSONInput {
     private var fd: Int32 = -1
     private var owned: UnsafeMutablePointer<UInt8>?
     private var capacity = 0
+    // The cursor is read and moved for every byte: its fields skip the runtime exclusivity checks
+    // (only the thread that owns this input touches them, never through overlapping accesses).
     /// The buffer; `base[pos..<end]` are the bytes not yet consumed.
-    private(set) var base: UnsafePointer<UInt8>
-    var pos = 0
-    private(set) var end = 0
+    @exclusivity(unchecked) private(set) var base: UnsafePointer<UInt8>
+    @exclusivity(unchecked) var pos = 0
+    @exclusivity(unchecked) private(set) var end = 0
     /// Bytes dropped before `base[0]`.
-    private var dropped = 0
-    private(set) var atEndOfInput: Bool
+    @exclusivity(unchecked) private var dropped = 0
+    @exclusivity(unchecked) private(set) var atEndOfInput: Bool
     /// 1-based line of `pos`, and the offset (in the whole input) of that line's first byte.
-    var line = 1
-    var lineStart = 0
+    @exclusivity(unchecked) var line = 1
+    @exclusivity(unchecked) var lineStart = 0
 
     static let chunkBytes = 1 << 20
 
@@ -77,6 +79,8 @@ final class JSONInput {
 
     /// The offset of `pos` in the whole input.
     var offset: Int { dropped + pos }
+    /// The offset of `base[p]` in the whole input.
+    func offset(at p: Int) -> Int { dropped + p }
     var column: Int { offset - lineStart + 1 }
 
     /// Reads more bytes, keeping `base[pos..<end]` (moved to the front). `false` at the end of input.

@@ -40,19 +40,24 @@ final class JSONScanner {
     // MARK: Bytes
 
     /// The next byte that is not white space, not consumed; `nil` at the end of input.
+    ///
+    /// Pretty-printed results are mostly indentation: after a line feed, spaces are skipped eight at a time.
     func peek() throws(JSONFailure) -> UInt8? {
+        let input = self.input
         while true {
             var p = input.pos
             let e = input.end, b = input.base
             while p < e {
                 let c = b[p]
-                if c == 0x20 || c == 0x09 || c == 0x0D {
+                if c == 0x20 {
                     p += 1
                 } else if c == 0x0A {
                     p += 1
                     input.line += 1
-                    input.pos = p
-                    input.lineStart = input.offset
+                    input.lineStart = input.offset(at: p)
+                    while e - p >= 8 && UnsafeRawPointer(b + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { p += 8 }
+                } else if c == 0x09 || c == 0x0D {
+                    p += 1
                 } else {
                     input.pos = p
                     return c
@@ -287,6 +292,8 @@ final class JSONScanner {
         var count: Int
         /// No fraction and no exponent.
         var isInteger: Bool
+        /// An exponent (`e` or `E`) is written.
+        var hasExponent = false
     }
 
     /// Scans a number at the current position (after white space), checking the JSON grammar.
@@ -315,7 +322,7 @@ final class JSONScanner {
         let integerDigits = digits()
         guard integerDigits > 0 else { throw syntax("a number needs digits after '-'") }
         guard integerDigits == 1 || b[leading] != 0x30 else { throw syntax("a number must not have leading zeros") }
-        var isInteger = true
+        var isInteger = true, hasExponent = false
         if p < e && b[p] == 0x2E {
             p += 1
             isInteger = false
@@ -324,12 +331,13 @@ final class JSONScanner {
         if p < e && (b[p] == 0x65 || b[p] == 0x45) {
             p += 1
             isInteger = false
+            hasExponent = true
             if p < e && (b[p] == 0x2B || b[p] == 0x2D) { p += 1 }
             guard digits() > 0 else { throw syntax("a number needs digits in its exponent") }
         }
         guard p == e else { throw syntax("malformed number") }
         input.pos = e
-        return NumberToken(start: start, count: scanned, isInteger: isInteger)
+        return NumberToken(start: start, count: scanned, isInteger: isInteger, hasExponent: hasExponent)
     }
 
     private static func continuesNumber(_ c: UInt8) -> Bool {
@@ -408,12 +416,22 @@ final class JSONScanner {
             return negative ? -value : value
         }
         // The general case: strtod on a NUL-terminated copy (JSON numbers use '.', as the C locale does).
-        var copy = [CChar](repeating: 0, count: token.count + 1)
-        for i in 0..<token.count { copy[i] = CChar(bitPattern: b[token.start + i]) }
-        let value = strtod(copy, nil)
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: token.count + 1) { copy in
+            for i in 0..<token.count { copy[i] = CChar(bitPattern: b[token.start + i]) }
+            copy[token.count] = 0
+            return strtod(copy.baseAddress!, nil)
+        }
         guard value.isFinite else { throw failure(.schema, "\(text(token)) is too large for a number") }
         guard value != 0 else { throw failure(.schema, "\(text(token)) is too small for a number (it rounds to 0)") }
         return value
+    }
+
+    /// Checks that the token is a finite number that does not underflow to zero, as ``double(_:)``
+    /// does, without converting it when that is certain: without an exponent and within 300 bytes,
+    /// a number is below 10³⁰⁰ and, unless all its digits are 0, above 10⁻³⁰⁰.
+    func checkDouble(_ token: NumberToken) throws(JSONFailure) {
+        if !token.hasExponent && token.count <= 300 { return }
+        _ = try double(token)
     }
 
     /// The token's text, for messages.

@@ -22,14 +22,55 @@ public enum ResultTableReader {
         return try ResultStreamParser(input: input).parse()
     }
 
+    /// Reads the result files at `paths` at once, each on a thread of its own (the first on the
+    /// calling thread), so the two results of a diff take about as long as the larger one on two
+    /// cores. The outcomes come in the order of `paths`, exactly as ``read(_:)`` gives them.
+    public static func read(all paths: [String]) -> [Result<TabulatedResult, ResultFile.ReadError>] {
+        guard let first = paths.first else { return [] }
+        let others = paths.dropFirst().map(ReadJob.init)
+        var started: [ReadJob] = []
+        for job in others {
+            let context = Unmanaged.passRetained(job).toOpaque()
+            let status = pthread_create(&job.thread, nil, { raw in
+                guard let raw else { return nil }
+                let job = Unmanaged<ReadJob>.fromOpaque(raw).takeRetainedValue()
+                job.outcome = ResultTableReader.outcome(job.path)
+                return nil
+            }, context)
+            if status == 0 {
+                started.append(job)
+            } else {
+                // No thread to spare: read it here, after the others.
+                Unmanaged<ReadJob>.fromOpaque(context).release()
+            }
+        }
+        let firstOutcome = outcome(first)
+        for job in started { pthread_join(job.thread, nil) }
+        return [firstOutcome] + others.map { $0.outcome ?? outcome($0.path) }
+    }
+
+    /// ``read(_:)`` as a value.
+    static func outcome(_ path: String) -> Result<TabulatedResult, ResultFile.ReadError> {
+        do throws(ResultFile.ReadError) {
+            return .success(try read(path))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Tabulates a result document held in memory.
     public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+        try tabulate(bytes, path: path, fastLane: true)
+    }
+
+    /// ``tabulate(_:path:)``, with or without the phases' fast lane (tests compare the two).
+    static func tabulate(_ bytes: [UInt8], path: String, fastLane: Bool) throws(ResultFile.ReadError) -> TabulatedResult {
         guard bytes.count <= ResultLimits.maximumFileBytes else {
             throw ResultFile.ReadError(path: path, reason: "is \(bytes.count) bytes, over the \(ResultLimits.maximumFileBytes >> 20) MiB limit for a result")
         }
         let outcome: Result<TabulatedResult, ResultFile.ReadError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ResultFile.ReadError) {
-                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer)).parse())
+                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), fastLane: fastLane).parse())
             } catch {
                 return .failure(error)
             }
@@ -38,18 +79,29 @@ public enum ResultTableReader {
     }
 }
 
+/// One file of ``ResultTableReader/read(all:)`` read on its own thread: written by that thread
+/// only, read by the caller only after `pthread_join`.
+private final class ReadJob: @unchecked Sendable {
+    let path: String
+    var thread = pthread_t()
+    var outcome: Result<TabulatedResult, ResultFile.ReadError>?
+
+    init(path: String) { self.path = path }
+}
+
 /// The parser behind ``ResultTableReader``.
 final class ResultStreamParser {
     private let scanner: JSONScanner
     private let path: String
 
-    // Where the parser is, for messages.
-    private var topKey: String?
-    private var runIndex = -1
-    private var listName: StaticString?
-    private var listIndex = -1
-    private var field: StaticString?
-    private var generic: [String] = []
+    // Where the parser is, for messages. The state touched for every phase skips the runtime
+    // exclusivity checks: one thread parses, and no access to it overlaps another.
+    @exclusivity(unchecked) private var topKey: String?
+    @exclusivity(unchecked) private var runIndex = -1
+    @exclusivity(unchecked) private var listName: StaticString?
+    @exclusivity(unchecked) private var listIndex = -1
+    @exclusivity(unchecked) private var field: StaticString?
+    @exclusivity(unchecked) private var generic: [String] = []
 
     // The header: every top-level member but `runs`, copied as JSON.
     private var header: [UInt8] = [0x7B]
@@ -58,10 +110,10 @@ final class ResultStreamParser {
     private var sawRuns = false
 
     // The table being built.
-    private var rows: [PhaseTable.Row] = []
-    private var rowByPath: [String: Int32] = [:]
-    private var rowByNode: [UInt64: Int32] = [:]
-    private var names = NameInterner()
+    @exclusivity(unchecked) private var rows: [PhaseTable.Row] = []
+    @exclusivity(unchecked) private var rowByPath: [String: Int32] = [:]
+    @exclusivity(unchecked) private var rowByNode: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var names = NameInterner()
     private var totals: [Double] = []
     private var hostTotals: [Double] = []
     private var instructionTotals: [Double] = []
@@ -71,9 +123,13 @@ final class ResultStreamParser {
     /// Each run's tap latencies, when it had taps.
     private var runTapLatencies: [[Double]] = []
     private var runCount = 0
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
-    init(input: JSONInput) {
+    /// Whether phases go through ``PhaseFastLane`` first (always, but in tests of the general parser).
+    private let fastLane: Bool
+
+    init(input: JSONInput, fastLane: Bool = true) {
+        self.fastLane = fastLane
         scanner = JSONScanner(input: input)
         path = input.path
         scanner.keyPath = { [unowned self] in self.currentKeyPath() }
@@ -258,7 +314,7 @@ final class ResultStreamParser {
             if copy { header.append(0x22); appendRaw(token.start, token.count); header.append(0x22); try checkHeaderSize() }
         case 0x2D, 0x30...0x39:
             let token = try scanner.number()
-            _ = try scanner.double(token)
+            try scanner.checkDouble(token)
             if copy { appendRaw(token.start, token.count); try checkHeaderSize() }
         default:
             let start = scanner.input.pos
@@ -291,6 +347,13 @@ final class ResultStreamParser {
     private func doubleValue() throws(JSONFailure) -> Double {
         guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("a number") }
         return try scanner.double(try scanner.number())
+    }
+
+    /// Checks a number as ``doubleValue()`` does, without converting it when that is not needed; returns 0.
+    private func checkedDoubleValue() throws(JSONFailure) -> Double {
+        guard let c = try scanner.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw typeMismatch("a number") }
+        try scanner.checkDouble(try scanner.number())
+        return 0
     }
 
     private func boolValue() throws(JSONFailure) -> Bool {
@@ -336,7 +399,7 @@ final class ResultStreamParser {
 
     /// Iterates an object at nesting `depth`: each key is looked up in `keys` (before the token can
     /// move in the buffer), and `member` is called with its index; unknown keys are checked and skipped.
-    private func object(depth: Int, keys: [StaticString], _ member: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
+    private func object(depth: Int, keys: KeySet, _ member: (Int) throws(JSONFailure) -> Void) throws(JSONFailure) {
         guard try scanner.peek() == 0x7B else { throw typeMismatch("an object") }
         guard depth <= ResultLimits.maximumNesting else { throw scanner.failure(.limit, "nesting deeper than \(ResultLimits.maximumNesting) levels") }
         scanner.input.pos += 1
@@ -344,15 +407,14 @@ final class ResultStreamParser {
         var unknownKeys = Set<String>()
         repeat {
             let token = try scanner.string()
-            var index = -1
-            for (i, key) in keys.enumerated() where scanner.equals(token, key) { index = i; break }
+            let index = keys.index(of: token, in: scanner.input.base)
             let name = index < 0 ? scanner.text(token) : ""
             try scanner.expect(0x3A, "':'")
             if index >= 0 {
                 try member(index)
             } else {
                 // A known key spelled with escapes would be read by one reader and skipped by another.
-                guard !keys.contains(where: { "\($0)" == name }) else { throw schema("the key \"\(name)\" must be written without escapes") }
+                guard !keys.names.contains(where: { "\($0)" == name }) else { throw schema("the key \"\(name)\" must be written without escapes") }
                 guard unknownKeys.insert(name).inserted else { throw schema("the key \"\(name)\" appears twice") }
                 try unknown(name, depth: depth + 1)
             }
@@ -360,6 +422,13 @@ final class ResultStreamParser {
     }
 
     // MARK: Runs
+
+    // The keys of each typed object, in the order of the indices their parsers switch on.
+    private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"])
+    private static let phaseKeys = PhaseFastLane.keys
+    private static let markKeys = KeySet(["name", "time", "thread"])
+    private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
+    private static let counterKeys = KeySet(["name", "value"])
 
     private func runs() throws(JSONFailure) {
         try array(depth: 2) { (r: Int) throws(JSONFailure) in
@@ -369,25 +438,11 @@ final class ResultStreamParser {
         }
     }
 
-    /// One phase's fields as read (keys come in any order).
-    private struct PhaseFields {
-        var name: Int32 = -1
-        var kind: PhaseKind?
-        var start: Double?
-        var duration: Double?
-        var thread: Int?
-        var depth: Int?
-        var parent: Int?
-        var afterLaunch: Bool?
-        var background: Bool?
-        var hostDuration: Double?
-        var residentBytes: Int?
-        var residentGrowth: Int?
-        var instructions: Int?
-    }
-
-    private var phaseRows: [Int32] = []
-    private var phaseDepths: [Int] = []
+    @exclusivity(unchecked) private var phaseRows: [Int32] = []
+    @exclusivity(unchecked) private var phaseDepths: [Int] = []
+    /// The row node (parent row, name) and row of each phase index in the latest run that had it.
+    @exclusivity(unchecked) private var nodeAtIndex: [UInt64] = []
+    @exclusivity(unchecked) private var rowAtIndex: [Int32] = []
 
     private func run() throws(JSONFailure) {
         var seen: UInt16 = 0
@@ -402,8 +457,7 @@ final class ResultStreamParser {
             seen |= bit
             field = name
         }
-        let keys: [StaticString] = ["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"]
-        try object(depth: 3, keys: keys) { (key: Int) throws(JSONFailure) in
+        try object(depth: 3, keys: Self.runKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
                 try once(1, "phases")
@@ -465,7 +519,35 @@ final class ResultStreamParser {
         runCount += 1
     }
 
+    /// A phase by the fast lane when it can read it, else by the general parser; both then apply the
+    /// same checks and make the same row.
     private func phase(_ index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        var f = PhaseFields()
+        if try !fastPhase(into: &f) { f = try phaseFields() }
+        try record(f, index: index, hostSaving: &hostSaving)
+    }
+
+    /// Reads the phase at the current position by ``PhaseFastLane`` into `f`, consumed; `false`
+    /// (nothing consumed, `f` empty) when the fast lane leaves it to the general parser.
+    private func fastPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
+        guard fastLane, try scanner.peek() == 0x7B else { return false }
+        let input = scanner.input
+        var outcome = PhaseFastLane.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
+        guard PhaseFastLane.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
+            f = PhaseFields()
+            return false
+        }
+        f.name = names.intern(bytes: UnsafeBufferPointer(start: input.base + outcome.nameStart, count: outcome.nameCount))
+        if outcome.newlines > 0 {
+            input.line += outcome.newlines
+            input.lineStart = input.offset(at: outcome.lastLineStart)
+        }
+        input.pos = outcome.end
+        return true
+    }
+
+    /// The phase at the current position by the general parser.
+    private func phaseFields() throws(JSONFailure) -> PhaseFields {
         var f = PhaseFields()
         var seen: UInt16 = 0
         func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
@@ -473,9 +555,7 @@ final class ResultStreamParser {
             seen |= bit
             field = name
         }
-        let keys: [StaticString] = ["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-                                    "hostDuration", "residentBytes", "residentGrowth", "background"]
-        try object(depth: 5, keys: keys) { (key: Int) throws(JSONFailure) in
+        try object(depth: 5, keys: Self.phaseKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             if key == 0 {
                 try once(1, "duration")
@@ -487,7 +567,8 @@ final class ResultStreamParser {
                 f.name = names.intern(token, scanner: scanner, scratch: &scratch)
             } else if key == 2 {
                 try once(4, "start")
-                f.start = try doubleValue()
+                // Only checked: the table has no use for start times.
+                f.start = try checkedDoubleValue()
             } else if key == 3 {
                 try once(8, "depth")
                 f.depth = try intValue()
@@ -526,6 +607,11 @@ final class ResultStreamParser {
                 if try !isNull() { f.background = try boolValue() }
             }
         }
+        return f
+    }
+
+    /// Checks a phase's fields and adds its values to its row.
+    private func record(_ f: PhaseFields, index: Int, hostSaving: inout Double) throws(JSONFailure) {
         guard f.name >= 0 else { throw schema("missing key \"name\"") }
         guard let start = f.start else { throw schema("missing key \"start\"") }
         guard let duration = f.duration else { throw schema("missing key \"duration\"") }
@@ -548,7 +634,10 @@ final class ResultStreamParser {
         let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
         let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
         let row: Int32
-        if let existing = rowByNode[node] {
+        if index < nodeAtIndex.count && nodeAtIndex[index] == node {
+            // The same phase at the same index as in the run before: the common case, without hashing.
+            row = rowAtIndex[index]
+        } else if let existing = rowByNode[node] {
             row = existing
         } else {
             let name = names.strings[Int(f.name)]
@@ -565,6 +654,13 @@ final class ResultStreamParser {
             rowByNode[node] = row
         }
         phaseRows.append(row)
+        if index < nodeAtIndex.count {
+            nodeAtIndex[index] = node
+            rowAtIndex[index] = row
+        } else if index == nodeAtIndex.count {
+            nodeAtIndex.append(node)
+            rowAtIndex.append(row)
+        }
         let r = Int(row)
         rows[r].durations.append(duration)
         if let host = f.hostDuration { rows[r].hostDurations.append(host) }
@@ -586,7 +682,7 @@ final class ResultStreamParser {
             var name = false, time = false, thread = false
             var markName = "", markTime = 0.0
             defer { if name && time { found.append((markName, markTime)) } }
-            try object(depth: 5, keys: ["name", "time", "thread"]) { (key: Int) throws(JSONFailure) in
+            try object(depth: 5, keys: Self.markKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
@@ -611,7 +707,7 @@ final class ResultStreamParser {
         defer { field = saved }
         var latencies: [Double] = []
         var seen: UInt8 = 0
-        try object(depth: 4, keys: ["delivered", "lost", "latencies"]) { (key: Int) throws(JSONFailure) in
+        try object(depth: 4, keys: Self.tapKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             guard seen & (1 << key) == 0 else { throw schema("a key of \"taps\" appears twice") }
             seen |= 1 << key
@@ -641,7 +737,7 @@ final class ResultStreamParser {
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
             var name = false, value = false
-            try object(depth: 5, keys: ["name", "value"]) { (key: Int) throws(JSONFailure) in
+            try object(depth: 5, keys: Self.counterKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
@@ -735,6 +831,67 @@ struct NameInterner {
             var i = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
             while slots[i].count >= 0 { i = (i + 1) & (slots.count - 1) }
             slots[i] = slot
+        }
+    }
+}
+
+/// The keys of one kind of typed object, matched against key tokens without allocating: a small
+/// open-addressed table by length and first and last byte, then a byte-wise comparison.
+struct KeySet: Sendable {
+    let names: [StaticString]
+    /// Per slot: the key's index + 1 (0: empty).
+    private let slots: [Int]
+    /// The keys' bytes, end to end, and where each starts.
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    private static let slotCount = 64
+
+    init(_ names: [StaticString]) {
+        self.names = names
+        var bytes: [UInt8] = [], starts: [Int] = []
+        var slots = [Int](repeating: 0, count: Self.slotCount)
+        for (i, name) in names.enumerated() {
+            let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            starts.append(bytes.count)
+            bytes += key
+            var slot = Self.hash(name.utf8Start, name.utf8CodeUnitCount)
+            while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+            slots[slot] = i + 1
+        }
+        starts.append(bytes.count)
+        self.slots = slots
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    @inline(__always) private static func hash(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        return (count &* 7 &+ Int(p[0]) &+ Int(p[count - 1]) &* 3) & (slotCount - 1)
+    }
+
+    /// The index of the key `token` spells (without escapes) in `base`, or -1.
+    func index(of token: JSONScanner.StringToken, in base: UnsafePointer<UInt8>) -> Int {
+        guard !token.hasEscapes else { return -1 }
+        let start = base + token.start, count = token.count
+        return slots.withUnsafeBufferPointer { slots in
+            bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    var slot = Self.hash(start, count)
+                    while true {
+                        let entry = slots[slot]
+                        if entry == 0 { return -1 }
+                        let i = entry - 1
+                        let from = starts[i]
+                        if starts[i + 1] - from == count {
+                            var k = 0
+                            while k < count && bytes[from + k] == start[k] { k += 1 }
+                            if k == count { return i }
+                        }
+                        slot = (slot + 1) & (Self.slotCount - 1)
+                    }
+                }
+            }
         }
     }
 }

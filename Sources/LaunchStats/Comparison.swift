@@ -273,21 +273,29 @@ public struct Comparison: Equatable, Sendable, Codable {
         return Swift.max(1, Int(more.rounded(.up)))
     }
 
+    /// The finite ones of `values`, sorted ascending (one copy, sorted in place).
+    static func finiteSorted(_ values: [Double]?) -> [Double] {
+        guard var sorted = values else { return [] }
+        if !sorted.allSatisfy(\.isFinite) { sorted.removeAll { !$0.isFinite } }
+        sorted.sort()
+        return sorted
+    }
+
     static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
                         paired: Bool = false, metric: Metric = .time, tables: RankTables? = nil) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
         row.metric = metric
         // Only finite values take part (readers refuse others; this keeps the arithmetic total).
-        let sortedA = (a ?? []).filter(\.isFinite).sorted()
+        let sortedA = finiteSorted(a)
         guard !sortedA.isEmpty else {
             row.verdict = .added
-            let sortedB = (b ?? []).filter(\.isFinite).sorted()
+            let sortedB = finiteSorted(b)
             row.candidateMedian = sortedB.isEmpty ? nil : Summary.quantile(sortedB, 0.5)
             return row
         }
         let medianA = Summary.quantile(sortedA, 0.5)
         row.baselineMedian = medianA
-        let sortedB = (b ?? []).filter(\.isFinite).sorted()
+        let sortedB = finiteSorted(b)
         guard !sortedB.isEmpty else {
             row.verdict = .removed
             return row

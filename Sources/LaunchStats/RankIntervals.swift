@@ -15,7 +15,7 @@ import Glibc
 ///
 /// The k-th pairwise difference is found without listing all n·m of them: a bisection (by value,
 /// and every fourth step over the ordered bit patterns of doubles: at most 256 steps), each counting the differences at or below
-/// a value in O(n + m) on the sorted samples, until few enough remain to list.
+/// a value in O(n + m) on the sorted samples, until few enough remain to list and select from.
 public enum RankIntervals {
     /// The order k of the shift interval for sample sizes `n` and `m`; `nil` when even the widest
     /// interval (k = 1) falls short of `confidence` (too few runs). `exactCounts` is the Mann–Whitney
@@ -118,16 +118,24 @@ public enum RankIntervals {
                 var lo = OrderedDouble.key(smallest) &- 1
                 var countLo = 0, countHi = n * m
                 let listLimit = 2 * (n + m)
-                // Mostly halves of the value span (few steps for data on one scale); every fourth
-                // step halves the bit patterns instead, so at most 4 × 64 steps whatever the values.
+                // Mostly a guess by interpolating the counts (aiming a little above k, then a little
+                // below, so two steps often leave few enough to list), or halves of the value span;
+                // every fourth step halves the bit patterns instead, so at most 4 × 64 steps whatever
+                // the values.
                 var step = 0
                 while hi &- lo > 1 && countHi - countLo > listLimit {
                     step += 1
                     var mid = lo &+ (hi &- lo) / 2
                     if step % 4 != 0 {
                         let low = OrderedDouble.value(lo), high = OrderedDouble.value(hi)
-                        let middle = OrderedDouble.key(low / 2 + high / 2)
-                        if middle > lo && middle < hi { mid = middle }
+                        var guess = low / 2 + high / 2
+                        if step % 4 != 2 && low.isFinite {
+                            let target = Double(k) + (step % 4 == 1 ? 1 : -1) * Double(listLimit) / 3
+                            let share = (target - Double(countLo)) / Double(countHi - countLo)
+                            if share > 0 && share < 1 { guess = low + (high - low) * share }
+                        }
+                        let middle = OrderedDouble.key(guess)
+                        if guess.isFinite && middle > lo && middle < hi { mid = middle }
                     }
                     let c = count(atMost: OrderedDouble.value(mid))
                     if c >= k { hi = mid; countHi = c } else { lo = mid; countLo = c }
@@ -146,9 +154,10 @@ public enum RankIntervals {
                     var i = pHigh
                     while i < pLow { between.append(bj - a[i]); i += 1 }
                 }
-                between.sort()
+                // The one order statistic wanted: selection, not a sort of all of them.
                 let index = k - countLo - 1
-                return index >= 0 && index < between.count ? between[index] : high
+                guard index >= 0 && index < between.count else { return high }
+                return between.withUnsafeMutableBufferPointer { Selection.select($0, index) }
             }
         }
     }

@@ -80,11 +80,11 @@ struct CheckCommand: ParsableCommand {
         let (candidate, baselineResult, sequential) = try results()
         // An empty side is an input error, never a pass.
         if candidate.runs.isEmpty { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
-        if let baselineResult, baselineResult.runs.isEmpty {
+        if let baselineResult, baselineResult.table.runCount == 0 {
             throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
         }
         if let baselineResult, !profile.quiet, baselineManifest == nil {
-            for caveat in Comparison.caveats(baseline: baselineResult, candidate: candidate) {
+            for caveat in Comparison.caveats(baseline: baselineResult.header, candidate: candidate) {
                 StandardError.write("launchprof: warning: \(caveat)\n")
             }
         }
@@ -98,8 +98,9 @@ struct CheckCommand: ParsableCommand {
         }
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
+        let candidateTable = PhaseTable(candidate)
         let comparison = try sequential?.comparison ?? Comparison(
-            baseline: baselineResult ?? candidate, candidate: candidate, thresholds: try thresholds.thresholds(),
+            baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
             paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
@@ -144,7 +145,7 @@ struct CheckCommand: ParsableCommand {
         if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
         // The sequential rule decides the launch's phases and marks; after-launch work (the background
         // step, first uses) keeps its fixed-sample verdict and is not waited for.
-        let afterLaunch = Set(PhaseTable(candidate).rows.filter(\.afterLaunch).map(\.path))
+        let afterLaunch = Set(candidateTable.rows.filter(\.afterLaunch).map(\.path))
         let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive && !afterLaunch.contains($0.path) }
         if !profile.quiet || adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
@@ -163,19 +164,20 @@ struct CheckCommand: ParsableCommand {
         print(line)
     }
 
-    /// The candidate, the baseline when there is one, and the sequential comparison when `--runs auto`
-    /// chose the runs of an interleaved check.
-    private func results() throws -> (LaunchResult, LaunchResult?, AdaptiveCheck.Outcome?) {
+    /// The candidate, the baseline when there is one (a stored baseline read by the table reader, as
+    /// `diff` reads it: only its description and phase table are needed), and the sequential
+    /// comparison when `--runs auto` chose the runs of an interleaved check.
+    private func results() throws -> (LaunchResult, TabulatedResult?, AdaptiveCheck.Outcome?) {
         if measure.metric == .instructions {
             let (candidate, baseline) = try instructionResults()
-            return (candidate, baseline, nil)
+            return (candidate, baseline.map(TabulatedResult.init), nil)
         }
         if let baselineManifest, auto {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
             let b = try Profile(options: profile)
             let outcome = try AdaptiveCheck(thresholds: try thresholds.thresholds(), budget: adaptive, quiet: profile.quiet)
                 .run(baseline: a, candidate: b)
-            return (outcome.candidate, outcome.baseline, outcome)
+            return (outcome.candidate, TabulatedResult(outcome.baseline), outcome)
         }
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
@@ -184,7 +186,7 @@ struct CheckCommand: ParsableCommand {
             do {
                 let (runsA, runsB) = try LaunchSession.interleaved(a.session, b.session) { progress.handle($0) }
                 progress.finish()
-                return (b.result(runsB), a.result(runsA), nil)
+                return (b.result(runsB), TabulatedResult(a.result(runsA)), nil)
             } catch {
                 progress.finish()
                 throw InputError(error.description)
@@ -194,7 +196,7 @@ struct CheckCommand: ParsableCommand {
             let candidate: LaunchResult
             do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
             let baselineResult = try baseline.map { reference in
-                try lookup.load(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
+                try lookup.loadTable(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
             }
             return (candidate, baselineResult, nil)
         }
@@ -203,9 +205,9 @@ struct CheckCommand: ParsableCommand {
         // sequential rule to apply, only a fixed-size comparison with enough runs on both sides.
         let profile = try Profile(options: self.profile)
         let baselineResult = try baseline.map { reference in
-            try lookup.load(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
+            try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
         }
-        let runs = auto ? min(max(baselineResult?.runs.count ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
+        let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
         let candidate = try profile.run(runs: runs)
         profile.printWarnings(candidate)
         return (candidate, baselineResult, nil)

@@ -33,9 +33,9 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         // The streaming reader: a 10,000-phase × 100-run result is read without holding the file or
-        // a record per phase in memory.
-        let a = try lookup.loadTable(baseline, metric: measure.metric)
-        let b = try lookup.loadTable(candidate, metric: measure.metric)
+        // a record per phase in memory; the two results are read at once, on two threads.
+        let sides = try lookup.loadTables([baseline, candidate], metric: measure.metric)
+        let a = sides[0], b = sides[1]
         for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
             throw InputError("\(label): the result has no runs to compare")
         }
@@ -63,6 +63,21 @@ extension StoreLookupOptions {
                 reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
                 metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             return try ResultTableReader.read(path)
+        } catch {
+            throw InputError(error)
+        }
+    }
+
+    /// The results `references` name, read at once on a thread each (``ResultTableReader/read(all:)``);
+    /// an error is the first reference's that failed.
+    func loadTables(_ references: [String], tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> [TabulatedResult] {
+        do {
+            let store = ResultStore(directory: store)
+            let paths = try references.map { reference in
+                try store.locate(reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                                 metric: metric, resolveRevision: ResultMetadata.resolveRevision)
+            }
+            return try ResultTableReader.read(all: paths).map { try $0.get() }
         } catch {
             throw InputError(error)
         }
