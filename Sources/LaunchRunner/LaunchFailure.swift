@@ -56,7 +56,7 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
             var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
             if let phase { text += " (it was in '\(phase)')" }
-            return text + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept"
+            return text + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
             return "the app finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
         }
