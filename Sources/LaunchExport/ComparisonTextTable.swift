@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchStats
 
 /// The diff as an aligned text table, total last.

@@ -1,3 +1,4 @@
+import LaunchCore
 /// Escaping for names placed in GitHub-flavoured Markdown (tables, headings, list items), so that a
 /// name can neither break a table row nor inject markup or HTML into a job summary.
 public enum MarkdownText {

@@ -1,3 +1,4 @@
+import LaunchCore
 import FoundationEssentials
 import LaunchStats
 

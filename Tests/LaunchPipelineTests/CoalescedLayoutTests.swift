@@ -91,6 +91,19 @@ import Glibc
         }
     }
 
+    @Test func keysAndValuesHoldingLineBreaksStayOnOneLineOfTheMessage() throws {
+        let theme = try ThemeParser.load(path: Paths.packageRoot + "/Fixtures/heavy/theme.xml")
+        for json in [#"{"keyLabels": {"a\nb<x>": "C"}}"#, #"{"angleMode": "deg\r\nrad"}"#, #"{"x\ny": 1}"#] {
+            #expect { try Settings.parse(Array(json.utf8), path: "s.json", theme: theme) } throws: { error in
+                let message = "\(error)"
+                return !message.contains("\n") && !message.contains("\r") && message.contains(#"\n"#)
+            }
+        }
+        #expect { try ManifestLoader.parse(Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "sneaky\nkey": 1}"#.utf8), path: "/m/m.json") } throws: {
+            "\($0)" == #"/m/m.json: top level: unknown key "sneaky\nkey" (expected: assets, name, orientations, screen, snapshot, splash, stages, strategies, test, theme)"#
+        }
+    }
+
     @Test func tooManyKeyLabelsAndNonRegularFilesAreRefused() throws {
         let theme = try ThemeParser.load(path: Paths.packageRoot + "/Fixtures/heavy/theme.xml")
         let many = "{\"keyLabels\": {" + (0..<65).map { "\"k\($0)\": \"x\"" }.joined(separator: ", ") + "}}"

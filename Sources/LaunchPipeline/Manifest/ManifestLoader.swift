@@ -174,7 +174,8 @@ public enum ManifestLoader {
         let file: String
 
         func error(_ reason: String) -> PipelineError {
-            PipelineError.input(file, "\(path.isEmpty ? "top level" : path): \(reason)")
+            // Keys and values quoted from the file may hold line breaks: the message stays one line.
+            PipelineError.input(file, PlainText.oneLine("\(path.isEmpty ? "top level" : path): \(reason)"))
         }
 
         private var typeName: String {

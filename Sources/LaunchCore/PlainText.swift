@@ -19,7 +19,7 @@ public enum PlainText {
     }
 
     /// The escape (without its backslash) for a control or line-separating scalar, `nil` for others.
-    static func visibleControl(_ scalar: Unicode.Scalar) -> String? {
+    public static func visibleControl(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x0A: return "n"
         case 0x0D: return "r"
