@@ -60,18 +60,7 @@ import LaunchExport
 /// after `releaseCachesOnBackground`.
 @Suite(.serialized) struct ResumeTests {
     func manifest(release: Bool) throws -> String {
-        let fixture = CLI.packageRoot + "/Fixtures/default"
-        let directory = CLI.temporaryPath("resume")
-        let json = """
-            {"name": "resume", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 320, "height": 480, "scale": 1},
-             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
-                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}],
-             "strategies": {"releaseCachesOnBackground": \(release)}, "snapshot": "\(directory)/Loading.png"}
-            """
-        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return directory + "/manifest.json"
+        try TestManifest.with(strategies: #""releaseCachesOnBackground": \#(release)"#, name: "resume").manifest
     }
 
     @Test func releasingCachesTradesBackgroundMemoryForASlowerReturn() throws {
@@ -92,19 +81,7 @@ import LaunchExport
 /// sending its report waits for the saved state's lock, and the report says how long.
 @Suite(.serialized) struct RelaunchTests {
     func manifest(reportSeconds: Double) throws -> String {
-        let fixture = CLI.packageRoot + "/Fixtures/default"
-        let directory = CLI.temporaryPath("relaunch")
-        let json = """
-            {"name": "relaunch", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 320, "height": 480, "scale": 1},
-             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
-                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}],
-             "strategies": {"snapshotFirst": true, "sendReportOnClose": {"seconds": \(reportSeconds)}},
-             "snapshot": "\(directory)/Loading.png", "splash": "splash.png"}
-            """
-        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return directory + "/manifest.json"
+        try TestManifest.with(strategies: #""snapshotFirst": true, "sendReportOnClose": {"seconds": \#(reportSeconds)}"#, name: "relaunch").manifest
     }
 
     func lockWait(_ stdout: String) -> Double? {

@@ -8,19 +8,7 @@ import LaunchExport
 @Suite(.serialized) struct TapTests {
     /// The default fixture with `queueInputDuringLaunch` set, its snapshot in a new directory.
     func manifest(queue: Bool) throws -> (manifest: String, snapshot: String) {
-        let fixture = CLI.packageRoot + "/Fixtures/default"
-        let directory = CLI.temporaryPath("taps")
-        let json = """
-            {"name": "taps", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 320, "height": 480, "scale": 1},
-             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
-                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}],
-             "strategies": {"snapshotFirst": true, "queueInputDuringLaunch": \(queue)},
-             "snapshot": "\(directory)/Loading.png", "splash": "splash.png"}
-            """
-        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return (directory + "/manifest.json", directory + "/Loading.png")
+        try TestManifest.with(strategies: #""snapshotFirst": true, "queueInputDuringLaunch": \#(queue)"#, name: "taps")
     }
 
     static let taps = ["--tap", "0:7", "--tap", "0:×", "--tap", "0.001:6", "--tap", "0.002:="]

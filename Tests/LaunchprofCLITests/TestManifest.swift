@@ -5,17 +5,32 @@ enum TestManifest {
     /// The default fixture without its snapshot and lazy stages, optionally with a slowdown
     /// injected into `drawing` (`test.slowdown`: the drawing repeats `fraction` more of its work).
     static func make(slowdown: Double? = nil) throws -> String {
+        let test = slowdown.map { #""test": {"slowdown": {"stage": "drawing", "fraction": \#($0)}}"# }
+        return try write(name: "default", members: test.map { [$0] } ?? []).manifest
+    }
+
+    /// The default fixture's launch stages with `strategies` (the members of the JSON object), its
+    /// snapshot `Loading.png` (and the splash) in a new directory.
+    static func with(strategies: String, name: String) throws -> (manifest: String, snapshot: String) {
+        let directory = CLI.temporaryPath(name)
+        let written = try write(name: name, members: [#""strategies": {\#(strategies)}"#, #""snapshot": "\#(directory)/Loading.png""#,
+                                                      #""splash": "splash.png""#], directory: directory)
+        return (written.manifest, directory + "/Loading.png")
+    }
+
+    /// Writes the default fixture's launch stages and `members` as `<directory>/manifest.json`.
+    private static func write(name: String, members: [String], directory: String? = nil) throws -> (manifest: String, directory: String) {
         let fixture = CLI.packageRoot + "/Fixtures/default"
-        let directory = CLI.temporaryPath("gate")
-        let test = slowdown.map { #", "test": {"slowdown": {"stage": "drawing", "fraction": \#($0)}}"# } ?? ""
+        let directory = directory ?? CLI.temporaryPath(name == "default" ? "gate" : name)
+        let extra = members.map { ", " + $0 }.joined()
         let json = """
-            {"name": "default", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
+            {"name": "\(name)", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
              "screen": {"width": 320, "height": 480, "scale": 1},
              "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
                         {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}]\(test)}
+                        {"name": "drawing", "run": "draw"}]\(extra)}
             """
         try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return directory + "/manifest.json"
+        return (directory + "/manifest.json", directory)
     }
 }
