@@ -193,18 +193,45 @@ public enum FileIO {
     /// Removes `.<base>.<pid>.<n>.tmp` files left in `directory` by writers of `base` that were
     /// killed between naming their temporary file and renaming it, and are no longer running.
     static func removeLeftovers(of base: String, in directory: String) {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
         let prefix = "." + base + "."
-        var stale: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
+        for name in entries(of: directory) where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: ".")
             guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
-        for name in stale { unlink(directory + "/" + name) }
+    }
+
+    /// The names in the directory `path`, without `.` and `..`; empty when it cannot be read.
+    public static func entries(of path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// A new directory only this user can read, `<parent>/<prefix>XXXXXX` (`mkdtemp`).
+    public static func makeTemporaryDirectory(in parent: String, prefix: String) throws(FileError) -> String {
+        var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw .errno(parent, "create a temporary directory")
+        }
+        return String(cString: made)
+    }
+
+    /// Removes `path` and everything below it. Symbolic links are removed, never followed.
+    public static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            for name in entries(of: path) { removeTree(path + "/" + name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
     }
 
 

@@ -21,14 +21,8 @@ public enum PageCache {
 
     /// Every regular file under `directory`, recursively.
     public static func files(under directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
         var files: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
+        for name in FileIO.entries(of: directory) {
             let path = "\(directory)/\(name)"
             if FileIO.isDirectory(path) { files += Self.files(under: path) } else { files.append(path) }
         }

@@ -65,18 +65,11 @@ enum EscapedProcessReaper {
 
     /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`.
     static func children(of parent: pid_t) -> [Child] {
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
-        var found: [Child] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        FileIO.entries(of: "/proc").compactMap { name in
             guard let pid = pid_t(name), pid > 0, let text = readStat(pid),
-                  let stat = parseStat(text), stat.parent == parent else { continue }
-            found.append(Child(pid: pid, group: stat.group))
+                  let stat = parseStat(text), stat.parent == parent else { return nil }
+            return Child(pid: pid, group: stat.group)
         }
-        return found
     }
 
     /// Whether `entry` (`NAME=value`) is one of the NUL-separated entries of `/proc/<pid>/environ`

@@ -30,23 +30,16 @@ public struct InstructionCounting: Sendable {
         guard let valgrind = ExecutableSearch.find("valgrind") else {
             return .failure(.instructionsNotCounted("--metric instructions runs the app under Valgrind's Callgrind, and valgrind is not installed: install it with `sudo apt-get install valgrind` (or `make setup`)"))
         }
-        var template = Array("\(ExecutableSearch.temporaryDirectory)/launchprof-callgrind-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            return .failure(.instructionsNotCounted("cannot create a temporary directory: \(String(cString: strerror(errno)))"))
+        let made: String
+        do { made = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-callgrind-") } catch {
+            return .failure(.instructionsNotCounted("\(error)"))
         }
-        return .success(InstructionCounting(valgrind: valgrind, outputDirectory: String(cString: made)))
+        return .success(InstructionCounting(valgrind: valgrind, outputDirectory: made))
     }
 
     /// Removes the output directory and anything left in it.
     public func cleanUp() {
-        if let dir = opendir(outputDirectory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink("\(outputDirectory)/\(name)") }
-            }
-            closedir(dir)
-        }
-        rmdir(outputDirectory)
+        FileIO.removeTree(outputDirectory)
     }
 
     /// The command that runs `executable arguments…` under Callgrind.

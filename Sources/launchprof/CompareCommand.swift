@@ -51,8 +51,9 @@ struct CompareCommand: ParsableCommand {
         let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : strategy
         if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
         let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }
-        let directory = try Self.temporaryDirectory()
-        defer { Self.remove(directory) }
+        let directory: String
+        do { directory = try FileIO.makeTemporaryDirectory(in: "/tmp", prefix: "launchprof-compare-") } catch { throw InputError(error) }
+        defer { FileIO.removeTree(directory) }
         let limits = try thresholds.thresholds()
         var rows: [StrategyComparisonRow] = []
         var runsASide = 0
@@ -105,32 +106,6 @@ struct CompareCommand: ParsableCommand {
         } catch {
             throw InputError(error.description)
         }
-    }
-
-    private static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/launchprof-compare-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw InputError("/tmp: cannot make a directory for the compared manifests: \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
-    }
-
-    /// Removes the compared manifests and snapshots.
-    private static func remove(_ directory: String) {
-        var stack = [directory]
-        var directories: [String] = []
-        while let next = stack.popLast() {
-            directories.append(next)
-            guard let dir = opendir(next) else { continue }
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
-                let full = next + "/" + name
-                if FileIO.isDirectory(full) { stack.append(full) } else { unlink(full) }
-            }
-            closedir(dir)
-        }
-        for dir in directories.reversed() { rmdir(dir) }
     }
 }
 
