@@ -649,6 +649,7 @@ final class ResultStreamParser {
                 rowByPath[path] = row
                 var newRow = PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch)
                 newRow.inBackground = f.background == true
+                newRow.onWorkerThread = thread != 0
                 rows.append(newRow)
             }
             rowByNode[node] = row

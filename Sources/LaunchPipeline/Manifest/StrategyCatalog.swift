@@ -21,6 +21,9 @@ public enum StrategyCatalog {
         Entry(key: "releaseCachesOnBackground", onJSON: "true", offJSON: "false", needs: []),
         Entry(key: "sendReportOnClose", onJSON: #"{ "seconds": 2.0 }"#, offJSON: nil, needs: []),
         Entry(key: "coalescedLayout", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "backgroundDecode", onJSON: #"{ "threads": 2 }"#, offJSON: nil, needs: []),
+        Entry(key: "thumbnailsFirst", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
+        Entry(key: "checkStaleDecodes", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
     ]
 
     /// The entry for `key`, or `nil` for a key that is not a strategy.
