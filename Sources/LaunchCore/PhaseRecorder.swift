@@ -33,6 +33,8 @@ public final class PhaseRecorder {
         @usableFromInline var waitedNanoseconds: UInt64
         @usableFromInline var residentAtStart: Int
         @usableFromInline var residentAtEnd: Int
+        /// A wait for another thread (``waiting(_:_:)``): never stretched by device emulation.
+        @usableFromInline var isWait: Bool
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
@@ -48,6 +50,7 @@ public final class PhaseRecorder {
             self.waitedNanoseconds = 0
             self.residentAtStart = -1
             self.residentAtEnd = -1
+            self.isWait = false
         }
     }
 
@@ -225,7 +228,7 @@ public final class PhaseRecorder {
         if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: s.pointee.callgrindBase + index) }
         let entry = s.pointee.entries + index
         var end = now
-        if let emulation = s.pointee.emulation {
+        if let emulation = s.pointee.emulation, !entry.pointee.isWait {
             let elapsed = now &- entry.pointee.start
             let selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
             let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
@@ -272,6 +275,16 @@ public final class PhaseRecorder {
     @discardableResult
     public func phase<T>(_ name: String, kind: PhaseKind? = nil, _ body: () throws -> T) rethrows -> T {
         let token = begin(name, kind: kind)
+        defer { end(token) }
+        return try body()
+    }
+
+    /// Runs `body`, which waits for another thread's work (its result), inside a phase named `name`
+    /// that device emulation never stretches: the other thread's phases are stretched where they run.
+    @discardableResult
+    public func waiting<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let token = begin(name, kind: nil)
+        state.pointee.entries[Int(token.index)].isWait = true
         defer { end(token) }
         return try body()
     }

@@ -43,7 +43,7 @@ public enum SlowLaunchDiagnosis {
         func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
 
         for (rule, kind, finding, advice) in [
-            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "decode off the main thread, or decode fewer or smaller images at launch"),
+            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"),
             (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread"),
         ] {
             guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),

@@ -35,12 +35,16 @@ import LaunchImage
     @Test func imagesDecodeOnWorkersAndTheFinalFrameIsTheSame() throws {
         let (main, mainRun) = try launch(try heavy([:]))
         let (workers, run) = try launch(try heavy(["backgroundDecode": ["threads": 2]]))
-        // Every image of the theme is decoded on a worker thread, none on the main one.
-        let decodes = run.phases.filter { $0.name.hasPrefix("decoding ") && !$0.name.hasPrefix("decoding font") }
-        #expect(decodes.map(\.name).sorted() == ["decoding backdrop@2x.png", "decoding icon-backspace@2x.png", "decoding logo@2x.png", "decoding texture@2x.png"])
+        // Every font atlas and image of the theme is decoded on a worker thread, none on the main one.
+        let decodes = run.phases.filter { $0.name.hasPrefix("decoding ") }
+        #expect(decodes.map(\.name).sorted() == ["decoding backdrop@2x.png", "decoding font-display@2x.png", "decoding font-label@2x.png",
+                                                  "decoding icon-backspace@2x.png", "decoding logo@2x.png", "decoding texture@2x.png"])
         #expect(decodes.allSatisfy { (1...2).contains($0.thread) && $0.depth == 0 && $0.kind == .decode })
         #expect(mainRun.phases.filter { $0.name.hasPrefix("decoding ") }.allSatisfy { $0.thread == 0 })
-        #expect(run.counter("images queued for workers") == 4)
+        #expect(run.counter("images queued for workers") == 6)
+        // Text waits for its fonts, in a phase of the main thread.
+        let wait = try #require(run.phases.first { $0.name == "waiting for fonts" })
+        #expect(wait.thread == 0 && wait.kind == nil && !wait.afterLaunch)
         #expect(run.counter("images decoded") == mainRun.counter("images decoded"))
         #expect(run.counter("image cache hits") == mainRun.counter("image cache hits"))
         #expect(run.counter("decoded image bytes") == mainRun.counter("decoded image bytes"))

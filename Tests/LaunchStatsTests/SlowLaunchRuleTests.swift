@@ -30,7 +30,7 @@ import LaunchCore
         let decoding = run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)])
         let reasons = SlowLaunchDiagnosis.reasons([decoding])
         #expect(reasons.first?.rule == "decodeOnMainThread")
-        #expect(reasons.first?.message == "decoding took 75% of the launch on the main thread (over 20%): decode off the main thread, or decode fewer or smaller images at launch")
+        #expect(reasons.first?.message == "decoding took 75% of the launch on the main thread (over 20%): try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch")
         #expect(rules([run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)], thread: 1)]) == [])
         #expect(rules([run([("Init", .cpu, 0.9), ("loading images", .decode, 0.1)])]) == [])
     }

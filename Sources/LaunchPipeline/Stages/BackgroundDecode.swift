@@ -1,10 +1,11 @@
 import LaunchCore
 import LaunchImage
 
-/// `strategies.backgroundDecode` (../shared/seeds/002): the images stage decodes the font atlases
-/// on the main thread (every label needs them) and hands every image to ``DecodeWorkers``; the main
-/// thread goes on laying out and drawing with placeholders. After `interactive`, each turn of the
-/// main run loop takes the images decoded so far and redraws the views (`drawing decoded images`).
+/// `strategies.backgroundDecode` (../shared/seeds/002): the images stage hands every PNG asset to
+/// ``DecodeWorkers``, the font atlases first, and the main thread goes on. A stage that draws text
+/// waits for the fonts (`waiting for fonts`, never stretched by a device tier); images not decoded
+/// by the first frame are drawn as placeholders. After `interactive`, each turn of the main run loop
+/// takes the images decoded since and redraws the views (`drawing decoded images`).
 ///
 /// The window is the view whose image can change while it decodes (a settings change, a rotation):
 /// its job is checked against the window's current image path before and after decoding, and with
@@ -26,7 +27,6 @@ extension Pipeline {
     /// images are then decoded on the main thread, as without the strategy).
     func startBackgroundDecode(_ spec: BackgroundDecodeSpec) throws -> Bool {
         let theme = try require(theme, "images")
-        try loadFonts(theme)
         let workers = DecodeWorkers(count: spec.threads, like: recorder, checkStale: manifest.strategies.checkStaleDecodes, decoder: decoder)
         guard workers.isRunning else { return false }
         decodeWorkers = workers
@@ -45,8 +45,14 @@ extension Pipeline {
             showsThumbnail = true
         }
 
-        // One job per file, in name order (as the main thread would decode them).
+        // One job per file: the fonts first (text needs them soonest), then the images, in name order.
         var queued: Set<String> = []
+        for name in theme.fonts.keys.sorted() {
+            let (path, _) = resolveAsset(theme.fonts[name]!.atlas)
+            guard queued.insert(path).inserted else { continue }
+            pendingFonts.insert(path)
+            workers.submit(.init(path: path, fileName: Self.fileName(path), views: []))
+        }
         for name in theme.images.keys.sorted() {
             let (path, _) = resolveAsset(theme.images[name]!.source)
             guard queued.insert(path).inserted else { continue }
@@ -70,8 +76,21 @@ extension Pipeline {
             }
         }
         recorder.count("images queued for workers", queued.count)
-        recorder.count("image cache hits", theme.images.count - queued.count)
+        recorder.count("image cache hits", theme.fonts.count + theme.images.count - queued.count)
         return true
+    }
+
+    /// Before text is drawn or measured: waits for the font atlases still decoding on the workers,
+    /// taking in whatever else they finished meanwhile (drawn in the next frame).
+    func awaitFonts() throws {
+        guard let workers = decodeWorkers, let theme, !pendingFonts.isEmpty else { return }
+        var counts = DecodeCounts()
+        try recorder.waiting("waiting for fonts") {
+            while !pendingFonts.isEmpty, let result = workers.next() {
+                _ = try apply(result, theme: theme, counts: &counts)
+            }
+        }
+        decodeCounts.add(counts)
     }
 
     /// After `interactive`: takes the decoded images as the workers finish them and redraws the
@@ -80,7 +99,7 @@ extension Pipeline {
         guard let workers = decodeWorkers, let theme else { return }
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
-        var counts = DecodeCounts()
+        var counts = decodeCounts
         while true {
             guard let first = workers.next() else {
                 // What is left is the race's held decode: it comes back once the window shows its new image.
@@ -132,6 +151,11 @@ extension Pipeline {
             return false
         }
         imageCache.store(image, for: result.job.path)
+        pendingFonts.remove(result.job.path)
+        for name in theme.fonts.keys.sorted() {
+            let spec = theme.fonts[name]!
+            if resolveAsset(spec.atlas).path == result.job.path { fonts[name] = try GlyphFont(spec: spec, atlas: image, file: result.job.path) }
+        }
         let icons = Set(manifest.orientations.first.flatMap { layouts[$0] }?.keys.compactMap(\.spec.icon) ?? [])
         var shown = false
         for name in theme.images.keys.sorted() {
@@ -165,6 +189,8 @@ extension Pipeline {
         decodeWorkers?.finish()
         decodeWorkers = nil
         heldRaceJob = nil
+        pendingFonts = []
+        decodeCounts = DecodeCounts()
     }
 }
 
@@ -174,4 +200,11 @@ struct DecodeCounts {
     var thumbnailsReplaced = 0
     var staleDiscarded = 0
     var staleDrawn = 0
+
+    mutating func add(_ other: DecodeCounts) {
+        redraws += other.redraws
+        thumbnailsReplaced += other.thumbnailsReplaced
+        staleDiscarded += other.staleDiscarded
+        staleDrawn += other.staleDrawn
+    }
 }

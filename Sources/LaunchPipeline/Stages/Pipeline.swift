@@ -49,6 +49,10 @@ public final class Pipeline {
     var showsThumbnail = false
     /// `--force-decode-race`: the window's decode, held until the window shows its new image.
     var heldRaceJob: Int?
+    /// Font atlases still decoding on the workers.
+    var pendingFonts: Set<String> = []
+    /// What happened to images taken in while waiting for the fonts.
+    var decodeCounts = DecodeCounts()
     private var ran: Set<StageKind> = []
     private var touched: Set<String> = []
 
@@ -214,6 +218,7 @@ public final class Pipeline {
         guard var canvas, let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
             throw PipelineError("the draw stage needs the init and layout stages first")
         }
+        try awaitFonts()
         var renderer = makeRenderer(theme)
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
@@ -262,6 +267,7 @@ public final class Pipeline {
     private func runSettings(_ stage: StageSpec) throws {
         let theme = try require(theme, "settings")
         guard let path = stage.file else { return }
+        try awaitFonts()
         let settings = try recorder.phase("reading \(Self.fileName(path))", kind: .io) { try Settings.load(path: path, theme: theme) }
         let views = CalculatorViews(theme: theme, layouts: layouts, screen: manifest.screen, font: fonts["label"] ?? fonts.values.first,
                                     coalesced: manifest.strategies.coalescedLayout)
