@@ -117,7 +117,8 @@ public struct PhaseTable: Sendable, Equatable {
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
-            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch }
+            // The main thread's waits only: a worker's overlap them.
+            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.thread == 0 }
                 .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
         }
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }

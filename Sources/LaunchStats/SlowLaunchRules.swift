@@ -48,6 +48,12 @@ public enum SlowLaunchDiagnosis {
         ] {
             guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
                   share > rule.threshold else { continue }
+            var advice = advice
+            // With backgroundDecode on, the advice is not to turn it on: say what still decodes on the main thread.
+            if kind == .decode, let run = runs.first, run.counter(AppInterface.imagesQueuedForWorkersCounter) != nil {
+                let largest = largestMainThreadPhase(of: kind, in: run).map { " is '\($0)'" } ?? " is not an image of the theme"
+                advice = "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
+            }
             reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
                                       message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
         }
@@ -117,6 +123,12 @@ public enum SlowLaunchDiagnosis {
             if !nested { seconds += phase.duration }
         }
         return seconds
+    }
+
+    /// The name of the longest outermost phase of `kind` on the main thread during the launch.
+    static func largestMainThreadPhase(of kind: PhaseKind, in run: RunRecord) -> String? {
+        run.phases.filter { $0.kind == kind && $0.thread == 0 && !$0.afterLaunch && $0.name != ProtocolParser.processStartPhase }
+            .max { $0.duration < $1.duration }?.name
     }
 
     /// Seconds of the top-level launch phases named `name` in `run`.

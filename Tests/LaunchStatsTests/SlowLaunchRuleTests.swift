@@ -35,6 +35,12 @@ import LaunchCore
         #expect(rules([run([("Init", .cpu, 0.9), ("loading images", .decode, 0.1)])]) == [])
     }
 
+    @Test func withBackgroundDecodeTheAdviceNamesWhatStillDecodesOnTheMainThread() {
+        let decoding = run([("Init", .cpu, 0.1), ("showing snapshot", .decode, 0.2), ("loading images", .decode, 0.1)],
+                           counters: [AppInterface.imagesQueuedForWorkersCounter: 6])
+        #expect(SlowLaunchDiagnosis.reasons([decoding]).first?.message == "decoding took 75% of the launch on the main thread (over 20%): the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread is 'showing snapshot': make it smaller, or show less before the first frame")
+    }
+
     @Test func nestedPhasesOfTheSameKindAreCountedOnce() {
         var nested = run([("Init", .cpu, 0.5), ("loading images", .decode, 0.5)])
         nested.phases.append(PhaseRecord(name: "decoding a.png", kind: .decode, start: 0.5, duration: 0.4, depth: 1, parent: 1))

@@ -75,7 +75,7 @@ extension Pipeline {
                 heldRaceJob = id
             }
         }
-        recorder.count("images queued for workers", queued.count)
+        recorder.count(AppInterface.imagesQueuedForWorkersCounter, queued.count)
         recorder.count("image cache hits", theme.fonts.count + theme.images.count - queued.count)
         return true
     }
