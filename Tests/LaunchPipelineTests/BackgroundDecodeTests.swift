@@ -9,13 +9,13 @@ import LaunchImage
 /// thread; the thumbnail drawn first and replaced; the reuse race (`--force-decode-race`) proven by
 /// the pixels of the final frame, with and without the check.
 @Suite(.serialized) struct BackgroundDecodeTests {
-    /// The heavy manifest without the snapshot (so every launch draws the same), with `strategies`
-    /// merged into its own and, if given, another theme file.
+    /// The heavy manifest without the snapshot (so every launch draws the same) and without its
+    /// decode strategies, with `strategies` merged into its own and, if given, another theme file.
     func heavy(_ strategies: [String: Any], theme: String? = nil) throws -> Manifest {
         var root = try #require(try JSONSerialization.jsonObject(with: Data(try FileIO.read(Paths.heavyManifest))) as? [String: Any])
         var merged = try #require(root["strategies"] as? [String: Any])
         merged["snapshotFirst"] = false
-        merged["loadingDialog"] = nil
+        for key in ["loadingDialog", "backgroundDecode", "thumbnailsFirst", "checkStaleDecodes"] { merged[key] = nil }
         for (key, value) in strategies { merged[key] = value }
         root["strategies"] = merged
         if let theme { root["theme"] = theme }
