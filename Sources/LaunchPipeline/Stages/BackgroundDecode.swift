@@ -84,12 +84,17 @@ extension Pipeline {
     /// taking in whatever else they finished meanwhile (drawn in the next frame).
     func awaitFonts() throws {
         guard let workers = decodeWorkers, let theme, !pendingFonts.isEmpty else { return }
-        var counts = DecodeCounts()
-        try recorder.waiting("waiting for fonts") {
-            while !pendingFonts.isEmpty, let result = workers.next() {
-                _ = try apply(result, theme: theme, counts: &counts)
+        // Only the waiting is in the phase: making the fonts from the atlases is the main thread's work.
+        let taken = recorder.waiting("waiting for fonts") { () -> [DecodeWorkers.Result] in
+            var fontsLeft = pendingFonts, taken: [DecodeWorkers.Result] = []
+            while !fontsLeft.isEmpty, let result = workers.next() {
+                fontsLeft.remove(result.job.path)
+                taken.append(result)
             }
+            return taken
         }
+        var counts = DecodeCounts()
+        for result in taken { _ = try apply(result, theme: theme, counts: &counts) }
         decodeCounts.add(counts)
     }
 
