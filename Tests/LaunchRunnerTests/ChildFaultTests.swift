@@ -23,10 +23,17 @@ import Glibc
         return (result, pid)
     }
 
-    /// Whether no process of the group `pgid` is left, not even a zombie.
+    /// Whether no process of the group `pgid` is left, not even a zombie. The launcher has killed
+    /// the group when it returns; a grandchild it orphaned is reaped by init, which may take a moment
+    /// on a loaded machine, so the group has up to 5 s to disappear.
     func groupIsGone(_ pgid: pid_t?) -> Bool {
         guard let pgid, pgid > 0 else { return false }
-        return kill(-pgid, 0) == -1 && errno == ESRCH
+        let deadline = MonotonicClock.nanoseconds() + 5_000_000_000
+        while MonotonicClock.nanoseconds() < deadline {
+            if kill(-pgid, 0) == -1 && errno == ESRCH { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     static let report = #"printf 'launchprof 1\nmain -\nbegin - 0 cpu work\nend - 0 work\ndone -\n' >&3"#
