@@ -65,7 +65,8 @@ public enum BuiltInApp {
             for name in options.touch { try pipeline.touch(name) }
             // The launch is over: its part of the report goes out now, so the launcher sees
             // `interactive` and can send events; what follows is reported at the end.
-            let launch = ProtocolWriter.report(recorders: [recorder], deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+            // The preload's worker (if any) is joined first: its phases go out with the launch's.
+            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
             write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
             recorder.reset()
             try serveControlChannel(pipeline)

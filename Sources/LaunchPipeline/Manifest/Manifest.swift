@@ -118,6 +118,8 @@ public struct Strategies: Equatable, Sendable {
     /// Settings applied at launch store their values and lay the views out once, at the end
     /// (`setNeedsUpdate`), instead of once per setter (`layoutIfNeeded`).
     public var coalescedLayout = false
+    /// A lazy data stage prepared on a worker thread under the launch animation; `nil` for none (``PreloadSpec``).
+    public var preload: PreloadSpec?
 
     public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
                 queueInputDuringLaunch: Bool = true) {

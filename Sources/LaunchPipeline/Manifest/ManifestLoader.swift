@@ -97,6 +97,7 @@ public enum ManifestLoader {
         }
 
         strategies.coalescedLayout = try strategiesNode?.optional("coalescedLayout")?.bool() ?? false
+        strategies.preload = try preload(try strategiesNode?.optional("preload"), stages: stages)
         if let node = try strategiesNode?.optional("sendReportOnClose") {
             let report = try node.object(allowed: ["seconds"])
             let secondsNode = try report.required("seconds")

@@ -21,6 +21,8 @@ public enum StrategyCatalog {
         Entry(key: "releaseCachesOnBackground", onJSON: "true", offJSON: "false", needs: []),
         Entry(key: "sendReportOnClose", onJSON: #"{ "seconds": 2.0 }"#, offJSON: nil, needs: []),
         Entry(key: "coalescedLayout", onJSON: "true", offJSON: "false", needs: []),
+        // The stage is the manifest's first lazy data stage (StrategyVariants fills it in).
+        Entry(key: "preload", onJSON: #"{ "stage": "loading conversions", "during": "launch animation" }"#, offJSON: nil, needs: []),
     ]
 
     /// The entry for `key`, or `nil` for a key that is not a strategy.
