@@ -25,6 +25,7 @@ import LaunchCore
             case "releaseCachesOnBackground": #expect(!off.strategies.releaseCachesOnBackground && on.strategies.releaseCachesOnBackground)
             case "sendReportOnClose": #expect(off.strategies.sendReportOnClose == nil && on.strategies.sendReportOnClose == 2.0)
             case "coalescedLayout": #expect(!off.strategies.coalescedLayout && on.strategies.coalescedLayout)
+            case "preload": #expect(off.strategies.preload == nil && on.strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
             default: Issue.record("a strategy without a test: \(entry.key)")
             }
         }

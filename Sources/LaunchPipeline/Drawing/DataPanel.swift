@@ -63,9 +63,10 @@ public struct DataPanel: Sendable {
         func fitted(_ text: String, limit: Double, size: Double) -> String {
             guard font.width(of: text, height: size) > limit else { return text }
             let ellipsis = (known["."] ?? font.missingCharacters(in: ".").isEmpty) ? "..." : ""
-            var cut = text
-            while !cut.isEmpty, font.width(of: cut + ellipsis, height: size) > limit { cut.removeLast() }
-            return cut + ellipsis
+            // Every glyph is one cell wide: the characters that fit, counted, not searched for.
+            let glyph = font.width(of: "x", height: size)
+            let room = glyph > 0 ? Int(((limit - font.width(of: ellipsis, height: size)) / glyph).rounded(.down)) : 0
+            return String(text.prefix(max(0, room))) + ellipsis
         }
         /// The top of `text` so that its ink is centred in `frame`, from the characters' cached ink.
         func textTop(_ text: String, size: Double, in frame: Rect) -> Double {
