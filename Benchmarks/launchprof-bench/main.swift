@@ -111,8 +111,11 @@ if arguments.first == "gate" {
 } else if arguments.first == "encode" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
+    BackgroundDecodeBenchmark().report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
+} else if arguments.first == "decode" {
+    BackgroundDecodeBenchmark().report()
 } else {
     let recorderOK = benchRecorder()
     do {
@@ -127,4 +130,5 @@ if arguments.first == "gate" {
     CriticalPathBenchmark().report()
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
+    BackgroundDecodeBenchmark().report()
 }

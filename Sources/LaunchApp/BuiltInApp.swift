@@ -15,6 +15,7 @@ public enum BuiltInApp {
         var writeSnapshot = true
         var touch: [String] = []
         var seed: UInt64?
+        var forceDecodeRace = false
     }
 
     /// Runs the app and exits: 0 after a complete report, 2 on bad input.
@@ -28,6 +29,7 @@ public enum BuiltInApp {
             case "--manifest": options.manifest = value; i += 1
             case "--snapshot": options.snapshot = value; i += 1
             case "--no-snapshot": options.writeSnapshot = false
+            case "--force-decode-race": options.forceDecodeRace = true
             case "--touch": options.touch.append(value); i += 1
             case "--seed":
                 guard let seed = UInt64(value) else { fail("--seed expects a whole number from 0 to \(UInt64.max), not '\(value)'") }
@@ -58,6 +60,7 @@ public enum BuiltInApp {
             pipeline = Pipeline(manifest: manifest, recorder: recorder)
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if let seed = options.seed { pipeline.dialogSeed = seed | 1 }
+            pipeline.forceDecodeRace = options.forceDecodeRace
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
             pipeline.onStageStart = { write(AppInterface.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
@@ -65,8 +68,9 @@ public enum BuiltInApp {
             for name in options.touch { try pipeline.touch(name) }
             // The launch is over: its part of the report goes out now, so the launcher sees
             // `interactive` and can send events; what follows is reported at the end.
-            // The preload's worker (if any) is joined first: its phases go out with the launch's.
-            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+            // The worker threads' recorders go out with the launch's: the decode workers', and the
+            // preload's (joined first).
+            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
             write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
             recorder.reset()
             try serveControlChannel(pipeline)

@@ -14,4 +14,7 @@ public enum AppInterface {
     /// Counters `unused at launch: <phase>`: a phase that ran at launch for something nothing used
     /// before interactive (`Why it is slow` suggests making it lazy).
     public static let unusedAtLaunchCounterPrefix = "unused at launch: "
+    /// The counter the built-in app sends when `backgroundDecode` queues its PNG assets for worker
+    /// threads (`Why it is slow` then advises on what still decodes on the main thread).
+    public static let imagesQueuedForWorkersCounter = "images queued for workers"
 }

@@ -19,6 +19,14 @@ public enum MonotonicClock {
 }
 
 extension MonotonicClock {
+    /// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): what the thread ran,
+    /// without the time other threads held the cores.
+    public static func threadCPUNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
     /// Busy-waits until the monotonic clock reads `deadline` nanoseconds. Spinning, unlike sleeping,
     /// keeps the core awake and its caches warm, so the work after the wait runs as fast as before it
     /// (a sleep lets the core idle down, and the next phase would run slower and be stretched again).

@@ -33,6 +33,11 @@ public final class PhaseRecorder {
         @usableFromInline var waitedNanoseconds: UInt64
         @usableFromInline var residentAtStart: Int
         @usableFromInline var residentAtEnd: Int
+        /// A wait for another thread (``waiting(_:_:)``): never stretched by device emulation.
+        @usableFromInline var isWait: Bool
+        /// The thread's CPU time at the phase's begin, and its children's CPU time (under emulation).
+        @usableFromInline var cpuStart: UInt64
+        @usableFromInline var childCPUNanoseconds: UInt64
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
@@ -48,6 +53,9 @@ public final class PhaseRecorder {
             self.waitedNanoseconds = 0
             self.residentAtStart = -1
             self.residentAtEnd = -1
+            self.isWait = false
+            self.cpuStart = 0
+            self.childCPUNanoseconds = 0
         }
     }
 
@@ -122,6 +130,9 @@ public final class PhaseRecorder {
 
     /// Emulates a slower device: when a phase ends, its own (self) time × (factor − 1) of its kind is
     /// spent waiting inside it, so wall time, ordering and concurrency behave as on that device.
+    /// The self time of `cpu`, `decode` and `draw` phases is the thread's CPU time, so time lost to
+    /// other threads on the host's cores is not multiplied by the factor; an `io` phase's is wall
+    /// time (the device's slower storage stretches the waiting).
     /// `nil` (the default) records host time only.
     public var emulation: DeviceEmulation? {
         get { state.pointee.emulation }
@@ -211,6 +222,7 @@ public final class PhaseRecorder {
             // The phase starts after the sample, so reading /proc is not counted as its work.
             entry.pointee.start = MonotonicClock.nanoseconds()
         }
+        if s.pointee.emulation != nil { entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds() }
         // Last, so the phase's count starts after the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: s.pointee.callgrindBase + index) }
     }
@@ -225,14 +237,23 @@ public final class PhaseRecorder {
         if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: s.pointee.callgrindBase + index) }
         let entry = s.pointee.entries + index
         var end = now
+        var cpuEnd: UInt64 = 0
         if let emulation = s.pointee.emulation {
-            let elapsed = now &- entry.pointee.start
-            let selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
-            let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
-            if extra > 0 {
-                MonotonicClock.spin(until: now &+ extra)
-                end = MonotonicClock.nanoseconds()
-                entry.pointee.waitedNanoseconds &+= end &- now
+            cpuEnd = MonotonicClock.threadCPUNanoseconds()
+            if !entry.pointee.isWait {
+                let elapsed = now &- entry.pointee.start
+                var selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
+                if entry.pointee.effectiveKind != .io {
+                    let cpu = cpuEnd &- entry.pointee.cpuStart
+                    selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
+                }
+                let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
+                if extra > 0 {
+                    MonotonicClock.spin(until: now &+ extra)
+                    end = MonotonicClock.nanoseconds()
+                    entry.pointee.waitedNanoseconds &+= end &- now
+                    cpuEnd = MonotonicClock.threadCPUNanoseconds()
+                }
             }
         }
         if Int(entry.pointee.depth) <= s.pointee.memoryDepth {
@@ -242,6 +263,7 @@ public final class PhaseRecorder {
             let parent = s.pointee.entries + Int(entry.pointee.parent)
             parent.pointee.childNanoseconds &+= end &- entry.pointee.start
             parent.pointee.waitedNanoseconds &+= entry.pointee.waitedNanoseconds
+            if s.pointee.emulation != nil { parent.pointee.childCPUNanoseconds &+= cpuEnd &- entry.pointee.cpuStart }
         }
         return end
     }
@@ -272,6 +294,16 @@ public final class PhaseRecorder {
     @discardableResult
     public func phase<T>(_ name: String, kind: PhaseKind? = nil, _ body: () throws -> T) rethrows -> T {
         let token = begin(name, kind: kind)
+        defer { end(token) }
+        return try body()
+    }
+
+    /// Runs `body`, which waits for another thread's work (its result), inside a phase named `name`
+    /// that device emulation never stretches: the other thread's phases are stretched where they run.
+    @discardableResult
+    public func waiting<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let token = begin(name, kind: nil)
+        state.pointee.entries[Int(token.index)].isWait = true
         defer { end(token) }
         return try body()
     }

@@ -649,6 +649,7 @@ final class ResultStreamParser {
                 rowByPath[path] = row
                 var newRow = PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch)
                 newRow.inBackground = f.background == true
+                newRow.onWorkerThread = thread != 0
                 rows.append(newRow)
             }
             rowByNode[node] = row
@@ -667,7 +668,8 @@ final class ResultStreamParser {
         if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
         if let growth = f.residentGrowth { rows[r].residentGrowth.append(growth) }
         if let count = f.instructions { rows[r].instructions.append(Double(count)) }
-        if depth == 0 && !afterLaunch, let host = f.hostDuration { hostSaving += duration - host }
+        // The main thread's waits only: a worker's overlap them, and the total is the main thread's.
+        if depth == 0 && !afterLaunch && thread == 0, let host = f.hostDuration { hostSaving += duration - host }
     }
 
     private func marks() throws(JSONFailure) {

@@ -51,8 +51,11 @@ public struct TextReportExporter: ResultExporter {
             }
             return text
         }
-        for row in table.rows where !row.afterLaunch && !row.isMark {
-            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
+        func phaseLine(_ row: PhaseTable.Row, indent: Int = 0) -> String {
+            String(repeating: "  ", count: row.depth + indent) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row)
+        }
+        for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread {
+            lines.append(phaseLine(row))
         }
         for name in table.deferred {
             var line = "Time for \(PlainText.oneLine(name)): deferred"
@@ -60,7 +63,7 @@ public struct TextReportExporter: ResultExporter {
                 line += ", \(time(touched.durations)) on first use" + extras(touched)
             }
             lines.append(line)
-            lines += Self.firstUseLines(table, stage: name, prefix: "Time for") { time($0.durations) + extras($0) }
+            lines += Self.firstUseLines(table, stage: name, prefix: "Time for", includingPreload: false) { time($0.durations) + extras($0) }
         }
         var total = "Total launch time: \(time(table.totals))"
         if emulated, let host = Summary(table.hostTotals) {
@@ -76,11 +79,26 @@ public struct TextReportExporter: ResultExporter {
             if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
             lines.append(line)
         }
+        // Work on other threads (decoding off the main thread), and the main thread's work after
+        // interactive that is neither a first use nor a tap (drawing images decoded on workers).
+        let workers = table.rows.filter { $0.onWorkerThread && !$0.inBackground }
+        if !workers.isEmpty {
+            lines.append("On worker threads:")
+            lines += workers.map { phaseLine($0, indent: 1) }
+        }
+        let afterInteractive = table.rows.filter {
+            $0.afterLaunch && !$0.onWorkerThread && !$0.inBackground && !$0.isMark && !table.deferred.contains($0.name)
+                && $0.name != "handling tap" && $0.path.split(separator: "/").first.map({ !table.deferred.contains(String($0)) }) ?? true
+        }
+        if !afterInteractive.isEmpty {
+            lines.append("After interactive:")
+            lines += afterInteractive.map { phaseLine($0, indent: 1) }
+        }
         if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
         if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }
         // The background step, after the launch and outside its total.
         for row in table.rows where row.inBackground {
-            lines.append(String(repeating: "  ", count: row.depth) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row))
+            lines.append(phaseLine(row))
         }
         if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
         if let reasons = result.slowReasons, !reasons.isEmpty {
@@ -154,7 +172,7 @@ public struct TextReportExporter: ResultExporter {
                 line += ", \(count(touched.instructions)) on first use"
             }
             lines.append(line)
-            lines += Self.firstUseLines(table, stage: name, prefix: "Instructions for") { count($0.instructions) }
+            lines += Self.firstUseLines(table, stage: name, prefix: "Instructions for", includingPreload: true) { count($0.instructions) }
         }
         lines.append("Total launch instructions: \(count(table.instructionTotals))")
         for row in table.rows where row.inBackground {

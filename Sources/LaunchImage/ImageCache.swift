@@ -20,6 +20,12 @@ public final class ImageCache {
         return image
     }
 
+    /// Caches `image`, decoded elsewhere (a worker thread), as a miss.
+    public func store(_ image: RGBAImage, for path: String) {
+        misses += 1
+        images[path] = image
+    }
+
     /// The cached image for `path`, without loading or counting.
     public func cached(_ path: String) -> RGBAImage? { images[path] }
 

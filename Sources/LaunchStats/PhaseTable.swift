@@ -30,6 +30,8 @@ public struct PhaseTable: Sendable, Equatable {
         public var isMark: Bool
         /// A phase of the app's background step (``PhaseRecord/background``).
         public var inBackground = false
+        /// A phase recorded on a thread other than the main one (a worker's), in the first run it appears in.
+        public var onWorkerThread = false
 
         public init(path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
                     hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = [],
@@ -101,6 +103,7 @@ public struct PhaseTable: Sendable, Equatable {
                     index[path] = i
                     rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
                     rows[rows.count - 1].inBackground = phase.background == true
+                    rows[rows.count - 1].onWorkerThread = phase.thread != 0
                 }
                 rows[i].durations.append(phase.duration)
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
@@ -114,7 +117,8 @@ public struct PhaseTable: Sendable, Equatable {
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
-            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch }
+            // The main thread's waits only: a worker's overlap them.
+            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.thread == 0 }
                 .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
         }
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }

@@ -46,11 +46,17 @@ public enum SlowLaunchDiagnosis {
         func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
 
         for (rule, kind, finding, advice) in [
-            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "decode off the main thread, or decode fewer or smaller images at launch"),
+            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"),
             (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread"),
         ] {
             guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
                   share > rule.threshold else { continue }
+            var advice = advice
+            // With backgroundDecode on, the advice is not to turn it on: say what still decodes on the main thread.
+            if kind == .decode, let run = runs.first, run.counter(AppInterface.imagesQueuedForWorkersCounter) != nil {
+                let largest = largestMainThreadPhase(of: kind, in: run).map { " is '\($0)'" } ?? " is not an image of the theme"
+                advice = "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
+            }
             reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
                                       message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
         }
@@ -122,6 +128,12 @@ public enum SlowLaunchDiagnosis {
             if !nested { seconds += phase.duration }
         }
         return seconds
+    }
+
+    /// The name of the longest outermost phase of `kind` on the main thread during the launch.
+    static func largestMainThreadPhase(of kind: PhaseKind, in run: RunRecord) -> String? {
+        run.phases.filter { $0.kind == kind && $0.thread == 0 && !$0.afterLaunch && $0.name != ProtocolParser.processStartPhase }
+            .max { $0.duration < $1.duration }?.name
     }
 
     /// Seconds of the top-level launch phases named `name` in `run`.

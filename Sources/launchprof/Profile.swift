@@ -30,6 +30,9 @@ struct Profile {
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
         do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
+        if options.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
+            throw InputError("--force-decode-race: \(path) does not turn on strategies.backgroundDecode, so no image decodes on a worker to race with")
+        }
         var tierInfo: TierInfo?
         var memoryBudget: Int?
         var environment: [String: String] = [:]
@@ -54,6 +57,7 @@ struct Profile {
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
         if let seed = options.seed { arguments += ["--seed", String(seed)] }
+        if options.forceDecodeRace { arguments.append("--force-decode-race") }
         var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             let counting: InstructionCounting

@@ -55,6 +55,9 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Seed the loading dialog's choice of message, so runs repeat it (0 to 18446744073709551615).", valueName: "n"))
     var seed: UInt64?
 
+    @Flag(name: .customLong("force-decode-race"), help: "For tests of backgroundDecode: while the window's image decodes on a worker, give the window another image, and hand the first decode back last (the reuse race, every run).")
+    var forceDecodeRace = false
+
     @Flag(name: .long, help: "After the background step, bring the app back to the foreground and time its return ('returning to foreground'): the cost of releaseCachesOnBackground.")
     var resume = false
 

@@ -87,3 +87,23 @@ import Glibc
         #expect(run.counter("decoded") == 3)
     }
 }
+
+/// `waiting`: a wait for another thread is recorded, and device emulation does not stretch it.
+@Suite struct PhaseRecorderWaitTests {
+    @Test func aWaitIsNotStretchedButWorkIs() throws {
+        let recorder = PhaseRecorder(clock: LaunchClock.startNow())
+        recorder.emulation = DeviceEmulation(factors: [.cpu: 100, .io: 100, .decode: 100, .draw: 100])
+        func busy() { let end = MonotonicClock.threadCPUNanoseconds() + 2_000_000; while MonotonicClock.threadCPUNanoseconds() < end {} }
+        recorder.phase("outer", kind: .cpu) {
+            recorder.waiting("waiting for fonts") { busy() }
+        }
+        recorder.phase("work", kind: .cpu) { busy() }
+        let phases = recorder.phaseRecords()
+        let wait = try #require(phases.first { $0.name == "waiting for fonts" })
+        let work = try #require(phases.first { $0.name == "work" })
+        #expect(wait.kind == nil && wait.depth == 1)
+        // 2 ms of work stretched 100 times is at least 200 ms; the 2 ms wait stays far under that.
+        #expect(work.duration >= 0.199)
+        #expect(wait.duration < 0.15)
+    }
+}

@@ -105,7 +105,7 @@ import LaunchImage
 
     @Test func aPreloadThatIsNeverUsedIsStillJoinedAndReported() throws {
         let (pipeline, run) = try launch(preload: true, touch: false)
-        #expect(run.phases.contains { $0.name == "drawing the panel" && $0.thread == Pipeline.preloadThreadNumber })
+        #expect(run.phases.contains { $0.name == "drawing the panel" && $0.thread == 1 })
         #expect(run.counter("first use preloaded") == nil)
         #expect(pipeline.dataTables["loading conversions"]?.items.count == 14)
     }

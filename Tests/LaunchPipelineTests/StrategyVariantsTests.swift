@@ -25,6 +25,11 @@ import LaunchCore
             case "releaseCachesOnBackground": #expect(!off.strategies.releaseCachesOnBackground && on.strategies.releaseCachesOnBackground)
             case "sendReportOnClose": #expect(off.strategies.sendReportOnClose == nil && on.strategies.sendReportOnClose == 2.0)
             case "coalescedLayout": #expect(!off.strategies.coalescedLayout && on.strategies.coalescedLayout)
+            case "backgroundDecode": #expect(off.strategies.backgroundDecode == nil && on.strategies.backgroundDecode?.threads == 2)
+            case "thumbnailsFirst":
+                #expect(!off.strategies.thumbnailsFirst && on.strategies.thumbnailsFirst && on.strategies.backgroundDecode != nil)
+            case "checkStaleDecodes":
+                #expect(!off.strategies.checkStaleDecodes && on.strategies.checkStaleDecodes && on.strategies.backgroundDecode != nil)
             case "preload": #expect(off.strategies.preload == nil && on.strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
             default: Issue.record("a strategy without a test: \(entry.key)")
             }
@@ -36,6 +41,10 @@ import LaunchCore
         #expect(off.strategies.loadingDialog == nil)  // The dialog needs snapshotFirst.
         #expect(on.strategies.loadingDialog?.showAfter == 1.0)
         #expect(StrategyCatalog.dependents(of: "snapshotFirst") == ["loadingDialog"])
+        #expect(StrategyCatalog.dependents(of: "backgroundDecode") == ["thumbnailsFirst", "checkStaleDecodes"])
+        // Off, backgroundDecode takes its two switches off with it, so the manifest still loads.
+        let (decodeOff, _) = try variants("backgroundDecode")
+        #expect(decodeOff.strategies.backgroundDecode == nil && !decodeOff.strategies.thumbnailsFirst)
     }
 
     /// `launchprof compare` writes the variants to a temporary directory: a settings stage that names

@@ -30,9 +30,15 @@ import LaunchCore
         let decoding = run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)])
         let reasons = SlowLaunchDiagnosis.reasons([decoding])
         #expect(reasons.first?.rule == "decodeOnMainThread")
-        #expect(reasons.first?.message == "decoding took 75% of the launch on the main thread (over 20%): decode off the main thread, or decode fewer or smaller images at launch")
+        #expect(reasons.first?.message == "decoding took 75% of the launch on the main thread (over 20%): try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch")
         #expect(rules([run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)], thread: 1)]) == [])
         #expect(rules([run([("Init", .cpu, 0.9), ("loading images", .decode, 0.1)])]) == [])
+    }
+
+    @Test func withBackgroundDecodeTheAdviceNamesWhatStillDecodesOnTheMainThread() {
+        let decoding = run([("Init", .cpu, 0.1), ("showing snapshot", .decode, 0.2), ("loading images", .decode, 0.1)],
+                           counters: [AppInterface.imagesQueuedForWorkersCounter: 6])
+        #expect(SlowLaunchDiagnosis.reasons([decoding]).first?.message == "decoding took 75% of the launch on the main thread (over 20%): the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread is 'showing snapshot': make it smaller, or show less before the first frame")
     }
 
     @Test func nestedPhasesOfTheSameKindAreCountedOnce() {

@@ -19,6 +19,9 @@ public struct UIRenderer {
     public let reuseKeyBackgrounds: Bool
     /// What the display shows (the calculator's value); the theme's `text` when `nil`.
     public var displayText: String?
+    /// The image the window shows: its theme texture, unless the app put another there (a
+    /// placeholder while it decodes, a thumbnail, or a stale image); `nil` for none.
+    public var windowTexture: LoadedImage?
 
     /// Key backgrounds rendered.
     public private(set) var backgroundsDrawn = 0
@@ -42,13 +45,14 @@ public struct UIRenderer {
         self.images = images
         self.scale = scale
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
+        self.windowTexture = theme.window.texture.flatMap { images[$0] }
     }
 
     /// Fills the window background and its texture.
     public func drawWindow(on canvas: inout Canvas) {
         let bounds = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         canvas.fillRoundedRect(bounds, radius: 0, paint: theme.window.background)
-        if let name = theme.window.texture, let texture = images[name] {
+        if let texture = windowTexture {
             canvas.drawImage(texture.image, in: bounds, opacity: theme.window.textureOpacity)
         }
     }

@@ -118,6 +118,14 @@ public struct Strategies: Equatable, Sendable {
     /// Settings applied at launch store their values and lay the views out once, at the end
     /// (`setNeedsUpdate`), instead of once per setter (`layoutIfNeeded`).
     public var coalescedLayout = false
+    /// PNG assets are decoded on worker threads while the main thread draws placeholders; `nil`: on the main thread.
+    public var backgroundDecode: BackgroundDecodeSpec?
+    /// With `backgroundDecode`: the window's image, when it has a `name@thumb.png`, is decoded on the main
+    /// thread first and drawn at once, then replaced by the full image.
+    public var thumbnailsFirst = false
+    /// With `backgroundDecode`: a worker checks the view's current image path before and after decoding
+    /// and discards an image the view no longer shows (the reuse race); off, it is drawn anyway.
+    public var checkStaleDecodes = true
     /// A lazy data stage prepared on a worker thread under the launch animation; `nil` for none (``PreloadSpec``).
     public var preload: PreloadSpec?
 
@@ -127,6 +135,16 @@ public struct Strategies: Equatable, Sendable {
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
         self.snapshotFirst = snapshotFirst
         self.releaseCachesOnBackground = releaseCachesOnBackground
+    }
+}
+
+/// `strategies.backgroundDecode`: how many worker threads decode the PNG assets.
+public struct BackgroundDecodeSpec: Equatable, Sendable {
+    /// Worker threads, 1 to 8.
+    public var threads: Int
+
+    public init(threads: Int = 2) {
+        self.threads = threads
     }
 }
 

@@ -97,6 +97,19 @@ public enum ManifestLoader {
         }
 
         strategies.coalescedLayout = try strategiesNode?.optional("coalescedLayout")?.bool() ?? false
+        if let node = try strategiesNode?.optional("backgroundDecode") {
+            let decode = try node.object(allowed: ["threads"])
+            strategies.backgroundDecode = BackgroundDecodeSpec(threads: try decode.optional("threads")?.int(min: 1, max: 8) ?? 2)
+        }
+        for key in ["thumbnailsFirst", "checkStaleDecodes"] {
+            guard let node = try strategiesNode?.optional(key) else { continue }
+            let on = try node.bool()
+            // Off is what a manifest without backgroundDecode does anyway; on needs the workers.
+            if on, strategies.backgroundDecode == nil {
+                throw node.error("\(key) is about images decoded on worker threads, so it needs backgroundDecode")
+            }
+            if key == "thumbnailsFirst" { strategies.thumbnailsFirst = on } else { strategies.checkStaleDecodes = on }
+        }
         strategies.preload = try preload(try strategiesNode?.optional("preload"), stages: stages)
         if let node = try strategiesNode?.optional("sendReportOnClose") {
             let report = try node.object(allowed: ["seconds"])

@@ -21,6 +21,9 @@ public enum StrategyCatalog {
         Entry(key: "releaseCachesOnBackground", onJSON: "true", offJSON: "false", needs: []),
         Entry(key: "sendReportOnClose", onJSON: #"{ "seconds": 2.0 }"#, offJSON: nil, needs: []),
         Entry(key: "coalescedLayout", onJSON: "true", offJSON: "false", needs: []),
+        Entry(key: "backgroundDecode", onJSON: #"{ "threads": 2 }"#, offJSON: nil, needs: []),
+        Entry(key: "thumbnailsFirst", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
+        Entry(key: "checkStaleDecodes", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
         // The stage is the manifest's first lazy data stage (StrategyVariants fills it in).
         Entry(key: "preload", onJSON: #"{ "stage": "loading conversions", "during": "launch animation" }"#, offJSON: nil, needs: []),
     ]

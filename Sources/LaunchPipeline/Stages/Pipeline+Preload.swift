@@ -11,9 +11,9 @@ extension Pipeline {
         var panels: [String: Canvas] = [:]
     }
 
-    /// The preload worker's thread number in the report. It must differ from every other thread's:
-    /// the first after the main thread's.
-    static let preloadThreadNumber = 1
+    /// The preload worker's thread number in the report: the first after the main thread's and the
+    /// decode workers' (`backgroundDecode`), so that no two threads share one.
+    var preloadThreadNumber: Int { 1 + (workerRecorders.map(\.thread).max() ?? 0) }
 
     /// The drawn panel of the lazy data stage `name`, once used.
     public func panel(_ name: String) -> Canvas? { preloadState.panels[name] }
@@ -29,7 +29,7 @@ extension Pipeline {
             throw PipelineError("the launch animation needs the init, layout and draw stages first")
         }
         let font = PreparedPanel.font(in: fonts), screen = manifest.screen
-        let worker = PreloadThread(thread: Self.preloadThreadNumber, like: recorder) { recorder in
+        let worker = PreloadThread(thread: preloadThreadNumber, like: recorder) { recorder in
             try recorder.phase(AppInterface.preloadPhaseName(of: stage.name), kind: .cpu) {
                 try PreparedPanel.prepare(stage, theme: theme, font: font, screen: screen, recorder: recorder)
             }
@@ -37,10 +37,7 @@ extension Pipeline {
         preloadState.thread = worker
         let paced = !recorder.countsInstructions
         if paced { worker.start() }
-        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(screen.scale),
-                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-        renderer.displayText = calculator.display
-        var animation = LaunchAnimation(renderer: renderer, layout: layout, screen: screen)
+        var animation = LaunchAnimation(renderer: makeRenderer(theme), layout: layout, screen: screen)
         let outcome = try recorder.phase(AppInterface.launchAnimationPhase, kind: .draw) { try animation.play(recorder: recorder, paced: paced) }
         canvas = outcome.canvas
         self.canvas = canvas
@@ -63,7 +60,7 @@ extension Pipeline {
             if worker.isFinished {
                 prepared = try worker.join()
             } else {
-                prepared = try recorder.phase("waiting for the preload", kind: .cpu) { try recorder.waiting { try worker.join() } }
+                prepared = try recorder.waiting("waiting for the preload") { try worker.join() }
             }
             recorder.count("first use preloaded", 1)
         } else {

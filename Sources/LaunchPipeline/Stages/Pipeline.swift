@@ -25,9 +25,9 @@ public final class Pipeline {
     public private(set) var calculator = Calculator()
     public private(set) var layouts: [Orientation: BuiltLayout] = [:]
     public internal(set) var canvas: Canvas?
-    public private(set) var imageCache = ImageCache()
-    public private(set) var fonts: [String: GlyphFont] = [:]
-    public private(set) var images: [String: LoadedImage] = [:]
+    public internal(set) var imageCache = ImageCache()
+    public internal(set) var fonts: [String: GlyphFont] = [:]
+    public internal(set) var images: [String: LoadedImage] = [:]
     public internal(set) var dataTables: [String: DataTable] = [:]
     /// The preload's worker and the panels of the lazy stages used (`Pipeline+Preload.swift`).
     let preloadState = PreloadState()
@@ -37,6 +37,24 @@ public final class Pipeline {
     public internal(set) var firstFrame: FirstFrame?
     /// The clock reading at which the app entered the background, once it did.
     public internal(set) var backgroundReading: UInt64?
+    /// The recorders of the decode worker threads (`backgroundDecode`), once the images stage started them.
+    public internal(set) var workerRecorders: [PhaseRecorder] = []
+    /// Test only: the window is given another image while its own is decoding on a worker, and that
+    /// decode is handed back last (the reuse race, made deterministic).
+    public var forceDecodeRace = false
+    /// The decode workers while the launch runs (`backgroundDecode`).
+    var decodeWorkers: DecodeWorkers?
+    /// With `backgroundDecode`, what the window shows instead of its theme texture (`nil`: a placeholder).
+    var windowImage: LoadedImage?
+    var windowImageOverridden = false
+    /// With `thumbnailsFirst`, whether the window still shows its thumbnail.
+    var showsThumbnail = false
+    /// `--force-decode-race`: the window's decode, held until the window shows its new image.
+    var heldRaceJob: Int?
+    /// Font atlases still decoding on the workers.
+    var pendingFonts: Set<String> = []
+    /// What happened to images taken in while waiting for the fonts.
+    var decodeCounts = DecodeCounts()
     private var ran: Set<StageKind> = []
     private var touched: Set<String> = []
 
@@ -59,6 +77,7 @@ public final class Pipeline {
             }
         }
         defer { if let dialog { report(dialog.finish()) } }
+        defer { stopDecodeWorkers() }
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
@@ -80,6 +99,8 @@ public final class Pipeline {
             recorder.count(AppInterface.unusedAtLaunchCounterPrefix + stage.name, 1)
         }
         recorder.mark(AppInterface.interactiveMark)
+        // The main run loop's next turns: images decoded on workers are handed back and drawn.
+        try showDecodedImages()
     }
 
     /// Seeds the loading dialog's choice of message (`--seed`); the clock when not set.
@@ -153,6 +174,7 @@ public final class Pipeline {
     }
 
     func runImages() throws {
+        if let spec = manifest.strategies.backgroundDecode, try startBackgroundDecode(spec) { return }
         try loadAssets()
         recorder.count("images decoded", imageCache.misses)
         recorder.count("image cache hits", imageCache.hits)
@@ -163,19 +185,24 @@ public final class Pipeline {
     func loadAssets() throws {
         let theme = try require(theme, "images")
         // Sorted names make the decode order, and so the phases, the same on every run.
-        for name in theme.fonts.keys.sorted() {
-            let spec = theme.fonts[name]!
-            let (image, _, path) = try loadImage(spec.atlas)
-            fonts[name] = try GlyphFont(spec: spec, atlas: image, file: path)
-        }
+        try loadFonts(theme)
         for name in theme.images.keys.sorted() {
             let (image, scale, _) = try loadImage(theme.images[name]!.source)
             images[name] = LoadedImage(image: image, scale: scale)
         }
     }
 
+    /// Decodes every font atlas of `theme` (through the cache).
+    func loadFonts(_ theme: Theme) throws {
+        for name in theme.fonts.keys.sorted() {
+            let spec = theme.fonts[name]!
+            let (image, _, path) = try loadImage(spec.atlas)
+            fonts[name] = try GlyphFont(spec: spec, atlas: image, file: path)
+        }
+    }
+
     /// Loads an asset through the cache, preferring the `@Nx` file for the screen's scale.
-    private func loadImage(_ file: String) throws -> (RGBAImage, Int, String) {
+    func loadImage(_ file: String) throws -> (RGBAImage, Int, String) {
         let (path, scale) = resolveAsset(file)
         let image = try imageCache.image(for: path) { path in
             try recorder.phase("decoding \(Self.fileName(path))", kind: .decode) {
@@ -185,7 +212,7 @@ public final class Pipeline {
         return (image, scale, path)
     }
 
-    private func resolveAsset(_ file: String) -> (path: String, scale: Int) {
+    func resolveAsset(_ file: String) -> (path: String, scale: Int) {
         manifest.resolveAsset(file)
     }
 
@@ -194,9 +221,8 @@ public final class Pipeline {
         guard var canvas, let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
             throw PipelineError("the draw stage needs the init and layout stages first")
         }
-        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
-                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-        renderer.displayText = calculator.display
+        try awaitFonts()
+        var renderer = makeRenderer(theme)
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
@@ -228,8 +254,7 @@ public final class Pipeline {
         let scale = Double(screen.scale) * side
         var scratch = Canvas(width: max(1, Int((Double(screen.width) * scale).rounded())),
                              height: max(1, Int((Double(screen.height) * scale).rounded())), fill: RGBA(0, 0, 0))
-        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: scale,
-                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        var renderer = makeRenderer(theme, scale: scale)
         renderer.drawWindow(on: &scratch)
         try renderer.drawDisplay(layout, on: &scratch)
         try renderer.drawKeys(layout, on: &scratch)
@@ -245,6 +270,7 @@ public final class Pipeline {
     private func runSettings(_ stage: StageSpec) throws {
         let theme = try require(theme, "settings")
         guard let path = stage.file else { return }
+        try awaitFonts()
         let settings = try recorder.phase("reading \(Self.fileName(path))", kind: .io) { try Settings.load(path: path, theme: theme) }
         let views = CalculatorViews(theme: theme, layouts: layouts, screen: manifest.screen, font: fonts["label"] ?? fonts.values.first,
                                     coalesced: manifest.strategies.coalescedLayout)
@@ -275,9 +301,7 @@ public final class Pipeline {
         try recorder.phase("handling tap", kind: .draw) {
             calculator.press(key)
             if let theme, var canvas, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
-                var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
-                                          reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-                renderer.displayText = calculator.display
+                let renderer = makeRenderer(theme)
                 try renderer.drawDisplay(layout, on: &canvas)
                 self.canvas = canvas
             }
@@ -291,10 +315,22 @@ public final class Pipeline {
         images = [:]
         fonts = [:]
         imageCache = ImageCache()
+        windowImageOverridden = false
+        windowImage = nil
         canvas = nil
     }
 
-    private func require<T>(_ value: T?, _ stage: String) throws -> T {
+    /// A renderer of the app's views as they are now: the loaded images, the window's own image and
+    /// the calculator's display; at the screen's scale unless `scale` is given.
+    func makeRenderer(_ theme: Theme, scale: Double? = nil) -> UIRenderer {
+        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: scale ?? Double(manifest.screen.scale),
+                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        if windowImageOverridden { renderer.windowTexture = windowImage }
+        renderer.displayText = calculator.display
+        return renderer
+    }
+
+    func require<T>(_ value: T?, _ stage: String) throws -> T {
         guard let value else { throw PipelineError("the \(stage) stage needs the theme stage first") }
         return value
     }

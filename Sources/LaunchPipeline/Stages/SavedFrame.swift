@@ -169,9 +169,7 @@ extension Pipeline {
         guard let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation] else { return nil }
         let s = manifest.screen
         var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
-        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: Double(s.scale),
-                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-        renderer.displayText = calculator.display
+        var renderer = makeRenderer(theme)
         renderer.drawWindow(on: &frame)
         try renderer.drawDisplay(layout, on: &frame)
         try renderer.drawKeys(layout, on: &frame)

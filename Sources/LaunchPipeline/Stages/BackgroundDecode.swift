@@ -1,0 +1,215 @@
+import LaunchCore
+import LaunchImage
+
+/// `strategies.backgroundDecode` (../shared/seeds/002): the images stage hands every PNG asset to
+/// ``DecodeWorkers``, the font atlases first, and the main thread goes on. A stage that draws text
+/// waits for the fonts (`waiting for fonts`, never stretched by a device tier); images not decoded
+/// by the first frame are drawn as placeholders. After `interactive`, each turn of the main run loop
+/// takes the images decoded since and redraws the views (`drawing decoded images`).
+///
+/// The window is the view whose image can change while it decodes (a settings change, a rotation):
+/// its job is checked against the window's current image path before and after decoding, and with
+/// `checkStaleDecodes` a stale image is discarded; without it, it is drawn.
+extension Pipeline {
+    /// The view name of the window's image in ``DecodeWorkers``.
+    static let windowView = "window"
+
+    /// The small variant of asset `file`: `name@thumb.png` beside it, if there is one.
+    func thumbnailPath(of file: String) -> String? {
+        guard file.hasSuffix(".png") else { return nil }
+        var stem = String(file.dropLast(4))
+        if let at = stem.lastIndex(of: "@") { stem = String(stem[..<at]) }
+        let path = FileIO.resolve("\(stem)@thumb.png", relativeTo: manifest.assets)
+        return FileIO.exists(path) ? path : nil
+    }
+
+    /// Starts the workers and queues every image; `false` when no thread could be started (the
+    /// images are then decoded on the main thread, as without the strategy).
+    func startBackgroundDecode(_ spec: BackgroundDecodeSpec) throws -> Bool {
+        let theme = try require(theme, "images")
+        let workers = DecodeWorkers(count: spec.threads, like: recorder, checkStale: manifest.strategies.checkStaleDecodes, decoder: decoder)
+        guard workers.isRunning else { return false }
+        decodeWorkers = workers
+        workerRecorders = workers.recorders
+        windowImageOverridden = true
+        windowImage = nil
+
+        let windowName = theme.window.texture.flatMap { theme.images[$0] != nil ? $0 : nil }
+        var windowPath = windowName.map { resolveAsset(theme.images[$0]!.source).path }
+        if let windowPath { workers.show(windowPath, in: Self.windowView) }
+        if manifest.strategies.thumbnailsFirst, let name = windowName, let thumb = thumbnailPath(of: theme.images[name]!.source) {
+            let image = try recorder.phase("decoding \(Self.fileName(thumb))", kind: .decode) {
+                try decoder.decode(try FileIO.read(thumb, limit: .asset), file: thumb)
+            }
+            windowImage = LoadedImage(image: image, scale: 1)
+            showsThumbnail = true
+        }
+
+        // One job per file: the fonts first (text needs them soonest), then the images, in name order.
+        var queued: Set<String> = []
+        for name in theme.fonts.keys.sorted() {
+            let (path, _) = resolveAsset(theme.fonts[name]!.atlas)
+            guard queued.insert(path).inserted else { continue }
+            pendingFonts.insert(path)
+            workers.submit(.init(path: path, fileName: Self.fileName(path), views: []))
+        }
+        for name in theme.images.keys.sorted() {
+            let (path, _) = resolveAsset(theme.images[name]!.source)
+            guard queued.insert(path).inserted else { continue }
+            let forWindow = path == windowPath
+            let race = forWindow && forceDecodeRace && heldRaceJob == nil
+            let id = workers.submit(.init(path: path, fileName: Self.fileName(path), views: forWindow ? [Self.windowView] : [], held: race))
+            if race {
+                // While the window's image decodes, the window is given the next image by name.
+                workers.waitUntilStarted(id)
+                let names = theme.images.keys.sorted()
+                let start = names.firstIndex(of: name)!
+                let others = (names[(start + 1)...] + names[..<start]).map { resolveAsset(theme.images[$0]!.source).path }
+                guard let replacement = others.first(where: { $0 != path }) else {
+                    throw PipelineError("--force-decode-race: \(manifest.theme) has no other image file to give the window")
+                }
+                workers.show(replacement, in: Self.windowView)
+                windowPath = replacement
+                showsThumbnail = false
+                windowImage = nil
+                heldRaceJob = id
+            }
+        }
+        recorder.count(AppInterface.imagesQueuedForWorkersCounter, queued.count)
+        recorder.count("image cache hits", theme.fonts.count + theme.images.count - queued.count)
+        return true
+    }
+
+    /// Before text is drawn or measured: waits for the font atlases still decoding on the workers,
+    /// taking in whatever else they finished meanwhile (drawn in the next frame).
+    func awaitFonts() throws {
+        guard let workers = decodeWorkers, let theme, !pendingFonts.isEmpty else { return }
+        // Only the waiting is in the phase: making the fonts from the atlases is the main thread's work.
+        let taken = recorder.waiting("waiting for fonts") { () -> [DecodeWorkers.Result] in
+            var fontsLeft = pendingFonts, taken: [DecodeWorkers.Result] = []
+            while !fontsLeft.isEmpty, let result = workers.next() {
+                fontsLeft.remove(result.job.path)
+                taken.append(result)
+            }
+            return taken
+        }
+        var counts = DecodeCounts()
+        for result in taken { _ = try apply(result, theme: theme, counts: &counts) }
+        decodeCounts.add(counts)
+    }
+
+    /// After `interactive`: takes the decoded images as the workers finish them and redraws the
+    /// views once per batch, until every image is in; counts what happened to the window's image.
+    func showDecodedImages() throws {
+        guard let workers = decodeWorkers, let theme else { return }
+        recorder.recordingAfterLaunch = true
+        defer { recorder.recordingAfterLaunch = false }
+        var counts = decodeCounts
+        while true {
+            guard let first = workers.next() else {
+                // What is left is the race's held decode: it comes back once the window shows its new image.
+                guard let id = heldRaceJob else { break }
+                heldRaceJob = nil
+                workers.release(id)
+                continue
+            }
+            var redraw = false
+            for result in [first] + workers.takeReady() {
+                redraw = try apply(result, theme: theme, counts: &counts) || redraw
+            }
+            if redraw, var canvas, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
+                var renderer = makeRenderer(theme)
+                try recorder.phase("drawing decoded images", kind: .draw) {
+                    renderer.drawWindow(on: &canvas)
+                    try renderer.drawDisplay(layout, on: &canvas)
+                    try renderer.drawKeys(layout, on: &canvas)
+                }
+                self.canvas = canvas
+                counts.redraws += 1
+            }
+            // The race: the held decode is handed back after the window's new image is drawn.
+            if let id = heldRaceJob, let path = workers.path(of: Self.windowView), imageCache.cached(path) != nil {
+                heldRaceJob = nil
+                workers.release(id)
+            }
+        }
+        stopDecodeWorkers()
+        recorder.count("images decoded", imageCache.misses)
+        recorder.count("decoded image bytes", imageCache.byteCount)
+        recorder.count("redraws with decoded images", counts.redraws)
+        if manifest.strategies.thumbnailsFirst { recorder.count("thumbnails replaced", counts.thumbnailsReplaced) }
+        if manifest.strategies.checkStaleDecodes {
+            recorder.count("stale decodes discarded", counts.staleDiscarded)
+        } else {
+            recorder.count("stale images drawn", counts.staleDrawn)
+        }
+    }
+
+    /// Takes one decoded image into the cache and the views; `true` when a view shows it.
+    private func apply(_ result: DecodeWorkers.Result, theme: Theme, counts: inout DecodeCounts) throws -> Bool {
+        if let failure = result.failure { throw PipelineError(failure) }
+        let forWindow = result.job.views.contains(Self.windowView)
+        let stale = result.staleViews.contains(Self.windowView)
+        guard let image = result.image else {
+            // Skipped before decoding: the window showed another file already.
+            if stale { counts.staleDiscarded += 1 }
+            return false
+        }
+        imageCache.store(image, for: result.job.path)
+        pendingFonts.remove(result.job.path)
+        for name in theme.fonts.keys.sorted() {
+            let spec = theme.fonts[name]!
+            if resolveAsset(spec.atlas).path == result.job.path { fonts[name] = try GlyphFont(spec: spec, atlas: image, file: result.job.path) }
+        }
+        let icons = Set(manifest.orientations.first.flatMap { layouts[$0] }?.keys.compactMap(\.spec.icon) ?? [])
+        var shown = false
+        for name in theme.images.keys.sorted() {
+            let (path, scale) = resolveAsset(theme.images[name]!.source)
+            guard path == result.job.path else { continue }
+            images[name] = LoadedImage(image: image, scale: scale)
+            shown = shown || icons.contains(name)
+        }
+        let current = decodeWorkers?.path(of: Self.windowView)
+        if forWindow, stale {
+            guard !manifest.strategies.checkStaleDecodes else {
+                counts.staleDiscarded += 1
+                return shown
+            }
+            // Nothing checked: the image decoded for the window's old file is drawn over its new one.
+            windowImage = LoadedImage(image: image, scale: 1)
+            counts.staleDrawn += 1
+            return true
+        }
+        if current == result.job.path {
+            if showsThumbnail { counts.thumbnailsReplaced += 1 }
+            showsThumbnail = false
+            windowImage = LoadedImage(image: image, scale: 1)
+            return true
+        }
+        return shown
+    }
+
+    /// Stops and joins the workers, if they run.
+    func stopDecodeWorkers() {
+        decodeWorkers?.finish()
+        decodeWorkers = nil
+        heldRaceJob = nil
+        pendingFonts = []
+        decodeCounts = DecodeCounts()
+    }
+}
+
+/// What happened to the images decoded on workers in one launch.
+struct DecodeCounts {
+    var redraws = 0
+    var thumbnailsReplaced = 0
+    var staleDiscarded = 0
+    var staleDrawn = 0
+
+    mutating func add(_ other: DecodeCounts) {
+        redraws += other.redraws
+        thumbnailsReplaced += other.thumbnailsReplaced
+        staleDiscarded += other.staleDiscarded
+        staleDrawn += other.staleDrawn
+    }
+}
