@@ -3,6 +3,6 @@ extension AppInterface {
     public static let launchAnimationPhase = "launch animation"
 
     /// The top-level phase, on the preload's worker thread, that prepares the lazy stage `stage`
-    /// (`strategies.preload`): after-launch work, outside the total, shown under the stage.
+    /// (`strategies.preload`): after-launch work, outside the total.
     public static func preloadPhaseName(of stage: String) -> String { "preloading \(stage)" }
 }
