@@ -68,7 +68,9 @@ public enum BuiltInApp {
             for name in options.touch { try pipeline.touch(name) }
             // The launch is over: its part of the report goes out now, so the launcher sees
             // `interactive` and can send events; what follows is reported at the end.
-            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.workerRecorders, deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+            // The worker threads' recorders go out with the launch's: the decode workers', and the
+            // preload's (joined first).
+            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
             write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
             recorder.reset()
             try serveControlChannel(pipeline)

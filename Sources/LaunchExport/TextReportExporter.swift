@@ -63,6 +63,7 @@ public struct TextReportExporter: ResultExporter {
                 line += ", \(time(touched.durations)) on first use" + extras(touched)
             }
             lines.append(line)
+            lines += Self.firstUseLines(table, stage: name, prefix: "Time for", includingPreload: false) { time($0.durations) + extras($0) }
         }
         var total = "Total launch time: \(time(table.totals))"
         if emulated, let host = Summary(table.hostTotals) {
@@ -171,6 +172,7 @@ public struct TextReportExporter: ResultExporter {
                 line += ", \(count(touched.instructions)) on first use"
             }
             lines.append(line)
+            lines += Self.firstUseLines(table, stage: name, prefix: "Instructions for", includingPreload: true) { count($0.instructions) }
         }
         lines.append("Total launch instructions: \(count(table.instructionTotals))")
         for row in table.rows where row.inBackground {

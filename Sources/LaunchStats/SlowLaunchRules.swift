@@ -15,6 +15,8 @@ public enum SlowLaunchRule: String, CaseIterable, Sendable {
     /// A stage the app ran at launch and did not use before interactive (counts `unused at launch:
     /// <name>`), taking at least this share of the launch.
     case unusedAtLaunch
+    /// A lazy stage's first use (`--touch`) slower than this many seconds, not preloaded.
+    case slowFirstUse
     /// Top-level phases each a sliver of the launch: where not to look (only with another reason).
     case notWorthOptimising
 
@@ -26,6 +28,7 @@ public enum SlowLaunchRule: String, CaseIterable, Sendable {
         case .repeatedLayout: 1
         case .lateFirstFrame: 0.4
         case .unusedAtLaunch: 0.02
+        case .slowFirstUse: 0.1
         case .notWorthOptimising: 0.02
         }
     }
@@ -91,6 +94,8 @@ public enum SlowLaunchDiagnosis {
                                           message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy"))
             }
         }
+
+        reasons += slowFirstUses(runs)
 
         if !reasons.isEmpty {
             let rule = SlowLaunchRule.notWorthOptimising

@@ -30,6 +30,7 @@ import LaunchCore
                 #expect(!off.strategies.thumbnailsFirst && on.strategies.thumbnailsFirst && on.strategies.backgroundDecode != nil)
             case "checkStaleDecodes":
                 #expect(!off.strategies.checkStaleDecodes && on.strategies.checkStaleDecodes && on.strategies.backgroundDecode != nil)
+            case "preload": #expect(off.strategies.preload == nil && on.strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
             default: Issue.record("a strategy without a test: \(entry.key)")
             }
         }

@@ -92,4 +92,18 @@ import LaunchCore
         #expect(SlowLaunchDiagnosis.reasons([]).isEmpty)
         #expect(SlowLaunchDiagnosis.reasons([run([])]).isEmpty)
     }
+
+    @Test func aSlowFirstUseSuggestsPreloadUnlessPreloaded() {
+        func touched(_ seconds: Double, preloaded: Bool = false) -> RunRecord {
+            var r = run([("Init", .cpu, 0.05), ("drawing", .draw, 0.05)], counters: preloaded ? ["first use preloaded": 1] : [:])
+            r.phases.append(PhaseRecord(name: "loading conversions", kind: .cpu, start: 0.2, duration: seconds, afterLaunch: true))
+            r.deferred = ["loading conversions", "loading constants"]
+            return r
+        }
+        let reasons = SlowLaunchDiagnosis.reasons([touched(0.29), touched(0.31), touched(0.01)])
+        #expect(reasons.map(\.rule) == ["slowFirstUse"])
+        #expect(reasons.first?.message == "the first use of 'loading conversions' took 0.29s (over 0.10s): try preload (prepare it on a worker thread under the launch animation)")
+        #expect(rules([touched(0.09)]) == [])
+        #expect(rules([touched(0.5, preloaded: true)]) == [])
+    }
 }

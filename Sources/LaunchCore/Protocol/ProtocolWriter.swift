@@ -32,7 +32,9 @@ public enum ProtocolWriter {
     public static func report(recorders: [PhaseRecorder], deferred: [String], background: UInt64? = nil,
                               finish: Bool = true) -> [String] {
         var lines: [String] = []
-        var launched = false
+        // The reading of the last `launched` line: another thread's after-launch phases may begin
+        // before it (a preload worker's, under the launch animation), so they get their own.
+        var launched: UInt64?
         var wentToBackground = false
         for recorder in recorders {
             let origin = recorder.clock.originNanoseconds
@@ -55,10 +57,10 @@ public enum ProtocolWriter {
                     close(top)
                     open.removeLast()
                 }
-                if phase.afterLaunch, !launched {
+                if phase.afterLaunch, launched.map({ reading(phase.start) < $0 }) ?? true {
                     while let top = open.popLast() { close(top) }
                     lines.append("launched \(reading(phase.start))")
-                    launched = true
+                    launched = reading(phase.start)
                 }
                 if let background, !wentToBackground, reading(phase.start) >= background {
                     while let top = open.popLast() { close(top) }

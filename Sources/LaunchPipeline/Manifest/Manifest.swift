@@ -126,6 +126,8 @@ public struct Strategies: Equatable, Sendable {
     /// With `backgroundDecode`: a worker checks the view's current image path before and after decoding
     /// and discards an image the view no longer shows (the reuse race); off, it is drawn anyway.
     public var checkStaleDecodes = true
+    /// A lazy data stage prepared on a worker thread under the launch animation; `nil` for none (``PreloadSpec``).
+    public var preload: PreloadSpec?
 
     public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
                 queueInputDuringLaunch: Bool = true) {

@@ -110,6 +110,7 @@ public enum ManifestLoader {
             }
             if key == "thumbnailsFirst" { strategies.thumbnailsFirst = on } else { strategies.checkStaleDecodes = on }
         }
+        strategies.preload = try preload(try strategiesNode?.optional("preload"), stages: stages)
         if let node = try strategiesNode?.optional("sendReportOnClose") {
             let report = try node.object(allowed: ["seconds"])
             let secondsNode = try report.required("seconds")

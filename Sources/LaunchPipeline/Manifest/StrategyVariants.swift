@@ -47,7 +47,7 @@ public struct StrategyVariants {
             guard let entry = StrategyCatalog.entry(key) else { continue }
             // A strategy the manifest turns on keeps its own settings; otherwise the catalog's.
             let isOn = onStrategies[key].map { !($0 is NSNull) && ($0 as? Bool) != false } ?? false
-            if !isOn { onStrategies[key] = value(entry.onJSON) }
+            if !isOn { onStrategies[key] = StrategyCatalog.fitted(key, value(entry.onJSON), stages: root["stages"]) }
             needed += entry.needs
         }
         func encoded(_ strategies: [String: Any]) throws(PipelineError) -> [UInt8] {

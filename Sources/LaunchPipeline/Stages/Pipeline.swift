@@ -28,7 +28,9 @@ public final class Pipeline {
     public internal(set) var imageCache = ImageCache()
     public internal(set) var fonts: [String: GlyphFont] = [:]
     public internal(set) var images: [String: LoadedImage] = [:]
-    public private(set) var dataTables: [String: DataTable] = [:]
+    public internal(set) var dataTables: [String: DataTable] = [:]
+    /// The preload's worker and the panels of the lazy stages used (`Pipeline+Preload.swift`).
+    let preloadState = PreloadState()
     /// The encoded snapshot PNG, once the app entered the background.
     public internal(set) var snapshotBytes: [UInt8]?
     /// What the first frame showed with `snapshotFirst`, once presented.
@@ -90,6 +92,7 @@ public final class Pipeline {
             dialog = nil
             report(thread.finish())
         }
+        try playLaunchAnimationAndPreload()
         // Nothing in the calculator reads a data table before it is interactive: an eager data stage
         // was loaded for nothing yet (`Why it is slow`: make it lazy).
         for stage in manifest.launchStages where stage.run == .data && stage.file != nil {
@@ -121,12 +124,12 @@ public final class Pipeline {
         guard touched.insert(name).inserted else { return }
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
-        try recorder.phase(stage.name, kind: stage.run.cost) { try run(stage) }
+        try recorder.phase(stage.name, kind: stage.run.cost) { try firstUse(stage) }
     }
 
     // MARK: Stages
 
-    private func run(_ stage: StageSpec) throws {
+    func run(_ stage: StageSpec) throws {
         switch stage.run {
         case .initialize: runInit()
         case .theme: try runTheme()

@@ -1,0 +1,28 @@
+import LaunchCore
+
+extension SlowLaunchDiagnosis {
+    /// The ``SlowLaunchRule/slowFirstUse`` reasons: each deferred stage whose first use (its
+    /// top-level after-launch phase, `--touch`) took longer than the threshold, median over the
+    /// runs that used it, and that no run preloaded (counter `first use preloaded`).
+    static func slowFirstUses(_ runs: [RunRecord]) -> [SlowReason] {
+        let rule = SlowLaunchRule.slowFirstUse
+        guard let first = runs.first, !runs.contains(where: { ($0.counter("first use preloaded") ?? 0) > 0 }) else { return [] }
+        var reasons: [SlowReason] = []
+        for stage in first.deferred {
+            let durations = runs.compactMap { run in
+                run.phases.first { $0.depth == 0 && $0.afterLaunch && $0.background != true && $0.name == stage }?.duration
+            }
+            guard let median = Summary(durations)?.median, median > rule.threshold else { continue }
+            reasons.append(SlowReason(rule: rule.rawValue, value: median, threshold: rule.threshold,
+                                      message: "the first use of '\(stage)' took \(cents(median)) (over \(cents(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"))
+        }
+        return reasons
+    }
+
+    /// `0.29s`: two decimals, as the report prints seconds.
+    private static func cents(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e12 else { return "\(value)s" }
+        let cents = Int((value * 100).rounded())
+        return "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)s"
+    }
+}
