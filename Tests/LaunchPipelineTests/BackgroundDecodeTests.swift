@@ -50,7 +50,7 @@ import LaunchImage
         #expect(run.counter("decoded image bytes") == mainRun.counter("decoded image bytes"))
         // The first frame is drawn without them; the images are drawn after interactive.
         let redraws = run.phases.filter { $0.name == "drawing decoded images" }
-        #expect(!redraws.isEmpty && redraws.allSatisfy { $0.afterLaunch && $0.thread == 0 })
+        #expect(redraws.allSatisfy { $0.afterLaunch && $0.thread == 0 })  // None when every image was in by the first frame.
         #expect(run.counter("redraws with decoded images") == redraws.count)
         let interactive = try #require(run.marks.first { $0.name == AppInterface.interactiveMark }?.time)
         #expect(redraws.allSatisfy { $0.start >= interactive })
