@@ -17,4 +17,11 @@ public enum AppInterface {
     /// The counter the built-in app sends when `backgroundDecode` queues its PNG assets for worker
     /// threads (`Why it is slow` then advises on what still decodes on the main thread).
     public static let imagesQueuedForWorkersCounter = "images queued for workers"
+
+    /// The top-level phase of the launch animation (`strategies.preload`), on the main thread.
+    public static let launchAnimationPhase = "launch animation"
+
+    /// The top-level phase, on the preload's worker thread, that prepares the lazy stage `stage`
+    /// (`strategies.preload`): after-launch work, outside the total.
+    public static func preloadPhaseName(of stage: String) -> String { "preloading \(stage)" }
 }
