@@ -102,6 +102,15 @@ import LaunchImage
         #expect(differing * 10 > checkedFrame.width * checkedFrame.height)
     }
 
+    @Test func theRaceNeedsAWindowImage() throws {
+        let dir = Paths.temporaryDirectory()
+        let theme = try FileIO.readText(Paths.packageRoot + "/Fixtures/heavy/theme.xml")
+        try FileIO.writeAtomically(theme.replacingOccurrences(of: #" texture="backdrop" texture-opacity="0.35""#, with: ""), to: "\(dir)/theme.xml")
+        #expect { try launch(try heavy(["backgroundDecode": ["threads": 1]], theme: "\(dir)/theme.xml"), race: true) } throws: {
+            "\($0)" == "--force-decode-race: \(dir)/theme.xml: the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with"
+        }
+    }
+
     @Test func underInstructionCountingTheWorkerRunsOneJobAtATime() throws {
         let manifest = try heavy(["backgroundDecode": ["threads": 2]])
         let clock = LaunchClock.startNow()

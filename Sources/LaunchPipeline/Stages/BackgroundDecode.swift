@@ -37,6 +37,9 @@ extension Pipeline {
         let windowName = theme.window.texture.flatMap { theme.images[$0] != nil ? $0 : nil }
         var windowPath = windowName.map { resolveAsset(theme.images[$0]!.source).path }
         if let windowPath { workers.show(windowPath, in: Self.windowView) }
+        if forceDecodeRace, windowPath == nil {
+            throw PipelineError("--force-decode-race: \(theme.file): the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with")
+        }
         if manifest.strategies.thumbnailsFirst, let name = windowName, let thumb = thumbnailPath(of: theme.images[name]!.source) {
             let image = try recorder.phase("decoding \(Self.fileName(thumb))", kind: .decode) {
                 try decoder.decode(try FileIO.read(thumb, limit: .asset), file: thumb)
