@@ -18,6 +18,11 @@ public enum AppInterface {
     /// threads (`Why it is slow` then advises on what still decodes on the main thread).
     public static let imagesQueuedForWorkersCounter = "images queued for workers"
 
+    /// The top-level phase that presents the saved snapshot (or the splash) as the first frame
+    /// (`snapshotFirst`). Its decode is the first frame itself: `Why it is slow` judges it with the
+    /// first-frame rule, not as decoding that could leave the main thread.
+    public static let showingSnapshotPhase = "showing snapshot"
+
     /// The top-level phase of the launch animation (`strategies.preload`), on the main thread.
     public static let launchAnimationPhase = "launch animation"
 

@@ -113,27 +113,34 @@ public enum SlowLaunchDiagnosis {
     }
 
     /// Seconds of the outermost phases of `kind` on the main thread during the launch, process start
-    /// aside: a phase inside another of the same kind is not counted twice.
+    /// and the presented saved frame aside: a phase inside another of the same kind is not counted twice.
     static func mainThreadSeconds(of kind: PhaseKind, in run: RunRecord) -> Double {
-        var seconds = 0.0
-        // Process start (exec to main) is the loader's work, not the app's: nothing to defer there.
-        for (i, phase) in run.phases.enumerated() where phase.kind == kind && phase.thread == 0 && !phase.afterLaunch
-            && !(phase.depth == 0 && phase.name == ProtocolParser.processStartPhase) {
-            var parent = phase.parent, nested = false, steps = 0
+        mainThreadPhases(of: kind, in: run).reduce(0) { $0 + $1.duration }
+    }
+
+    /// The outermost phases of `kind` on the main thread during the launch, but for process start
+    /// (exec to main: the loader's work, nothing to defer there) and, for decoding, what is inside
+    /// `showing snapshot` (the first frame itself, judged by the first-frame rule).
+    static func mainThreadPhases(of kind: PhaseKind, in run: RunRecord) -> [PhaseRecord] {
+        func excluded(_ phase: PhaseRecord) -> Bool {
+            phase.depth == 0 && (phase.name == ProtocolParser.processStartPhase || (kind == .decode && phase.name == AppInterface.showingSnapshotPhase))
+        }
+        var found: [PhaseRecord] = []
+        for (i, phase) in run.phases.enumerated() where phase.kind == kind && phase.thread == 0 && !phase.afterLaunch && !excluded(phase) {
+            var parent = phase.parent, counted = true, steps = 0
             while let p = parent, p >= 0, p < i, steps <= run.phases.count {
-                if run.phases[p].kind == kind { nested = true; break }
+                if run.phases[p].kind == kind || excluded(run.phases[p]) { counted = false; break }
                 parent = run.phases[p].parent
                 steps += 1
             }
-            if !nested { seconds += phase.duration }
+            if counted { found.append(phase) }
         }
-        return seconds
+        return found
     }
 
     /// The name of the longest outermost phase of `kind` on the main thread during the launch.
     static func largestMainThreadPhase(of kind: PhaseKind, in run: RunRecord) -> String? {
-        run.phases.filter { $0.kind == kind && $0.thread == 0 && !$0.afterLaunch && $0.name != ProtocolParser.processStartPhase }
-            .max { $0.duration < $1.duration }?.name
+        mainThreadPhases(of: kind, in: run).max { $0.duration < $1.duration }?.name
     }
 
     /// Seconds of the top-level launch phases named `name` in `run`.

@@ -35,7 +35,7 @@ extension Pipeline {
     func presentSavedFrame() throws -> (Canvas, UInt64) {
         let s = manifest.screen
         var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
-        let shown: FirstFrame = try recorder.phase("showing snapshot", kind: .decode) {
+        let shown: FirstFrame = try recorder.phase(AppInterface.showingSnapshotPhase, kind: .decode) {
             var shown = FirstFrame.splash
             // A previous instance still closing holds the state: a relaunch waits here.
             var lock: StateLock?
@@ -147,7 +147,7 @@ extension Pipeline {
                 return
             }
             if let path = snapshotPath, FileIO.exists(path) {
-                try backgroundStep("showing snapshot", kind: .decode) {
+                try backgroundStep(AppInterface.showingSnapshotPhase, kind: .decode) {
                     _ = try decoder.decode(try FileIO.read(path, limit: .asset), file: path)
                 }
             }
