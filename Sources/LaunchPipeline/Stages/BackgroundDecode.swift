@@ -29,10 +29,10 @@ extension Pipeline {
         let theme = try require(theme, "images")
         let workers = DecodeWorkers(count: spec.threads, like: recorder, checkStale: manifest.strategies.checkStaleDecodes, decoder: decoder)
         guard workers.isRunning else { return false }
-        decodeWorkers = workers
+        decode.workers = workers
         workerRecorders = workers.recorders
-        windowImageOverridden = true
-        windowImage = nil
+        decode.overridesWindow = true
+        decode.windowImage = nil
 
         let windowName = theme.window.texture.flatMap { theme.images[$0] != nil ? $0 : nil }
         var windowPath = windowName.map { resolveAsset(theme.images[$0]!.source).path }
@@ -44,8 +44,8 @@ extension Pipeline {
             let image = try recorder.phase("decoding \(Self.fileName(thumb))", kind: .decode) {
                 try decoder.decode(try FileIO.read(thumb, limit: .asset), file: thumb)
             }
-            windowImage = LoadedImage(image: image, scale: 1)
-            showsThumbnail = true
+            decode.windowImage = LoadedImage(image: image, scale: 1)
+            decode.showsThumbnail = true
         }
 
         // One job per file: the fonts first (text needs them soonest), then the images, in name order.
@@ -53,14 +53,14 @@ extension Pipeline {
         for name in theme.fonts.keys.sorted() {
             let (path, _) = resolveAsset(theme.fonts[name]!.atlas)
             guard queued.insert(path).inserted else { continue }
-            pendingFonts.insert(path)
+            decode.pendingFonts.insert(path)
             workers.submit(.init(path: path, fileName: Self.fileName(path), views: []))
         }
         for name in theme.images.keys.sorted() {
             let (path, _) = resolveAsset(theme.images[name]!.source)
             guard queued.insert(path).inserted else { continue }
             let forWindow = path == windowPath
-            let race = forWindow && forceDecodeRace && heldRaceJob == nil
+            let race = forWindow && forceDecodeRace && decode.heldRaceJob == nil
             let id = workers.submit(.init(path: path, fileName: Self.fileName(path), views: forWindow ? [Self.windowView] : [], held: race))
             if race {
                 // While the window's image decodes, the window is given the next image by name.
@@ -73,9 +73,9 @@ extension Pipeline {
                 }
                 workers.show(replacement, in: Self.windowView)
                 windowPath = replacement
-                showsThumbnail = false
-                windowImage = nil
-                heldRaceJob = id
+                decode.showsThumbnail = false
+                decode.windowImage = nil
+                decode.heldRaceJob = id
             }
         }
         recorder.count(AppInterface.imagesQueuedForWorkersCounter, queued.count)
@@ -86,10 +86,10 @@ extension Pipeline {
     /// Before text is drawn or measured: waits for the font atlases still decoding on the workers,
     /// taking in whatever else they finished meanwhile (drawn in the next frame).
     func awaitFonts() throws {
-        guard let workers = decodeWorkers, let theme, !pendingFonts.isEmpty else { return }
+        guard let workers = decode.workers, let theme, !decode.pendingFonts.isEmpty else { return }
         // Only the waiting is in the phase: making the fonts from the atlases is the main thread's work.
         let taken = recorder.waiting("waiting for fonts") { () -> [DecodeWorkers.Result] in
-            var fontsLeft = pendingFonts, taken: [DecodeWorkers.Result] = []
+            var fontsLeft = decode.pendingFonts, taken: [DecodeWorkers.Result] = []
             while !fontsLeft.isEmpty, let result = workers.next() {
                 fontsLeft.remove(result.job.path)
                 taken.append(result)
@@ -98,21 +98,21 @@ extension Pipeline {
         }
         var counts = DecodeCounts()
         for result in taken { _ = try apply(result, theme: theme, counts: &counts) }
-        decodeCounts.add(counts)
+        decode.counts.add(counts)
     }
 
     /// After `interactive`: takes the decoded images as the workers finish them and redraws the
     /// views once per batch, until every image is in; counts what happened to the window's image.
     func showDecodedImages() throws {
-        guard let workers = decodeWorkers, let theme else { return }
+        guard let workers = decode.workers, let theme else { return }
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
-        var counts = decodeCounts
+        var counts = decode.counts
         while true {
             guard let first = workers.next() else {
                 // What is left is the race's held decode: it comes back once the window shows its new image.
-                guard let id = heldRaceJob else { break }
-                heldRaceJob = nil
+                guard let id = decode.heldRaceJob else { break }
+                decode.heldRaceJob = nil
                 workers.release(id)
                 continue
             }
@@ -131,8 +131,8 @@ extension Pipeline {
                 counts.redraws += 1
             }
             // The race: the held decode is handed back after the window's new image is drawn.
-            if let id = heldRaceJob, let path = workers.path(of: Self.windowView), imageCache.cached(path) != nil {
-                heldRaceJob = nil
+            if let id = decode.heldRaceJob, let path = workers.path(of: Self.windowView), imageCache.cached(path) != nil {
+                decode.heldRaceJob = nil
                 workers.release(id)
             }
         }
@@ -159,7 +159,7 @@ extension Pipeline {
             return false
         }
         imageCache.store(image, for: result.job.path)
-        pendingFonts.remove(result.job.path)
+        decode.pendingFonts.remove(result.job.path)
         for name in theme.fonts.keys.sorted() {
             let spec = theme.fonts[name]!
             if resolveAsset(spec.atlas).path == result.job.path { fonts[name] = try GlyphFont(spec: spec, atlas: image, file: result.job.path) }
@@ -172,21 +172,21 @@ extension Pipeline {
             images[name] = LoadedImage(image: image, scale: scale)
             shown = shown || icons.contains(name)
         }
-        let current = decodeWorkers?.path(of: Self.windowView)
+        let current = decode.workers?.path(of: Self.windowView)
         if forWindow, stale {
             guard !manifest.strategies.checkStaleDecodes else {
                 counts.staleDiscarded += 1
                 return shown
             }
             // Nothing checked: the image decoded for the window's old file is drawn over its new one.
-            windowImage = LoadedImage(image: image, scale: 1)
+            decode.windowImage = LoadedImage(image: image, scale: 1)
             counts.staleDrawn += 1
             return true
         }
         if current == result.job.path {
-            if showsThumbnail { counts.thumbnailsReplaced += 1 }
-            showsThumbnail = false
-            windowImage = LoadedImage(image: image, scale: 1)
+            if decode.showsThumbnail { counts.thumbnailsReplaced += 1 }
+            decode.showsThumbnail = false
+            decode.windowImage = LoadedImage(image: image, scale: 1)
             return true
         }
         return shown
@@ -194,12 +194,30 @@ extension Pipeline {
 
     /// Stops and joins the workers, if they run.
     func stopDecodeWorkers() {
-        decodeWorkers?.finish()
-        decodeWorkers = nil
-        heldRaceJob = nil
-        pendingFonts = []
-        decodeCounts = DecodeCounts()
+        decode.workers?.finish()
+        decode.workers = nil
+        decode.heldRaceJob = nil
+        decode.pendingFonts = []
+        decode.counts = DecodeCounts()  // The window keeps its image.
     }
+}
+
+/// What `backgroundDecode` keeps between the images stage and the last image drawn, and what the
+/// window shows in place of its theme texture.
+struct DecodeState {
+    /// The decode workers while the launch runs.
+    var workers: DecodeWorkers?
+    /// The window's image instead of its theme texture, while ``overridesWindow`` (`nil`: a placeholder).
+    var windowImage: LoadedImage?
+    var overridesWindow = false
+    /// With `thumbnailsFirst`, whether the window still shows its thumbnail.
+    var showsThumbnail = false
+    /// `--force-decode-race`: the window's decode, held until the window shows its new image.
+    var heldRaceJob: Int?
+    /// Font atlases still decoding on the workers.
+    var pendingFonts: Set<String> = []
+    /// What happened to the images taken in so far.
+    var counts = DecodeCounts()
 }
 
 /// What happened to the images decoded on workers in one launch.

@@ -42,19 +42,8 @@ public final class Pipeline {
     /// Test only: the window is given another image while its own is decoding on a worker, and that
     /// decode is handed back last (the reuse race, made deterministic).
     public var forceDecodeRace = false
-    /// The decode workers while the launch runs (`backgroundDecode`).
-    var decodeWorkers: DecodeWorkers?
-    /// With `backgroundDecode`, what the window shows instead of its theme texture (`nil`: a placeholder).
-    var windowImage: LoadedImage?
-    var windowImageOverridden = false
-    /// With `thumbnailsFirst`, whether the window still shows its thumbnail.
-    var showsThumbnail = false
-    /// `--force-decode-race`: the window's decode, held until the window shows its new image.
-    var heldRaceJob: Int?
-    /// Font atlases still decoding on the workers.
-    var pendingFonts: Set<String> = []
-    /// What happened to images taken in while waiting for the fonts.
-    var decodeCounts = DecodeCounts()
+    /// What `backgroundDecode` keeps while the launch runs, and what the window shows (`BackgroundDecode.swift`).
+    var decode = DecodeState()
     private var ran: Set<StageKind> = []
     private var touched: Set<String> = []
 
@@ -315,8 +304,8 @@ public final class Pipeline {
         images = [:]
         fonts = [:]
         imageCache = ImageCache()
-        windowImageOverridden = false
-        windowImage = nil
+        decode.overridesWindow = false
+        decode.windowImage = nil
         canvas = nil
     }
 
@@ -325,7 +314,7 @@ public final class Pipeline {
     func makeRenderer(_ theme: Theme, scale: Double? = nil) -> UIRenderer {
         var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: scale ?? Double(manifest.screen.scale),
                                   reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
-        if windowImageOverridden { renderer.windowTexture = windowImage }
+        if decode.overridesWindow { renderer.windowTexture = decode.windowImage }
         renderer.displayText = calculator.display
         return renderer
     }
