@@ -70,24 +70,5 @@ public struct ChromeTraceExporter: ResultExporter {
     func number(_ value: Double) -> String { value.isFinite ? SecondsFormat.format(value, precision: 3) : "0" }
 
     /// A JSON string literal.
-    func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    func json(_ text: String) -> String { JSONText.quoted(text) }
 }

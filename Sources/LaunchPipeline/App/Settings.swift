@@ -66,18 +66,7 @@ public struct Settings: Equatable, Sendable {
 
     /// The settings file's JSON, keys sorted, so the same settings give the same bytes.
     public var json: [UInt8] {
-        func quoted(_ s: String) -> String {
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+        func quoted(_ s: String) -> String { JSONText.quoted(s) }
         var lines = ["  \"angleMode\": \(quoted(angleMode.rawValue))", "  \"displayMode\": \(quoted(displayMode.rawValue))",
                      "  \"haptics\": \(haptics)"]
         let labels = keyLabels.keys.sorted().map { "    \(quoted($0)): \(quoted(keyLabels[$0] ?? $0))" }
