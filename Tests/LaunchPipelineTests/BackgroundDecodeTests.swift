@@ -11,7 +11,7 @@ import LaunchImage
 @Suite(.serialized) struct BackgroundDecodeTests {
     /// The heavy manifest without the snapshot (so every launch draws the same) and without its
     /// decode strategies, with `strategies` merged into its own and, if given, another theme file.
-    func heavy(_ strategies: [String: Any], theme: String? = nil) throws -> Manifest {
+    func heavy(_ strategies: [String: Any], theme: String? = nil, assets: String? = nil) throws -> Manifest {
         var root = try #require(try JSONSerialization.jsonObject(with: Data(try FileIO.read(Paths.heavyManifest))) as? [String: Any])
         var merged = try #require(root["strategies"] as? [String: Any])
         merged["snapshotFirst"] = false
@@ -19,6 +19,7 @@ import LaunchImage
         for (key, value) in strategies { merged[key] = value }
         root["strategies"] = merged
         if let theme { root["theme"] = theme }
+        if let assets { root["assets"] = assets }
         return try ManifestLoader.parse(Array(try JSONSerialization.data(withJSONObject: root)), path: Paths.heavyManifest)
     }
 
@@ -108,6 +109,22 @@ import LaunchImage
         try FileIO.writeAtomically(theme.replacingOccurrences(of: #" texture="backdrop" texture-opacity="0.35""#, with: ""), to: "\(dir)/theme.xml")
         #expect { try launch(try heavy(["backgroundDecode": ["threads": 1]], theme: "\(dir)/theme.xml"), race: true) } throws: {
             "\($0)" == "--force-decode-race: \(dir)/theme.xml: the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with"
+        }
+    }
+
+    /// A thumbnail that is a FIFO, an image linked to /dev/zero: refused by the thread that reads
+    /// it, with the file named, and the launch ends (no hang, no wait for a decode that never comes).
+    @Test func specialFilesAreRefusedOnEitherThread() throws {
+        let source = Paths.packageRoot + "/Fixtures/heavy/assets"
+        for (file, make) in [("backdrop@thumb.png", { (path: String) in mkfifo(path, 0o600) }),
+                             ("backdrop@2x.png", { (path: String) in symlink("/dev/zero", path) })] {
+            let dir = Paths.temporaryDirectory()
+            for name in FileIO.entries(of: source) where name != file {
+                try FileIO.writeAtomically(try FileIO.read("\(source)/\(name)"), to: "\(dir)/\(name)")
+            }
+            #expect(make("\(dir)/\(file)") == 0)
+            let manifest = try heavy(["backgroundDecode": ["threads": 2], "thumbnailsFirst": true], assets: dir)
+            #expect { try launch(manifest) } throws: { "\($0)".contains("\(dir)/\(file)") }
         }
     }
 

@@ -34,8 +34,18 @@ extension Pipeline {
         decode.overridesWindow = true
         decode.windowImage = nil
 
+        // Each asset resolved once (a resolution looks for the `@Nx` file): the jobs, and the names
+        // each decoded file goes to when it comes back.
+        let fontFiles = theme.fonts.keys.sorted().map { (name: $0, path: resolveAsset(theme.fonts[$0]!.atlas).path) }
+        let imageFiles = theme.images.keys.sorted().map { name in
+            let (path, scale) = resolveAsset(theme.images[name]!.source)
+            return (name: name, path: path, scale: scale)
+        }
+        for font in fontFiles { decode.names[font.path, default: AssetNames()].fonts.append(font.name) }
+        for image in imageFiles { decode.names[image.path, default: AssetNames()].images.append((image.name, image.scale)) }
+
         let windowName = theme.window.texture.flatMap { theme.images[$0] != nil ? $0 : nil }
-        var windowPath = windowName.map { resolveAsset(theme.images[$0]!.source).path }
+        var windowPath = windowName.flatMap { name in imageFiles.first { $0.name == name }?.path }
         if let windowPath { workers.show(windowPath, in: Self.windowView) }
         if forceDecodeRace, windowPath == nil {
             throw PipelineError("--force-decode-race: \(theme.file): the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with")
@@ -50,14 +60,12 @@ extension Pipeline {
 
         // One job per file: the fonts first (text needs them soonest), then the images, in name order.
         var queued: Set<String> = []
-        for name in theme.fonts.keys.sorted() {
-            let (path, _) = resolveAsset(theme.fonts[name]!.atlas)
+        for (_, path) in fontFiles {
             guard queued.insert(path).inserted else { continue }
             decode.pendingFonts.insert(path)
             workers.submit(.init(path: path, fileName: Self.fileName(path), views: []))
         }
-        for name in theme.images.keys.sorted() {
-            let (path, _) = resolveAsset(theme.images[name]!.source)
+        for (index, (_, path, _)) in imageFiles.enumerated() {
             guard queued.insert(path).inserted else { continue }
             let forWindow = path == windowPath
             let race = forWindow && forceDecodeRace && decode.heldRaceJob == nil
@@ -65,10 +73,8 @@ extension Pipeline {
             if race {
                 // While the window's image decodes, the window is given the next image by name.
                 workers.waitUntilStarted(id)
-                let names = theme.images.keys.sorted()
-                let start = names.firstIndex(of: name)!
-                let others = (names[(start + 1)...] + names[..<start]).map { resolveAsset(theme.images[$0]!.source).path }
-                guard let replacement = others.first(where: { $0 != path }) else {
+                let others = imageFiles[(index + 1)...] + imageFiles[..<index]
+                guard let replacement = others.map(\.path).first(where: { $0 != path }) else {
                     throw PipelineError("--force-decode-race: \(manifest.theme) has no other image file to give the window")
                 }
                 workers.show(replacement, in: Self.windowView)
@@ -160,15 +166,15 @@ extension Pipeline {
         }
         imageCache.store(image, for: result.job.path)
         decode.pendingFonts.remove(result.job.path)
-        for name in theme.fonts.keys.sorted() {
-            let spec = theme.fonts[name]!
-            if resolveAsset(spec.atlas).path == result.job.path { fonts[name] = try GlyphFont(spec: spec, atlas: image, file: result.job.path) }
+        let names = decode.names[result.job.path] ?? AssetNames()
+        for name in names.fonts {
+            guard let spec = theme.fonts[name] else { continue }
+            fonts[name] = try GlyphFont(spec: spec, atlas: image, file: result.job.path)
         }
+        // The keys' icons as laid out now (the images stage may run before the layout stage).
         let icons = Set(manifest.orientations.first.flatMap { layouts[$0] }?.keys.compactMap(\.spec.icon) ?? [])
         var shown = false
-        for name in theme.images.keys.sorted() {
-            let (path, scale) = resolveAsset(theme.images[name]!.source)
-            guard path == result.job.path else { continue }
+        for (name, scale) in names.images {
             images[name] = LoadedImage(image: image, scale: scale)
             shown = shown || icons.contains(name)
         }
@@ -199,6 +205,7 @@ extension Pipeline {
         decode.heldRaceJob = nil
         decode.pendingFonts = []
         decode.counts = DecodeCounts()  // The window keeps its image.
+        decode.names = [:]
     }
 }
 
@@ -218,6 +225,14 @@ struct DecodeState {
     var pendingFonts: Set<String> = []
     /// What happened to the images taken in so far.
     var counts = DecodeCounts()
+    /// The theme's fonts and images each decoded file stands for, by resolved path.
+    var names: [String: AssetNames] = [:]
+}
+
+/// The theme's names for one asset file: the fonts whose atlas it is, the images it is (and at which scale).
+struct AssetNames {
+    var fonts: [String] = []
+    var images: [(name: String, scale: Int)] = []
 }
 
 /// What happened to the images decoded on workers in one launch.
