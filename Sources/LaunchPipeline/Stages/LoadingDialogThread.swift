@@ -28,6 +28,8 @@ final class LoadingDialogThread: @unchecked Sendable {
     private let firstFrameReading: UInt64
     private var seed: UInt64
     private var mutex = pthread_mutex_t()
+    /// Signalled when init is done, so a thread waiting to show the dialog stops waiting at once.
+    private var initDoneSignal = pthread_cond_t()
     private var initDone = false
     private var outcome = Outcome()
     private var thread: pthread_t?
@@ -39,9 +41,17 @@ final class LoadingDialogThread: @unchecked Sendable {
         self.firstFrameReading = firstFrameReading
         self.seed = seed
         pthread_mutex_init(&mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&initDoneSignal, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
-    deinit { pthread_mutex_destroy(&mutex) }
+    deinit {
+        pthread_cond_destroy(&initDoneSignal)
+        pthread_mutex_destroy(&mutex)
+    }
 
     /// Starts the thread; `false` when it could not be created (the launch goes on without a dialog).
     func start() -> Bool {
@@ -65,6 +75,7 @@ final class LoadingDialogThread: @unchecked Sendable {
     func finish() -> Outcome {
         pthread_mutex_lock(&mutex)
         initDone = true
+        pthread_cond_signal(&initDoneSignal)
         pthread_mutex_unlock(&mutex)
         if let thread { pthread_join(thread, nil) }
         return outcome
@@ -84,13 +95,22 @@ final class LoadingDialogThread: @unchecked Sendable {
         nanosleep(&request, nil)
     }
 
+    /// Waits until the monotonic `reading` or until init is done, whichever comes first; `true`
+    /// when init is done.
+    private func waitForInit(until reading: UInt64) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        var deadline = timespec(tv_sec: Int(reading / 1_000_000_000), tv_nsec: Int(reading % 1_000_000_000))
+        while !initDone && MonotonicClock.nanoseconds() < reading {
+            _ = pthread_cond_timedwait(&initDoneSignal, &mutex, &deadline)
+        }
+        return initDone
+    }
+
     private func run() {
         let showAt = firstFrameReading &+ UInt64(spec.showAfter * 1e9)
-        while MonotonicClock.nanoseconds() < showAt {
-            if isInitDone { return }
-            sleep(until: showAt)
-        }
-        if isInitDone { return }
+        // Init done before the dialog is due: the thread ends at once, so interactive is not held up.
+        if waitForInit(until: showAt) { return }
         let dialog = makeDialog()
         let shownAt = MonotonicClock.nanoseconds()
         var last = shownAt, step = 0
