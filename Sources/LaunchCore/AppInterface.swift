@@ -18,6 +18,9 @@ public enum AppInterface {
     /// threads (`Why it is slow` then advises on what still decodes on the main thread).
     public static let imagesQueuedForWorkersCounter = "images queued for workers"
 
+    /// The phase of each tap applied after the launch (the `taps` line sums them up).
+    public static let handlingTapPhase = "handling tap"
+
     /// The top-level phase that presents the saved snapshot (or the splash) as the first frame
     /// (`snapshotFirst`). Its decode is the first frame itself: `Why it is slow` judges it with the
     /// first-frame rule, not as decoding that could leave the main thread.

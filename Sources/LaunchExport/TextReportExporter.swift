@@ -86,9 +86,10 @@ public struct TextReportExporter: ResultExporter {
             lines.append("On worker threads:")
             lines += workers.map { phaseLine($0, indent: 1) }
         }
-        let afterInteractive = table.rows.filter {
-            $0.afterLaunch && !$0.onWorkerThread && !$0.inBackground && !$0.isMark && !table.deferred.contains($0.name)
-                && $0.name != "handling tap" && $0.path.split(separator: "/").first.map({ !table.deferred.contains(String($0)) }) ?? true
+        func under(_ top: String, _ row: PhaseTable.Row) -> Bool { row.path == top || row.path.hasPrefix(top + "/") }
+        let afterInteractive = table.rows.filter { row in
+            row.afterLaunch && !row.onWorkerThread && !row.inBackground && !row.isMark
+                && !under(AppInterface.handlingTapPhase, row) && !table.deferred.contains { under($0, row) }
         }
         if !afterInteractive.isEmpty {
             lines.append("After interactive:")

@@ -287,7 +287,7 @@ public final class Pipeline {
     /// Applies a key press to the calculator and redraws the display on the framebuffer: the frame
     /// that shows the tap's effect. Returns the clock reading when that frame is done.
     public func press(_ key: Calculator.Key) throws -> UInt64 {
-        try recorder.phase("handling tap", kind: .draw) {
+        try recorder.phase(AppInterface.handlingTapPhase, kind: .draw) {
             calculator.press(key)
             if let theme, var canvas, let orientation = manifest.orientations.first, let layout = layouts[orientation] {
                 let renderer = makeRenderer(theme)
