@@ -12,6 +12,8 @@ import PackageDescription
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   launchprof      the command-line tool (one file per subcommand)
+//
+//   LaunchprofClient  for other programs to report their phases to `launchprof exec` (Glibc only, no dependencies)
 let package = Package(
     name: "launchprof",
     platforms: [.macOS(.v13)],
@@ -20,6 +22,8 @@ let package = Package(
         // The built-in app that `launchprof run` launches: no Foundation, no argument parser.
         .executable(name: "launchprof-app", targets: ["launchprof-app"]),
         .library(name: "LaunchCore", targets: ["LaunchCore"]),
+        // The client library other programs report their phases with (`launchprof exec`): no dependencies.
+        .library(name: "LaunchprofClient", targets: ["LaunchprofClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,6 +62,9 @@ let package = Package(
                 "launchprof-app",
             ]
         ),
+        // Glibc only, no Foundation: it runs in the program being measured.
+        .target(name: "LaunchprofClient"),
+        .executableTarget(name: "launchprof-example-swift", dependencies: ["LaunchprofClient"], path: "Examples/swift"),
         .executableTarget(
             name: "launchprof-bench",
             dependencies: ["CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport"],
@@ -71,6 +78,8 @@ let package = Package(
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
+        // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
+        .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
         .target(name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchStats", "LaunchExport"],

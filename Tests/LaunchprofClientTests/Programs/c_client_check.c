@@ -1,0 +1,212 @@
+/* The C client's test program (CClientTests compiles and runs it): each mode reports through
+   include/launchprof.h and prints what the test checks beside the protocol on stdout. */
+#define LAUNCHPROF_IMPLEMENTATION
+#include "launchprof.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+void second_unit_report(void);
+
+/* A name of `count` copies of `unit`, from malloc. */
+static char *repeated(const char *unit, size_t count) {
+    size_t n = strlen(unit);
+    char *name = malloc(n * count + 1);
+    for (size_t i = 0; i < count; i++) memcpy(name + i * n, unit, n);
+    name[n * count] = 0;
+    return name;
+}
+
+static void phase(const char *name) {
+    lp_begin(name);
+    lp_mark(name);
+    lp_count(1, name);
+    lp_end(name);
+}
+
+static int basic(void) {
+    lp_begin_kind(LP_KIND_IO, "loading config");
+    lp_begin_kind(LP_KIND_CPU, "parsing");
+    lp_end("parsing");
+    lp_end("loading config");
+    {
+        LP_SCOPE_KIND(LP_KIND_DRAW, "drawing");
+        LP_SCOPE("inner");
+    }
+    lp_begin_kind((enum lp_kind)99, "unknown kind");
+    lp_end("unknown kind");
+    lp_mark("interactive");
+    lp_count(19, "keys laid out");
+    lp_count(-5, "keys laid out");
+    lp_count(INT64_MIN, "smallest");
+    lp_count(INT64_MAX, "largest");
+    errno = 1234;
+    lp_mark("errno kept");
+    int kept = errno == 1234;
+    lp_done();
+    lp_mark("after done");
+    lp_done();
+    printf("active %d errno kept %d\n", lp_active(), kept);
+    return 0;
+}
+
+static int hostile(void) {
+    const char *names[] = {
+        "new\nline", "back\\slash", "tab\there", "carriage\rreturn", "crlf\r\n", "\\n literally",
+        "trailing backslash\\", "  spaces  ", "#not a comment", "\xff\xfe invalid", "cut \xe2\x82",
+        "lead then newline \xc3\n", "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x9a\x80",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) phase(names[i]);
+    phase(NULL);
+    phase("");
+    /* 5000-byte names: ASCII, two-byte characters, four-byte characters, escapes across the cut. */
+    char *ascii = repeated("a", 5000), *two = repeated("\xc3\xa9", 2500), *four = repeated("\xf0\x9f\x9a\x80", 1250);
+    char *escapes = repeated("\\", 5000), *mixed = repeated("x\n", 2500), *odd = repeated("\\", 4999);
+    odd[0] = 'y';
+    char *names5000[] = {ascii, two, four, escapes, mixed, odd};
+    for (size_t i = 0; i < 6; i++) phase(names5000[i]);
+    lp_done();
+    printf("active %d\n", lp_active());
+    return 0;
+}
+
+struct worker { int index; const char *long_name; };
+
+static void *work(void *argument) {
+    struct worker *w = argument;
+    char name[64];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "worker %d step %d", w->index, i);
+        lp_begin_kind(LP_KIND_CPU, name);
+        lp_begin(w->long_name);
+        lp_mark(w->long_name);
+        lp_end(w->long_name);
+        lp_count(1, "steps");
+        lp_end(name);
+    }
+    return NULL;
+}
+
+static int threads(void) {
+    enum { count = 8 };
+    pthread_t ids[count];
+    struct worker workers[count];
+    char *long_name = repeated("long name ", 390);  /* 3900 bytes: lines near PIPE_BUF */
+    lp_begin("spawning workers");
+    for (int i = 0; i < count; i++) {
+        workers[i] = (struct worker){i, long_name};
+        pthread_create(&ids[i], NULL, work, &workers[i]);
+    }
+    for (int i = 0; i < count; i++) pthread_join(ids[i], NULL);
+    lp_end("spawning workers");
+    lp_done();
+    return 0;
+}
+
+static volatile int stop;
+
+static void *keep_marking(void *argument) {
+    (void)argument;
+    while (!stop) lp_mark("racing done");
+    return NULL;
+}
+
+/* Threads keep reporting while the main thread calls lp_done: nothing may follow done. */
+static int race_done(void) {
+    pthread_t ids[4];
+    for (int i = 0; i < 4; i++) pthread_create(&ids[i], NULL, keep_marking, NULL);
+    usleep(20000);
+    lp_done();
+    usleep(20000);
+    stop = 1;
+    for (int i = 0; i < 4; i++) pthread_join(ids[i], NULL);
+    printf("active %d\n", lp_active());
+    return 0;
+}
+
+static int units(void) {
+    lp_begin("main unit");
+    second_unit_report();
+    lp_end("main unit");
+    lp_done();
+    return 0;
+}
+
+/* The reader is gone: the first write finds the pipe broken and must not kill the program. */
+static int broken(int block_sigpipe) {
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    if (block_sigpipe) pthread_sigmask(SIG_BLOCK, &pipe_signal, NULL);
+    int before = lp_active();
+    lp_begin("nobody reads this");
+    lp_end("nobody reads this");
+    lp_done();
+    sigset_t pending;
+    sigpending(&pending);
+    int left_pending = sigismember(&pending, SIGPIPE);
+    if (block_sigpipe) pthread_sigmask(SIG_UNBLOCK, &pipe_signal, NULL);
+    printf("alive: active before %d after %d, SIGPIPE pending %d\n", before, lp_active(), left_pending);
+    return 0;
+}
+
+/* A forked child and a started program report nothing into this process's pipe. */
+static int children(const char *self) {
+    lp_begin("parent");
+    pid_t pid = fork();
+    if (pid == 0) {
+        lp_mark("forked child");
+        lp_done();
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    char *argv[] = {(char *)self, (char *)"child", NULL};
+    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) return 1;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    fflush(stdout);
+    lp_end("parent");
+    lp_done();
+    printf("environment in main: %s\n", getenv("LAUNCHPROF_FD") ? "set" : "unset");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int child(void) {
+    printf("child: LAUNCHPROF_FD %s, descriptor 3 %s, active %d\n", getenv("LAUNCHPROF_FD") ? "set" : "unset",
+           fcntl(3, F_GETFD) >= 0 ? "open" : "closed", lp_active());
+    lp_begin("started child");
+    lp_end("started child");
+    lp_done();
+    return 0;
+}
+
+/* Many events, as fast as possible, for the reader to count. */
+static int many(void) {
+    for (int i = 0; i < 20000; i++) lp_mark("m");
+    lp_done();
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "basic";
+    if (!strcmp(mode, "basic")) return basic();
+    if (!strcmp(mode, "hostile")) return hostile();
+    if (!strcmp(mode, "threads")) return threads();
+    if (!strcmp(mode, "race-done")) return race_done();
+    if (!strcmp(mode, "units")) return units();
+    if (!strcmp(mode, "broken")) return broken(0);
+    if (!strcmp(mode, "broken-blocked")) return broken(1);
+    if (!strcmp(mode, "children")) return children(argv[0]);
+    if (!strcmp(mode, "child")) return child();
+    if (!strcmp(mode, "many")) return many();
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+}

@@ -1,0 +1,350 @@
+/*
+ * launchprof.h: report a C or C++ program's launch phases to `launchprof exec` (docs/protocol.md).
+ *
+ *     #define LAUNCHPROF_IMPLEMENTATION   // in exactly one source file of the program
+ *     #include "launchprof.h"
+ *
+ *     lp_begin("loading config");
+ *     load_config();
+ *     lp_end("loading config");          // names the phase it ends, as the protocol's end line does
+ *     { LP_SCOPE("building layout"); build_layout(); }   // ends when the block is left
+ *     lp_mark("interactive");
+ *     lp_count(19, "keys laid out");
+ *     lp_done();                         // the report is complete: call it once, at the end
+ *
+ * Every function is a no-op unless the environment variable LAUNCHPROF_FD names a descriptor open
+ * for writing (a decimal number from 0 to INT_MAX, nothing else): `launchprof exec` opens a pipe there.
+ *
+ * One implementation per program. Every file may include this header; exactly one defines
+ * LAUNCHPROF_IMPLEMENTATION before including it, and that file holds the client's state, so the
+ * greeting and the `main` line are sent once per process however many files report phases (a second
+ * definition is a link error, a missing one an undefined reference to lp_begin and the others). A
+ * shared library that reports phases calls the program's functions; if two images of one process do
+ * define the implementation, the first one loaded takes the descriptor and the other stays silent.
+ * The implementation needs POSIX declarations: the default GNU modes of gcc and clang have them; with
+ * -std=c11 or -std=c99, compile that file with -D_POSIX_C_SOURCE=200809L. Link with -pthread.
+ *
+ * What the client guarantees:
+ * - Thread-safe: each event is one write(2) of less than PIPE_BUF (4096) bytes, which a pipe never
+ *   interleaves with another thread's. Threads are numbered on their first event: 0 is the thread that
+ *   loaded the program (the main thread), the others 1, 2, … (a thread past 2^20 reports nothing).
+ *   A phase begins and ends on the same thread.
+ * - Names are escaped as the protocol says (backslash, newline, carriage return and tab become \\, \n,
+ *   \r and \t) and cut, at a UTF-8 character boundary, to at most 4000 bytes once escaped, so every
+ *   line fits; a NULL or empty name is sent as "(unnamed)". Other bytes, invalid UTF-8 included, are
+ *   sent as they are (the launcher shows an invalid sequence as U+FFFD).
+ * - Times are CLOCK_MONOTONIC readings. The `main` reading is taken by a constructor that runs before
+ *   main; the greeting and it are sent with the first event, so a program that reports nothing is
+ *   timed as a whole.
+ * - Nothing follows lp_done(): it waits for events other threads are writing, and later events are
+ *   dropped.
+ * - The program is never disturbed: writes are retried on EINTR (and, on a non-blocking descriptor,
+ *   when the pipe has room again); errno is preserved; if launchprof went away, the write that finds
+ *   the pipe broken cannot kill the program with SIGPIPE (MSG_NOSIGNAL exists only for sockets, so
+ *   SIGPIPE is blocked in the writing thread around each write, and a SIGPIPE that write raised is
+ *   consumed), and the client stops reporting.
+ * - The client takes the descriptor for this process: it marks it close-on-exec and removes
+ *   LAUNCHPROF_FD from the environment before main, so a program this one starts does not write a
+ *   second report into the same pipe; in a child made by fork() the client is off.
+ * - Not async-signal-safe: do not call it from a signal handler.
+ */
+#ifndef LAUNCHPROF_H
+#define LAUNCHPROF_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a phase spends its time on: the protocol's <kind> (LP_KIND_NONE is `-`). */
+enum lp_kind { LP_KIND_NONE = 0, LP_KIND_CPU, LP_KIND_IO, LP_KIND_DECODE, LP_KIND_DRAW };
+
+/** A phase begins on this thread, nested in the phase open there. */
+void lp_begin(const char *name);
+/** A phase of the given kind begins on this thread. */
+void lp_begin_kind(enum lp_kind kind, const char *name);
+/** The innermost phase open on this thread ends; `name` must be its name. */
+void lp_end(const char *name);
+/** An instant event, such as "first frame" or "interactive". */
+void lp_mark(const char *name);
+/** Adds `value` to the counter `name` ("keys laid out"). */
+void lp_count(int64_t value, const char *name);
+/** The report is complete: every phase must be closed. Later events are dropped. */
+void lp_done(void);
+/** 1 while events are sent (LAUNCHPROF_FD is usable and lp_done was not called), else 0. */
+int lp_active(void);
+
+/* For LP_SCOPE: begins the phase and returns its name, which the cleanup passes to lp_end. */
+const char *lp__scope_begin(enum lp_kind kind, const char *name);
+void lp__scope_end(const char *const *name);
+
+#define LP__JOIN2(a, b) a##b
+#define LP__JOIN(a, b) LP__JOIN2(a, b)
+/**
+ * A phase from here to the end of the enclosing block, however the block is left (return, break,
+ * goto). `name` must stay valid until then (a string literal does).
+ */
+#define LP_SCOPE(name) LP_SCOPE_KIND(LP_KIND_NONE, name)
+#define LP_SCOPE_KIND(kind, name)                                                              \
+    const char *const LP__JOIN(lp__scope_, __COUNTER__) __attribute__((cleanup(lp__scope_end), unused)) = \
+        lp__scope_begin((kind), (name))
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef LAUNCHPROF_IMPLEMENTATION
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A line is at most this long with its newline: under PIPE_BUF, so one write is never interleaved. */
+#define LP__LINE_MAX 4095
+/* The longest escaped name: the longest head ("begin <20 digits> <7 digits> decode ") is 42 bytes. */
+#define LP__NAME_MAX 4000
+/* Thread numbers stay below the parser's limit. */
+#define LP__THREAD_LIMIT (1u << 20)
+
+static int lp__fd = -1;                      /* the descriptor, -1 when off; read atomically */
+static uint64_t lp__main_reading;            /* CLOCK_MONOTONIC at load, before main */
+static uint64_t lp__next_thread = 1;         /* the next thread's number; 0 is the loading thread's */
+static __thread int64_t lp__thread = -1;     /* this thread's number, -1 until its first event */
+static pthread_once_t lp__greeting = PTHREAD_ONCE_INIT;
+static int lp__writing;                      /* events being written now */
+static int lp__finished;                     /* lp_done was called */
+
+static uint64_t lp__now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Writes all of `length` bytes, never raising SIGPIPE; on a broken or unusable descriptor the client
+   turns itself off. */
+static void lp__write(int fd, const char *bytes, size_t length) {
+    int saved = errno;
+    sigset_t pipe_signal, old;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    /* If the program blocks SIGPIPE itself, a SIGPIPE may already be pending: leave that one alone. */
+    int masked = pthread_sigmask(SIG_BLOCK, &pipe_signal, &old) == 0 && !sigismember(&old, SIGPIPE);
+    int pending_before = 0;
+    if (!masked) {
+        sigset_t pending;
+        pending_before = sigpending(&pending) != 0 || sigismember(&pending, SIGPIPE);
+    }
+    while (length > 0) {
+        ssize_t n = write(fd, bytes, length);
+        if (n > 0) {
+            bytes += n;
+            length -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd ready = {fd, POLLOUT, 0};
+            if (poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
+        }
+        if (n < 0 && errno == EPIPE && !pending_before) {
+            static const struct timespec no_wait = {0, 0};
+            while (sigtimedwait(&pipe_signal, NULL, &no_wait) < 0 && errno == EINTR) {}
+        }
+        __atomic_store_n(&lp__fd, -1, __ATOMIC_RELAXED);
+        break;
+    }
+    if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+}
+
+static char *lp__text(char *p, const char *text) {
+    while (*text) *p++ = *text++;
+    return p;
+}
+
+static char *lp__unsigned(char *p, uint64_t value) {
+    char digits[20];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    while (n) *p++ = digits[--n];
+    return p;
+}
+
+/* The name escaped and cut to LP__NAME_MAX bytes, never inside an escape or a UTF-8 sequence. */
+static char *lp__name(char *p, const char *name) {
+    const unsigned char *s = (const unsigned char *)(name && *name ? name : "(unnamed)");
+    char *limit = p + LP__NAME_MAX;
+    while (*s) {
+        unsigned char c = *s;
+        char escaped = c == '\\' ? '\\' : c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : 0;
+        if (escaped) {
+            if (limit - p < 2) break;
+            *p++ = '\\';
+            *p++ = escaped;
+            s++;
+            continue;
+        }
+        /* A lead byte and the continuation bytes that follow it, as many as it announces. */
+        size_t expected = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
+        size_t unit = 1;
+        while (unit < expected && (s[unit] & 0xC0) == 0x80) unit++;
+        if ((size_t)(limit - p) < unit) break;
+        memcpy(p, s, unit);
+        p += unit;
+        s += unit;
+    }
+    return p;
+}
+
+static void lp__send_greeting(void) {
+    char line[64];
+    char *p = lp__text(line, "launchprof 1\nmain ");
+    p = lp__unsigned(p, lp__main_reading);
+    *p++ = '\n';
+    lp__write(__atomic_load_n(&lp__fd, __ATOMIC_RELAXED), line, (size_t)(p - line));
+}
+
+/* Starts writing an event: the descriptor, or -1 when the client is off or done. */
+static int lp__enter(void) {
+    if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return -1;
+    /* With lp_done's exchange and wait, either this sees `finished` or lp_done waits for this event. */
+    __atomic_fetch_add(&lp__writing, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&lp__finished, __ATOMIC_SEQ_CST)) {
+        __atomic_fetch_sub(&lp__writing, 1, __ATOMIC_SEQ_CST);
+        return -1;
+    }
+    pthread_once(&lp__greeting, lp__send_greeting);
+    int fd = __atomic_load_n(&lp__fd, __ATOMIC_RELAXED);
+    if (fd < 0) __atomic_fetch_sub(&lp__writing, 1, __ATOMIC_SEQ_CST);
+    return fd;
+}
+
+static int64_t lp__thread_number(void) {
+    if (lp__thread < 0) {
+        uint64_t n = __atomic_fetch_add(&lp__next_thread, 1, __ATOMIC_RELAXED);
+        lp__thread = n < LP__THREAD_LIMIT ? (int64_t)n : INT64_MAX;
+    }
+    return lp__thread;
+}
+
+/* One event: `verb`, then the time and thread (`timed`), the kind, the count, the name. */
+static void lp__event(const char *verb, int timed, const char *kind, const int64_t *value, const char *name) {
+    if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return;
+    uint64_t now = timed ? lp__now() : 0;
+    int64_t thread = timed ? lp__thread_number() : 0;
+    if (thread >= (int64_t)LP__THREAD_LIMIT) return;
+    int fd = lp__enter();
+    if (fd < 0) return;
+    char line[LP__LINE_MAX];
+    char *p = lp__text(line, verb);
+    if (timed) {
+        *p++ = ' ';
+        p = lp__unsigned(p, now);
+        *p++ = ' ';
+        p = lp__unsigned(p, (uint64_t)thread);
+    }
+    if (kind) {
+        *p++ = ' ';
+        p = lp__text(p, kind);
+    }
+    if (value) {
+        *p++ = ' ';
+        if (*value < 0) *p++ = '-';
+        p = lp__unsigned(p, *value < 0 ? (uint64_t)0 - (uint64_t)*value : (uint64_t)*value);
+    }
+    *p++ = ' ';
+    p = lp__name(p, name);
+    *p++ = '\n';
+    lp__write(fd, line, (size_t)(p - line));
+    __atomic_fetch_sub(&lp__writing, 1, __ATOMIC_SEQ_CST);
+}
+
+void lp_begin(const char *name) { lp_begin_kind(LP_KIND_NONE, name); }
+
+void lp_begin_kind(enum lp_kind kind, const char *name) {
+    static const char *const kinds[] = {"-", "cpu", "io", "decode", "draw"};
+    unsigned k = (unsigned)kind;
+    lp__event("begin", 1, kinds[k < sizeof kinds / sizeof kinds[0] ? k : 0], NULL, name);
+}
+
+void lp_end(const char *name) { lp__event("end", 1, NULL, NULL, name); }
+
+void lp_mark(const char *name) { lp__event("mark", 1, NULL, NULL, name); }
+
+void lp_count(int64_t value, const char *name) { lp__event("count", 0, NULL, &value, name); }
+
+void lp_done(void) {
+    if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return;
+    if (__atomic_exchange_n(&lp__finished, 1, __ATOMIC_SEQ_CST)) return;
+    while (__atomic_load_n(&lp__writing, __ATOMIC_SEQ_CST) != 0) sched_yield();
+    pthread_once(&lp__greeting, lp__send_greeting);
+    int fd = __atomic_load_n(&lp__fd, __ATOMIC_RELAXED);
+    if (fd < 0) return;
+    char line[32];
+    char *p = lp__unsigned(lp__text(line, "done "), lp__now());
+    *p++ = '\n';
+    lp__write(fd, line, (size_t)(p - line));
+}
+
+int lp_active(void) {
+    return __atomic_load_n(&lp__fd, __ATOMIC_RELAXED) >= 0 && !__atomic_load_n(&lp__finished, __ATOMIC_SEQ_CST);
+}
+
+const char *lp__scope_begin(enum lp_kind kind, const char *name) {
+    lp_begin_kind(kind, name);
+    return name;
+}
+
+void lp__scope_end(const char *const *name) { lp_end(*name); }
+
+static void lp__off_in_child(void) { __atomic_store_n(&lp__fd, -1, __ATOMIC_RELAXED); }
+
+/* LAUNCHPROF_FD as a descriptor: decimal digits only, at most INT_MAX; -1 for anything else. */
+static int lp__parse_descriptor(const char *text) {
+    if (!text || !*text) return -1;
+    long long value = 0;
+    for (; *text; text++) {
+        if (*text < '0' || *text > '9') return -1;
+        value = value * 10 + (*text - '0');
+        if (value > INT_MAX) return -1;
+    }
+    return (int)value;
+}
+
+__attribute__((constructor)) static void lp__load(void) {
+    lp__main_reading = lp__now();
+    lp__thread = 0;
+    const char *text = getenv("LAUNCHPROF_FD");
+    int fd = lp__parse_descriptor(text);
+    if (fd < 0) return;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) return;
+    int descriptor_flags = fcntl(fd, F_GETFD);
+    if (descriptor_flags >= 0) fcntl(fd, F_SETFD, descriptor_flags | FD_CLOEXEC);
+    unsetenv("LAUNCHPROF_FD");
+    pthread_atfork(NULL, NULL, lp__off_in_child);
+    __atomic_store_n(&lp__fd, fd, __ATOMIC_RELAXED);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAUNCHPROF_IMPLEMENTATION */
+#endif /* LAUNCHPROF_H */
