@@ -13,6 +13,8 @@ struct ProgramCommand {
     let shell: Bool
     /// The name a failure message gives the program: its first word, as typed.
     let displayName: String
+    /// The words as typed (the executable not yet resolved on `PATH`).
+    let typed: [String]
 
     /// Resolves `words` (everything after `--`); throws an ``InputError`` naming what is wrong.
     init(_ words: [String], shell: Bool, option: String = "the command") throws {
@@ -23,6 +25,7 @@ struct ProgramCommand {
             throw InputError("\(option): an argument contains a NUL character ('\(PlainText.oneLine(bad))'), which no program can receive")
         }
         self.shell = shell
+        typed = words
         if shell {
             guard words.count == 1 else {
                 throw InputError("--shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got \(words.count) arguments)")
@@ -70,5 +73,5 @@ struct ProgramCommand {
     }
 
     /// The command line as a user could paste it.
-    var commandLine: String { shell ? arguments[2] : CommandInfo(arguments: arguments, shell: false, end: "").commandLine }
+    var commandLine: String { shell ? arguments[2] : CommandInfo(arguments: typed, shell: false, end: "").commandLine }
 }
