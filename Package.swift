@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "launchprof", targets: ["launchprof"]),
         // The built-in app that `launchprof run` launches: no Foundation, no argument parser.
         .executable(name: "launchprof-app", targets: ["launchprof-app"]),
+        .executable(name: "launchprof-spawn", targets: ["launchprof-spawn"]),
         .library(name: "LaunchCore", targets: ["LaunchCore"]),
         // The client library other programs report their phases with (`launchprof exec`): no dependencies.
         .library(name: "LaunchprofClient", targets: ["LaunchprofClient"]),
@@ -49,6 +50,10 @@ let package = Package(
         .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage", "CXMLShim"]),
         .target(name: "LaunchApp", dependencies: ["LaunchCore", "LaunchPipeline"]),
         .executableTarget(name: "launchprof-app", dependencies: ["LaunchApp", "LaunchCore"]),
+        // The small C process `launchprof exec` spawns each program through (its peak memory is then the program's own).
+        // --as-needed: SwiftPM links every executable with the Swift runtime, which this C program does
+        // not use and which would make it (and so every program's peak memory) several MiB larger.
+        .executableTarget(name: "launchprof-spawn", linkerSettings: []),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
@@ -58,8 +63,8 @@ let package = Package(
             dependencies: [
                 "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Built with the CLI, so that `swift build --product launchprof` puts the app beside it.
-                "launchprof-app",
+                // Built with the CLI, so that `swift build --product launchprof` puts the app and the spawner beside it.
+                "launchprof-app", "launchprof-spawn",
             ]
         ),
         // Glibc only, no Foundation: it runs in the program being measured.

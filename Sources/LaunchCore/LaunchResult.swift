@@ -4,15 +4,18 @@
 /// changes meaning; readers refuse versions they do not know.
 public struct LaunchResult: Codable, Equatable, Sendable {
     /// The schema version this build writes.
-    public static let currentSchemaVersion = 3
-    /// Every schema version this build reads (version 1 has no instruction counts).
-    public static let readableSchemaVersions: ClosedRange<Int> = 1...3
+    public static let currentSchemaVersion = 4
+    /// Every schema version this build reads (version 1 has no instruction counts; before version 4
+    /// no result has a ``command`` or runs with a ``RunRecord/process``).
+    public static let readableSchemaVersions: ClosedRange<Int> = 1...4
 
     public var schemaVersion: Int
     public var tool: ToolInfo
     /// ISO 8601 date and time the result was made.
     public var date: String
     public var manifest: ManifestInfo
+    /// The program launched by `launchprof exec`; `nil` for the built-in app (``manifest`` says what it launched).
+    public var command: CommandInfo?
     public var host: HostInfo
     /// The git state of the working directory, when it is a git work tree.
     public var git: GitInfo?

@@ -19,6 +19,8 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var instructions: Int?
     /// The taps delivered during and after the launch (`--tap`), when there were any.
     public var taps: TapRecord?
+    /// CPU time and exit of the process, for runs of `launchprof exec`; `nil` for the built-in app's.
+    public var process: ProcessRecord?
 
     public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
                 marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {

@@ -54,6 +54,9 @@ public enum ResultFile {
             }
             if let count = run.instructions, count < 0 { return "runs[\(r)].instructions: an instruction count must not be negative, found \(count)" }
             for (i, mark) in run.marks.enumerated() where !mark.time.isFinite { return "runs[\(r)].marks[\(i)].time is not a finite number" }
+            if let process = run.process, !(process.user.isFinite && process.user >= 0 && process.system.isFinite && process.system >= 0) {
+                return "runs[\(r)].process: CPU times must be finite, non-negative numbers"
+            }
             if let taps = run.taps {
                 if taps.delivered < 0 || taps.lost < 0 { return "runs[\(r)].taps: a tap count must not be negative" }
                 if taps.latencies.contains(where: { !$0.isFinite || $0 < 0 }) { return "runs[\(r)].taps.latencies: a latency must be a finite, non-negative number" }

@@ -122,6 +122,8 @@ final class ResultStreamParser {
     private var runMarks: [[(name: String, time: Double)]] = []
     /// Each run's tap latencies, when it had taps.
     private var runTapLatencies: [[Double]] = []
+    /// Each run's process record, when it has one (`launchprof exec`).
+    private var runProcesses: [ProcessRecord] = []
     private var runCount = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
@@ -230,7 +232,7 @@ final class ResultStreamParser {
         } catch {
             throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
         }
-        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
+        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
                                deferred: deferred, runCount: runCount)
         return TabulatedResult(header: decoded, table: table)
     }
@@ -424,7 +426,8 @@ final class ResultStreamParser {
     // MARK: Runs
 
     // The keys of each typed object, in the order of the indices their parsers switch on.
-    private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps"])
+    private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"])
+    private static let processKeys = KeySet(["user", "system", "exitStatus", "signal"])
     private static let phaseKeys = PhaseFastLane.keys
     private static let markKeys = KeySet(["name", "time", "thread"])
     private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
@@ -499,6 +502,9 @@ final class ResultStreamParser {
             } else if key == 9 {
                 try once(512, "taps")
                 if try !isNull() { try taps() }
+            } else if key == 10 {
+                try once(1024, "process")
+                if try !isNull() { try process() }
             } else if key == 8 {
                 try once(256, "instructions")
                 if try !isNull() {
@@ -729,6 +735,34 @@ final class ResultStreamParser {
         }
         guard seen == 7 else { throw schema("\"taps\" needs delivered, lost and latencies") }
         runTapLatencies.append(latencies)
+    }
+
+    private func process() throws(JSONFailure) {
+        let saved = field
+        defer { field = saved }
+        var record = ProcessRecord(user: 0, system: 0, exitStatus: nil)
+        var seen: UInt8 = 0
+        try object(depth: 4, keys: Self.processKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard seen & (1 << key) == 0 else { throw schema("a key of \"process\" appears twice") }
+            seen |= 1 << key
+            switch key {
+            case 0, 1:
+                field = key == 0 ? "user" : "system"
+                let seconds = try doubleValue()
+                guard seconds >= 0 else { throw schema("a CPU time must not be negative") }
+                if key == 0 { record.user = seconds } else { record.system = seconds }
+            default:
+                field = key == 2 ? "exitStatus" : "signal"
+                if try !isNull() {
+                    let value = try intValue()
+                    guard (0...255).contains(value) else { throw schema("an exit status or signal must be from 0 to 255, found \(value)") }
+                    if key == 2 { record.exitStatus = value } else { record.signal = value }
+                }
+            }
+        }
+        guard seen & 3 == 3 else { throw schema("\"process\" needs user and system") }
+        runProcesses.append(record)
     }
 
     private func counters() throws(JSONFailure) {

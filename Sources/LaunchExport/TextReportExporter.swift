@@ -79,6 +79,7 @@ public struct TextReportExporter: ResultExporter {
             if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
             lines.append(line)
         }
+        if result.command != nil { lines += Self.processLines(result.runs, multi: multi, time: time) }
         // Work on other threads (decoding off the main thread), and the main thread's work after
         // interactive that is neither a first use nor a tap (drawing images decoded on workers).
         let workers = table.rows.filter { $0.onWorkerThread && !$0.inBackground }
@@ -107,6 +108,26 @@ public struct TextReportExporter: ResultExporter {
             for reason in reasons { lines.append("  " + PlainText.oneLine(reason.message)) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A program's peak memory and, when some runs did not exit 0 (`--ignore-failure`), how they ended:
+    /// `Peak memory: 9.2 MiB ± 0.1 MiB`, `Exit status: 1 in 2 of 5 runs, 0 in 3`.
+    static func processLines(_ runs: [RunRecord], multi: Bool, time: ([Double]) -> String) -> [String] {
+        var lines: [String] = []
+        if let peak = Summary(runs.compactMap(\.peakResidentBytes).map(Double.init)) {
+            lines.append("Peak memory: \(MemoryFormat.mebibytes(peak.median))" + (multi ? " ± \(MemoryFormat.mebibytes(peak.mad))" : ""))
+        }
+        let endings = runs.compactMap(\.process).map { process in
+            process.signal.map { "killed by \(SignalNames.name(Int32(clamping: $0)))" } ?? process.exitStatus.map { "\($0)" } ?? "stopped when ready"
+        }
+        if endings.contains(where: { $0 != "0" && $0 != "stopped when ready" }) {
+            var counts: [(String, Int)] = []
+            for ending in endings {
+                if let i = counts.firstIndex(where: { $0.0 == ending }) { counts[i].1 += 1 } else { counts.append((ending, 1)) }
+            }
+            lines.append("Exit status: " + counts.map { "\($0.0) in \($0.1) of \(endings.count) runs" }.joined(separator: ", "))
+        }
+        return lines
     }
 
     /// `Memory in the background: dirty 9.1 MiB (was 12.3 MiB), resident 21.0 MiB (was 24.2 MiB)`:
@@ -184,7 +205,13 @@ public struct TextReportExporter: ResultExporter {
 
     /// The line above the report: what ran, how often, how, and where.
     public func header(_ result: LaunchResult) -> String {
-        var text = "launchprof \(PlainText.oneLine(result.tool.version)): \(PlainText.oneLine(result.manifest.name)) (\(PlainText.oneLine(result.manifest.path)))"
+        var text = "launchprof \(PlainText.oneLine(result.tool.version)): "
+        if result.command != nil {
+            // The command line as typed (the result's `command` has the resolved executable).
+            text += PlainText.oneLine(result.manifest.name)
+        } else {
+            text += "\(PlainText.oneLine(result.manifest.name)) (\(PlainText.oneLine(result.manifest.path)))"
+        }
         if let c = result.configuration {
             text += ", \(c.runs) run\(c.runs == 1 ? "" : "s")"
             if c.warmup > 0 { text += " after \(c.warmup) warm-up" }

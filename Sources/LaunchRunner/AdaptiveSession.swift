@@ -60,10 +60,9 @@ public struct AdaptiveSession: Sendable {
             let session = isA ? a : b
             number += 1
             progress(.starting(number: number, total: total, warmup: warmingUp))
-            if !session.coldFiles.isEmpty { PageCache.evict(session.coldFiles) }
             let began = MonotonicClock.nanoseconds()
             let index = warmingUp ? 0 : (isA ? runsA.count : runsB.count) + 1
-            let record = try (isA ? launcherA : launcherB).launch(index: index)
+            let record = try session.launchOnce(isA ? launcherA : launcherB, index: index)
             progress(.finished(number: number, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - began)))
             if !warmingUp { if isA { runsA.append(record) } else { runsB.append(record) } }
         }

@@ -74,11 +74,19 @@ public struct AppLauncher: Sendable {
         self.timeout = timeout
     }
 
+    /// Set for `launchprof exec`: a program that may not speak the protocol, whose output, exit
+    /// status and CPU time are the user's, and whose launch may end when it is ready. `nil` for the
+    /// built-in app.
+    public var program: ProgramOptions?
+
     /// Launches once; `index` numbers the run.
     public func launch(index: Int) throws(LaunchFailure) -> RunRecord {
         for path in removeBeforeLaunch { unlink(path) }
+        // A condition that already holds would end every launch at once.
+        if let readiness = program?.readiness, readiness.probe() { throw .readyBeforeLaunch(readiness) }
         var protocolPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
         // The control channel: a socket, so that writing to a program that has gone is an error
         // (MSG_NOSIGNAL), not a SIGPIPE.
         var control: [Int32] = [-1, -1]
@@ -88,10 +96,30 @@ public struct AppLauncher: Sendable {
             }
         }
         defer { if control[1] >= 0 { close(control[1]) } }
+        func closeAll(_ pipes: [[Int32]]) { for fd in pipes.joined() where fd >= 0 { close(fd) } }
         guard makePipe(&protocolPipe) else { throw .spawnFailed(executable: executable, reason: errnoText()) }
         guard makePipe(&errorPipe) else {
-            close(protocolPipe[0]); close(protocolPipe[1])
+            closeAll([protocolPipe])
             throw .spawnFailed(executable: executable, reason: errnoText())
+        }
+        if program?.readsStandardOutput == true, !makePipe(&outputPipe) {
+            closeAll([protocolPipe, errorPipe])
+            throw .spawnFailed(executable: executable, reason: errnoText())
+        }
+        // The spawner's report descriptor, numbered 10 or above so no dup2 below can land on it.
+        var reportPipe: [Int32] = [-1, -1]
+        if program?.spawner != nil {
+            guard makePipe(&reportPipe) else {
+                closeAll([protocolPipe, errorPipe, outputPipe])
+                throw .spawnFailed(executable: executable, reason: errnoText())
+            }
+            let high = fcntl(reportPipe[1], F_DUPFD_CLOEXEC, 10)
+            close(reportPipe[1])
+            reportPipe[1] = high
+            guard high >= 0 else {
+                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
+                throw .spawnFailed(executable: executable, reason: errnoText())
+            }
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -106,7 +134,13 @@ public struct AppLauncher: Sendable {
         }
         posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if outputPipe[1] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
+        if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -124,10 +158,13 @@ public struct AppLauncher: Sendable {
 
         var env = currentEnvironment()
         for (key, value) in environment { env[key] = value }
+        // Where the program may write the protocol (`docs/protocol.md`, the client libraries).
+        env[ProgramOptions.descriptorVariable] = String(Self.protocolDescriptor)
         // Inherited by everything the program starts: how its escaped descendants are recognised.
         let runToken = EscapedProcessReaper.newToken()
         env[EscapedProcessReaper.tokenVariable] = runToken
-        let argv = [executable] + arguments
+        let spawner = program?.spawner
+        let argv = spawner.map { [$0, String(reportPipe[1]), executable, executable] + arguments } ?? [executable] + arguments
         let envp = env.map { "\($0.key)=\($0.value)" }
 
         var pid: pid_t = 0
@@ -136,31 +173,60 @@ public struct AppLauncher: Sendable {
             withCStrings(envp) { cEnvp in
                 // The reading just before the spawn is the run's origin.
                 spawnReading = MonotonicClock.nanoseconds()
-                return posix_spawn(&pid, executable, &actions, &attributes, cArgv, cEnvp)
+                return posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
             }
         }
         close(protocolPipe[1])
         close(errorPipe[1])
+        if outputPipe[1] >= 0 { close(outputPipe[1]) }
+        if reportPipe[1] >= 0 { close(reportPipe[1]) }
         if control[0] >= 0 { close(control[0]) }
         if status == 0 { ChildProcessGuard.currentGroup = pid }
         _ = Self.becomeSubreaper
         defer { ChildProcessGuard.currentGroup = 0 }
         guard status == 0 else {
             close(protocolPipe[0]); close(errorPipe[0])
+            if outputPipe[0] >= 0 { close(outputPipe[0]) }
+            if reportPipe[0] >= 0 { close(reportPipe[0]) }
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
         }
-        return try collect(pid: pid, protocolFD: protocolPipe[0], errorFD: errorPipe[0], controlFD: control[1],
+        return try collect(pid: pid, pipes: Pipes(protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
+                                                   reportFD: reportPipe[0]),
                            spawnReading: spawnReading, index: index, runToken: runToken)
     }
 
-    /// Reads both pipes until they close or the deadline passes, then reaps the process.
-    private func collect(pid: pid_t, protocolFD: Int32, errorFD: Int32, controlFD: Int32, spawnReading: UInt64, index: Int,
+    /// The launcher's ends of a run's descriptors (`-1`: not used).
+    private struct Pipes {
+        var protocolFD: Int32
+        var errorFD: Int32
+        var outputFD: Int32
+        var controlFD: Int32
+        /// The spawner's report (``SpawnerReport``).
+        var reportFD: Int32
+    }
+
+    /// Reads the pipes until they close or the deadline passes (or the program is ready), then
+    /// reaps the process.
+    private func collect(pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int,
                          runToken: String) throws(LaunchFailure) -> RunRecord {
+        let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
+        let reportFD = pipes.reportFD
+        var spawner = SpawnerReport()
+        var reportOpen = reportFD >= 0
+        // The run's origin: launchprof's reading before the spawn, or the spawner's own, once reported.
+        var origin = spawnReading
         var controlSent = controlFD < 0
         let schedule = taps.sorted { $0.seconds < $1.seconds }
         var tapsSent: [UInt64] = []
         func tapDue(_ i: Int) -> UInt64 { spawnReading &+ UInt64(min(max(0, schedule[i].seconds), 86_400) * 1e9) }
-        defer { close(protocolFD); close(errorFD) }
+        // Readable when the process has exited: its exit is seen at once, even while a pipe stays open.
+        let exitFD = Self.pidDescriptor(pid)
+        defer {
+            close(protocolFD); close(errorFD)
+            if outputFD >= 0 { close(outputFD) }
+            if reportFD >= 0 { close(reportFD) }
+            if exitFD >= 0 { close(exitFD) }
+        }
         let start = MonotonicClock.nanoseconds()
         // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
         let seconds = timeout.isFinite ? min(max(0, timeout), 366 * 86_400) : 60
@@ -168,24 +234,72 @@ public struct AppLauncher: Sendable {
         var parser = ProtocolParser(spawnReading: spawnReading)
         var pending: [UInt8] = []
         var stderrBytes: [UInt8] = []
-        var protocolOpen = true, errorOpen = true
+        let stderrLimit = program == nil ? 65536 : ProgramOptions.maximumStderrBytes
+        var protocolOpen = true, errorOpen = true, outputOpen = outputFD >= 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         var failure: LaunchFailure?
         var protocolBytes = 0, records = 0
         // How the program ended, once it has (checked while reading: its pipes may outlive it).
-        var ended: (ExitKind, Int)?
+        var ended: Ending?
+        var exitReading: UInt64?
         var drainDeadline = UInt64.max
         // Set when `background` is sent, with a budget.
         var backgroundDeadline = UInt64.max
         // The last `x-progress` text: the step the program said it was in.
         var progress: String?
+        // `--ready-when-…`: the reading at which the program was seen ready, and the partial output
+        // lines a `--ready-when-output` pattern is tested against (stdout, stderr).
+        let readiness = program?.readiness
+        var readyReading: UInt64?
+        var nextProbe: UInt64 = 0
+        var partialLines: [[UInt8]] = [[], []]
+        let readyRegex: ExtendedRegex? = if case .output(let regex) = readiness { regex } else { nil }
+        let probes = readiness != nil && readyRegex == nil
 
-        while protocolOpen || errorOpen {
+        /// Tests the complete lines of `bytes` (stream 0 stdout, 1 stderr) against the ready pattern.
+        func scanForReady(_ bytes: ArraySlice<UInt8>, stream: Int, now: UInt64) {
+            guard let readyRegex, readyReading == nil else { return }
+            var rest = bytes
+            while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+                if partialLines[stream].count < ProgramOptions.maximumReadyLineBytes {
+                    partialLines[stream] += rest[..<newline].prefix(ProgramOptions.maximumReadyLineBytes - partialLines[stream].count)
+                }
+                if readyRegex.matches(partialLines[stream]) { readyReading = now; return }
+                partialLines[stream].removeAll(keepingCapacity: true)
+                rest = rest[(newline + 1)...]
+            }
+            if partialLines[stream].count < ProgramOptions.maximumReadyLineBytes {
+                partialLines[stream] += rest.prefix(ProgramOptions.maximumReadyLineBytes - partialLines[stream].count)
+            }
+        }
+
+        /// Reads what the spawner reported; the origin moves to its reading before the spawn.
+        func readReport() throws(LaunchFailure) {
+            let n = buffer.withUnsafeMutableBytes { read(reportFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { return }
+            if n <= 0 { reportOpen = false; return }
+            let hadOrigin = spawner.spawnReading != nil
+            spawner.consume(buffer[0..<n])
+            if !hadOrigin, let reading = spawner.spawnReading {
+                origin = reading
+                parser.setOrigin(reading)
+            }
+            if let error = spawner.spawnError {
+                kill(-pid, SIGKILL)
+                _ = reap(pid, deadline: nil)
+                throw .spawnFailed(executable: executable, reason: String(cString: strerror(error)))
+            }
+        }
+
+        while protocolOpen || errorOpen || outputOpen || reportOpen || (readiness != nil && ended == nil) {
             let now = MonotonicClock.nanoseconds()
             if ended == nil, let exit = reap(pid, deadline: 0) {
                 ended = exit
+                exitReading = now
                 drainDeadline = now &+ Self.drainNanoseconds
             }
+            if readyReading != nil { break }
+            if ended != nil, readiness != nil { break }  // Exited before it was ready.
             if ended != nil, now >= drainDeadline || now >= deadline { break }  // Something it started holds the pipes.
             if now >= deadline {
                 kill(-pid, SIGKILL)
@@ -193,6 +307,10 @@ public struct AppLauncher: Sendable {
                 _ = reap(pid, deadline: nil)
                 Self.killAndReapGroup(pid, token: runToken)
                 throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+            }
+            if probes, let readiness, now >= nextProbe {
+                if readiness.probe() { readyReading = MonotonicClock.nanoseconds(); break }
+                nextProbe = MonotonicClock.nanoseconds() &+ Readiness.probeIntervalNanoseconds
             }
             if ended == nil, now >= backgroundDeadline, let budget = backgroundBudget {
                 kill(-pid, SIGKILL)
@@ -216,14 +334,22 @@ public struct AppLauncher: Sendable {
                 }
             }
             var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0)]
-            // Short waits until the program has exited, so its exit is noticed while a pipe stays open.
+                       pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0)]
+            // Until the program has exited: short waits when its exit cannot be polled, so it is
+            // noticed while a pipe stays open; 1 ms while a ready condition is probed.
             var waitNs = min(deadline, drainDeadline) - now
             if tapsSent.count < schedule.count { waitNs = min(waitNs, tapDue(tapsSent.count) > now ? tapDue(tapsSent.count) - now : 0) }
-            let waitMs = Int32(min(ended == nil ? 20 : 1000, max(1, waitNs / 1_000_000)))
-            let ready = poll(&fds, 2, waitMs)
+            if probes { waitNs = min(waitNs, nextProbe > now ? nextProbe - now : 0) }
+            let cap: UInt64 = ended == nil && exitFD < 0 ? 20 : 1000
+            let waitMs = Int32(min(cap, max(probes ? 0 : 1, (waitNs + 999_999) / 1_000_000)))
+            let ready = poll(&fds, 5, waitMs)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
+            // First: the spawner's reading before the spawn comes before any protocol line.
+            if reportOpen, fds[4].revents != 0 { try readReport() }
             if protocolOpen, fds[0].revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(protocolFD, $0.baseAddress, $0.count) }
                 if n <= 0 {
@@ -248,14 +374,18 @@ public struct AppLauncher: Sendable {
                     }
                 }
             }
-            if errorOpen, fds[1].revents != 0 {
-                let n = buffer.withUnsafeMutableBytes { read(errorFD, $0.baseAddress, $0.count) }
+            for (slot, fd) in [(1, errorFD), (2, outputFD)] where fds[slot].revents != 0 && (slot == 1 ? errorOpen : outputOpen) {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n <= 0 {
                     if n < 0 && errno == EINTR { continue }
-                    errorOpen = false
-                } else if stderrBytes.count < 65536 {
-                    stderrBytes.append(contentsOf: buffer[0..<min(n, 65536 - stderrBytes.count)])
+                    if slot == 1 { errorOpen = false } else { outputOpen = false }
+                    continue
                 }
+                if program?.showOutput == true { StandardStreams.copyToStandardError(buffer[0..<n]) }
+                if slot == 1, stderrBytes.count < stderrLimit {
+                    stderrBytes.append(contentsOf: buffer[0..<min(n, stderrLimit - stderrBytes.count)])
+                }
+                scanForReady(buffer[0..<n], stream: slot == 2 ? 0 : 1, now: MonotonicClock.nanoseconds())
             }
         }
         if failure == nil, !pending.isEmpty, pending.count <= 1 << 20 {
@@ -265,24 +395,51 @@ public struct AppLauncher: Sendable {
                 failure = .garbage(error)
             }
         }
-        guard let (exit, peak) = ended ?? reap(pid, deadline: deadline) else {
+        if let readyReading, ended == nil {
+            // Ready: the end of the launch. What the program was doing counts up to that moment; it
+            // is asked to stop (SIGTERM), then killed after the grace period.
+            parser.closeOpenPhases(at: readyReading)
+            ended = stop(pid, grace: program?.grace ?? 0)
+            Self.killAndReapGroup(pid, token: runToken)
+            while reportOpen, Self.readable(reportFD) { try readReport() }
+            if let failure { throw failure }
+            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
+                                     endReading: readyReading, origin: origin, index: index, pid: pid, ready: true)
+        }
+        guard var ending = ended ?? reap(pid, deadline: deadline) else {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
             Self.killAndReapGroup(pid, token: runToken)
             throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
         }
+        if exitReading == nil { exitReading = MonotonicClock.nanoseconds() }
+        while reportOpen, Self.readable(reportFD) { try readReport() }
+        // Through the spawner: the program's own end and `wait4`, not the spawner's.
+        if reportFD >= 0 {
+            if let exit = spawner.exit, let programEnding = spawnerEnding(spawner) {
+                ending = programEnding
+                exitReading = exit.reading
+            } else {
+                // The spawner itself was killed: how the program ended and what it used are unknown
+                // (the spawner's own numbers are not the program's).
+                ending.usageKnown = false
+            }
+        }
         // Whatever the program started and left behind (it holds no pipe now, or held one too long).
         Self.killAndReapGroup(pid, token: runToken)
         if let failure { throw failure }
-        let stderrText = String(decoding: stderrBytes, as: UTF8.self)
-        switch exit {
-        case .signaled(let signal):
-            throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last, stderr: stderrText)
-        case .exited(let code) where code != 0:
-            throw .exited(status: code, stderr: stderrText)
-        case .exited:
-            break
+        let stderrText = String(decoding: stderrBytes.prefix(65536), as: UTF8.self)
+        if let readiness {
+            throw .exitedBeforeReady(condition: readiness.description, status: ending.status, signal: ending.signal, stderr: stderrText)
+        }
+        if program?.ignoreFailure != true {
+            if let signal = ending.signal { throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last, stderr: stderrText) }
+            if let status = ending.status, status != 0 { throw .exited(status: status, stderr: stderrText) }
+        }
+        if program != nil {
+            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: exitReading ?? origin,
+                                     origin: origin, index: index, pid: pid, ready: false)
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
@@ -295,10 +452,75 @@ public struct AppLauncher: Sendable {
         if let missing = expectedMarks.first(where: { name in !record.marks.contains { $0.name == name } }) {
             throw .missingMark(missing)
         }
-        if record.peakResidentBytes == nil { record.peakResidentBytes = peak }
+        if record.peakResidentBytes == nil { record.peakResidentBytes = ending.peak }
         if let instructionCounting { try instructionCounting.attach(to: &record) }
         return record
     }
+
+    /// The run of a program (`launchprof exec`): its protocol report if it sent one (complete, unless
+    /// it was stopped at ready), else the whole process; the total is from the spawn to its exit or
+    /// to ready (`interactive`); CPU time and exit from `wait4`.
+    private func programRecord(parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
+                               origin: UInt64, index: Int, pid: pid_t, ready: Bool) throws(LaunchFailure) -> RunRecord {
+        let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
+        if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
+        var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
+        let clock = LaunchClock(originNanoseconds: origin)
+        record.total = clock.seconds(atReading: endReading)
+        if ready, !record.marks.contains(where: { $0.name == AppInterface.interactiveMark }) {
+            record.marks.append(MarkRecord(name: AppInterface.interactiveMark, time: record.total))
+        }
+        if let missing = program?.expectedPhases.first(where: { name in !record.phases.contains { $0.name == name } }) {
+            throw .missingPhase(missing)
+        }
+        if record.peakResidentBytes == nil, ending?.usageKnown == true { record.peakResidentBytes = ending?.peak }
+        if let ending, ending.usageKnown {
+            record.process = ProcessRecord(user: ending.user, system: ending.system,
+                                           exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
+        }
+        return record
+    }
+
+    /// The program's end as the spawner saw it, `nil` before its `exit` line.
+    private func spawnerEnding(_ report: SpawnerReport) -> Ending? {
+        guard let exit = report.exit else { return nil }
+        let low = exit.status & 0x7f
+        return Ending(status: low == 0 ? (exit.status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
+                      peak: Int(clamping: exit.peakKibibytes) &* 1024,
+                      user: Double(exit.userMicroseconds) / 1e6, system: Double(exit.systemMicroseconds) / 1e6)
+    }
+
+    /// Whether `fd` has something to read (or is at its end) right now.
+    private static func readable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1
+    }
+
+    /// Stops a ready program: SIGTERM to its group, then SIGKILL after `grace` seconds; reaps it.
+    private func stop(_ pid: pid_t, grace: Double) -> Ending? {
+        kill(-pid, SIGTERM)
+        kill(pid, SIGTERM)
+        let limit = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, grace), 3_600) * 1e9)
+        if let ending = reap(pid, deadline: limit) { return ending }
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+        return reap(pid, deadline: nil)
+    }
+
+    /// A descriptor that becomes readable when `pid` exits (`pidfd_open`, Linux 5.3), or -1 where
+    /// the kernel or C library has none (the launcher then polls for the exit every 20 ms).
+    static func pidDescriptor(_ pid: pid_t) -> Int32 {
+        guard let open = pidfdOpen else { return -1 }
+        let fd = open(pid, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+    }
+
+    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+    private static let pidfdOpen: PidfdOpen? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
+        return unsafeBitCast(symbol, to: PidfdOpen.self)
+    }()
 
     private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
                               progress: inout String?) throws(ProtocolParser.Error) {
@@ -364,28 +586,37 @@ public struct AppLauncher: Sendable {
         return prctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0) == 0
     }()
 
-    private enum ExitKind {
-        case exited(Int32)
-        case signaled(Int32)
+    /// How a process ended, from `wait4`.
+    private struct Ending {
+        /// The exit status, when it exited; `nil` when a signal ended it.
+        var status: Int32?
+        var signal: Int32?
+        /// Peak resident-set size in bytes.
+        var peak: Int
+        /// CPU seconds in user mode and in the kernel.
+        var user: Double
+        var system: Double
+        /// `false` when the numbers above are not the program's (never reported then).
+        var usageKnown = true
     }
 
-    /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended and its
-    /// peak resident-set size, or `nil` when the deadline passed first.
-    private func reap(_ pid: pid_t, deadline: UInt64?) -> (ExitKind, Int)? {
+    /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended, or
+    /// `nil` when the deadline passed first.
+    private func reap(_ pid: pid_t, deadline: UInt64?) -> Ending? {
         var status: Int32 = 0
         var usage = rusage()
         while true {
             let flags: Int32 = deadline == nil ? 0 : WNOHANG
             let result = wait4(pid, &status, flags, &usage)
             if result == pid { break }
-            if result < 0 && errno != EINTR { return (.exited(-1), 0) }
+            if result < 0 && errno != EINTR { return Ending(status: -1, signal: nil, peak: 0, user: 0, system: 0) }
             if let deadline, MonotonicClock.nanoseconds() >= deadline { return nil }
             if result == 0 { usleep(1000) }
         }
-        let peak = Int(usage.ru_maxrss) * 1024
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         let low = status & 0x7f
-        if low == 0 { return (.exited((status >> 8) & 0xff), peak) }
-        return (.signaled(low), peak)
+        return Ending(status: low == 0 ? (status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
+                      peak: Int(usage.ru_maxrss) * 1024, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
     }
 
     private func currentEnvironment() -> [String: String] {

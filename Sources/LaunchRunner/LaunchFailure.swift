@@ -27,29 +27,65 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case killedInBackground(seconds: Double, inPhase: String?)
     /// The report was complete but a mark the launcher expects (``AppLauncher/expectedMarks``) never came.
     case missingMark(String)
+    /// The ready condition held before the program was started (a file left by a previous run,
+    /// another server on the port).
+    case readyBeforeLaunch(Readiness)
+    /// A `--prepare` or `--cleanup` command failed; the message names it.
+    case stepFailed(String)
+    /// The run never reported a phase it must have (`--expect-phase`).
+    case missingPhase(String)
+    /// The program exited before it was ready (`--ready-when-…`); `status` is its exit status, or
+    /// `nil` when a signal ended it (`signal`).
+    case exitedBeforeReady(condition: String, status: Int32?, signal: Int32?, stderr: String)
 
-    public var description: String {
+    /// The message with the built-in app as the subject.
+    public var description: String { message(subject: "the app") }
+
+    /// The message, naming the launched program `subject` (`the app`, or `python3` for `launchprof exec`).
+    public func message(subject: String) -> String {
         switch self {
         case .spawnFailed(let executable, let reason):
             return "could not start \(executable): \(reason)"
         case .crashed(let signal, let phase, let stderr):
-            var text = "the app crashed: killed by \(Self.signalName(signal)) (signal \(signal))"
+            var text = "\(subject) crashed: killed by \(Self.signalName(signal)) (signal \(signal))"
             if let phase { text += " during '\(phase)'" }
             if !stderr.isEmpty { text += "\n" + stderr.trimmingTrailingNewlines }
             return text
         case .timedOut(let seconds, let phase):
-            var text = "the app did not finish within the \(Self.format(seconds)) s timeout and was killed"
+            var text = "\(subject) did not finish within the \(Self.format(seconds)) s timeout and was killed"
             if let phase { text += " (it was in '\(phase)')" }
             return text + "; raise it with --timeout"
         case .exited(let status, let stderr):
             let message = stderr.trimmingTrailingNewlines
-            return message.isEmpty ? "the app exited with status \(status)" : message
+            // The built-in app's stderr is its input error, which says everything; a program's is its own.
+            if subject == "the app" && !message.isEmpty { return message }
+            let head = "\(subject) exited with status \(status)"
+            return message.isEmpty ? head + " (it wrote nothing to stderr; --ignore-failure records such runs)" : head + ":\n" + message
+        case .readyBeforeLaunch(let readiness):
+            switch readiness {
+            case .file(let path):
+                return "--ready-when-file \(path) already exists before \(subject) is started, so its launch could not be timed: remove it before each run (--prepare 'rm -f \(path)')"
+            case .port(let port):
+                return "port \(port) already accepts connections before \(subject) is started (another server is listening there, perhaps one left running): stop it, or choose another port"
+            case .output:
+                return "the ready condition held before \(subject) was started"
+            }
+        case .stepFailed(let message):
+            return message
+        case .missingPhase(let name):
+            return "\(subject) never reported the phase '\(name)' that --expect-phase requires (a missing phase is never taken as 0)"
+        case .exitedBeforeReady(let condition, let status, let signal, let stderr):
+            var text = "\(subject) "
+            if let status { text += "exited with status \(status)" } else { text += "was killed by \(Self.signalName(signal ?? 0))" }
+            text += " before it was ready (waiting for: \(condition))"
+            let message = stderr.trimmingTrailingNewlines
+            return message.isEmpty ? text : text + ":\n" + message
         case .garbage(let error):
-            return "the app sent garbage: \(error.description)"
+            return "\(subject) sent garbage: \(error.description)"
         case .incomplete(let lines):
-            return "the app exited without finishing its report (\(lines) protocol lines, no 'done')"
+            return "\(subject) exited without finishing its report (\(lines) protocol lines, no 'done')"
         case .overLimit(let limit):
-            return "the app's report is over the limit and the app was killed: \(limit) (see docs/limits.md)"
+            return "\(subject)'s report is over the limit and \(subject) was killed: \(limit) (see docs/limits.md)"
         case .instructionsNotCounted(let reason):
             return "no instruction counts: \(reason)"
         case .killedInBackground(let seconds, let phase):
@@ -58,19 +94,13 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             if let phase { text += " (it was in '\(phase)')" }
             return text + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
-            return "the app finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
+            return "\(subject) finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
         }
     }
 
     /// `SIGSEGV` for 11, and so on.
     public static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
-            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
-        ]
-        return names[signal] ?? "signal \(signal)"
+        SignalNames.name(signal)
     }
 
     static func format(_ seconds: Double) -> String {

@@ -23,6 +23,11 @@ public struct LaunchSession: Sendable {
     /// close), instead of after it exited.
     public var relaunchAfter: Double?
 
+    /// `--prepare` / `--cleanup` of `launchprof exec`: commands run before and after every launch
+    /// (warm-ups too), untimed; one that fails ends the session with its failure.
+    public var prepare: AppLauncher?
+    public var cleanup: AppLauncher?
+
     public init(launcher: AppLauncher, runs: Int, warmup: Int, coldFiles: [String] = []) {
         self.launcher = launcher
         self.runs = runs
@@ -41,9 +46,8 @@ public struct LaunchSession: Sendable {
         for number in 1...total {
             let isWarmup = number <= warmup
             progress(.starting(number: number, total: total, warmup: isWarmup))
-            if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
             let start = MonotonicClock.nanoseconds()
-            let record = try launcher.launch(index: isWarmup ? 0 : measured.count + 1)
+            let record = try launchOnce(launcher, index: isWarmup ? 0 : measured.count + 1)
             progress(.finished(number: number, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - start)))
             if !isWarmup { measured.append(record) }
         }
@@ -69,14 +73,38 @@ public struct LaunchSession: Sendable {
             for (session, launcher, isA) in order {
                 number += 1
                 progress(.starting(number: number, total: total, warmup: isWarmup))
-                if !session.coldFiles.isEmpty { PageCache.evict(session.coldFiles) }
                 let start = MonotonicClock.nanoseconds()
                 let index = isWarmup ? 0 : (isA ? measuredA.count : measuredB.count) + 1
-                let record = try launcher.launch(index: index)
+                let record = try session.launchOnce(launcher, index: index)
                 progress(.finished(number: number, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - start)))
                 if !isWarmup { if isA { measuredA.append(record) } else { measuredB.append(record) } }
             }
         }
         return (measuredA, measuredB)
+    }
+
+    /// Runs a `--prepare` or `--cleanup` command; its failure names the step and the command.
+    private static func untimed(_ launcher: AppLauncher, step: String) throws(LaunchFailure) {
+        do {
+            _ = try launcher.launch(index: 0)
+        } catch {
+            throw .stepFailed(error.message(subject: "\(step) '\(launcher.arguments.last ?? launcher.executable)'"))
+        }
+    }
+
+    /// One launch with this session's surroundings: the cold files evicted and `prepare` run
+    /// before it, `cleanup` after it (also when it failed); none of them timed.
+    func launchOnce(_ launcher: AppLauncher, index: Int) throws(LaunchFailure) -> RunRecord {
+        if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
+        if let prepare { try Self.untimed(prepare, step: "--prepare") }
+        let record: RunRecord
+        do {
+            record = try launcher.launch(index: index)
+        } catch {
+            _ = try? cleanup?.launch(index: 0)  // The run's failure is the one to report.
+            throw error
+        }
+        if let cleanup { try Self.untimed(cleanup, step: "--cleanup") }
+        return record
     }
 }

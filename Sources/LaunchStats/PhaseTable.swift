@@ -114,6 +114,7 @@ public struct PhaseTable: Sendable, Equatable {
         }
         self.rows = rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
             + Self.tapLatencyRow(result.runs.compactMap { $0.taps?.latencies })
+            + Self.processRows(result.runs.compactMap(\.process))
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
@@ -139,6 +140,18 @@ public struct PhaseTable: Sendable, Equatable {
         let medians = runs.compactMap { Summary($0)?.median }
         guard !medians.isEmpty else { return [] }
         return [Row(path: tapLatencyRowName, name: tapLatencyRowName, depth: 0, kind: nil, afterLaunch: false, durations: medians, isMark: true)]
+    }
+
+    /// The rows of a program's CPU time (`launchprof exec`): user and system seconds per run, compared,
+    /// budgeted and gated like a mark, and reported as a measured, non-failing column where time is.
+    public static let userCPURowName = "User CPU time"
+    public static let systemCPURowName = "System CPU time"
+
+    /// The CPU-time rows for runs' process records (none when no run has one).
+    public static func processRows(_ runs: [ProcessRecord]) -> [Row] {
+        guard !runs.isEmpty else { return [] }
+        return [Row(path: userCPURowName, name: userCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.user), isMark: true),
+                Row(path: systemCPURowName, name: systemCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.system), isMark: true)]
     }
 
     /// The phase rows (marks excluded).

@@ -28,10 +28,10 @@ struct AdaptiveCheck {
         var stop: AdaptiveSession.Stop
     }
 
-    func run(baseline a: Profile, candidate b: Profile) throws -> Outcome {
+    func run(baseline a: some LaunchPlan, candidate b: some LaunchPlan) throws -> Outcome {
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }
-        let session = AdaptiveSession(a: a.session(runs: 0, warmup: a.options.warmup), b: b.session(runs: 0, warmup: b.options.warmup),
+        let session = AdaptiveSession(a: a.session(runs: 0, warmup: a.warmup), b: b.session(runs: 0, warmup: b.warmup),
                                       maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
         var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns)
         let runs: (a: [RunRecord], b: [RunRecord], stop: AdaptiveSession.Stop)

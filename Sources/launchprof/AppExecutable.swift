@@ -12,12 +12,26 @@ enum AppExecutable {
         if let override {
             path = override
         } else {
-            guard let me = SelfExecutable.path() else { throw InputError("cannot find the launchprof executable (/proc/self/exe)") }
-            path = FileIO.resolve(name, relativeTo: FileIO.parentDirectory(of: me))
+            path = try sibling(name)
         }
         guard ExecutableSearch.isExecutableFile(path) else {
             if override != nil { throw InputError("--app \(path): not an executable file") }
             throw InputError("cannot find the built-in app at \(path): build it (swift build --product \(name), or make build) or pass --app PATH")
+        }
+        return path
+    }
+
+    /// `name` in launchprof's own directory (not checked).
+    static func sibling(_ name: String) throws -> String {
+        guard let me = SelfExecutable.path() else { throw InputError("cannot find the launchprof executable (/proc/self/exe)") }
+        return FileIO.resolve(name, relativeTo: FileIO.parentDirectory(of: me))
+    }
+
+    /// `launchprof-spawn`, which `exec` spawns each program through, checked.
+    static func spawner() throws -> String {
+        let path = try sibling("launchprof-spawn")
+        guard ExecutableSearch.isExecutableFile(path) else {
+            throw InputError("cannot find launchprof-spawn at \(path): build it with launchprof (swift build --product launchprof, or make build)")
         }
         return path
     }

@@ -56,6 +56,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var adaptive: AdaptiveOptions
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
+    @OptionGroup var decimals: PrecisionOption
 
     func validate() throws {
         try profile.requireOneTier()
@@ -104,7 +105,7 @@ struct CheckCommand: ParsableCommand {
             paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
-            precision: thresholds.precision, violations: violations)
+            precision: decimals.precision, violations: violations)
         let regressions = baselineResult == nil ? [] : comparison.regressions
 
         if let junit {
@@ -129,7 +130,7 @@ struct CheckCommand: ParsableCommand {
         case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
         }
 
-        let p = thresholds.precision
+        let p = decimals.precision
         for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
         // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).

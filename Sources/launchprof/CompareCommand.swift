@@ -35,6 +35,7 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var adaptive: AdaptiveOptions
     @OptionGroup var thresholds: ThresholdOptions
+    @OptionGroup var decimals: PrecisionOption
 
     func validate() throws {
         guard strategy.isEmpty != !all else { throw ValidationError(all ? "give --all or --strategy, not both" : "give --strategy NAME (repeatable) or --all") }
@@ -87,7 +88,7 @@ struct CompareCommand: ParsableCommand {
                 }
             }
         }
-        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: thresholds.precision - 1)
+        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision - 1)
         do { print(try report.render(format.reportFormat), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
     }
 

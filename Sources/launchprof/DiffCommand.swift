@@ -29,6 +29,7 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
+    @OptionGroup var decimals: PrecisionOption
     @OptionGroup var measure: MetricOptions
 
     func run() throws {
@@ -46,7 +47,7 @@ struct DiffCommand: ParsableCommand {
         }
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: measure.metric)
         for caveat in Comparison.caveats(baseline: a.header, candidate: b.header) { StandardError.write("launchprof: warning: \(caveat)\n") }
-        let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: thresholds.precision)
+        let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision)
         switch format {
         case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")
         case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")

@@ -18,6 +18,8 @@ struct Launchprof: ParsableCommand {
               # also time a lazy stage's first use
               launchprof run --touch "loading conversions"
               launchprof run --tier iphone-3gs                 # emulate a 2009 phone
+              # profile any program: wall, CPU, memory, and its own phases
+              launchprof exec --runs 5 -- python3 -c pass
               launchprof report heavy.json --format svg --output heavy.svg
               launchprof record && launchprof diff HEAD~1 HEAD
               # exit 1 on a real regression
@@ -26,7 +28,7 @@ struct Launchprof: ParsableCommand {
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,
         version: launchprofVersion,
-        subcommands: [RunCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self, TiersCommand.self],
+        subcommands: [RunCommand.self, ExecCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self, TiersCommand.self],
         defaultSubcommand: nil
     )
 

@@ -86,6 +86,10 @@ enum OptionRanges {
     static let minChange = OptionRange("--min-change", 0.0...3_600.0, unit: "seconds")
     /// `--alpha`: a probability; above 0.5 a test calls noise a change more often than not.
     static let alpha = OptionRange("--alpha", 0.0001...0.5)
+    /// `exec --ready-when-port`: a TCP port (0 is not a port a server listens on).
+    static let port = OptionRange("--ready-when-port", 1...65_535)
+    /// `exec --grace`: seconds between SIGTERM and SIGKILL when a ready program is stopped.
+    static let grace = OptionRange("--grace", 0.0...3_600.0, unit: "seconds")
     /// `report --run K`: a run number (whether the result has that run is checked when it is read).
     static let run = OptionRange("--run", 1...1_000_000)
 }

@@ -39,8 +39,16 @@ struct ReportOutputOptions: ParsableArguments {
         try OptionRanges.precision.check(precision)
     }
 
-    /// Writes `--output`, prints warnings, and prints the report (or the JSON document).
+    /// Writes `--output`, prints warnings, and prints the report (or the JSON document) of a launch
+    /// of the built-in app.
     func emit(_ result: LaunchResult, profile: Profile) throws {
+        let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved when the app enters the background)" }
+        try emit(result, quiet: profile.options.quiet, notes: snapshot.map { [$0] } ?? [])
+    }
+
+    /// Writes `--output` and the exports, prints the result's warnings on stderr (unless `quiet`),
+    /// and prints the report (after a header and `notes`, unless `quiet`) or the JSON document.
+    func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = []) throws {
         if let output {
             do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
         }
@@ -53,19 +61,19 @@ struct ReportOutputOptions: ParsableArguments {
                 throw InputError(error)
             }
         }
-        profile.printWarnings(result)
+        if !quiet {
+            for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
+        }
         switch format {
         case .json:
             print(try JSONResultExporter().render(result), terminator: "")
         case .text:
             let options = ReportOptions(precision: precision, showMemory: memory)
             let exporter = TextReportExporter(options: options)
-            if !profile.options.quiet {
+            if !quiet {
                 print(exporter.header(result))
                 if let counters = exporter.countersLine(result) { print("Counts: \(counters)") }
-                if let path = profile.options.snapshot ?? profile.manifest.snapshot {
-                    print("Snapshot: \(path) (saved when the app enters the background)")
-                }
+                for note in notes { print(note) }
                 if stats { print(StatisticsTable(options: options).render(result), terminator: "") }
                 print("")
             }

@@ -28,13 +28,9 @@ struct ThresholdOptions: ParsableArguments {
             transform: OptionRanges.alpha.parse)
     var alpha: Double = 0.01
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds, 0 to 9.", valueName: "n"), transform: OptionRanges.precision.parse)
-    var precision: Int = 3
-
     func validate() throws {
         try OptionRanges.minChange.check(minChange)
         try OptionRanges.alpha.check(alpha)
-        try OptionRanges.precision.check(precision)
         _ = try thresholds()
     }
 

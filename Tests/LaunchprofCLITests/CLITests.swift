@@ -76,7 +76,7 @@ enum CLI {
         let outcome = try CLI.run(["run", "--runs", "3", "--format", "json", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
-        #expect(result.schemaVersion == 3)
+        #expect(result.schemaVersion == LaunchResult.currentSchemaVersion)
         #expect(result.manifest.name == "default")
         #expect(result.manifest.sha256.count == 64)
         #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: "warm", timeout: 60, metric: .time))

@@ -1,0 +1,46 @@
+/// What `launchprof-spawn` (the small process each program of `launchprof exec` is spawned through)
+/// reports on its descriptor: its clock readings around the program and the program's `wait4`.
+/// See Sources/launchprof-spawn/spawn.c.
+struct SpawnerReport {
+    /// `spawn <ns>`: the reading just before the program's spawn, the run's origin.
+    private(set) var spawnReading: UInt64?
+    /// `exit …`: the program's end.
+    private(set) var exit: Exit?
+    /// `error <errno>`: the spawn failed.
+    private(set) var spawnError: Int32?
+
+    struct Exit {
+        var reading: UInt64
+        /// The raw `wait` status.
+        var status: Int32
+        var userMicroseconds: Int64
+        var systemMicroseconds: Int64
+        var peakKibibytes: Int64
+    }
+
+    private var pending: [UInt8] = []
+
+    /// Takes bytes read from the descriptor; complete lines are parsed, anything malformed ignored
+    /// (the spawner is launchprof's own; a line that does not parse only loses its numbers).
+    mutating func consume(_ bytes: ArraySlice<UInt8>) {
+        pending += bytes
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let words = String(decoding: pending[..<newline], as: UTF8.self).split(separator: " ")
+            pending.removeSubrange(...newline)
+            switch words.first {
+            case "spawn" where words.count == 2:
+                spawnReading = UInt64(words[1])
+            case "exit" where words.count == 6:
+                if let reading = UInt64(words[1]), let status = Int32(words[2]), let user = Int64(words[3]),
+                   let system = Int64(words[4]), let peak = Int64(words[5]), user >= 0, system >= 0, peak >= 0 {
+                    exit = Exit(reading: reading, status: status, userMicroseconds: user, systemMicroseconds: system, peakKibibytes: peak)
+                }
+            case "error" where words.count == 2:
+                spawnError = Int32(words[1])
+            default:
+                break
+            }
+        }
+        if pending.count > 4096 { pending.removeAll() }
+    }
+}

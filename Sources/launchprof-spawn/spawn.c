@@ -1,0 +1,138 @@
+// launchprof-spawn: the small process `launchprof exec` starts each run through.
+//
+//   launchprof-spawn REPORT_FD EXECUTABLE ARGV0 ARGS...
+//
+// Why it exists: the kernel records the resident-set high-water mark of the memory a process
+// leaves at execve() in that process's peak (wait4's ru_maxrss). A program spawned directly by
+// launchprof (tens of MiB: the Swift runtime) would inherit that as its "peak memory". Spawned from
+// this small process it inherits about a MiB, so wait4's peak is the program's own.
+//
+// It reads CLOCK_MONOTONIC just before posix_spawn and right after wait4, so the time it adds (its
+// own exec) is outside the run, and reports on REPORT_FD (close-on-exec, so the program never sees it):
+//
+//   spawn <ns>                                            before the program starts
+//   exit <ns> <wait status> <user us> <system us> <peak KiB>  after it ended
+//   error <errno>                                         posix_spawn failed
+//
+// It ignores SIGTERM, SIGINT, SIGHUP and SIGQUIT so that a program stopped at ready (SIGTERM to the
+// process group) is still reported; the program gets the default actions back.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+// Lowers this process's resident-set high-water mark to what it cannot give back: its file-backed
+// pages (the C library and the Swift runtime SwiftPM links in) are dropped from memory with
+// MADV_PAGEOUT (they are clean: read back from the file if touched), then the mark is reset to the
+// current size through /proc/self/clear_refs ("5", documented in proc(5)). The program spawned next
+// inherits this small mark instead of the whole runtime's. Best effort: where either is missing the
+// mark stays as it was, which only raises the floor of what a peak can show.
+static void lower_high_water_mark(void) {
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (maps) {
+        char line[4096];
+        while (fgets(line, sizeof line, maps)) {
+            unsigned long start = 0, end = 0;
+            char path = 0;
+            if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %c", &start, &end, &path) == 3 && path == '/' && end > start) {
+                madvise((void *)start, end - start, MADV_PAGEOUT);
+            }
+        }
+        fclose(maps);
+    }
+    int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)!write(fd, "5", 1);
+        close(fd);
+    }
+}
+
+static unsigned long long now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+static void report(int fd, const char *text, size_t length) {
+    while (length > 0) {
+        ssize_t n = write(fd, text, length);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        text += n;
+        length -= (size_t)n;
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        static const char usage[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
+        report(2, usage, sizeof usage - 1);
+        return 127;
+    }
+    char *end = NULL;
+    errno = 0;
+    long fd = strtol(argv[1], &end, 10);
+    if (errno != 0 || end == argv[1] || *end != '\0' || fd < 3 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0) {
+        static const char bad[] = "launchprof-spawn: REPORT_FD must be an open descriptor number above 2\n";
+        report(2, bad, sizeof bad - 1);
+        return 127;
+    }
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+
+    const int handled[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+        signal(handled[i], SIG_IGN);
+        sigaddset(&defaults, handled[i]);
+    }
+    sigaddset(&defaults, SIGPIPE);
+    sigset_t none;
+    sigemptyset(&none);
+
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setsigmask(&attributes, &none);
+
+    lower_high_water_mark();
+    char line[160];
+    pid_t pid = 0;
+    unsigned long long spawned = now_ns();
+    int length = snprintf(line, sizeof line, "spawn %llu\n", spawned);
+    report((int)fd, line, (size_t)length);
+    int status = posix_spawn(&pid, argv[2], NULL, &attributes, argv + 3, environ);
+    if (status != 0) {
+        length = snprintf(line, sizeof line, "error %d\n", status);
+        report((int)fd, line, (size_t)length);
+        return 127;
+    }
+    int wstatus = 0;
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    while (wait4(pid, &wstatus, 0, &usage) < 0) {
+        if (errno != EINTR) return 127;
+    }
+    unsigned long long ended = now_ns();
+    length = snprintf(line, sizeof line, "exit %llu %d %lld %lld %ld\n", ended, wstatus,
+                      (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
+                      (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss);
+    report((int)fd, line, (size_t)length);
+    return 0;
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import LaunchCore
+import LaunchExport
+import LaunchRunner
+import LaunchStats
+
+/// `launchprof exec`: profiles any program's launch, one new process per run.
+struct ExecCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Profile any program's launch: wall, CPU and memory per run, and its own phases if it reports them.",
+        discussion: """
+            Each run spawns the command (posix_spawn, no shell unless --shell) with stdin /dev/null and stdout and stderr discarded, and times it from just before the spawn to its exit, or to ready with --ready-when-…: that is the total. User and system CPU time and peak resident memory come from wait4. A non-zero exit fails the run, with its stderr shown (unless --ignore-failure).
+
+            The program may report its own phases: LAUNCHPROF_FD names the descriptor it can write the line protocol to (docs/protocol.md; the client libraries in include/, Sources/LaunchprofClient and clients/python do it). A program that ignores it is timed as a whole.
+
+            Examples:
+              launchprof exec --runs 5 -- python3 -c pass
+              launchprof exec --cold --output tool.json -- ./build/tool --version
+              launchprof exec --ready-when-port 8080 -- ./server --port 8080
+              launchprof exec --expect-phase "loading config" -- ./my-app
+              launchprof exec --baseline-command 'old/tool --version' --fail-on-regression -- new/tool --version
+            """
+    )
+
+    @OptionGroup var options: ExecOptions
+    @OptionGroup var report: ReportOutputOptions
+
+    @Option(name: .customLong("baseline-command"), help: ArgumentHelp(
+        "A shell command line to compare with: both run alternately (interleaved), and the comparison is printed with a verdict per measure.",
+        valueName: "command"))
+    var baselineCommand: String?
+
+    @Flag(name: .customLong("fail-on-regression"), help: "With --baseline-command: exit 1 when the command is a real regression over the baseline, as check does.")
+    var failOnRegression = false
+
+    @OptionGroup var thresholds: ThresholdOptions
+    @OptionGroup var adaptive: AdaptiveOptions
+
+    @Flag(name: .long, help: "Also store the result in the results store (.launchprof/results/), named by commit and command, like record.")
+    var record = false
+
+    @Option(name: .long, help: ArgumentHelp("The results store, with --record.", valueName: "directory"))
+    var store: String = ResultStore.defaultDirectory
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        if options.runs == .auto, baselineCommand == nil {
+            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with --baseline-command, or give a number")
+        }
+        if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
+    }
+
+    func run() throws {
+        let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
+        if let baselineCommand {
+            let baseline = try ExecPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
+            return try compare(baseline: baseline, candidate: plan)
+        }
+        let result = try plan.run(quiet: options.quiet)
+        try save(result)
+        try report.emit(result, quiet: options.quiet)
+    }
+
+    /// `--record`: the result in the store, as `record` keeps it.
+    private func save(_ result: LaunchResult) throws {
+        guard record else { return }
+        let path: String
+        do { path = try ResultStore(directory: store).save(result) } catch { throw InputError(error) }
+        if !options.quiet { StandardError.write("launchprof: recorded \(path)\n") }
+    }
+
+    /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
+    private func compare(baseline: ExecPlan, candidate: ExecPlan) throws {
+        let limits = try thresholds.thresholds()
+        let baselineResult: LaunchResult, candidateResult: LaunchResult
+        let comparison: Comparison
+        var note = ""
+        if options.runs == .auto {
+            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: options.quiet).run(baseline: baseline, candidate: candidate)
+            (baselineResult, candidateResult, comparison) = (outcome.baseline, outcome.candidate, outcome.comparison)
+            note = "; \(outcome.pairs) runs a side (--runs auto)"
+        } else {
+            let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
+            let runs: (a: [RunRecord], b: [RunRecord])
+            do {
+                runs = try LaunchSession.interleaved(baseline.session(runs: baseline.runs, warmup: baseline.warmup),
+                                                     candidate.session(runs: candidate.runs, warmup: candidate.warmup)) { progress.handle($0) }
+                progress.finish()
+            } catch {
+                progress.finish()
+                throw InputError(error.message(subject: "one of the commands"))
+            }
+            (baselineResult, candidateResult) = (baseline.result(runs.a), candidate.result(runs.b))
+            comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, paired: true)
+        }
+        if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
+        try save(candidateResult)
+        let context = ComparisonContext(baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
+                                        precision: report.precision + 1)
+        switch report.format {
+        case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")
+        case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
+        }
+        let p = context.precision
+        let regressions = comparison.regressions
+        for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
+        if failOnRegression, !regressions.isEmpty { throw ExitCode(ExitStatus.regression) }
+        if !options.quiet {
+            let t = comparison.total
+            StandardError.write("launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, .time, p)) → \(ComparisonWording.quantity(t.candidateMedian, .time, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n")
+        }
+    }
+}

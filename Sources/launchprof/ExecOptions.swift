@@ -1,0 +1,90 @@
+import ArgumentParser
+import LaunchRunner
+
+/// How `launchprof exec` launches a program: runs, surroundings, output, failure and the end of a launch.
+struct ExecOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Measured runs, each a new process: 1 to 10000 (default 10), or auto with --baseline-command (interleaved pairs until every measure is decided, within --max-runs and --max-time).",
+        valueName: "n|auto"), transform: RunCount.parse)
+    var runs: RunCount?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"),
+            transform: OptionRanges.warmup.parse)
+    var warmup: Int = 1
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds a run may take before its process group is killed, 0.001 to 86400.", valueName: "seconds"),
+            transform: OptionRanges.timeout.parse)
+    var timeout: Double = 60
+
+    @Flag(name: .long, help: "The command is one shell command line, run with /bin/sh -c (pipes, redirections, variables).")
+    var shell = false
+
+    @Flag(name: .long, help: "Evict the executable, its #! interpreter, the shared libraries the dynamic loader maps for them, and every --input from the page cache before each run (a cold launch).")
+    var cold = false
+
+    @Option(name: .long, help: ArgumentHelp("A file the program reads, evicted too with --cold (repeatable).", valueName: "file"))
+    var input: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A shell command run before each run (warm-ups too), untimed; its failure stops the profile.", valueName: "command"))
+    var prepare: String?
+
+    @Option(name: .long, help: ArgumentHelp("A shell command run after each run, untimed.", valueName: "command"))
+    var cleanup: String?
+
+    @Flag(name: .customLong("show-output"), help: "Copy the program's stdout and stderr to launchprof's stderr (by default they are discarded; stderr is shown when a run fails).")
+    var showOutput = false
+
+    @Flag(name: .customLong("ignore-failure"), help: "Keep runs that exit non-zero or are killed by a signal (their status is reported) instead of failing.")
+    var ignoreFailure = false
+
+    @Option(name: .customLong("expect-phase"), help: ArgumentHelp("Fail a run in which the program never reports this phase (repeatable).", valueName: "name"))
+    var expectPhase: [String] = []
+
+    @Option(name: .customLong("ready-when-output"), help: ArgumentHelp(
+        "The launch ends at the first line on stdout or stderr matching this POSIX extended regular expression (grep -E syntax); the program is then stopped.",
+        valueName: "regex"))
+    var readyWhenOutput: String?
+
+    @Option(name: .customLong("ready-when-port"), parsing: .unconditional, help: ArgumentHelp(
+        "The launch ends when a TCP connection to 127.0.0.1:PORT is accepted (1 to 65535); the program is then stopped.", valueName: "port"),
+            transform: OptionRanges.port.parse)
+    var readyWhenPort: Int?
+
+    @Option(name: .customLong("ready-when-file"), help: ArgumentHelp("The launch ends when this file exists; the program is then stopped.", valueName: "path"))
+    var readyWhenFile: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Seconds a ready program has between SIGTERM and SIGKILL, 0 to 3600 (default 5); its whole process group is then reaped.", valueName: "seconds"),
+            transform: OptionRanges.grace.parse)
+    var grace: Double = 5
+
+    @Flag(name: .long, help: "Print only the report or result: no header, no progress, no warnings.")
+    var quiet = false
+
+    func validate() throws {
+        if case .fixed(let n) = runs { try OptionRanges.runs.check(n) }
+        try OptionRanges.warmup.check(warmup)
+        try OptionRanges.timeout.check(timeout)
+        try OptionRanges.grace.check(grace)
+        if let readyWhenPort { try OptionRanges.port.check(readyWhenPort) }
+        let conditions = [readyWhenOutput != nil, readyWhenPort != nil, readyWhenFile != nil].filter { $0 }.count
+        if conditions > 1 { throw ValidationError("give one of --ready-when-output, --ready-when-port and --ready-when-file") }
+        if readyWhenFile == "" { throw ValidationError("--ready-when-file needs a path") }
+    }
+
+    /// The measured runs of a fixed session: `--runs N`, else 10.
+    var fixedRuns: Int {
+        if case .fixed(let n) = runs { return n }
+        return 10
+    }
+
+    /// The ready condition the options name, checked (a regular expression that does not compile is an input error).
+    func readiness() throws -> Readiness? {
+        if let readyWhenOutput {
+            do { return .output(try ExtendedRegex(readyWhenOutput)) } catch { throw InputError("--ready-when-output: \(error)") }
+        }
+        if let readyWhenPort { return .port(UInt16(readyWhenPort)) }
+        if let readyWhenFile { return .file(readyWhenFile) }
+        return nil
+    }
+}

@@ -1,0 +1,90 @@
+import LaunchCore
+import LaunchExport
+import LaunchRunner
+import LaunchStats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything needed to launch one program the way `launchprof exec`'s options say: the command
+/// resolved, the launcher set up (protocol optional, ready condition, output), the untimed
+/// commands around each run and the files a cold run evicts.
+struct ExecPlan: LaunchPlan {
+    let command: ProgramCommand
+    let launcher: AppLauncher
+    let warmup: Int
+    let runs: Int
+    let timeout: Double
+    let cold: Bool
+    let coldFiles: [String]
+    let prepare: AppLauncher?
+    let cleanup: AppLauncher?
+    /// What ends a launch, as the result names it.
+    let end: String
+
+    init(command: ProgramCommand, options: ExecOptions) throws {
+        self.command = command
+        var program = ProgramOptions()
+        program.showOutput = options.showOutput
+        program.ignoreFailure = options.ignoreFailure
+        program.expectedPhases = options.expectPhase
+        program.grace = options.grace
+        program.readiness = try options.readiness()
+        program.spawner = try AppExecutable.spawner()
+        end = program.readiness?.description ?? "exit"
+        timeout = options.timeout
+        var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
+        launcher.program = program
+        self.launcher = launcher
+        warmup = options.warmup
+        runs = options.fixedRuns
+        cold = options.cold
+        for input in options.input {
+            var info = stat()
+            guard stat(input, &info) == 0 else { throw InputError("--input \(input): \(String(cString: strerror(errno)))") }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw InputError("--input \(input): not a regular file (only files are evicted from the page cache)") }
+        }
+        coldFiles = options.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
+        func untimed(_ text: String?) -> AppLauncher? {
+            text.map { text in
+                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.timeout)
+                step.program = ProgramOptions()
+                return step
+            }
+        }
+        prepare = untimed(options.prepare)
+        cleanup = untimed(options.cleanup)
+    }
+
+    func session(runs: Int, warmup: Int) -> LaunchSession {
+        var session = LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: coldFiles)
+        session.prepare = prepare
+        session.cleanup = cleanup
+        return session
+    }
+
+    func result(_ records: [RunRecord]) -> LaunchResult {
+        let arguments = command.arguments
+        let identity = SHA256.hex(of: SHA256.digest(Array(arguments.joined(separator: "\u{0}").utf8)))
+        var result = LaunchResult(
+            date: ResultMetadata.date(),
+            manifest: ManifestInfo(name: command.commandLine, path: "", sha256: identity),
+            host: HostInfo.current(), git: ResultMetadata.git(),
+            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, metric: .time),
+            runs: records)
+        result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end)
+        result.warnings = Profile.warnings(result, budget: nil)
+        return result
+    }
+
+    /// Runs the session (with a progress bar on a terminal) and returns the result.
+    func run(quiet: Bool) throws -> LaunchResult {
+        let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
+        defer { progress.finish() }
+        do {
+            return result(try session(runs: runs, warmup: warmup).run { progress.handle($0) })
+        } catch {
+            throw InputError(error.message(subject: command.displayName))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import LaunchCore
+import LaunchExport
+
+/// `launchprof exec` as a user runs it: whole outputs, exit codes, and its results downstream.
+@Suite(.serialized) struct ExecCLITests {
+    /// The report's lines after the header (the header names the host, which varies).
+    func reportLines(_ stdout: String) -> [String] {
+        Array(stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).drop { !$0.isEmpty }.dropFirst())
+    }
+
+    @Test func pythonPassPrintsWallCPUAndMemory() throws {
+        let outcome = try CLI.run(["exec", "--runs", "5", "--", "python3", "-c", "pass"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0].hasPrefix("launchprof \(launchprofVersion): python3 -c pass, 5 runs after 1 warm-up, warm, on "))
+        let body = reportLines(outcome.stdout)
+        let patterns = [#"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+\.\d\ds ± \d+\.\d\ds$"#,
+                        #"^User CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#, #"^System CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#,
+                        #"^Peak memory: \d+\.\d MiB ± \d+\.\d MiB$"#, #"^$"#]
+        #expect(body.count == patterns.count, "\(body)")
+        for (line, pattern) in zip(body, patterns) {
+            #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line) !~ \(pattern)")
+        }
+    }
+
+    @Test func theResultGoesDownstreamToReportDiffAndCheck() throws {
+        let a = CLI.temporaryPath("a.json"), b = CLI.temporaryPath("b.json")
+        defer { unlink(a); unlink(b) }
+        for path in [a, b] {
+            let outcome = try CLI.run(["exec", "--runs", "3", "--quiet", "--output", path, "--", "/bin/sh", "-c", "exit 0"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        let result = try ResultFile.read(a)
+        #expect(result.schemaVersion == 4)
+        #expect(result.command?.arguments == ["/bin/sh", "-c", "exit 0"])
+        #expect(result.command?.end == "exit")
+        #expect(result.runs.count == 3 && result.runs.allSatisfy { $0.process?.exitStatus == 0 && $0.phases.isEmpty })
+        let report = try CLI.run(["report", a])
+        #expect(report.status == 0 && report.stdout.contains("User CPU time: "))
+        let diff = try CLI.run(["diff", a, b])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("User CPU time") && diff.stdout.contains("Total launch time"), "\(diff.stdout)")
+        let check = try CLI.run(["check", "--result", b, "--baseline", a, "--threshold", "1000", "--min-change", "1"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.hasPrefix("launchprof check: passed"))
+    }
+
+    @Test func aSlowerCommandFailsTheInterleavedComparison() throws {
+        let outcome = try CLI.run(["exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "true",
+                                   "--fail-on-regression", "--", "/bin/sh", "-c", "sleep 0.1"])
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stderr.contains("launchprof: regression in 'Total launch time': median "), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("true"))
+        let same = try CLI.run(["exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "sleep 0.05",
+                                "--fail-on-regression", "--threshold", "50", "--", "/bin/sh", "-c", "sleep 0.05"])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+    }
+
+    @Test func jsonFormatIsTheResultDocument() throws {
+        let outcome = try CLI.run(["exec", "--runs", "2", "--format", "json", "--", "/bin/true"])
+        #expect(outcome.status == 0)
+        let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
+        #expect(result.manifest.name == "/bin/true" && result.manifest.path.isEmpty)
+        let typed = try CLI.run(["exec", "--runs", "1", "--format", "json", "--", "true"])
+        let named = try ResultFile.decode(Array(typed.stdout.utf8), path: "stdout")
+        #expect(named.manifest.name == "true", "the command as typed")
+        #expect(named.command?.arguments.first?.hasSuffix("/true") == true, "the executable as spawned")
+        #expect(result.command?.shell == false)
+        #expect(result.runs.allSatisfy { ($0.peakResidentBytes ?? 0) > 0 && $0.process != nil })
+    }
+
+    @Test func badCommandsAndOptionsAreExit2WithAClearMessage() throws {
+        let directory = CLI.temporaryPath("dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let plain = directory + "/plain.txt"
+        try FileIO.writeAtomically("not a program", to: plain)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cases: [([String], String)] = [
+            (["exec", "--", "no-such-command-xyz"], "launchprof: error: 'no-such-command-xyz': command not found on PATH\n"),
+            (["exec", "--", "/no/such/file"], "launchprof: error: '/no/such/file': No such file or directory\n"),
+            (["exec", "--", directory], "launchprof: error: '\(directory)' is a directory, not a program\n"),
+            (["exec", "--", plain], "launchprof: error: '\(plain)' is not executable (Permission denied; chmod +x it, or run it through its interpreter)\n"),
+            (["exec"], "launchprof: error: give the command to profile after --: launchprof exec [options] -- CMD [ARGS…]\n"),
+            (["exec", "--ready-when-output", "(", "--", "/bin/true"], "launchprof: error: --ready-when-output: '(' is not a valid extended regular expression: Unmatched ( or \\(\n"),
+            (["exec", "--shell", "--", "echo", "a"], "launchprof: error: --shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got 2 arguments)\n"),
+            (["exec", "--input", directory, "--", "/bin/true"], "launchprof: error: --input \(directory): not a regular file (only files are evicted from the page cache)\n"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try CLI.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr == message, "\(arguments)")
+            #expect(outcome.stdout.isEmpty)
+        }
+        for (arguments, fragment) in [
+            (["exec", "--ready-when-port", "70000", "--", "/bin/true"], "--ready-when-port must be from 1 to 65535"),
+            (["exec", "--ready-when-port", "0", "--", "/bin/true"], "--ready-when-port must be from 1 to 65535"),
+            (["exec", "--grace", "-1", "--", "/bin/true"], "--grace must be from 0 to 3600 seconds"),
+            (["exec", "--runs", "auto", "--", "/bin/true"], "--runs auto chooses how many runs a comparison needs"),
+            (["exec", "--ready-when-port", "80", "--ready-when-file", "x", "--", "/bin/true"], "give one of --ready-when-output, --ready-when-port and --ready-when-file"),
+        ] {
+            let outcome = try CLI.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains(fragment), "\(arguments): \(outcome.stderr)")
+        }
+    }
+
+    @Test func aFailingRunShowsItsStderrAndIgnoreFailureKeepsIt() throws {
+        let failing = try CLI.run(["exec", "--runs", "2", "--", "/bin/sh", "-c", "echo 'bad config' >&2; exit 3"])
+        #expect(failing.status == 2)
+        #expect(failing.stderr == "launchprof: error: /bin/sh exited with status 3:\nbad config\n")
+        let kept = try CLI.run(["exec", "--runs", "2", "--ignore-failure", "--", "/bin/sh", "-c", "exit 3"])
+        #expect(kept.status == 0)
+        #expect(kept.stdout.contains("\nExit status: 3 in 2 of 2 runs\n"))
+    }
+
+    @Test func showOutputCopiesTheProgramsOutputToStderrOnly() throws {
+        let quiet = try CLI.run(["exec", "--runs", "1", "--quiet", "--", "/bin/sh", "-c", "echo out-text; echo err-text >&2"])
+        #expect(!quiet.stdout.contains("out-text") && !quiet.stderr.contains("out-text") && !quiet.stderr.contains("err-text"))
+        let shown = try CLI.run(["exec", "--runs", "1", "--warmup", "0", "--quiet", "--show-output", "--", "/bin/sh", "-c", "echo out-text; echo err-text >&2"])
+        #expect(shown.stderr.contains("out-text\n") && shown.stderr.contains("err-text\n"))
+        #expect(!shown.stdout.contains("out-text"), "the report stays alone on stdout")
+    }
+
+    @Test func aMissingExpectedPhaseFailsWithAClearError() throws {
+        let outcome = try CLI.run(["exec", "--runs", "1", "--expect-phase", "loading config", "--", "/bin/true"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "launchprof: error: /bin/true never reported the phase 'loading config' that --expect-phase requires (a missing phase is never taken as 0)\n")
+    }
+
+    @Test func aShellScriptsOwnPhasesAreReported() throws {
+        let script = "printf 'launchprof 1\\nbegin - 0 io reading config\\n' >&$LAUNCHPROF_FD; sleep 0.01; printf 'end - 0 reading config\\nmark - 0 interactive\\ndone -\\n' >&$LAUNCHPROF_FD"
+        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--expect-phase", "reading config", "--shell", "--", script])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let body = reportLines(outcome.stdout)
+        #expect(body.count == 8, "\(body)")
+        #expect(body[1].hasPrefix("Time for reading config: "))
+        #expect(body[2].hasPrefix("Total launch time: ") && body[3].hasPrefix("Time to interactive: "))
+    }
+}
+
+@Suite(.serialized) struct ExecColdTests {
+    @Test func aColdRunEvictsTheProgramAndItsLibraries() throws {
+        let outcome = try CLI.run(["exec", "--cold", "--runs", "2", "--", "/bin/true"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(", 2 runs after 1 warm-up, cold, on "))
+    }
+}
