@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_FLAGS ?= -c release
 BIN := .build/release/launchprof
 
-.PHONY: setup build run test bench bench-gate fuzz clean
+.PHONY: setup build run test bench bench-client bench-gate fuzz install-client clean
 
 # Installs the system packages the build needs, only when they are missing.
 setup:
@@ -41,6 +41,21 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench
+	@$(MAKE) --no-print-directory bench-client
+
+# The C client's cost per event beside a bare write of the same line (Benchmarks/client).
+bench-client:
+	@if command -v $(CC) >/dev/null 2>&1; then \
+		mkdir -p .build && $(CC) -O2 -pthread -Iinclude Benchmarks/client/client_bench.c -o .build/client-bench && .build/client-bench; \
+	else \
+		echo "c client: skipped: no C compiler ($(CC) is not on PATH)"; \
+	fi
+
+# Installs the C client's header (include/launchprof.h) in $(DESTDIR)$(PREFIX)/include.
+PREFIX ?= /usr/local
+install-client:
+	install -d "$(DESTDIR)$(PREFIX)/include"
+	install -m 644 include/launchprof.h "$(DESTDIR)$(PREFIX)/include/launchprof.h"
 
 # Detection power of `launchprof check` (a long run): per gate, no-change trials and trials per change.
 INSTRUCTION_TRIALS ?= 100

@@ -93,12 +93,22 @@ import Testing
         #expect(report.run.marks.count == 20_000)
     }
 
-    @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
-          arguments: [("broken", "SIGPIPE's default action"), ("broken-blocked", "SIGPIPE blocked by the program")])
-    func aBrokenPipeNeitherKillsNorStopsTheProgram(mode: String, situation: String) throws {
-        let outcome = try Self.run(mode, descriptor: .brokenPipe)
-        #expect(outcome.status == 0, "\(situation): \(outcome.status), \(outcome.stderr)")
-        #expect(outcome.stdout == "alive: active before 1 after 0, SIGPIPE pending 0\n", "\(situation)")
+    /// SIGPIPE with its default action (the client's handler), blocked by the writing thread, or
+    /// ignored by the program after load.
+    @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"), arguments: ["default", "blocked", "ignored"])
+    func aBrokenPipeNeitherKillsNorStopsTheProgram(sigpipe: String) throws {
+        let outcome = try Self.run("broken", [sigpipe], descriptor: .brokenPipe)
+        #expect(outcome.status == 0, "SIGPIPE \(sigpipe): status \(outcome.status), \(outcome.stderr)")
+        #expect(outcome.stdout == "alive: active before 1 after 0, SIGPIPE pending 0\n", "SIGPIPE \(sigpipe)")
+    }
+
+    /// The program's own broken pipe, and a SIGPIPE sent to it, still kill it as the default action does.
+    @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"), arguments: ["write", "kill"])
+    func aSIGPIPEThatIsNotTheClientsStillKills(how: String) throws {
+        let outcome = try Self.run("foreign-sigpipe", [how])
+        #expect(outcome.status == 128 + SIGPIPE, "\(how): status \(outcome.status), \(outcome.stdout)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(String(decoding: outcome.output, as: UTF8.self).contains(" before\n"), "the client was active")
     }
 
     @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"))

@@ -131,12 +131,16 @@ static int units(void) {
     return 0;
 }
 
-/* The reader is gone: the first write finds the pipe broken and must not kill the program. */
-static int broken(int block_sigpipe) {
+/* The reader is gone: the first write finds the pipe broken and must not kill the program, whether
+   SIGPIPE has its default action (the client's handler, installed at load), is blocked by this
+   thread, or ignored by the program after load. */
+static int broken(const char *sigpipe) {
     sigset_t pipe_signal;
     sigemptyset(&pipe_signal);
     sigaddset(&pipe_signal, SIGPIPE);
+    int block_sigpipe = !strcmp(sigpipe, "blocked");
     if (block_sigpipe) pthread_sigmask(SIG_BLOCK, &pipe_signal, NULL);
+    if (!strcmp(sigpipe, "ignored")) signal(SIGPIPE, SIG_IGN);
     int before = lp_active();
     lp_begin("nobody reads this");
     lp_end("nobody reads this");
@@ -146,6 +150,22 @@ static int broken(int block_sigpipe) {
     int left_pending = sigismember(&pending, SIGPIPE);
     if (block_sigpipe) pthread_sigmask(SIG_UNBLOCK, &pipe_signal, NULL);
     printf("alive: active before %d after %d, SIGPIPE pending %d\n", before, lp_active(), left_pending);
+    return 0;
+}
+
+/* A SIGPIPE that is not the client's acts as the default action: the process dies by it. */
+static int foreign_sigpipe(const char *how) {
+    lp_mark("before");
+    if (!strcmp(how, "write")) {
+        int fds[2];
+        if (pipe(fds) != 0) return 1;
+        close(fds[0]);
+        ssize_t written = write(fds[1], "x", 1);
+        (void)written;
+    } else {
+        kill(getpid(), SIGPIPE);
+    }
+    printf("survived a SIGPIPE not raised by the client\n");
     return 0;
 }
 
@@ -193,8 +213,8 @@ int main(int argc, char **argv) {
     if (!strcmp(mode, "threads")) return threads();
     if (!strcmp(mode, "race-done")) return race_done();
     if (!strcmp(mode, "units")) return units();
-    if (!strcmp(mode, "broken")) return broken(0);
-    if (!strcmp(mode, "broken-blocked")) return broken(1);
+    if (!strcmp(mode, "broken")) return broken(argc > 2 ? argv[2] : "default");
+    if (!strcmp(mode, "foreign-sigpipe")) return foreign_sigpipe(argc > 2 ? argv[2] : "write");
     if (!strcmp(mode, "children")) return children(argv[0]);
     if (!strcmp(mode, "child")) return child();
     if (!strcmp(mode, "many")) return many();
