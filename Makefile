@@ -38,6 +38,8 @@ test: setup
 
 # Benchmarks: timing goals live here, never in unit tests.
 bench: setup
+	@command -v hyperfine >/dev/null 2>&1 || { echo "hyperfine not found: installing it (the reference of the exec overhead benchmark)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y hyperfine >/dev/null 2>&1 || echo "could not install hyperfine: that benchmark is skipped"; }
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench

@@ -116,6 +116,8 @@ if arguments.first == "gate" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "decode" {
     BackgroundDecodeBenchmark().report()
+} else if arguments.first == "exec" {
+    ExecOverheadBenchmark().report()
 } else {
     let recorderOK = benchRecorder()
     do {
@@ -131,4 +133,5 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+    ExecOverheadBenchmark().report()
 }

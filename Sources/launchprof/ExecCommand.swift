@@ -3,6 +3,9 @@ import LaunchCore
 import LaunchExport
 import LaunchRunner
 import LaunchStats
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `launchprof exec`: profiles any program's launch, one new process per run.
 struct ExecCommand: ParsableCommand {
@@ -101,13 +104,18 @@ struct ExecCommand: ParsableCommand {
         let context = ComparisonContext(baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
                                         precision: report.precision + 1)
         switch report.format {
-        case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")
+        case .text:
+            let table = ComparisonTextTable().render(comparison, context: context)
+            print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
         case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
         }
+        fflush(nil)  // The table before the lines on stderr, on a terminal too.
         let p = context.precision
         let regressions = comparison.regressions
-        for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
-        if failOnRegression, !regressions.isEmpty { throw ExitCode(ExitStatus.regression) }
+        if failOnRegression, !regressions.isEmpty {
+            for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
+            throw ExitCode(ExitStatus.regression)
+        }
         if !options.quiet {
             let t = comparison.total
             StandardError.write("launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, .time, p)) → \(ComparisonWording.quantity(t.candidateMedian, .time, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n")

@@ -25,19 +25,19 @@ import Glibc
 
     @Test func encodingIsStableAndVersioned() throws {
         let text = try JSONResultExporter().render(SampleResult.classic())
-        #expect(text.contains("\"schemaVersion\" : 3"))
+        #expect(text.contains("\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)"))
         #expect(text.contains("\"name\" : \"launchprof\""))
         #expect(text == (try JSONResultExporter().render(SampleResult.classic())))
     }
 
     @Test func unknownSchemaVersionIsAClearError() throws {
         var text = String(decoding: try ResultFile.encode(SampleResult.classic()), as: UTF8.self)
-        text = text.replacingOccurrences(of: "\"schemaVersion\" : 3", with: "\"schemaVersion\" : 99")
+        text = text.replacingOccurrences(of: "\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)", with: "\"schemaVersion\" : 99")
         do {
             _ = try ResultFile.decode(Array(text.utf8), path: "future.json")
             Issue.record("a future schema must be refused")
         } catch {
-            #expect(error.description == "future.json: result schema version 99 is not supported (this launchprof \(launchprofVersion) reads versions 1 to 3)")
+            #expect(error.description == "future.json: result schema version 99 is not supported (this launchprof \(launchprofVersion) reads versions 1 to 4)")
         }
     }
 
