@@ -42,7 +42,7 @@
  *   when the pipe has room again) and errno is preserved. If launchprof went away, the write that finds
  *   the pipe broken does not kill the program with SIGPIPE, and the client stops reporting.
  *   MSG_NOSIGNAL exists only for sockets, and blocking SIGPIPE around each write would cost two more
- *   system calls per event (three times a bare write's cost on a virtual machine), so: when SIGPIPE's
+ *   system calls per event (2.5 times a bare write's cost on a virtual machine), so: when SIGPIPE's
  *   action is the default at load, the client installs a handler that returns for a SIGPIPE raised by
  *   its own write and, for any other, does what the default action does (the process dies by
  *   SIGPIPE, exit status 141, as without the client). A program that ignores SIGPIPE or installs its

@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
-          arguments: [nil, "", "abc", "-1", "+3", " 3", "3 ", "3x", "99999999999", "2147483648", "987"] as [String?])
+          arguments: UnusableDescriptors.values)
     func anUnusableLaunchprofFDIsANoOp(value: String?) throws {
         let outcome = try Self.run("basic", launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stdout == "active 0 errno kept 1\n", "LAUNCHPROF_FD=\(value ?? "unset"): \(outcome.stderr)")

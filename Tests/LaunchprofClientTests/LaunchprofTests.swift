@@ -37,7 +37,7 @@ import Testing
         #expect(report.run.counters.map(\.name) == ["keys laid out"] && report.run.counters.first?.value == 20)
     }
 
-    @Test(arguments: [nil, "abc", "-1", "99999999999", "987"] as [String?])
+    @Test(arguments: UnusableDescriptors.values)
     func theExampleRunsNormallyWithAnUnusableVariable(value: String?) throws {
         let outcome = try ClientProcess.run(Self.example, [Self.config], launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "LAUNCHPROF_FD=\(value ?? "unset"): \(outcome.stderr)")

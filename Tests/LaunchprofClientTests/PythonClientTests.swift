@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test(.enabled(if: python != nil, "python3 is not on PATH"),
-          arguments: [nil, "", "abc", "-1", "+3", " 3", "\u{663}", "3x", "99999999999", "2147483648", "987"] as [String?])
+          arguments: UnusableDescriptors.values)
     func anUnusableLaunchprofFDIsANoOp(value: String?) throws {
         let outcome = try Self.run("basic", launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "LAUNCHPROF_FD=\(value ?? "unset"): \(outcome.stderr)")

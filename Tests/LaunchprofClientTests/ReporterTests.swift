@@ -106,7 +106,7 @@ import Testing
         #expect(report.run.marks.allSatisfy { $0.name == "racing done" && $0.thread > 0 })
     }
 
-    @Test(arguments: [nil, "", "abc", "-1", "+3", " 3", "3 ", "3x", "99999999999", "2147483648", "\u{663}"] as [String?])
+    @Test(arguments: UnusableDescriptors.values)
     func anUnusableDescriptorTextIsANoOp(text: String?) {
         let reporter = Reporter(descriptorText: text)
         #expect(!reporter.isActive, "LAUNCHPROF_FD=\(text ?? "unset")")
@@ -115,7 +115,7 @@ import Testing
         reporter.done()
     }
 
-    @Test func closedAndReadOnlyDescriptorsAreNoOps() throws {
+    @Test func aReadOnlyDescriptorIsANoOp() throws {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -126,8 +126,6 @@ import Testing
         close(fds[1])
         var byte: UInt8 = 0
         #expect(read(fds[0], &byte, 1) == 0, "nothing was written")
-        // The largest descriptor number there is: never open.
-        #expect(!Reporter(descriptorText: "\(Int32.max)").isActive)
     }
 
     @Test func aBrokenPipeTurnsTheReporterOff() throws {
