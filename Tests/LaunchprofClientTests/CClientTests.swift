@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"))
-    func manyEventsArriveWhole() throws {
+    func manyEventsOnANonBlockingDescriptorArriveWhole() throws {
         let outcome = try Self.run("many")
         let report = try outcome.report()
         #expect(report.run.marks.count == 20_000)

@@ -47,6 +47,13 @@ import Testing
     }
 
     @Test(.enabled(if: python != nil, "python3 is not on PATH"))
+    func manyEventsOnANonBlockingDescriptorArriveWhole() throws {
+        let outcome = try Self.run("many")
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
+        #expect(try outcome.report().run.marks.count == 20_000)
+    }
+
+    @Test(.enabled(if: python != nil, "python3 is not on PATH"))
     func nothingFollowsDoneWhileOtherThreadsReport() throws {
         let outcome = try Self.run("race-done")
         #expect(outcome.status == 0 && outcome.stdout == "active 0\n", "\(outcome.stderr)")

@@ -84,6 +84,15 @@ import Testing
         try ThreadedReport.check(try capture.report(), workers: 8, steps: 100)
     }
 
+    @Test func manyEventsOnANonBlockingDescriptorArriveWhole() throws {
+        let capture = try PipeCapture()
+        _ = fcntl(capture.writeEnd, F_SETFL, fcntl(capture.writeEnd, F_GETFL) | O_NONBLOCK)  // the pipe fills: EAGAIN
+        let reporter = Reporter(descriptorText: "\(capture.writeEnd)")
+        for _ in 0..<20_000 { reporter.mark("m") }
+        reporter.done()
+        #expect(try capture.report().run.marks.count == 20_000)
+    }
+
     @Test func nothingFollowsDoneWhileOtherThreadsReport() throws {
         let capture = try PipeCapture()
         let reporter = Reporter(descriptorText: "\(capture.writeEnd)")

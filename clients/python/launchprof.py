@@ -128,8 +128,10 @@ def _write(fd, data):
         while view:
             try:
                 view = view[os.write(fd, view):]
-            except BlockingIOError:
-                select.select([], [fd], [])
+            except BlockingIOError:  # a non-blocking descriptor: wait until the pipe has room
+                ready = select.poll()
+                ready.register(fd, select.POLLOUT)
+                ready.poll()
             except OSError as error:
                 if error.errno == errno.EPIPE and guard and not pending_before:
                     signal.sigtimedwait(pipe_signal, 0)

@@ -199,8 +199,9 @@ static int child(void) {
     return 0;
 }
 
-/* Many events, as fast as possible, for the reader to count. */
+/* Many events, as fast as possible, on a non-blocking descriptor: the pipe fills, writes meet EAGAIN. */
 static int many(void) {
+    fcntl(3, F_SETFL, fcntl(3, F_GETFL) | O_NONBLOCK);
     for (int i = 0; i < 20000; i++) lp_mark("m");
     lp_done();
     return 0;

@@ -128,6 +128,14 @@ def child():
     launchprof.done()
 
 
+def many():
+    """Many events on a non-blocking descriptor: the pipe fills, writes meet EAGAIN."""
+    os.set_blocking(3, False)
+    for _ in range(20000):
+        launchprof.mark("m")
+    launchprof.done()
+
+
 def errors():
     """Mistakes are refused the same way with or without LAUNCHPROF_FD."""
     async def coroutine():
@@ -158,7 +166,7 @@ def errors():
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "basic"
     modes = {"basic": basic, "threads": threads, "race-done": race_done, "children": children, "child": child,
-             "errors": errors, "broken": lambda: broken(False), "broken-default-sigpipe": lambda: broken(True),
+             "errors": errors, "many": many, "broken": lambda: broken(False), "broken-default-sigpipe": lambda: broken(True),
              "hostile": lambda: hostile(sys.argv[2:])}
     modes[mode]()
 
