@@ -58,6 +58,9 @@ struct ExecOptions: ParsableArguments {
             transform: OptionRanges.grace.parse)
     var grace: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp("A name for this profile in the result and the results store (default: the command line), as `diff A B --for-manifest NAME` finds it.", valueName: "name"))
+    var name: String?
+
     @Flag(name: .long, help: "Print only the report or result: no header, no progress, no warnings.")
     var quiet = false
 
@@ -70,6 +73,7 @@ struct ExecOptions: ParsableArguments {
         let conditions = [readyWhenOutput != nil, readyWhenPort != nil, readyWhenFile != nil].filter { $0 }.count
         if conditions > 1 { throw ValidationError("give one of --ready-when-output, --ready-when-port and --ready-when-file") }
         if readyWhenFile == "" { throw ValidationError("--ready-when-file needs a path") }
+        if let name, name.isEmpty || name.utf8.count > 200 { throw ValidationError("--name must be 1 to 200 bytes") }
     }
 
     /// The measured runs of a fixed session: `--runs N`, else 10.

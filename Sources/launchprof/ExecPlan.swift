@@ -21,6 +21,8 @@ struct ExecPlan: LaunchPlan {
     let cleanup: AppLauncher?
     /// What ends a launch, as the result names it.
     let end: String
+    /// The profile's name: `--name`, else the command line.
+    let name: String
 
     init(command: ProgramCommand, options: ExecOptions) throws {
         self.command = command
@@ -32,6 +34,7 @@ struct ExecPlan: LaunchPlan {
         program.readiness = try options.readiness()
         program.spawner = try AppExecutable.spawner()
         end = program.readiness?.description ?? "exit"
+        name = options.name ?? command.commandLine
         timeout = options.timeout
         var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
@@ -68,7 +71,7 @@ struct ExecPlan: LaunchPlan {
         let identity = SHA256.hex(of: SHA256.digest(Array(arguments.joined(separator: "\u{0}").utf8)))
         var result = LaunchResult(
             date: ResultMetadata.date(),
-            manifest: ManifestInfo(name: command.commandLine, path: "", sha256: identity),
+            manifest: ManifestInfo(name: name, path: "", sha256: identity),
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, metric: .time),
             runs: records)

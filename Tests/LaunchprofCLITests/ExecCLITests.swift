@@ -47,6 +47,18 @@ import LaunchExport
         #expect(check.stdout.hasPrefix("launchprof check: passed"))
     }
 
+    @Test func recordedUnderItsNameItIsFoundByRevision() throws {
+        let store = CLI.temporaryPath("store")
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let outcome = try CLI.run(["exec", "--runs", "2", "--record", "--store", store, "--name", "true-tool", "--", "/bin/true"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(": true-tool, 2 runs after 1 warm-up, warm, on "))
+        #expect(outcome.stderr.contains("launchprof: recorded \(store)/"))
+        let diff = try CLI.run(["diff", "HEAD", "HEAD", "--store", store, "--for-manifest", "true-tool"])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("Total launch time"))
+    }
+
     @Test func aSlowerCommandFailsTheInterleavedComparison() throws {
         let outcome = try CLI.run(["exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "true",
                                    "--fail-on-regression", "--", "/bin/sh", "-c", "sleep 0.1"])
