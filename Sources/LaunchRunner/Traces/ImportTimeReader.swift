@@ -1,0 +1,205 @@
+/// Reads CPython's import times (`python -X importtime`, `PYTHONPROFILEIMPORTTIME=1`) from a
+/// program's standard error and turns them into nested phases, one per imported module, named
+/// `import <module>` (docs/traces.md).
+///
+/// The interpreter prints `import time: <self µs> | <cumulative µs> | <indent><module>` when each
+/// import *finishes* (children before their parent), indented two spaces per level of nesting, after
+/// a header line. A phase lasts the cumulative time (the import with everything it imported); its
+/// children are the lines one level deeper printed just before it.
+///
+/// Start times are not printed: imports are laid end to end in the order they finished, from the
+/// spawn, children from their parent's start. Each is shown at the earliest moment it could have
+/// started (in one thread, an import cannot start before everything that finished before it has run),
+/// so the starts are lower bounds and the durations exact. A parent lasts its cumulative time, or
+/// the sum of its children's when the interpreter's rounding of each up to a whole microsecond makes
+/// that longer (by at most 1 µs per child), so that children always fit in their parent.
+public enum ImportTimeReader {
+    /// How errors name the input.
+    public static let source = "stderr of the program"
+
+    static let marker = Array("import time:".utf8)
+    static let header = "self [us] | cumulative | imported package"
+
+    /// One import, once its line has been read.
+    private struct Node {
+        var module: String
+        var level: Int
+        /// The cumulative time, or the children's sum when larger (µs).
+        var span: Int
+        /// Levels of nesting below and including this import (1 for a leaf).
+        var height: Int
+        var children: [Int]
+        var line: Int
+    }
+
+    /// The phases in `stderr`, and `stderr` without the import-time lines.
+    ///
+    /// - Throws: ``TraceError`` naming ``source`` and the line: a malformed import-time line, a
+    ///   negative self time or one larger than the cumulative time (imports in several threads), a
+    ///   missing level of nesting, a second interpreter's header (a child Python process), no import
+    ///   times at all, imports adding up to more than the run, or a limit (docs/limits.md).
+    public static func read(stderr: [UInt8], clock: SpawnClock) throws(TraceError) -> TraceReading {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(stderr.count)
+        var nodes: [Node] = []
+        var unclaimed: [Int] = []
+        var headers = 0
+        var lineNumber = 0
+        var lineStart = 0
+        while lineStart < stderr.count {
+            lineNumber += 1
+            let newline = stderr[lineStart...].firstIndex(of: 0x0A)
+            let lineEnd = newline ?? stderr.count
+            let next = newline.map { $0 + 1 } ?? stderr.count
+            defer { lineStart = next }
+            guard let markerAt = find(marker, in: stderr, from: lineStart, to: lineEnd) else {
+                kept += stderr[lineStart..<next]
+                continue
+            }
+            func fail(_ reason: String, at column: Int? = nil) -> TraceError {
+                TraceError(source: source, line: lineNumber, column: column ?? (markerAt - lineStart + 1), reason: reason)
+            }
+            var text = Substring(String(decoding: stderr[(markerAt + marker.count)..<lineEnd], as: UTF8.self))
+            if text.hasSuffix("\r") { text.removeLast() }
+            if text.trimmingSpaces() == header {
+                headers += 1
+                guard headers == 1 else {
+                    throw fail("a second Python interpreter printed import times too (a child process that inherited PYTHONPROFILEIMPORTTIME): the lines of two processes cannot be told apart; run the interpreter itself (python3 SCRIPT …), so that launchprof passes -X importtime, which child processes do not inherit")
+                }
+            } else {
+                // Mid-line, the marker is the interpreter's only if the rest reads as its line (the
+                // program wrote part of a line just before): otherwise the line is the program's.
+                let parsed: Entry
+                do {
+                    parsed = try entry(text, fail: fail)
+                } catch {
+                    guard markerAt == lineStart else {
+                        kept += stderr[lineStart..<next]
+                        continue
+                    }
+                    throw error
+                }
+                guard nodes.count < TraceLimits.phases else {
+                    throw fail("more than \(TraceLimits.phases) imports in one run (the phase limit)")
+                }
+                var children: [Int] = []
+                while let top = unclaimed.last, nodes[top].level > parsed.level {
+                    guard nodes[top].level == parsed.level + 1 else {
+                        throw fail("the import of \(parsed.module) at level \(parsed.level) finishes right after one at level \(nodes[top].level), with none at level \(parsed.level + 1) between: a line of the interpreter's output is missing, or imports ran in several threads")
+                    }
+                    children.append(unclaimed.removeLast())
+                }
+                children.reverse()
+                var span = 0, height = 0
+                for child in children {
+                    span += nodes[child].span
+                    height = max(height, nodes[child].height)
+                }
+                guard height < TraceLimits.depth else {
+                    throw fail("imports nested more than \(TraceLimits.depth) deep (the phase nesting limit)")
+                }
+                nodes.append(Node(module: parsed.module, level: parsed.level, span: max(parsed.cumulative, span),
+                                  height: height + 1, children: children, line: lineNumber))
+                unclaimed.append(nodes.count - 1)
+            }
+            // What the program wrote before the marker on the same line stays in its output.
+            if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
+        }
+        guard !nodes.isEmpty else {
+            throw TraceError(source: source, reason: "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME")
+        }
+        // Lay out: imports left unclaimed (the top level, and any whose parent never finished because
+        // the process ended first) end to end from the spawn; children from their parent's start.
+        var timeline = TraceTimeline()
+        var pending: [(node: Int, start: Int, parent: Int?)] = []
+        var start = 0
+        for root in unclaimed {
+            pending.append((root, start, nil))
+            start += nodes[root].span
+        }
+        pending.reverse()
+        while let (index, start, parent) = pending.popLast() {
+            let node = nodes[index]
+            let phase: Int
+            do {
+                phase = try timeline.add("import " + node.module, thread: 0, start: Double(start) / 1e6,
+                                         end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
+            } catch {
+                throw TraceError(source: source, line: node.line, reason: error.reason)
+            }
+            var childStart = start
+            var children: [(Int, Int, Int?)] = []
+            for child in node.children {
+                children.append((child, childStart, phase))
+                childStart += nodes[child].span
+            }
+            pending += children.reversed()
+        }
+        do {
+            let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
+            return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
+        } catch {
+            throw TraceError(source: source, reason: "the import times add up to \(seconds(error.span)) s, longer than the run (\(seconds(error.duration)) s): imports ran in several threads at once, or the output holds another process's lines")
+        }
+    }
+
+    /// The parts of an import-time line after `import time:`.
+    private typealias Entry = (module: String, level: Int, cumulative: Int)
+
+    private static func entry(_ text: Substring, fail: (String, Int?) -> TraceError) throws(TraceError) -> Entry {
+        let fields = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3 else {
+            throw fail("expected 'import time: <self µs> | <cumulative µs> | <module>'", nil)
+        }
+        let limit = TraceLimits.importMicroseconds
+        guard let selfTime = Int(fields[0].trimmingSpaces()), abs(selfTime) <= limit else {
+            throw fail("the self time '\(clip(fields[0].trimmingSpaces()))' is not a whole number of microseconds up to \(limit)", nil)
+        }
+        guard let cumulative = Int(fields[1].trimmingSpaces()), cumulative >= 0, cumulative <= limit else {
+            throw fail("the cumulative time '\(clip(fields[1].trimmingSpaces()))' is not a whole number of microseconds from 0 to \(limit)", nil)
+        }
+        guard selfTime >= 0, selfTime <= cumulative else {
+            throw fail("the self time \(selfTime) µs is \(selfTime < 0 ? "negative" : "larger than the cumulative time \(cumulative) µs"): imports ran in several threads at once, and the interpreter's nesting and times are then not reliable", nil)
+        }
+        // `| ` then two spaces per level, then the module.
+        var name = fields[2]
+        guard name.first == " " else { throw fail("expected a space after the second '|'", nil) }
+        name.removeFirst()
+        let indent = name.prefix { $0 == " " }.count
+        guard indent % 2 == 0 else { throw fail("an indentation of \(indent) spaces is not a whole number of levels (two spaces each)", nil) }
+        let module = name.dropFirst(indent).trimmingSpaces()
+        guard !module.isEmpty else { throw fail("an import without a module name", nil) }
+        return (String(module), indent / 2, cumulative)
+    }
+
+    /// The first occurrence of `pattern` in `bytes[from..<to]`.
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int, to: Int) -> Int? {
+        guard to - from >= pattern.count else { return nil }
+        // Almost every line that has it starts with it.
+        if bytes[from] == pattern[0], bytes[from..<(from + pattern.count)].elementsEqual(pattern) { return from }
+        var i = from + 1
+        while i + pattern.count <= to {
+            if bytes[i] == pattern[0], bytes[i..<(i + pattern.count)].elementsEqual(pattern) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func clip(_ text: Substring) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : String(text)
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String((value * 1e6).rounded() / 1e6)
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
+}
