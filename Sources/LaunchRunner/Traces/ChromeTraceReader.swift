@@ -42,6 +42,8 @@ public enum ChromeTraceReader {
         var ts: Double
         var event: Int
         var offset: Int
+        var pid: String
+        var tid: String
     }
 
     /// Overlaps this small (µs) between phases of one thread are rounding, and trimmed.
@@ -67,6 +69,9 @@ public enum ChromeTraceReader {
         var threadIDs: [String: (pid: String, tid: String)] = [:]
         var earliest: [String: (ts: Double, event: Int)] = [:]
         var phaseEvents = 0, endEvents = 0
+        var otherTimes = (Double.infinity, -Double.infinity)
+        /// The first event's `ts`: times are kept relative to it.
+        var firstTs: Double?
         var count = 0
 
         do {
@@ -99,13 +104,23 @@ public enum ChromeTraceReader {
                 guard try json.nextKind() == .object else {
                     throw fail("an event must be a JSON object", at: offset, event: event)
                 }
-                let (ph, e) = try parseEvent(&json)
-                func refuse(_ reason: String) -> TraceError { fail(reason, at: offset, event: event) }
-                guard ["X", "B", "E", "i", "I", "R"].contains(ph) else { continue }
-                guard let ts = e.ts else { throw refuse("a '\(ph)' event without 'ts'") }
-                guard abs(ts) <= TraceLimits.chromeMicroseconds else {
-                    throw refuse("'ts' \(ts) is out of range (at most ±10¹⁸ µs)")
+                let (ph, e): (String, Event)
+                do {
+                    (ph, e) = try parseEvent(&json)
+                } catch {
+                    throw fail(error.reason, at: error.offset, event: event)
                 }
+                func refuse(_ reason: String) -> TraceError { fail(reason, at: offset, event: event) }
+                if let ts = e.ts {
+                    guard abs(ts) <= TraceLimits.chromeMicroseconds else { throw refuse("'ts' \(ts) is out of range (at most ±10¹⁸ µs)") }
+                    if firstTs == nil { firstTs = ts }
+                }
+                guard ["X", "B", "E", "i", "I", "R"].contains(ph) else {
+                    // Other events (counters, async, samples) count only for where the run starts.
+                    if let ts = e.ts { otherTimes = (min(otherTimes.0, ts), max(otherTimes.1, ts)) }
+                    continue
+                }
+                guard let ts = e.ts else { throw refuse("a '\(ph)' event without 'ts'") }
                 if ph != "E" {
                     guard let name = e.name, !name.isEmpty else { throw refuse("a '\(ph)' event without a name") }
                     if threadIDs[e.thread] == nil { threadIDs[e.thread] = (e.pid, e.tid) }
@@ -126,14 +141,14 @@ public enum ChromeTraceReader {
                         }
                         intervals[e.thread, default: []].append(Interval(name: name, start: ts, end: ts + dur, event: event, offset: offset))
                     } else {
-                        edges[e.thread, default: []].append(Edge(begins: true, name: name, ts: ts, event: event, offset: offset))
+                        edges[e.thread, default: []].append(Edge(begins: true, name: name, ts: ts, event: event, offset: offset, pid: e.pid, tid: e.tid))
                     }
                 } else {
                     endEvents += 1
                     guard endEvents <= TraceLimits.phases else {
                         throw refuse("more than \(TraceLimits.phases) 'E' events: more than the phases one run may have, so some end nothing")
                     }
-                    edges[e.thread, default: []].append(Edge(begins: false, name: "", ts: ts, event: event, offset: offset))
+                    edges[e.thread, default: []].append(Edge(begins: false, name: "", ts: ts, event: event, offset: offset, pid: e.pid, tid: e.tid))
                 }
             }
             if !bare {
@@ -148,7 +163,12 @@ public enum ChromeTraceReader {
             throw TraceError(source: file, reason: "\(error)")
         }
 
+        let base = firstTs ?? 0
         // B/E pairs, per thread, in time order (file order for equal times).
+        /// The pid and tid of an edge's thread, for messages.
+        func threadOf(_ edge: Edge) -> (String, String) {
+            (shown(edge.pid), shown(edge.tid))
+        }
         for (thread, list) in edges {
             let sorted = list.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
             var open: [Edge] = []
@@ -158,7 +178,8 @@ public enum ChromeTraceReader {
                     continue
                 }
                 guard let begin = open.popLast() else {
-                    throw fail("an 'E' event with no 'B' event open on its thread (pid \(threadIDs[thread]?.pid ?? "?"), tid \(threadIDs[thread]?.tid ?? "?")) at that time", at: edge.offset, event: edge.event)
+                    let (pid, tid) = threadOf(edge)
+                    throw fail("an 'E' event with no 'B' event open on its thread (pid \(pid), tid \(tid)) at that time", at: edge.offset, event: edge.event)
                 }
                 intervals[thread, default: []].append(Interval(name: begin.name, start: begin.ts, end: edge.ts, event: begin.event, offset: begin.offset))
             }
@@ -184,32 +205,38 @@ public enum ChromeTraceReader {
             var stack: [(index: Int, interval: Interval)] = []
             for var interval in list {
                 while let top = stack.last, top.interval.end <= interval.start { stack.removeLast() }
-                if let top = stack.last, interval.end > top.interval.end, interval.end.isFinite {
-                    guard interval.end - top.interval.end <= overlapToleranceMicroseconds else {
+                // Inside its parent, a phase never ended ends with it; one that ends later must be rounding.
+                if let top = stack.last, interval.end > top.interval.end {
+                    guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
                         throw fail("'\(clip(interval.name))' overlaps '\(clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest", at: interval.offset, event: interval.event)
                     }
                     interval.end = top.interval.end
                 }
                 do {
-                    let index = try timeline.add(interval.name, thread: numbers[key]!, start: interval.start / 1e6,
-                                                 end: interval.end / 1e6, parent: stack.last?.index, origin: interval.event)
+                    let index = try timeline.add(interval.name, thread: numbers[key]!, start: (interval.start - base) / 1e6,
+                                                 end: (interval.end - base) / 1e6, parent: stack.last?.index, origin: interval.event)
                     stack.append((index, interval))
                 } catch {
                     throw fail(error.reason, at: interval.offset, event: interval.event)
                 }
             }
         }
+        if otherTimes.0 <= otherTimes.1 {
+            timeline.include((otherTimes.0 - base) / 1e6)
+            timeline.include((otherTimes.1 - base) / 1e6)
+        }
         for mark in marks {
             do {
-                try timeline.addMark(mark.name, time: mark.ts / 1e6, thread: numbers[mark.thread]!)
+                try timeline.addMark(mark.name, time: (mark.ts - base) / 1e6, thread: numbers[mark.thread]!)
             } catch {
                 throw TraceError(source: file, reason: error.reason)
             }
         }
         do {
-            let placed = try timeline.placed(clock: clock, candidates: [(.monotonicClock, Double(clock.monotonicNanoseconds) / 1e9),
-                                                                        (.wallClock, clock.realtimeSeconds)],
-                                             allowEarliestAtSpawn: true)
+            // Times are taken from the first event's (µs), so that seconds keep their sub-µs digits.
+            let candidates: [(TraceAnchor, Double)] = [(.monotonicClock, (Double(clock.monotonicNanoseconds) / 1e3 - base) / 1e6),
+                                                       (.wallClock, (clock.realtimeSeconds * 1e6 - base) / 1e6)]
+            let placed = try timeline.placed(clock: clock, candidates: candidates.filter { $0.1.isFinite }, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: placed.marks, stderr: [], anchor: placed.anchor)
         } catch {
             throw TraceError(source: file, reason: "the events span \(ImportTimeReader.seconds(error.span)) s, longer than the run (\(ImportTimeReader.seconds(error.duration)) s): the file holds events of another run, or its times are not in microseconds (the format's unit)")
@@ -250,6 +277,11 @@ public enum ChromeTraceReader {
         }
         e.thread = e.pid + "\u{0}" + e.tid
         return (ph, e)
+    }
+
+    /// A pid or tid as read (a string id is kept with a leading `"`), for messages.
+    private static func shown(_ id: String) -> String {
+        id.isEmpty ? "none" : id.hasPrefix("\"") ? id + "\"" : id
     }
 
     private static func clip(_ text: String) -> String {

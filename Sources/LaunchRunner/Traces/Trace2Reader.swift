@@ -84,16 +84,23 @@ public enum Trace2Reader {
                 throw fail(error.reason, at: error.offset)
             }
             events += 1
-            guard ["region_enter", "region_leave", "child_start", "child_exit", "exit", "atexit", "signal"].contains(e.event) else { continue }
-            guard let sid = e.sid, let threadName = e.thread, let timeText = e.time else {
+            // Every time must be valid; those of events without phases count when placing the run.
+            var time: Double?
+            if let timeText = e.time {
+                guard let micros = UTCTimestamp.microseconds(timeText) else {
+                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(clip(timeText))'")
+                }
+                if base == nil { base = micros }
+                time = Double(micros - base!) / 1e6
+            }
+            if firstSid == nil, let sid = e.sid { firstSid = sid }
+            guard ["region_enter", "region_leave", "child_start", "child_exit", "exit", "atexit", "signal"].contains(e.event) else {
+                if let time { timeline.include(time) }
+                continue
+            }
+            guard let sid = e.sid, let threadName = e.thread, let time else {
                 throw fail("a \(e.event) event needs 'sid', 'thread' and 'time' (launchprof sets GIT_TRACE2_EVENT_BRIEF=false so that git writes them)")
             }
-            guard let micros = UTCTimestamp.microseconds(timeText) else {
-                throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(clip(timeText))'")
-            }
-            if firstSid == nil { firstSid = sid }
-            if base == nil { base = micros }
-            let time = Double(micros - base!) / 1e6
             let thread = identity("\(sid)\u{0}\(threadName)", in: &threads)
             func timelineFailure(_ refusal: TraceTimeline.Refusal) -> TraceError { fail(refusal.reason) }
 
@@ -147,14 +154,15 @@ public enum Trace2Reader {
                 children[key] = Child(phase: child.phase, pid: e.pid, exited: true)
             default:  // exit, atexit, signal
                 processEnds[sid] = max(processEnds[sid] ?? -.infinity, time)
+                timeline.include(time)
             }
         }
-        guard events > 0, let firstSid, let base else {
-            if events > 0 {
-                // Events, but none that makes or ends a phase (`git --version`): no phases.
-                return TraceReading(phases: [], marks: [], stderr: [], anchor: .wallClock)
-            }
+        guard events > 0 else {
             throw TraceError(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
+        }
+        guard let firstSid, let base, !timeline.phases.isEmpty else {
+            // Events, but none that makes a phase (`git --version`): no phases.
+            return TraceReading(phases: [], marks: [], stderr: [], anchor: .wallClock)
         }
 
         // A child git process: `<parent sid>/<its own sid>`, which ends with `-P<pid in hex>`.
@@ -185,8 +193,12 @@ public enum Trace2Reader {
         }
         timeline.renumberThreads(first: threads["\(firstSid)\u{0}main"] ?? -1)
         do {
-            let placed = try timeline.placed(clock: clock, candidates: [(.wallClock, clock.realtimeSeconds - Double(base) / 1e6)],
-                                             allowEarliestAtSpawn: true)
+            // The spawn on the trace's clock, in whole µs from the first event: exact, where subtracting
+            // seconds since 1970 as doubles would lose a tenth of a µs.
+            let spawn = clock.realtimeSeconds * 1e6
+            let candidates: [(TraceAnchor, Double)] = spawn.isFinite && abs(spawn) < 9e15
+                ? [(.wallClock, Double(Int64(spawn.rounded()) - base) / 1e6)] : []
+            let placed = try timeline.placed(clock: clock, candidates: candidates, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: [], stderr: [], anchor: placed.anchor)
         } catch {
             throw TraceError(source: file, reason: "the events span \(ImportTimeReader.seconds(error.span)) s, longer than the run (\(ImportTimeReader.seconds(error.duration)) s): the file holds events of another run")
@@ -212,7 +224,7 @@ public enum Trace2Reader {
             case "label": e.label = try json.readString()
             case "nesting": e.nesting = try json.readInteger("'nesting'", in: 1...1_000_000)
             case "child_id": e.childID = try json.readInteger("'child_id'", in: 0...Int(Int32.max))
-            case "pid": e.pid = try json.readInteger("'pid'", in: 0...Int(Int32.max))
+            case "pid": e.pid = try json.readInteger("'pid'", in: Int(Int32.min)...Int(Int32.max))
             case "argv":
                 try json.openArray()
                 var words: [String] = []

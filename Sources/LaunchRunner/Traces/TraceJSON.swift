@@ -116,6 +116,7 @@ struct TraceJSON {
             guard last == UInt8(ascii: "v") else { throw unexpected(c, "a key") }
             offset += 1
             last = UInt8(ascii: ",")
+            if peek() == UInt8(ascii: "}") { throw failure("a trailing comma before '}'") }
         } else if last != UInt8(ascii: "{") {
             throw unexpected(c, "',' or '}'")
         }
@@ -149,6 +150,7 @@ struct TraceJSON {
                 close()
                 return false
             }
+            if peek() == UInt8(ascii: "]") { throw failure("a trailing comma before ']'") }
             return true
         }
         guard last == UInt8(ascii: "[") else { throw unexpected(c, "',' or ']'") }
@@ -215,8 +217,7 @@ struct TraceJSON {
             _ = try scanString(decode: false)
             last = UInt8(ascii: "v")
         case .number:
-            _ = try scanNumber()
-            last = UInt8(ascii: "v")
+            _ = try readNumber()
         case .literal:
             for word in ["true", "false", "null"] where matches(word) {
                 offset += word.utf8.count

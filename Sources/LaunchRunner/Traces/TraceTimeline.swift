@@ -31,6 +31,9 @@ struct TraceTimeline {
 
     private(set) var phases: [Phase] = []
     private(set) var marks: [Mark] = []
+    /// The earliest and latest times of the trace's other events (no phase or mark of their own):
+    /// they count when the times are placed in the run.
+    private var earliestOther = Double.infinity, latestOther = -Double.infinity
 
     /// Adds a phase inside `parent` (an earlier phase, on the same thread) and returns its index.
     mutating func add(_ name: String, thread: Int, start: Double, end: Double = .infinity, parent: Int?, origin: Int) throws(Refusal) -> Int {
@@ -68,6 +71,13 @@ struct TraceTimeline {
                 throw Refusal(reason: "phases nested more than \(TraceLimits.depth) deep (the limit)")
             }
         }
+    }
+
+    /// Notes the time of an event that makes no phase or mark (a process start, a counter): it
+    /// must fit in the run too, and may be the earliest event.
+    mutating func include(_ time: Double) {
+        earliestOther = min(earliestOther, time)
+        latestOther = max(latestOther, time)
     }
 
     mutating func addMark(_ name: String, time: Double, thread: Int) throws(Refusal) {
@@ -108,7 +118,7 @@ struct TraceTimeline {
     func placed(clock: SpawnClock, candidates: [(TraceAnchor, Double)], allowEarliestAtSpawn: Bool)
         throws(Misfit) -> (phases: [PhaseRecord], marks: [MarkRecord], anchor: TraceAnchor) {
         let duration = clock.duration
-        var low = Double.infinity, high = -Double.infinity
+        var low = earliestOther, high = latestOther
         for phase in phases {
             low = min(low, phase.start)
             high = max(high, phase.start)
