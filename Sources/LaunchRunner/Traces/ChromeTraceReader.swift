@@ -46,6 +46,9 @@ public enum ChromeTraceReader {
         var tid: String
     }
 
+    /// The event types read (`ph`): complete, begin, end, instant (two spellings) and mark.
+    static let usedPhases: Set<String> = ["X", "B", "E", "i", "I", "R"]
+
     /// Overlaps this small (µs) between phases of one thread are rounding, and trimmed.
     static let overlapToleranceMicroseconds = 1.0
 
@@ -115,7 +118,7 @@ public enum ChromeTraceReader {
                     guard abs(ts) <= TraceLimits.chromeMicroseconds else { throw refuse("'ts' \(ts) is out of range (at most ±10¹⁸ µs)") }
                     if firstTs == nil { firstTs = ts }
                 }
-                guard ["X", "B", "E", "i", "I", "R"].contains(ph) else {
+                guard Self.usedPhases.contains(ph) else {
                     // Other events (counters, async, samples) count only for where the run starts.
                     if let ts = e.ts { otherTimes = (min(otherTimes.0, ts), max(otherTimes.1, ts)) }
                     continue
@@ -169,7 +172,8 @@ public enum ChromeTraceReader {
         func threadOf(_ edge: Edge) -> (String, String) {
             (shown(edge.pid), shown(edge.tid))
         }
-        for (thread, list) in edges {
+        // Threads in the order of their first B or E, so that the first unbalanced one is reported.
+        for (thread, list) in edges.sorted(by: { $0.value[0].event < $1.value[0].event }) {
             let sorted = list.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
             var open: [Edge] = []
             for edge in sorted {
@@ -208,7 +212,7 @@ public enum ChromeTraceReader {
                 // Inside its parent, a phase never ended ends with it; one that ends later must be rounding.
                 if let top = stack.last, interval.end > top.interval.end {
                     guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
-                        throw fail("'\(clip(interval.name))' overlaps '\(clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest", at: interval.offset, event: interval.event)
+                        throw fail("'\(TraceError.clip(interval.name))' overlaps '\(TraceError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest", at: interval.offset, event: interval.event)
                     }
                     interval.end = top.interval.end
                 }
@@ -239,7 +243,7 @@ public enum ChromeTraceReader {
             let placed = try timeline.placed(clock: clock, candidates: candidates.filter { $0.1.isFinite }, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: placed.marks, stderr: [], anchor: placed.anchor)
         } catch {
-            throw TraceError(source: file, reason: "the events span \(ImportTimeReader.seconds(error.span)) s, longer than the run (\(ImportTimeReader.seconds(error.duration)) s): the file holds events of another run, or its times are not in microseconds (the format's unit)")
+            throw TraceError(source: file, reason: error.describe("the events span") + ": the file holds events of another run, or its times are not in microseconds (the format's unit)")
         }
     }
 
@@ -284,7 +288,4 @@ public enum ChromeTraceReader {
         id.isEmpty ? "none" : id.hasPrefix("\"") ? id + "\"" : id
     }
 
-    private static func clip(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(40)) + "…" : text
-    }
 }

@@ -18,7 +18,7 @@ public enum ImportTimeReader {
     public static let source = "stderr of the program"
 
     static let marker = Array("import time:".utf8)
-    static let header = "self [us] | cumulative | imported package"
+    static let header = Array("self [us] | cumulative | imported package".utf8)
 
     /// One import, once its line has been read.
     private struct Node {
@@ -59,9 +59,10 @@ public enum ImportTimeReader {
             func fail(_ reason: String, at column: Int? = nil) -> TraceError {
                 TraceError(source: source, line: lineNumber, column: column ?? (markerAt - lineStart + 1), reason: reason)
             }
-            var text = Substring(String(decoding: stderr[(markerAt + marker.count)..<lineEnd], as: UTF8.self))
-            if text.hasSuffix("\r") { text.removeLast() }
-            if text.trimmingSpaces() == header {
+            var textEnd = lineEnd
+            if textEnd > markerAt + marker.count, stderr[textEnd - 1] == 0x0D { textEnd -= 1 }
+            let text = stderr[(markerAt + marker.count)..<textEnd]
+            if trimmed(text).elementsEqual(header) {
                 headers += 1
                 guard headers == 1 else {
                     throw fail("a second Python interpreter printed import times too (a child process that inherited PYTHONPROFILEIMPORTTIME): the lines of two processes cannot be told apart; run the interpreter itself (python3 SCRIPT …), so that launchprof passes -X importtime, which child processes do not inherit")
@@ -71,13 +72,13 @@ public enum ImportTimeReader {
                 // program wrote part of a line just before): otherwise the line is the program's.
                 let parsed: Entry
                 do {
-                    parsed = try entry(text, fail: fail)
+                    parsed = try entry(text)
                 } catch {
                     guard markerAt == lineStart else {
                         kept += stderr[lineStart..<next]
                         continue
                     }
-                    throw error
+                    throw fail(error.reason)
                 }
                 guard nodes.count < TraceLimits.phases else {
                     throw fail("more than \(TraceLimits.phases) imports in one run (the phase limit)")
@@ -139,37 +140,74 @@ public enum ImportTimeReader {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
             return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
         } catch {
-            throw TraceError(source: source, reason: "the import times add up to \(seconds(error.span)) s, longer than the run (\(seconds(error.duration)) s): imports ran in several threads at once, or the output holds another process's lines")
+            throw TraceError(source: source, reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
         }
     }
 
     /// The parts of an import-time line after `import time:`.
     private typealias Entry = (module: String, level: Int, cumulative: Int)
 
-    private static func entry(_ text: Substring, fail: (String, Int?) -> TraceError) throws(TraceError) -> Entry {
-        let fields = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3 else {
-            throw fail("expected 'import time: <self µs> | <cumulative µs> | <module>'", nil)
+    /// Why the text after `import time:` is not an import-time line.
+    private struct NotAnEntry: Error {
+        var reason: String
+    }
+
+    /// The fields of the text after `import time:`: `<self> | <cumulative> | <indent><module>`,
+    /// read from the bytes (no string is made but the module's name).
+    private static func entry(_ text: ArraySlice<UInt8>) throws(NotAnEntry) -> Entry {
+        let bar = UInt8(ascii: "|")
+        guard let first = text.firstIndex(of: bar), let second = text[(first + 1)...].firstIndex(of: bar) else {
+            throw NotAnEntry(reason: "expected 'import time: <self µs> | <cumulative µs> | <module>'")
         }
         let limit = TraceLimits.importMicroseconds
-        guard let selfTime = Int(fields[0].trimmingSpaces()), abs(selfTime) <= limit else {
-            throw fail("the self time '\(clip(fields[0].trimmingSpaces()))' is not a whole number of microseconds up to \(limit)", nil)
+        let selfText = trimmed(text[..<first]), cumulativeText = trimmed(text[(first + 1)..<second])
+        guard let selfTime = integer(selfText), abs(selfTime) <= limit else {
+            throw NotAnEntry(reason: "the self time '\(shown(selfText))' is not a whole number of microseconds up to \(limit)")
         }
-        guard let cumulative = Int(fields[1].trimmingSpaces()), cumulative >= 0, cumulative <= limit else {
-            throw fail("the cumulative time '\(clip(fields[1].trimmingSpaces()))' is not a whole number of microseconds from 0 to \(limit)", nil)
+        guard let cumulative = integer(cumulativeText), cumulative >= 0, cumulative <= limit else {
+            throw NotAnEntry(reason: "the cumulative time '\(shown(cumulativeText))' is not a whole number of microseconds from 0 to \(limit)")
         }
         guard selfTime >= 0, selfTime <= cumulative else {
-            throw fail("the self time \(selfTime) µs is \(selfTime < 0 ? "negative" : "larger than the cumulative time \(cumulative) µs"): imports ran in several threads at once, and the interpreter's nesting and times are then not reliable", nil)
+            throw NotAnEntry(reason: "the self time \(selfTime) µs is \(selfTime < 0 ? "negative" : "larger than the cumulative time \(cumulative) µs"): imports ran in several threads at once, and the interpreter's nesting and times are then not reliable")
         }
         // `| ` then two spaces per level, then the module.
-        var name = fields[2]
-        guard name.first == " " else { throw fail("expected a space after the second '|'", nil) }
-        name.removeFirst()
-        let indent = name.prefix { $0 == " " }.count
-        guard indent % 2 == 0 else { throw fail("an indentation of \(indent) spaces is not a whole number of levels (two spaces each)", nil) }
-        let module = name.dropFirst(indent).trimmingSpaces()
-        guard !module.isEmpty else { throw fail("an import without a module name", nil) }
-        return (String(module), indent / 2, cumulative)
+        var name = text[(second + 1)...]
+        guard name.first == UInt8(ascii: " ") else { throw NotAnEntry(reason: "expected a space after the second '|'") }
+        name = name.dropFirst()
+        let indent = name.prefix { $0 == UInt8(ascii: " ") }.count
+        guard indent % 2 == 0 else {
+            throw NotAnEntry(reason: "an indentation of \(indent) spaces is not a whole number of levels (two spaces each)")
+        }
+        let module = trimmed(name.dropFirst(indent))
+        guard !module.isEmpty else { throw NotAnEntry(reason: "an import without a module name") }
+        return (String(decoding: module, as: UTF8.self), indent / 2, cumulative)
+    }
+
+    /// A whole number of at most 15 digits, with an optional `-`; `nil` for anything else.
+    private static func integer(_ text: ArraySlice<UInt8>) -> Int? {
+        var digits = text
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 15 else { return nil }
+        var value = 0
+        for c in digits {
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(c - UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
+    }
+
+    /// Without leading and trailing spaces and tabs.
+    private static func trimmed(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var s = text
+        while let c = s.first, c == 0x20 || c == 0x09 { s = s.dropFirst() }
+        while let c = s.last, c == 0x20 || c == 0x09 { s = s.dropLast() }
+        return s
+    }
+
+    /// Bytes of the trace shown in a message.
+    private static func shown(_ text: ArraySlice<UInt8>) -> String {
+        TraceError.clip(String(decoding: text, as: UTF8.self))
     }
 
     /// The first occurrence of `pattern` in `bytes[from..<to]`.
@@ -185,21 +223,4 @@ public enum ImportTimeReader {
         return nil
     }
 
-    private static func clip(_ text: Substring) -> String {
-        text.count > 40 ? String(text.prefix(40)) + "…" : String(text)
-    }
-
-    static func seconds(_ value: Double) -> String {
-        String((value * 1e6).rounded() / 1e6)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return s
-    }
 }

@@ -43,6 +43,9 @@ public enum Trace2Reader {
         var exited: Bool
     }
 
+    /// The events that begin, end or close phases; the others only count for placing the run.
+    static let phaseEvents: Set<String> = ["region_enter", "region_leave", "child_start", "child_exit", "exit", "atexit", "signal"]
+
     /// The longest child-process phase name: its command line is cut there.
     static let childNameCharacters = 120
 
@@ -88,13 +91,13 @@ public enum Trace2Reader {
             var time: Double?
             if let timeText = e.time {
                 guard let micros = UTCTimestamp.microseconds(timeText) else {
-                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(clip(timeText))'")
+                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(TraceError.clip(timeText))'")
                 }
                 if base == nil { base = micros }
                 time = Double(micros - base!) / 1e6
             }
             if firstSid == nil, let sid = e.sid { firstSid = sid }
-            guard ["region_enter", "region_leave", "child_start", "child_exit", "exit", "atexit", "signal"].contains(e.event) else {
+            guard Self.phaseEvents.contains(e.event) else {
                 if let time { timeline.include(time) }
                 continue
             }
@@ -167,8 +170,9 @@ public enum Trace2Reader {
 
         // A child git process: `<parent sid>/<its own sid>`, which ends with `-P<pid in hex>`.
         var byPid: [String: Child] = [:]
-        for (key, child) in children {
-            if let pid = child.pid { byPid["\(key.prefix { $0 != "\u{0}" })\u{0}\(pid)"] = child }
+        for (key, child) in children.sorted(by: { $0.value.phase < $1.value.phase }) {
+            if let pid = child.pid, pid > 0 { let pidKey = "\(key.prefix { $0 != "\u{0}" })\u{0}\(pid)"
+                if byPid[pidKey] == nil { byPid[pidKey] = child } }
         }
         var adoptions: [Int: Int] = [:]
         var childEnds: [String: Double] = [:]
@@ -201,7 +205,7 @@ public enum Trace2Reader {
             let placed = try timeline.placed(clock: clock, candidates: candidates, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: [], stderr: [], anchor: placed.anchor)
         } catch {
-            throw TraceError(source: file, reason: "the events span \(ImportTimeReader.seconds(error.span)) s, longer than the run (\(ImportTimeReader.seconds(error.duration)) s): the file holds events of another run")
+            throw TraceError(source: file, reason: error.describe("the events span") + ": the file holds events of another run")
         }
     }
 
@@ -268,7 +272,4 @@ public enum Trace2Reader {
         return table.count - 1
     }
 
-    private static func clip(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(40)) + "…" : text
-    }
 }

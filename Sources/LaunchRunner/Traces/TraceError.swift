@@ -31,4 +31,9 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
         if let event { text += "event \(event): " }
         return text + reason
     }
+
+    /// Text from a trace shown in a message: cut at `limit` characters.
+    static func clip(_ text: some StringProtocol, _ limit: Int = 40) -> String {
+        text.count > limit ? String(text.prefix(limit)) + "…" : String(text)
+    }
 }

@@ -20,6 +20,7 @@ public enum TraceFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the program writes this trace to a file (`true`), or to its standard error (`false`).
-    public var usesFile: Bool { self != .pythonImporttime }
+    /// Whether the trace is on the program's standard error, which the launcher must then keep whole
+    /// (python-importtime), rather than in a file.
+    public var readsStandardError: Bool { self == .pythonImporttime }
 }

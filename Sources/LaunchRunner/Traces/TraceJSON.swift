@@ -17,21 +17,21 @@ struct TraceJSON {
     private(set) var offset: Int
     private let end: Int
     private let maximumDepth: Int
-    /// `true` for an open object, `false` for an open array, innermost last.
-    private var open: [Bool] = []
+    /// How many containers are open.
+    private(set) var depth = 0
+    /// Bit `i` set when the container at depth `i` (from 0) is an object, clear for an array: no
+    /// allocation per value (``maximumDepth`` is at most 64).
+    private var objects: UInt64 = 0
     /// The last structural token: `{`, `[`, `,`, `:`, or `v` after a complete value.
     private var last: UInt8 = UInt8(ascii: ",")
 
-    /// Reads `bytes[start..<end]` (all of `bytes` by default).
+    /// Reads `bytes[start..<end]` (all of `bytes` by default), nesting at most `maximumDepth` (at most 64) deep.
     init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil, maximumDepth: Int = TraceLimits.jsonDepth) {
         self.bytes = bytes
         self.offset = start
         self.end = min(end ?? bytes.count, bytes.count)
-        self.maximumDepth = maximumDepth
+        self.maximumDepth = min(max(maximumDepth, 1), UInt64.bitWidth)
     }
-
-    /// How many containers are open.
-    var depth: Int { open.count }
 
     // MARK: Bytes
 
@@ -91,11 +91,12 @@ struct TraceJSON {
     private mutating func open(_ bracket: UInt8, isObject: Bool, _ what: String) throws(Failure) {
         let c = peek()
         guard c == bracket else { throw unexpected(c, what) }
-        guard open.count < maximumDepth else {
+        guard depth < maximumDepth else {
             throw failure("objects and arrays nested more than \(maximumDepth) deep (the limit)")
         }
         offset += 1
-        open.append(isObject)
+        if isObject { objects |= 1 << UInt64(depth) } else { objects &= ~(1 << UInt64(depth)) }
+        depth += 1
         last = bracket
     }
 
@@ -159,7 +160,7 @@ struct TraceJSON {
 
     private mutating func close() {
         if offset < end { offset += 1 }
-        open.removeLast()
+        if depth > 0 { depth -= 1 }
         last = UInt8(ascii: "v")
     }
 
@@ -197,10 +198,10 @@ struct TraceJSON {
 
     /// Skips one value of any kind, however nested (up to the depth limit), checking its syntax.
     mutating func skipValue() throws(Failure) {
-        let base = open.count
+        let base = depth
         try beginSkipping()
-        while open.count > base {
-            if open[open.count - 1] {
+        while depth > base {
+            if objects & (1 << UInt64(depth - 1)) != 0 {
                 if try nextMember(decodingKey: false) != nil { try beginSkipping() }
             } else if try nextElement() {
                 try beginSkipping()

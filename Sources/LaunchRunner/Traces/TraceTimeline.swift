@@ -102,6 +102,16 @@ struct TraceTimeline {
     struct Misfit: Error, Equatable {
         var span: Double
         var duration: Double
+
+        /// `the events span 2.1 s, longer than the run (2.0 s)`, with `what` naming the events.
+        func describe(_ what: String) -> String {
+            "\(what) \(Self.seconds(span)) s, longer than the run (\(Self.seconds(duration)) s)"
+        }
+
+        /// Seconds to the µs.
+        static func seconds(_ value: Double) -> String {
+            String((value * 1e6).rounded() / 1e6)
+        }
     }
 
     /// The phases and marks in seconds since the spawn.
