@@ -128,13 +128,13 @@ public enum ImportTimeReader {
             } catch {
                 throw TraceError(source: source, line: node.line, reason: error.reason)
             }
-            var childStart = start
-            var children: [(Int, Int, Int?)] = []
-            for child in node.children {
-                children.append((child, childStart, phase))
-                childStart += nodes[child].span
+            // Pushed last child first, so that the first is laid out next.
+            var childEnd = start
+            for child in node.children { childEnd += nodes[child].span }
+            for child in node.children.reversed() {
+                childEnd -= nodes[child].span
+                pending.append((child, childEnd, phase))
             }
-            pending += children.reversed()
         }
         do {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)

@@ -122,7 +122,7 @@ struct TraceJSON {
             throw unexpected(c, "',' or '}'")
         }
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(peek(), "a key in double quotes") }
-        let key = try scanString(decode: decodingKey) ?? ""
+        let key = try scanString(decode: decodingKey).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard peek() == UInt8(ascii: ":") else { throw unexpected(peek(), "':' after a key") }
         offset += 1
         last = UInt8(ascii: ":")
@@ -168,8 +168,13 @@ struct TraceJSON {
 
     /// Reads a string value.
     mutating func readString() throws(Failure) -> String {
+        String(decoding: try readStringBytes(), as: UTF8.self)
+    }
+
+    /// Reads a string value as UTF-8 bytes: a slice of the input when it has no escapes (no copy).
+    mutating func readStringBytes() throws(Failure) -> ArraySlice<UInt8> {
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(peek(), "a string") }
-        let text = try scanString(decode: true) ?? ""
+        let text = try scanString(decode: true) ?? []
         last = UInt8(ascii: "v")
         return text
     }
@@ -218,7 +223,13 @@ struct TraceJSON {
             _ = try scanString(decode: false)
             last = UInt8(ascii: "v")
         case .number:
-            _ = try readNumber()
+            // Without an exponent, 100 characters cannot overflow a Double: only numbers with one are converted.
+            let start = offset
+            let text = try scanNumber()
+            if text.contains(where: { $0 == "e" || $0 == "E" }), !(Double(text)?.isFinite ?? false) {
+                throw failure("the number \(text) is out of range", at: start)
+            }
+            last = UInt8(ascii: "v")
         case .literal:
             for word in ["true", "false", "null"] where matches(word) {
                 offset += word.utf8.count
@@ -242,8 +253,9 @@ struct TraceJSON {
 
     // MARK: Scanning
 
-    /// Scans a string starting at its opening quote; returns its text when `decode` is set.
-    private mutating func scanString(decode: Bool) throws(Failure) -> String? {
+    /// Scans a string starting at its opening quote; returns its UTF-8 bytes when `decode` is set:
+    /// a slice of the input when the string has no escapes.
+    private mutating func scanString(decode: Bool) throws(Failure) -> ArraySlice<UInt8>? {
         let start = offset
         offset += 1
         var run = offset
@@ -264,13 +276,14 @@ struct TraceJSON {
             guard offset < end else { throw failure("a string that never ends", at: start) }
             let e = bytes[offset]
             offset += 1
+            let simple: UInt8?
             switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(e)
-            case UInt8(ascii: "b"): decoded.append(0x08)
-            case UInt8(ascii: "f"): decoded.append(0x0C)
-            case UInt8(ascii: "n"): decoded.append(0x0A)
-            case UInt8(ascii: "r"): decoded.append(0x0D)
-            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = e
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar), end - offset >= 6, bytes[offset] == UInt8(ascii: "\\"),
@@ -285,19 +298,21 @@ struct TraceJSON {
                     }
                 }
                 if decode { decoded += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8) }
+                simple = nil
             default:
                 throw failure("an unknown escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: offset - 2)
             }
+            if decode, let simple { decoded.append(simple) }
             run = offset
         }
-        let text: String?
+        let text: ArraySlice<UInt8>?
         if !decode {
             text = nil
         } else if escaped {
             decoded += bytes[run..<offset]
-            text = String(decoding: decoded, as: UTF8.self)
+            text = decoded[...]
         } else {
-            text = String(decoding: bytes[run..<offset], as: UTF8.self)
+            text = bytes[run..<offset]
         }
         offset += 1
         return text

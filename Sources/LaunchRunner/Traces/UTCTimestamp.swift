@@ -4,12 +4,19 @@ enum UTCTimestamp {
     /// an optional fraction of 1 to 9 digits (cut to µs), and `Z`, with every field in range
     /// (years 1970 to 9999; a leap second, `:60`, is accepted).
     static func microseconds(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
-        guard b.count >= 20, b.count <= 30, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b.last == UInt8(ascii: "Z") else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int64? {
+        microseconds(Array(text.utf8)[...])
+    }
+
+    /// ``microseconds(_:)-(String)`` of UTF-8 bytes (read in place).
+    static func microseconds(_ text: ArraySlice<UInt8>) -> Int64? {
+        let s = text.startIndex, count = text.count
+        func at(_ i: Int) -> UInt8 { text[s + i] }
+        guard count >= 20, count <= 30, at(4) == UInt8(ascii: "-"), at(7) == UInt8(ascii: "-"), at(10) == UInt8(ascii: "T"),
+              at(13) == UInt8(ascii: ":"), at(16) == UInt8(ascii: ":"), at(count - 1) == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ digits: Int) -> Int64? {
             var value: Int64 = 0
-            for c in b[from..<(from + count)] {
+            for i in from..<(from + digits) {
+                let c = at(i)
                 guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int64(c - UInt8(ascii: "0"))
             }
@@ -19,18 +26,20 @@ enum UTCTimestamp {
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
               year >= 1970, (1...12).contains(month), hour <= 23, minute <= 59, second <= 60 else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day >= 1, day <= monthDays[Int(month - 1)] else { return nil }
+        let monthDays: Int64 = switch month {
+        case 2: leap ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+        guard day >= 1, day <= monthDays else { return nil }
         var micros: Int64 = 0
-        if b.count > 20 {
-            let digits = b.count - 21
-            guard b[19] == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20, digits) else { return nil }
+        if count > 20 {
+            let digits = count - 21
+            guard at(19) == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20, digits) else { return nil }
             var scaled = fraction
             for _ in 0..<max(0, 6 - digits) { scaled *= 10 }
             for _ in 0..<max(0, digits - 6) { scaled /= 10 }
             micros = scaled
-        } else {
-            guard b.count == 20 else { return nil }
         }
         let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
         return seconds * 1_000_000 + micros
