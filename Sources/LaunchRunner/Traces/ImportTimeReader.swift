@@ -48,11 +48,11 @@ public enum ImportTimeReader {
         var lineStart = 0
         while lineStart < stderr.count {
             lineNumber += 1
-            let newline = stderr[lineStart...].firstIndex(of: 0x0A)
+            let newline = ByteSearch.first(0x0A, in: stderr, from: lineStart, to: stderr.count)
             let lineEnd = newline ?? stderr.count
             let next = newline.map { $0 + 1 } ?? stderr.count
             defer { lineStart = next }
-            guard let markerAt = find(marker, in: stderr, from: lineStart, to: lineEnd) else {
+            guard let markerAt = ByteSearch.first(marker, in: stderr, from: lineStart, to: lineEnd) else {
                 kept += stderr[lineStart..<next]
                 continue
             }
@@ -209,18 +209,4 @@ public enum ImportTimeReader {
     private static func shown(_ text: ArraySlice<UInt8>) -> String {
         TraceError.clip(String(decoding: text, as: UTF8.self))
     }
-
-    /// The first occurrence of `pattern` in `bytes[from..<to]`.
-    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int, to: Int) -> Int? {
-        guard to - from >= pattern.count else { return nil }
-        // Almost every line that has it starts with it.
-        if bytes[from] == pattern[0], bytes[from..<(from + pattern.count)].elementsEqual(pattern) { return from }
-        var i = from + 1
-        while i + pattern.count <= to {
-            if bytes[i] == pattern[0], bytes[i..<(i + pattern.count)].elementsEqual(pattern) { return i }
-            i += 1
-        }
-        return nil
-    }
-
 }

@@ -98,7 +98,7 @@ public enum Trace2Reader {
         var lineStart = 0
         while lineStart < bytes.count {
             lineNumber += 1
-            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            let lineEnd = ByteSearch.first(0x0A, in: bytes, from: lineStart, to: bytes.count) ?? bytes.count
             defer { lineStart = lineEnd + 1 }
             var json = TraceJSON(bytes, from: lineStart, to: lineEnd)
             let line = lineNumber, start = lineStart
