@@ -31,4 +31,24 @@ enum ByteSearch {
             }
         }
     }
+
+    /// Whether `bytes[from..<to]` holds a byte below 0x20 (a control character), eight at a time.
+    static func containsControlCharacter(_ bytes: [UInt8], from: Int, to: Int) -> Bool {
+        guard from >= 0, from < to, to <= bytes.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            var i = from
+            while to - i >= 8 {
+                let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // A byte below 0x20 borrows into its top bit (the "has less than" trick).
+                if (x &- 0x2020_2020_2020_2020) & ~x & 0x8080_8080_8080_8080 != 0 { return true }
+                i += 8
+            }
+            while i < to {
+                if buffer[i] < 0x20 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
 }

@@ -258,6 +258,13 @@ struct TraceJSON {
     private mutating func scanString(decode: Bool) throws(Failure) -> ArraySlice<UInt8>? {
         let start = offset
         offset += 1
+        // Most strings have no escape: up to the closing quote in one search.
+        if let quote = ByteSearch.first(UInt8(ascii: "\""), in: bytes, from: offset, to: end),
+           ByteSearch.first(UInt8(ascii: "\\"), in: bytes, from: offset, to: quote) == nil,
+           !ByteSearch.containsControlCharacter(bytes, from: offset, to: quote) {
+            defer { offset = quote + 1 }
+            return decode ? bytes[offset..<quote] : nil
+        }
         var run = offset
         var decoded: [UInt8] = []
         var escaped = false
