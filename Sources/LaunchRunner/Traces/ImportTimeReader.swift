@@ -199,10 +199,10 @@ public enum ImportTimeReader {
 
     /// Without leading and trailing spaces and tabs.
     private static func trimmed(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var s = text
-        while let c = s.first, c == 0x20 || c == 0x09 { s = s.dropFirst() }
-        while let c = s.last, c == 0x20 || c == 0x09 { s = s.dropLast() }
-        return s
+        var start = text.startIndex, end = text.endIndex
+        while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+        while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+        return text[start..<end]
     }
 
     /// Bytes of the trace shown in a message.
