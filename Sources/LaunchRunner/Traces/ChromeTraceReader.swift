@@ -167,12 +167,8 @@ public enum ChromeTraceReader {
         }
 
         let base = firstTs ?? 0
-        // B/E pairs, per thread, in time order (file order for equal times).
-        /// The pid and tid of an edge's thread, for messages.
-        func threadOf(_ edge: Edge) -> (String, String) {
-            (shown(edge.pid), shown(edge.tid))
-        }
-        // Threads in the order of their first B or E, so that the first unbalanced one is reported.
+        // B/E pairs, per thread, matched in time order (file order for equal times); the threads
+        // in the order of their first B or E, so that the first unbalanced one is reported.
         for (thread, list) in edges.sorted(by: { $0.value[0].event < $1.value[0].event }) {
             let sorted = list.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
             var open: [Edge] = []
@@ -182,8 +178,8 @@ public enum ChromeTraceReader {
                     continue
                 }
                 guard let begin = open.popLast() else {
-                    let (pid, tid) = threadOf(edge)
-                    throw fail("an 'E' event with no 'B' event open on its thread (pid \(pid), tid \(tid)) at that time", at: edge.offset, event: edge.event)
+                    throw fail("an 'E' event with no 'B' event open on its thread (pid \(shown(edge.pid)), tid \(shown(edge.tid))) at that time",
+                               at: edge.offset, event: edge.event)
                 }
                 intervals[thread, default: []].append(Interval(name: begin.name, start: begin.ts, end: edge.ts, event: begin.event, offset: begin.offset))
             }
@@ -287,5 +283,4 @@ public enum ChromeTraceReader {
     private static func shown(_ id: String) -> String {
         id.isEmpty ? "none" : id.hasPrefix("\"") ? id + "\"" : id
     }
-
 }

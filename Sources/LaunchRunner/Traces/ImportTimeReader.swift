@@ -56,8 +56,8 @@ public enum ImportTimeReader {
                 kept += stderr[lineStart..<next]
                 continue
             }
-            func fail(_ reason: String, at column: Int? = nil) -> TraceError {
-                TraceError(source: source, line: lineNumber, column: column ?? (markerAt - lineStart + 1), reason: reason)
+            func fail(_ reason: String) -> TraceError {
+                TraceError(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
             }
             var textEnd = lineEnd
             if textEnd > markerAt + marker.count, stderr[textEnd - 1] == 0x0D { textEnd -= 1 }
