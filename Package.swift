@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
-        .target(name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchStats", "LaunchExport"],
+        .target(name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"],
                 path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),
         .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/LaunchFuzzTests"),

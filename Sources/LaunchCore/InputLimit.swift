@@ -20,6 +20,8 @@ public enum InputLimit: Sendable, CaseIterable {
     case configuration
     /// A result (JSON), read in bounded chunks by the streaming reader (`ResultLimits`).
     case result
+    /// A startup trace a launched program wrote (`--trace git-trace2`, `--trace chrome-trace`).
+    case trace
     /// Anything else read whole (Callgrind output is limited separately).
     case general
 
@@ -31,6 +33,7 @@ public enum InputLimit: Sendable, CaseIterable {
         case .data: 64 << 20
         case .asset: 64 << 20
         case .result: 1 << 30
+        case .trace: 256 << 20
         case .general: 64 << 20
         }
     }
@@ -47,6 +50,7 @@ public enum InputLimit: Sendable, CaseIterable {
         case .settings: "settings file"
         case .configuration: "configuration file"
         case .result: "result"
+        case .trace: "trace file"
         case .general: "file"
         }
     }

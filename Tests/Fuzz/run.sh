@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-theme data manifest result tiers budgets protocol png}
+TARGETS=${FUZZ_TARGETS:-theme data manifest result tiers budgets protocol png python-importtime git-trace2 chrome-trace}
 SCRATCH=.build-fuzz
 case "$SECONDS_EACH" in ''|*[!0-9]*) echo "FUZZ_SECONDS must be a whole number of seconds, not '$SECONDS_EACH'" >&2; exit 2 ;; esac
 
@@ -48,7 +48,7 @@ for target in $TARGETS; do
         echo "---- crashing inputs copied to Tests/Fuzz/Regressions/$target/" >&2
         [ "$found" -gt 0 ] || found="exit $status"
     fi
-    summary+=$(printf '%-9s %12s executions  %s crashes' "$target" "${executions:-?}" "$found")$'\n'
+    summary+=$(printf '%-17s %12s executions  %s crashes' "$target" "${executions:-?}" "$found")$'\n'
 done
 printf '\nfuzzing, %ss per target:\n%s' "$SECONDS_EACH" "$summary"
 exit $failed

@@ -2,6 +2,7 @@ import LaunchCore
 import LaunchExport
 import LaunchImage
 import LaunchPipeline
+import LaunchRunner
 import LaunchStats
 import LaunchTiers
 
@@ -9,6 +10,8 @@ import LaunchTiers
 /// tool uses (bytes in memory plus a file name for errors; nothing touches the disk).
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case theme, data, manifest, result, tiers, budgets, `protocol`, png
+    /// The startup-trace readers of `--trace` (LaunchRunner/Traces).
+    case pythonImporttime = "python-importtime", gitTrace2 = "git-trace2", chromeTrace = "chrome-trace"
 
     /// What the parser did with one input: a value or a thrown error. A crash never returns.
     public enum Outcome: Equatable, Sendable {
@@ -27,6 +30,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .budgets: "fuzz-budgets.json"
         case .protocol: "<fuzz protocol>"
         case .png: "fuzz.png"
+        case .pythonImporttime: ImportTimeReader.source
+        case .gitTrace2: "fuzz-trace2.json"
+        case .chromeTrace: "fuzz-chrome-trace.json"
         }
     }
 
@@ -36,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .theme, .data: 16384
         case .png: 65536
         case .manifest, .result, .tiers, .budgets, .protocol: 8192
+        case .pythonImporttime, .gitTrace2, .chromeTrace: 8192
         }
     }
 
@@ -51,6 +58,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             case .budgets: _ = try Budget(json: bytes, file: fileName)
             case .protocol: try Self.protocolRun(bytes)
             case .png: _ = try PNGDecoder().decodeWithFormat(bytes, file: fileName)
+            case .pythonImporttime: Self.check(try ImportTimeReader.read(stderr: bytes, clock: Self.traceClock))
+            case .gitTrace2: Self.check(try Trace2Reader.read(bytes, file: fileName, clock: Self.traceClock))
+            case .chromeTrace: Self.check(try ChromeTraceReader.read(bytes, file: fileName, clock: Self.traceClock))
             }
             return .value
         } catch {
@@ -75,5 +85,31 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         if parser.finished {
             _ = parser.run(index: 0, pid: nil)
         }
+    }
+
+    /// The run every trace is read for: spawned 1,000 s after boot on the monotonic clock, at
+    /// 2027-01-15T08:00:00Z on the wall clock, lasting 10 s (seeds with times on either clock fit).
+    static let traceClock = SpawnClock(monotonicNanoseconds: 1_000_000_000_000, realtimeSeconds: 1_800_000_000,
+                                       endMonotonicNanoseconds: 1_010_000_000_000)
+
+    /// What a reading promises, checked so that a reader that lies crashes the fuzzer: every phase
+    /// within the run, parents first and on the same thread, each child within its parent, depths
+    /// within the limit, marks within the run.
+    static func check(_ reading: TraceReading) {
+        let duration = traceClock.duration
+        precondition(reading.phases.count <= TraceLimits.phases && reading.marks.count <= TraceLimits.marks)
+        for (i, phase) in reading.phases.enumerated() {
+            precondition(phase.start >= 0 && phase.duration >= 0 && phase.end <= duration + 1e-9, "phase \(i) outside the run")
+            precondition(phase.depth >= 0 && phase.depth < TraceLimits.depth, "phase \(i) too deep")
+            if let parent = phase.parent {
+                precondition(parent < i, "phase \(i) before its parent")
+                let outer = reading.phases[parent]
+                precondition(outer.thread == phase.thread && outer.depth + 1 == phase.depth, "phase \(i) not nested in its parent")
+                precondition(phase.start >= outer.start && phase.end <= outer.end + 1e-9, "phase \(i) outside its parent")
+            } else {
+                precondition(phase.depth == 0, "phase \(i) at depth \(phase.depth) without a parent")
+            }
+        }
+        for mark in reading.marks { precondition(mark.time >= 0 && mark.time <= duration, "a mark outside the run") }
     }
 }
