@@ -163,16 +163,30 @@ public struct AppLauncher: Sendable {
         // Inherited by everything the program starts: how its escaped descendants are recognised.
         let runToken = EscapedProcessReaper.newToken()
         env[EscapedProcessReaper.tokenVariable] = runToken
+        // `--trace`: the command and environment its format asks for, and no stale trace file.
+        let trace = program?.trace
+        let traceFile = trace?.runFile(in: program?.traceDirectory ?? "/tmp")
+        var command = [executable] + arguments
+        if let trace {
+            do { try trace.prepare(runFile: traceFile) } catch {
+                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
+                throw .traceUnreadable(error.description)
+            }
+            for (key, value) in trace.environment(runFile: traceFile, arguments: command) { env[key] = value }
+            command = trace.arguments(command)
+        }
         let spawner = program?.spawner
-        let argv = spawner.map { [$0, String(reportPipe[1]), executable, executable] + arguments } ?? [executable] + arguments
+        let argv = spawner.map { [$0, String(reportPipe[1]), executable] + command } ?? command
         let envp = env.map { "\($0.key)=\($0.value)" }
 
         var pid: pid_t = 0
         var spawnReading: UInt64 = 0
+        var spawnClock = SpawnClock.now()
         let status: Int32 = withCStrings(argv) { cArgv in
             withCStrings(envp) { cEnvp in
                 // The reading just before the spawn is the run's origin.
-                spawnReading = MonotonicClock.nanoseconds()
+                spawnClock = SpawnClock.now()
+                spawnReading = spawnClock.monotonicNanoseconds
                 return posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
             }
         }
@@ -192,7 +206,8 @@ public struct AppLauncher: Sendable {
         }
         return try collect(pid: pid, pipes: Pipes(protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
                                                    reportFD: reportPipe[0]),
-                           spawnReading: spawnReading, index: index, runToken: runToken)
+                           spawnReading: spawnReading, index: index, runToken: runToken,
+                           trace: trace.map { ($0, traceFile, spawnClock) })
     }
 
     /// The launcher's ends of a run's descriptors (`-1`: not used).
@@ -207,8 +222,8 @@ public struct AppLauncher: Sendable {
 
     /// Reads the pipes until they close or the deadline passes (or the program is ready), then
     /// reaps the process.
-    private func collect(pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int,
-                         runToken: String) throws(LaunchFailure) -> RunRecord {
+    private func collect(pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String,
+                         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?) throws(LaunchFailure) -> RunRecord {
         let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
         let reportFD = pipes.reportFD
         var spawner = SpawnerReport()
@@ -404,7 +419,9 @@ public struct AppLauncher: Sendable {
             while reportOpen, Self.readable(reportFD) { try readReport() }
             if let failure { throw failure }
             return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
-                                     endReading: readyReading, origin: origin, index: index, pid: pid, ready: true)
+                                     endReading: readyReading, origin: origin, index: index, pid: pid, ready: true,
+                                     trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
+                                     stderr: stderrBytes)
         }
         guard var ending = ended ?? reap(pid, deadline: deadline) else {
             kill(-pid, SIGKILL)
@@ -438,8 +455,11 @@ public struct AppLauncher: Sendable {
             if let status = ending.status, status != 0 { throw .exited(status: status, stderr: stderrText) }
         }
         if program != nil {
-            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: exitReading ?? origin,
-                                     origin: origin, index: index, pid: pid, ready: false)
+            let end = exitReading ?? origin
+            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
+                                     origin: origin, index: index, pid: pid, ready: false,
+                                     trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
+                                     stderr: stderrBytes)
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
@@ -461,10 +481,25 @@ public struct AppLauncher: Sendable {
     /// it was stopped at ready), else the whole process; the total is from the spawn to its exit or
     /// to ready (`interactive`); CPU time and exit from `wait4`.
     private func programRecord(parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
-                               origin: UInt64, index: Int, pid: pid_t, ready: Bool) throws(LaunchFailure) -> RunRecord {
+                               origin: UInt64, index: Int, pid: pid_t, ready: Bool,
+                               trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]) throws(LaunchFailure) -> RunRecord {
         let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
         if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
+        if let trace {
+            // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
+            let reading: TraceReading
+            do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
+                throw .traceUnreadable(error.description)
+            }
+            let offset = record.phases.count
+            record.phases += reading.phases.map { phase in
+                var moved = phase
+                moved.parent = phase.parent.map { $0 + offset }
+                return moved
+            }
+            record.marks += reading.marks
+        }
         let clock = LaunchClock(originNanoseconds: origin)
         record.total = clock.seconds(atReading: endReading)
         if ready, !record.marks.contains(where: { $0.name == AppInterface.interactiveMark }) {
@@ -479,6 +514,12 @@ public struct AppLauncher: Sendable {
                                            exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
         }
         return record
+    }
+
+    /// The clocks a trace reader places the trace's times by: the spawner's readings at the spawn
+    /// when it reported them (else launchprof's own), and the end of the run.
+    private func clock(of launcher: SpawnClock, _ report: SpawnerReport, origin: UInt64, end: UInt64) -> SpawnClock {
+        SpawnClock(monotonicNanoseconds: origin, realtimeSeconds: report.spawnRealtime ?? launcher.realtimeSeconds, endMonotonicNanoseconds: end)
     }
 
     /// The program's end as the spawner saw it, `nil` before its `exit` line.

@@ -30,6 +30,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The ready condition held before the program was started (a file left by a previous run,
     /// another server on the port).
     case readyBeforeLaunch(Readiness)
+    /// The run's startup trace (`--trace`) could not be read; the message names the file and place.
+    case traceUnreadable(String)
     /// A `--prepare` or `--cleanup` command failed; the message names it.
     case stepFailed(String)
     /// The run never reported a phase it must have (`--expect-phase`).
@@ -70,6 +72,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             case .output:
                 return "the ready condition held before \(subject) was started"
             }
+        case .traceUnreadable(let message):
+            return "the startup trace of \(subject) could not be read: \(message)"
         case .stepFailed(let message):
             return message
         case .missingPhase(let name):

@@ -22,6 +22,10 @@ public struct ProgramOptions: Sendable {
     /// is its own (see Sources/launchprof-spawn/spawn.c); `nil`: spawned directly, and a peak no
     /// larger than launchprof's own size at the spawn is not reported.
     public var spawner: String?
+    /// `--trace FORMAT`: the startup trace the program writes, read into the run's phases.
+    public var trace: TraceCapture?
+    /// Where a trace file launchprof names per run goes (git-trace2 without `--trace-file`).
+    public var traceDirectory = "/tmp"
     /// `--expect-phase`: phases every run must report (a missing phase is never taken as 0).
     public var expectedPhases: [String] = []
 

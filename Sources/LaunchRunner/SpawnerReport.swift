@@ -2,8 +2,10 @@
 /// reports on its descriptor: its clock readings around the program and the program's `wait4`.
 /// See Sources/launchprof-spawn/spawn.c.
 struct SpawnerReport {
-    /// `spawn <ns>`: the reading just before the program's spawn, the run's origin.
+    /// `spawn <ns> <realtime ns>`: the reading just before the program's spawn, the run's origin.
     private(set) var spawnReading: UInt64?
+    /// The wall clock (`CLOCK_REALTIME`, seconds since 1970) read with it.
+    private(set) var spawnRealtime: Double?
     /// `exit …`: the program's end.
     private(set) var exit: Exit?
     /// `error <errno>`: the spawn failed.
@@ -28,8 +30,9 @@ struct SpawnerReport {
             let words = String(decoding: pending[..<newline], as: UTF8.self).split(separator: " ")
             pending.removeSubrange(...newline)
             switch words.first {
-            case "spawn" where words.count == 2:
+            case "spawn" where words.count == 2 || words.count == 3:
                 spawnReading = UInt64(words[1])
+                if words.count == 3, let wall = UInt64(words[2]) { spawnRealtime = Double(wall) / 1e9 }
             case "exit" where words.count == 6:
                 if let reading = UInt64(words[1]), let status = Int32(words[2]), let user = Int64(words[3]),
                    let system = Int64(words[4]), let peak = Int64(words[5]), user >= 0, system >= 0, peak >= 0 {

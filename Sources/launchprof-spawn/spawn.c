@@ -10,7 +10,7 @@
 // It reads CLOCK_MONOTONIC just before posix_spawn and right after wait4, so the time it adds (its
 // own exec) is outside the run, and reports on REPORT_FD (close-on-exec, so the program never sees it):
 //
-//   spawn <ns>                                            before the program starts
+//   spawn <ns> <realtime ns>                              before the program starts (both clocks)
 //   exit <ns> <wait status> <user us> <system us> <peak KiB>  after it ended
 //   error <errno>                                         posix_spawn failed
 //
@@ -114,8 +114,11 @@ int main(int argc, char **argv) {
     lower_high_water_mark();
     char line[160];
     pid_t pid = 0;
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
     unsigned long long spawned = now_ns();
-    int length = snprintf(line, sizeof line, "spawn %llu\n", spawned);
+    int length = snprintf(line, sizeof line, "spawn %llu %llu\n", spawned,
+                          (unsigned long long)wall.tv_sec * 1000000000ULL + (unsigned long long)wall.tv_nsec);
     report((int)fd, line, (size_t)length);
     int status = posix_spawn(&pid, argv[2], NULL, &attributes, argv + 3, environ);
     if (status != 0) {

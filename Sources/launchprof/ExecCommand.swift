@@ -58,8 +58,10 @@ struct ExecCommand: ParsableCommand {
 
     func run() throws {
         let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
+        defer { plan.cleanUp() }
         if let baselineCommand {
             let baseline = try ExecPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
+            defer { baseline.cleanUp() }
             return try compare(baseline: baseline, candidate: plan)
         }
         let result = try plan.run(quiet: options.quiet)

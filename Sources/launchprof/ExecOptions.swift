@@ -58,6 +58,14 @@ struct ExecOptions: ParsableArguments {
             transform: OptionRanges.grace.parse)
     var grace: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read the phases from a startup trace the program writes: python-importtime (python -X importtime on stderr), git-trace2 (GIT_TRACE2_EVENT regions), chrome-trace (a Chrome trace JSON file, --trace-file). See docs/traces.md.",
+        valueName: "format"))
+    var trace: TraceFormat?
+
+    @Option(name: .customLong("trace-file"), help: ArgumentHelp("The file the program writes its trace to (chrome-trace; optional for git-trace2).", valueName: "path"))
+    var traceFile: String?
+
     @Option(name: .long, help: ArgumentHelp("A name for this profile in the result and the results store (default: the command line), as `diff A B --for-manifest NAME` finds it.", valueName: "name"))
     var name: String?
 
@@ -73,6 +81,7 @@ struct ExecOptions: ParsableArguments {
         let conditions = [readyWhenOutput != nil, readyWhenPort != nil, readyWhenFile != nil].filter { $0 }.count
         if conditions > 1 { throw ValidationError("give one of --ready-when-output, --ready-when-port and --ready-when-file") }
         if readyWhenFile == "" { throw ValidationError("--ready-when-file needs a path") }
+        if traceFile != nil, trace == nil { throw ValidationError("--trace-file needs --trace FORMAT") }
         if let name, name.isEmpty || name.utf8.count > 200 { throw ValidationError("--name must be 1 to 200 bytes") }
     }
 
@@ -80,6 +89,12 @@ struct ExecOptions: ParsableArguments {
     var fixedRuns: Int {
         if case .fixed(let n) = runs { return n }
         return 10
+    }
+
+    /// The trace capture `--trace` and `--trace-file` ask for, checked.
+    func traceCapture() throws -> TraceCapture? {
+        guard let trace else { return nil }
+        do { return try TraceCapture(format: trace, traceFile: traceFile) } catch { throw InputError(error.description) }
     }
 
     /// The ready condition the options name, checked (a regular expression that does not compile is an input error).
@@ -91,4 +106,9 @@ struct ExecOptions: ParsableArguments {
         if let readyWhenFile { return .file(readyWhenFile) }
         return nil
     }
+}
+
+extension TraceFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

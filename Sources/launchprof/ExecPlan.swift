@@ -23,6 +23,10 @@ struct ExecPlan: LaunchPlan {
     let end: String
     /// The profile's name: `--name`, else the command line.
     let name: String
+    /// The `--trace` format, when the phases come from a startup trace.
+    let trace: String?
+    /// A directory of launchprof's own for per-run trace files, removed by ``cleanUp()``.
+    let scratch: String?
 
     init(command: ProgramCommand, options: ExecOptions) throws {
         self.command = command
@@ -33,6 +37,15 @@ struct ExecPlan: LaunchPlan {
         program.grace = options.grace
         program.readiness = try options.readiness()
         program.spawner = try AppExecutable.spawner()
+        program.trace = try options.traceCapture()
+        trace = program.trace?.format.rawValue
+        if program.trace?.runFile(in: "/") != program.trace?.traceFile {
+            // git-trace2 without --trace-file: each run's events go to a file of launchprof's own.
+            do { scratch = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-exec-") } catch { throw InputError(error) }
+            program.traceDirectory = scratch ?? "/tmp"
+        } else {
+            scratch = nil
+        }
         end = program.readiness?.description ?? "exit"
         name = options.name ?? command.commandLine
         timeout = options.timeout
@@ -59,6 +72,11 @@ struct ExecPlan: LaunchPlan {
         cleanup = untimed(options.cleanup)
     }
 
+    /// Removes what the runs left in launchprof's own directory.
+    func cleanUp() {
+        if let scratch { FileIO.removeTree(scratch) }
+    }
+
     func session(runs: Int, warmup: Int) -> LaunchSession {
         var session = LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: coldFiles)
         session.prepare = prepare
@@ -75,7 +93,7 @@ struct ExecPlan: LaunchPlan {
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, metric: .time),
             runs: records)
-        result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end)
+        result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace)
         result.warnings = Profile.warnings(result, budget: nil)
         return result
     }

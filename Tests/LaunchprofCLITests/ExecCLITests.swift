@@ -159,3 +159,66 @@ import LaunchExport
         #expect(outcome.stdout.contains(", 2 runs after 1 warm-up, cold, on "))
     }
 }
+
+/// `exec --trace`: the phases of startup traces real programs write.
+@Suite(.serialized) struct ExecTraceTests {
+    @Test func pythonImportTimeShowsNestedImports() throws {
+        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "4", "--trace", "python-importtime", "--", "python3", "-c", "import json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let json = try #require(lines.firstIndex { $0.hasPrefix("Time for import json: ") })
+        #expect(lines[json + 1].hasPrefix("  Time for import json.decoder: "), "\(lines)")
+        let result = try ResultFile.decode(Array(try CLI.run(["exec", "--runs", "1", "--format", "json", "--trace", "python-importtime", "--", "python3", "-c", "import json"]).stdout.utf8), path: "stdout")
+        #expect(result.command?.trace == "python-importtime")
+        let phases = try #require(result.runs.first?.phases)
+        let parent = try #require(phases.firstIndex { $0.name == "import json" })
+        #expect(phases.contains { $0.name == "import json.decoder" && $0.parent == parent })
+        #expect(phases.allSatisfy { $0.end <= result.runs[0].total + 1e-9 }, "every import lies within the run")
+    }
+
+    @Test func gitTrace2ShowsItsRegions() throws {
+        let repository = CLI.temporaryPath("repo")
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: repository) }
+        #expect(try CLI.run(["exec", "--runs", "1", "--quiet", "--", "git", "init", "-q", repository]).status == 0)
+        let outcome = try CLI.run(["exec", "--runs", "2", "--trace", "git-trace2", "--", "git", "-C", repository, "status"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Time for refresh (index): "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Time for untracked (status): "))
+    }
+
+    @Test func aChromeTraceFileBecomesPhasesAndMarks() throws {
+        let script = """
+            import json, os, time
+            t0 = time.monotonic_ns() // 1000
+            time.sleep(0.02)
+            t1 = time.monotonic_ns() // 1000
+            events = [{"name": "loading config", "ph": "X", "ts": t0, "dur": t1 - t0, "pid": 1, "tid": 1},
+                      {"name": "interactive", "ph": "i", "ts": t1, "pid": 1, "tid": 1, "s": "t"}]
+            json.dump({"traceEvents": events}, open(os.environ["LAUNCHPROF_TRACE_FILE"], "w"))
+            """
+        let file = CLI.temporaryPath("trace.json")
+        defer { unlink(file) }
+        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3", "-c", script])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(#/\nTime for loading config: 0\.02\ds/#), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\nTime to interactive: "))
+    }
+
+    @Test func badTraceOptionsAndFilesAreExit2() throws {
+        let directory = CLI.temporaryPath("tracedir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (arguments, fragment) in [
+            (["exec", "--trace", "chrome-trace", "--", "/bin/true"], "--trace chrome-trace needs --trace-file FILE"),
+            (["exec", "--trace-file", "x.json", "--", "/bin/true"], "--trace-file needs --trace FORMAT"),
+            (["exec", "--trace", "perfetto", "--", "/bin/true"], "--trace"),
+            (["exec", "--trace", "chrome-trace", "--trace-file", directory, "--", "/bin/true"], directory),
+            (["exec", "--runs", "1", "--trace", "chrome-trace", "--trace-file", directory + "/never.json", "--", "/bin/true"], "the program wrote no trace"),
+        ] {
+            let outcome = try CLI.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains(fragment), "\(arguments): \(outcome.stderr)")
+        }
+    }
+}
