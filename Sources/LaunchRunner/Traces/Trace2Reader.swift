@@ -154,12 +154,14 @@ public enum Trace2Reader {
             switch e.kind {
             case .regionEnter:
                 guard let nesting = e.nesting else { throw fail("region_enter without 'nesting'") }
-                let stack = stacks[thread] ?? []
-                guard nesting == stack.count + 1 else {
-                    throw fail("region_enter of \(regionName(e.label, e.category)) at nesting \(nesting), but \(stack.count) region\(stack.count == 1 ? " is" : "s are") open on \(place()) (expected nesting \(stack.count + 1))")
+                // The count and the innermost only: a copy of the stack held across the append below
+                // would copy it on every region_enter.
+                let open = stacks[thread]?.count ?? 0, parent = stacks[thread]?.last?.phase
+                guard nesting == open + 1 else {
+                    throw fail("region_enter of \(regionName(e.label, e.category)) at nesting \(nesting), but \(open) region\(open == 1 ? " is" : "s are") open on \(place()) (expected nesting \(open + 1))")
                 }
                 do {
-                    let phase = try timeline.add(regionName(e.label, e.category), thread: thread, start: time, parent: stack.last?.phase, origin: line)
+                    let phase = try timeline.add(regionName(e.label, e.category), thread: thread, start: time, parent: parent, origin: line)
                     stacks[thread, default: []].append(OpenRegion(phase: phase, nesting: nesting, category: e.category, label: e.label))
                 } catch {
                     throw fail(error.reason)
