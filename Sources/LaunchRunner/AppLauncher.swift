@@ -249,6 +249,7 @@ public struct AppLauncher: Sendable {
         var parser = ProtocolParser(spawnReading: spawnReading)
         var pending: [UInt8] = []
         var stderrBytes: [UInt8] = []
+        var stderrTruncated = false
         let stderrLimit = program == nil ? 65536 : ProgramOptions.maximumStderrBytes
         var protocolOpen = true, errorOpen = true, outputOpen = outputFD >= 0
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -397,8 +398,9 @@ public struct AppLauncher: Sendable {
                     continue
                 }
                 if program?.showOutput == true { StandardStreams.copyToStandardError(buffer[0..<n]) }
-                if slot == 1, stderrBytes.count < stderrLimit {
-                    stderrBytes.append(contentsOf: buffer[0..<min(n, stderrLimit - stderrBytes.count)])
+                if slot == 1 {
+                    if stderrBytes.count + n > stderrLimit { stderrTruncated = true }
+                    if stderrBytes.count < stderrLimit { stderrBytes.append(contentsOf: buffer[0..<min(n, stderrLimit - stderrBytes.count)]) }
                 }
                 scanForReady(buffer[0..<n], stream: slot == 2 ? 0 : 1, now: MonotonicClock.nanoseconds())
             }
@@ -421,7 +423,7 @@ public struct AppLauncher: Sendable {
             return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
                                      endReading: readyReading, origin: origin, index: index, pid: pid, ready: true,
                                      trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
-                                     stderr: stderrBytes)
+                                     stderr: stderrTruncated ? nil : stderrBytes)
         }
         guard var ending = ended ?? reap(pid, deadline: deadline) else {
             kill(-pid, SIGKILL)
@@ -459,7 +461,7 @@ public struct AppLauncher: Sendable {
             return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
                                      origin: origin, index: index, pid: pid, ready: false,
                                      trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
-                                     stderr: stderrBytes)
+                                     stderr: stderrTruncated ? nil : stderrBytes)
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
@@ -482,12 +484,15 @@ public struct AppLauncher: Sendable {
     /// to ready (`interactive`); CPU time and exit from `wait4`.
     private func programRecord(parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
                                origin: UInt64, index: Int, pid: pid_t, ready: Bool,
-                               trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]) throws(LaunchFailure) -> RunRecord {
+                               trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?) throws(LaunchFailure) -> RunRecord {
         let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
         if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
         if let trace {
             // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
+            guard let stderr else {
+                throw .traceUnreadable("its standard error is over the \(ProgramOptions.maximumStderrBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short")
+            }
             let reading: TraceReading
             do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
                 throw .traceUnreadable(error.description)
