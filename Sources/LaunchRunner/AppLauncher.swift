@@ -228,8 +228,6 @@ public struct AppLauncher: Sendable {
         let reportFD = pipes.reportFD
         var spawner = SpawnerReport()
         var reportOpen = reportFD >= 0
-        // The run's origin: launchprof's reading before the spawn, or the spawner's own, once reported.
-        var origin = spawnReading
         var controlSent = controlFD < 0
         let schedule = taps.sorted { $0.seconds < $1.seconds }
         var tapsSent: [UInt64] = []
@@ -289,17 +287,13 @@ public struct AppLauncher: Sendable {
             }
         }
 
-        /// Reads what the spawner reported; the origin moves to its reading before the spawn.
+        /// Reads what the spawner reported (after the program ended, so as not to wake this process
+        /// while the program runs).
         func readReport() throws(LaunchFailure) {
             let n = buffer.withUnsafeMutableBytes { read(reportFD, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { return }
             if n <= 0 { reportOpen = false; return }
-            let hadOrigin = spawner.spawnReading != nil
             spawner.consume(buffer[0..<n])
-            if !hadOrigin, let reading = spawner.spawnReading {
-                origin = reading
-                parser.setOrigin(reading)
-            }
             if let error = spawner.spawnError {
                 kill(-pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
@@ -364,7 +358,6 @@ public struct AppLauncher: Sendable {
             let ready = poll(&fds, 5, waitMs)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
-            // First: the spawner's reading before the spawn comes before any protocol line.
             if reportOpen, fds[4].revents != 0 { try readReport() }
             if protocolOpen, fds[0].revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(protocolFD, $0.baseAddress, $0.count) }
@@ -420,8 +413,10 @@ public struct AppLauncher: Sendable {
             Self.killAndReapGroup(pid, token: runToken)
             while reportOpen, Self.readable(reportFD) { try readReport() }
             if let failure { throw failure }
+            // The run's origin: the spawner's reading just before the program's spawn, when it gave one.
+            let origin = spawner.spawnReading ?? spawnReading
             return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
-                                     endReading: readyReading, origin: origin, index: index, pid: pid, ready: true,
+                                     endReading: readyReading, origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: true,
                                      trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
                                      stderr: stderrTruncated ? nil : stderrBytes)
         }
@@ -457,9 +452,10 @@ public struct AppLauncher: Sendable {
             if let status = ending.status, status != 0 { throw .exited(status: status, stderr: stderrText) }
         }
         if program != nil {
+            let origin = reportFD >= 0 ? spawner.spawnReading ?? spawnReading : spawnReading
             let end = exitReading ?? origin
             return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
-                                     origin: origin, index: index, pid: pid, ready: false,
+                                     origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: false,
                                      trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
                                      stderr: stderrTruncated ? nil : stderrBytes)
         }
@@ -483,11 +479,24 @@ public struct AppLauncher: Sendable {
     /// it was stopped at ready), else the whole process; the total is from the spawn to its exit or
     /// to ready (`interactive`); CPU time and exit from `wait4`.
     private func programRecord(parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
-                               origin: UInt64, index: Int, pid: pid_t, ready: Bool,
+                               origin: UInt64, launcherOrigin: UInt64, index: Int, pid: pid_t, ready: Bool,
                                trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?) throws(LaunchFailure) -> RunRecord {
         let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
         if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
+        // The protocol's times were taken from launchprof's reading before it started the spawner:
+        // moved to the spawner's own, just before the program's spawn.
+        if origin > launcherOrigin {
+            let shift = LaunchClock.seconds(origin - launcherOrigin)
+            for i in record.phases.indices {
+                if i == 0, record.phases[0].name == ProtocolParser.processStartPhase, parser.mainReading != nil {
+                    record.phases[0].duration = max(0, record.phases[0].duration - shift)
+                } else {
+                    record.phases[i].start -= shift
+                }
+            }
+            for i in record.marks.indices { record.marks[i].time -= shift }
+        }
         if let trace {
             // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
             guard let stderr else {

@@ -8,7 +8,8 @@
 // this small process it inherits about a MiB, so wait4's peak is the program's own.
 //
 // It reads CLOCK_MONOTONIC just before posix_spawn and right after wait4, so the time it adds (its
-// own exec) is outside the run, and reports on REPORT_FD (close-on-exec, so the program never sees it):
+// own exec) is outside the run, and reports on REPORT_FD (close-on-exec, so the program never sees it)
+// once the program has ended (a report while it runs would wake launchprof and take CPU from it):
 //
 //   spawn <ns> <realtime ns>                              before the program starts (both clocks)
 //   exit <ns> <wait status> <user us> <system us> <peak KiB>  after it ended
@@ -112,17 +113,16 @@ int main(int argc, char **argv) {
     posix_spawnattr_setsigmask(&attributes, &none);
 
     lower_high_water_mark();
-    char line[160];
+    char line[320];
     pid_t pid = 0;
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     unsigned long long spawned = now_ns();
     int length = snprintf(line, sizeof line, "spawn %llu %llu\n", spawned,
                           (unsigned long long)wall.tv_sec * 1000000000ULL + (unsigned long long)wall.tv_nsec);
-    report((int)fd, line, (size_t)length);
     int status = posix_spawn(&pid, argv[2], NULL, &attributes, argv + 3, environ);
     if (status != 0) {
-        length = snprintf(line, sizeof line, "error %d\n", status);
+        length += snprintf(line + length, sizeof line - (size_t)length, "error %d\n", status);
         report((int)fd, line, (size_t)length);
         return 127;
     }
@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
         if (errno != EINTR) return 127;
     }
     unsigned long long ended = now_ns();
-    length = snprintf(line, sizeof line, "exit %llu %d %lld %lld %ld\n", ended, wstatus,
+    length += snprintf(line + length, sizeof line - (size_t)length, "exit %llu %d %lld %lld %ld\n", ended, wstatus,
                       (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
                       (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss);
     report((int)fd, line, (size_t)length);

@@ -21,7 +21,7 @@ public struct ProtocolParser {
     public static let maximumDepth = 256
 
     /// The monotonic reading the launcher took just before starting the process: the run's origin.
-    public private(set) var spawnReading: UInt64
+    public let spawnReading: UInt64
     /// Readings of lines that carry `-` instead of a time are stamped with this clock (receipt time).
     public var now: () -> UInt64 = { MonotonicClock.nanoseconds() }
 
@@ -169,13 +169,6 @@ public struct ProtocolParser {
             if verb.hasPrefix("x-") { return }  // Extensions are ignored.
             throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)")
         }
-    }
-
-    /// Moves the run's origin to `reading` (a spawner's own reading just before the spawn); only
-    /// before any line is consumed, else it does nothing.
-    public mutating func setOrigin(_ reading: UInt64) {
-        guard lineNumber == 0 else { return }
-        spawnReading = reading
     }
 
     /// Ends every phase still open at `reading` (a program that is ready, `--ready-when-…`, and is
