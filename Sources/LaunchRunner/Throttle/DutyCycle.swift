@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+
+/// The fallback where no cgroup can be made (no permission, a read-only or missing hierarchy): a
+/// thread of the launcher lets the run's process group run for a quantum (``quantumNanoseconds``,
+/// 2 ms), then stops it (SIGSTOP to the whole group) for (F − 1) quanta, and so on, so each of its
+/// threads gets 1/F of the wall time.
+///
+/// Each phase is timed from when its signal was actually sent, so a late wake-up on a busy machine
+/// lengthens one phase instead of shortening the next. The group is always left continued: by
+/// ``stop()``, by the thread itself when it ends, and by the signal handler (``ThrottleRegistry``)
+/// if launchprof is interrupted; a stopped group would hold SIGTERM pending and could not end
+/// cleanly. The thread ends when stopped or as soon as the group is gone (`kill` fails with ESRCH).
+final class DutyCycle: @unchecked Sendable {
+    /// The running quantum (2 ms): measured within about 5% of F for single-threaded programs.
+    static let quantumNanoseconds: UInt64 = 2_000_000
+
+    let group: pid_t
+    let runNanoseconds: UInt64
+    let stopNanoseconds: UInt64
+    private let lock = ConditionLock()
+    // Under `lock`:
+    private var stopping = false
+    private var cycleCount = 0
+    // The launching thread's own:
+    private var thread: pthread_t?
+    private var registrySlot: Int?
+
+    /// A duty cycle for the process group `group` (its leader's pid, > 1) and cpu factor `factor` (≥ 1).
+    init(group: pid_t, factor: Double, quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds) {
+        self.group = group
+        runNanoseconds = quantumNanoseconds
+        let clamped = factor.isFinite ? min(max(factor, 1), ThrottleSpec.factorRange.upperBound) : 1
+        stopNanoseconds = UInt64((clamped - 1) * Double(quantumNanoseconds))
+    }
+
+    /// Starts the thread (nothing to do for a factor of 1).
+    func start() throws(ThrottleError) {
+        guard group > 1, stopNanoseconds > 0, thread == nil else { return }
+        registrySlot = ThrottleRegistry.register(group: group)
+        var created = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&created, nil, { raw in
+            Unmanaged<DutyCycle>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<DutyCycle>.fromOpaque(context).release()
+            if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
+            registrySlot = nil
+            throw .threadNotStarted(reason: String(cString: strerror(status)))
+        }
+        thread = created
+    }
+
+    /// Ends the thread, waits for it, and leaves the group continued. Repeatable.
+    func stop() {
+        lock.withLock { stopping = true }
+        lock.broadcast()
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+        if group > 1 { kill(-group, SIGCONT) }
+        if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
+        registrySlot = nil
+    }
+
+    /// How many times the group was stopped.
+    var cycles: Int { lock.withLock { cycleCount } }
+
+    private func run() {
+        while true {
+            guard kill(-group, SIGCONT) == 0 else { break }
+            if lock.wait(until: MonotonicClock.nanoseconds() &+ runNanoseconds, for: { stopping }) { break }
+            guard kill(-group, SIGSTOP) == 0 else { break }
+            lock.withLock { cycleCount += 1 }
+            if lock.wait(until: MonotonicClock.nanoseconds() &+ stopNanoseconds, for: { stopping }) { break }
+        }
+        kill(-group, SIGCONT)
+    }
+}
