@@ -24,6 +24,7 @@ final class DutyCycle: @unchecked Sendable {
     // Under `lock`:
     private var stopping = false
     private var cycleCount = 0
+    private var ended = false
     // The launching thread's own:
     private var thread: pthread_t?
     private var registrySlot: Int?
@@ -69,6 +70,9 @@ final class DutyCycle: @unchecked Sendable {
     /// How many times the group was stopped.
     var cycles: Int { lock.withLock { cycleCount } }
 
+    /// Whether the thread has ended (stopped, or the group is gone).
+    var hasEnded: Bool { lock.withLock { ended } }
+
     private func run() {
         while true {
             guard kill(-group, SIGCONT) == 0 else { break }
@@ -78,5 +82,6 @@ final class DutyCycle: @unchecked Sendable {
             if lock.wait(until: MonotonicClock.nanoseconds() &+ stopNanoseconds, for: { stopping }) { break }
         }
         kill(-group, SIGCONT)
+        lock.withLock { ended = true }
     }
 }
