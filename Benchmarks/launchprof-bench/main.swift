@@ -112,6 +112,8 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+} else if arguments.first == "throttle" {
+    ThrottleBenchmark().report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "decode" {
@@ -131,4 +133,5 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+    ThrottleBenchmark().report()
 }

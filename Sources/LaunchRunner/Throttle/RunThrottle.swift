@@ -42,6 +42,9 @@ public final class RunThrottle: Sendable {
     /// forced: each cgroup mechanism tried and the reason it failed.
     public let fallbackReason: String?
 
+    /// The run's cgroup directories (one per v1 hierarchy, or one v2 directory); empty with signals.
+    public var cgroupDirectories: [String] { cgroup?.directories.map(\.path) ?? [] }
+
     private let cgroup: RunCgroup?
     private let state = State()
 
