@@ -1,15 +1,18 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
-/// One run's cgroup: a new directory, `launchprof-<pid>-<n>`, inside the launching thread's own
-/// cgroup of each hierarchy the throttle needs (so every limit above it still applies, and nothing
-/// outside launchprof's own subtree changes), configured with the CPU bandwidth and memory limit.
+/// One run's cgroup: a new directory, `launchprof-<pid>-<n>`, configured with the CPU bandwidth and
+/// the memory limit, placed so that every limit above launchprof still applies to the run.
 ///
 /// - cgroup v1: one directory in the cpu hierarchy and, for a memory limit, one in the memory
-///   hierarchy. The launching thread enters them for the spawn (``enter(thread:)``), so the child
-///   starts inside from its first instruction, and leaves right after (``leave(thread:to:)``).
-/// - cgroup v2: one directory; the child is moved in right after the spawn (``attach(_:)``).
+///   hierarchy, each inside the launching thread's own cgroup there. The launching thread enters
+///   them for the spawn (``enter(thread:)``), so the child starts inside from its first instruction,
+///   and leaves right after (``leave(thread:to:)``).
+/// - cgroup v2: one directory beside launchprof's own cgroup (in its parent; in the root when
+///   launchprof is there), whose `cgroup.subtree_control` must offer the controllers or accept
+///   them; the child is moved in right after the spawn (``attach(_:)``).
 struct RunCgroup: Sendable {
     struct Directory: Sendable {
         var path: String
@@ -55,7 +58,11 @@ struct RunCgroup: Sendable {
                 }
             case .cgroupV2:
                 guard let mount = mounts.unified else { throw .unavailable(mechanism, reason: "no cgroup2 hierarchy is mounted") }
-                let parent = try parentDirectory(mechanism, mount: mount, cgroup: membership.unifiedPath, "unified")
+                // A v2 cgroup holding processes cannot give controllers to children ("no internal
+                // processes"), and launchprof's own cgroup holds launchprof: unless it is the root,
+                // the run's cgroup goes beside it, in its parent.
+                let own = try parentDirectory(mechanism, mount: mount, cgroup: membership.unifiedPath, "unified")
+                let parent = membership.unifiedPath == "/" || own == mount.mountPoint ? own : FileIO.parentDirectory(of: own)
                 let needed = (bandwidth.quotaMicroseconds == nil ? [] : ["cpu"]) + (memoryLimit == nil ? [] : ["memory"])
                 try enable(needed, in: parent)
                 let directory = try makeDirectory(parent: parent, name: name, mount: mount, controller: nil, threadsFile: "cgroup.threads",
@@ -145,10 +152,14 @@ struct RunCgroup: Sendable {
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
-    /// v2: moves the process `pid` into the run's cgroup.
+    /// v2: moves the process `pid` into the run's cgroup. A program that has already exited (ESRCH)
+    /// is left alone: it ran unthrottled, and its run is over.
     func attach(_ pid: pid_t) throws(ThrottleError) {
         for directory in directories {
-            try CgroupFile.write(String(pid), to: directory.path + "/cgroup.procs")
+            let path = directory.path + "/cgroup.procs"
+            if let error = CgroupFile.writeReturningError(String(pid), to: path), error != ESRCH {
+                throw .cgroup(path: path, action: "move the program (\(pid)) in", reason: CgroupFile.describe(error))
+            }
         }
     }
 
