@@ -9,12 +9,14 @@ import LaunchCore
 /// threads gets 1/F of the wall time.
 ///
 /// Each phase is timed from when its signal was actually sent, so a late wake-up on a busy machine
-/// lengthens one phase instead of shortening the next. The group is always left continued: by
-/// ``stop()``, by the thread itself when it ends, and by the signal handler (``ThrottleRegistry``)
+/// lengthens one phase instead of shortening the next. The group is always left continued: by the
+/// thread as it ends (``stop()`` waits for that), and by the signal handler (``ThrottleRegistry``)
 /// if launchprof is interrupted; a stopped group would hold SIGTERM pending and could not end
-/// cleanly. The thread ends when stopped or as soon as the group is gone (`kill` fails with ESRCH).
+/// cleanly. The thread ends when stopped, when the group is gone (`kill` fails with ESRCH), or once
+/// the leader has been reaped: from then on its pid, the group's id, may be given to another process
+/// (`pid_max` is 32,768 here), which must never be signalled.
 final class DutyCycle: @unchecked Sendable {
-    /// The running quantum (2 ms): measured within about 5% of F for single-threaded programs.
+    /// The running quantum (2 ms): measured within about 10% of F for single-threaded programs.
     static let quantumNanoseconds: UInt64 = 2_000_000
 
     let group: pid_t
@@ -29,7 +31,8 @@ final class DutyCycle: @unchecked Sendable {
     private var thread: pthread_t?
     private var registrySlot: Int?
 
-    /// A duty cycle for the process group `group` (its leader's pid, > 1) and cpu factor `factor` (≥ 1).
+    /// A duty cycle for the process group `group` (its leader's pid, > 1, a child of this process)
+    /// and cpu factor `factor` (≥ 1).
     init(group: pid_t, factor: Double, quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds) {
         self.group = group
         runNanoseconds = quantumNanoseconds
@@ -62,7 +65,6 @@ final class DutyCycle: @unchecked Sendable {
         lock.broadcast()
         if let thread { pthread_join(thread, nil) }
         thread = nil
-        if group > 1 { kill(-group, SIGCONT) }
         if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
         registrySlot = nil
     }
@@ -75,13 +77,24 @@ final class DutyCycle: @unchecked Sendable {
 
     private func run() {
         while true {
-            guard kill(-group, SIGCONT) == 0 else { break }
+            guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
             if lock.wait(until: MonotonicClock.nanoseconds() &+ runNanoseconds, for: { stopping }) { break }
-            guard kill(-group, SIGSTOP) == 0 else { break }
+            guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { break }
             lock.withLock { cycleCount += 1 }
             if lock.wait(until: MonotonicClock.nanoseconds() &+ stopNanoseconds, for: { stopping }) { break }
         }
         kill(-group, SIGCONT)
         lock.withLock { ended = true }
+    }
+
+    /// Whether the leader is still this process's child, running or a zombie not yet reaped
+    /// (`waitid` with `WNOWAIT` leaves it to the launcher to reap): while it is, no other process
+    /// can have its pid as a group id.
+    private func leaderIsUnreaped() -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(group), &info, WEXITED | WNOHANG | WNOWAIT) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
     }
 }

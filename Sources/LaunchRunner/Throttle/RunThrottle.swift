@@ -53,6 +53,8 @@ public final class RunThrottle: Sendable {
         let lock = ConditionLock()
         var dutyCycle: DutyCycle?
         var problems: [String] = []
+        /// Set by the one ``finish()`` that cleans up; others wait for its ``outcome``.
+        var finishing = false
         var outcome: ThrottleOutcome?
     }
 
@@ -82,8 +84,13 @@ public final class RunThrottle: Sendable {
                 if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for") }
                 return RunThrottle(spec: spec, mechanism: .signals, cgroup: nil, fallbackReason: nil)
             }
-            let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
-            return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
+            do {
+                let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
+                return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
+            } catch {
+                if case .unavailable = error { throw error }
+                throw .unavailable(forcing, reason: error.description)
+            }
         }
         let mounts = CgroupMounts.current()
         var candidates: [ThrottleMechanism] = []
@@ -148,13 +155,19 @@ public final class RunThrottle: Sendable {
     /// Ends the throttle after the run (call it after reaping the program, also when the run or
     /// the spawn failed): stops the duty cycle and leaves the group continued, reads whether the
     /// memory limit killed the program, and removes the cgroup, killing what is left in it first.
-    /// Repeatable: later calls return the first outcome.
+    /// Repeatable, from any thread: one call cleans up, the others wait for it and return its outcome.
     @discardableResult
     public func finish() -> ThrottleOutcome {
-        if let outcome = state.lock.withLock({ state.outcome }) { return outcome }
-        let cycle = state.lock.withLock { () -> DutyCycle? in
+        let (claimed, cycle) = state.lock.withLock { () -> (Bool, DutyCycle?) in
+            if state.finishing { return (false, nil) }
+            state.finishing = true
             defer { state.dutyCycle = nil }
-            return state.dutyCycle
+            return (true, state.dutyCycle)
+        }
+        guard claimed else {
+            var outcome: ThrottleOutcome?
+            _ = state.lock.wait(until: .max) { outcome = state.outcome; return outcome != nil }
+            return outcome ?? ThrottleOutcome()
         }
         cycle?.stop()
         var outcome = ThrottleOutcome()
@@ -162,12 +175,12 @@ public final class RunThrottle: Sendable {
             outcome.killedOverMemoryLimit = cgroup.memoryLimitKills() > 0
             if let problem = cgroup.remove() { state.lock.withLock { state.problems.append(problem) } }
         }
-        return state.lock.withLock {
-            if let earlier = state.outcome { return earlier }
+        state.lock.withLock {
             outcome.cleanupProblem = state.problems.isEmpty ? nil : state.problems.joined(separator: "; ")
             state.outcome = outcome
-            return outcome
         }
+        state.lock.broadcast()
+        return outcome
     }
 
     /// For a signal handler (SIGINT, SIGTERM, SIGHUP) about to end launchprof: continues every
