@@ -23,6 +23,9 @@ struct ThrottleBenchmark {
 
     typealias Run = (wall: Double, cpu: Double)
 
+    /// Only this mechanism (`launchprof-bench throttle signals`), or each this machine has.
+    var only: ThrottleMechanism?
+
     func report() {
         guard let spin = compileSpin() else { return }
         defer { unlink(spin) }
@@ -36,6 +39,7 @@ struct ThrottleBenchmark {
             print("throttle: \(error)")
         }
         mechanisms.append(.signals)
+        if let only { mechanisms = [only] }
         print("throttle: load average \(loadAverage()) on \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs")
         var met = 0, cells = 0
         for mechanism in mechanisms {

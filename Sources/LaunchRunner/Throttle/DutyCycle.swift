@@ -8,8 +8,9 @@ import LaunchCore
 /// 2 ms), then stops it (SIGSTOP to the whole group) for (F − 1) quanta, and so on, so each of its
 /// threads gets 1/F of the wall time.
 ///
-/// Each phase is timed from when its signal was actually sent, so a late wake-up on a busy machine
-/// lengthens one phase instead of shortening the next. The group is always left continued: by the
+/// A stop lasts (F − 1) × the time the group was actually let run (from the SIGCONT to the
+/// SIGSTOP, however late the thread woke up), less what the previous stop overran, so the ratio holds
+/// whatever the wake-up latency; it still counts wall time, not the CPU time the program got. The group is always left continued: by the
 /// thread as it ends (``stop()`` waits for that), and by the signal handler (``ThrottleRegistry``)
 /// if launchprof is interrupted; a stopped group would hold SIGTERM pending and could not end
 /// cleanly. The thread ends when stopped, when the group is gone (`kill` fails with ESRCH), or once
@@ -21,7 +22,10 @@ final class DutyCycle: @unchecked Sendable {
 
     let group: pid_t
     let runNanoseconds: UInt64
+    /// The stop for a full running quantum: (F − 1) × the quantum.
     let stopNanoseconds: UInt64
+    /// F − 1.
+    private let stopPerRun: Double
     private let lock = ConditionLock()
     // Under `lock`:
     private var stopping = false
@@ -37,7 +41,8 @@ final class DutyCycle: @unchecked Sendable {
         self.group = group
         runNanoseconds = quantumNanoseconds
         let clamped = factor.isFinite ? min(max(factor, 1), ThrottleSpec.factorRange.upperBound) : 1
-        stopNanoseconds = UInt64((clamped - 1) * Double(quantumNanoseconds))
+        stopPerRun = clamped - 1
+        stopNanoseconds = UInt64(stopPerRun * Double(quantumNanoseconds))
     }
 
     /// Starts the thread (nothing to do for a factor of 1).
@@ -76,12 +81,21 @@ final class DutyCycle: @unchecked Sendable {
     var hasEnded: Bool { lock.withLock { ended } }
 
     private func run() {
+        // How much longer than asked the previous stop lasted, taken off the next one.
+        var overrun: UInt64 = 0
         while true {
             guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
-            if lock.wait(until: MonotonicClock.nanoseconds() &+ runNanoseconds, for: { stopping }) { break }
+            let continued = MonotonicClock.nanoseconds()
+            if lock.wait(until: continued &+ runNanoseconds, for: { stopping }) { break }
             guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { break }
+            let stopped = MonotonicClock.nanoseconds()
             lock.withLock { cycleCount += 1 }
-            if lock.wait(until: MonotonicClock.nanoseconds() &+ stopNanoseconds, for: { stopping }) { break }
+            // Ran for up to a few seconds: no overflow; at most 1,000 × that.
+            let due = UInt64(stopPerRun * Double(stopped - continued))
+            let wanted = due > overrun ? due - overrun : 0
+            if lock.wait(until: stopped &+ wanted, for: { stopping }) { break }
+            let lasted = MonotonicClock.nanoseconds() - stopped
+            overrun = lasted > wanted ? min(lasted - wanted, stopNanoseconds) : 0
         }
         kill(-group, SIGCONT)
         lock.withLock { ended = true }
