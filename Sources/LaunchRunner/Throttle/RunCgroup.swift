@@ -42,7 +42,7 @@ struct RunCgroup: Sendable {
                     guard let mount = mounts.v1Mount(for: controller) else {
                         throw .unavailable(mechanism, reason: "no cgroup v1 hierarchy with the \(controller) controller is mounted")
                     }
-                    let parent = try parentDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
+                    let parent = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
                     let lift = controller == "cpu" ? (file: "cpu.cfs_quota_us", value: "-1") : nil
                     let directory = try makeDirectory(parent: parent, name: name, mount: mount, controller: controller,
                                                       threadsFile: "tasks", parentThreads: parent + "/tasks", lift: lift)
@@ -61,7 +61,7 @@ struct RunCgroup: Sendable {
                 // A v2 cgroup holding processes cannot give controllers to children ("no internal
                 // processes"), and launchprof's own cgroup holds launchprof: unless it is the root,
                 // the run's cgroup goes beside it, in its parent.
-                let own = try parentDirectory(mechanism, mount: mount, cgroup: membership.unifiedPath, "unified")
+                let own = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.unifiedPath, "unified")
                 let parent = membership.unifiedPath == "/" || own == mount.mountPoint ? own : FileIO.parentDirectory(of: own)
                 let needed = (bandwidth.quotaMicroseconds == nil ? [] : ["cpu"]) + (memoryLimit == nil ? [] : ["memory"])
                 try enable(needed, in: parent)
@@ -83,8 +83,8 @@ struct RunCgroup: Sendable {
         return RunCgroup(mechanism: mechanism, directories: made, hasMemoryLimit: memoryLimit != nil)
     }
 
-    /// The directory of the thread's `cgroup` under `mount`, where the run's cgroup goes.
-    private static func parentDirectory(_ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
+    /// The directory of the launching thread's `cgroup` under `mount`.
+    private static func ownCgroupDirectory(_ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
                                         _ hierarchy: String) throws(ThrottleError) -> String {
         guard let cgroup else {
             throw .unavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)")
