@@ -9,9 +9,9 @@
 ///
 /// **Why a 1 ms quota.** The quota is the kernel's minimum, 1 ms, and the period F ms. A program runs
 /// its quota at the start of each period and waits the rest; when it ends mid-period the rest is not
-/// waited, so a shorter quota is a finer grain: measured here (HZ 250), a 50 ms CPU-bound program
-/// stretches 56.3× for F = 59 with a 1 ms quota, 56.2× with 2 ms and 52.5× with 5 ms; 20 ms programs
-/// 53×, 49× and 37×. The kernel charges CPU time at its tick (4 ms here), so the real grain is the
+/// waited, so a shorter quota is a finer grain: in a first experiment here (HZ 250, wall time over
+/// the CPU time asked for), a 50 ms CPU-bound program stretched 56.3× for F = 59 with a 1 ms quota,
+/// 56.2× with 2 ms and 52.5× with 5 ms; 20 ms programs 53×, 49× and 37×. The kernel charges CPU time at its tick (4 ms here), so the real grain is the
 /// tick: bursts of up to a tick are followed by the periods that pay them back.
 public struct CPUBandwidth: Equatable, Sendable {
     /// The quota of a throttled run: the kernel's minimum (1 ms).

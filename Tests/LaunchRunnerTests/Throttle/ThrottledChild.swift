@@ -73,7 +73,7 @@ struct ThrottledChild {
         return ThrottledChild(pid: pid, status: status, wall: wall, cpu: cpu, output: output, outcome: outcome)
     }
 
-    /// A shell loop that keeps one CPU busy for roughly `iterations` / 1,000,000 × 0.5 s on this machine.
+    /// A shell loop that keeps one CPU busy for `iterations` rounds (150,000: about 0.2 s of CPU here).
     static func busyLoop(_ iterations: Int) -> [String] {
         ["/bin/sh", "-c", "i=0; while [ $i -lt \(iterations) ]; do i=$((i+1)); done"]
     }
