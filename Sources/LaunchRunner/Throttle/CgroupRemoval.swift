@@ -4,9 +4,10 @@ import Glibc
 
 /// How one run's cgroup is emptied and removed, in a form a signal handler can use as well as
 /// ``RunThrottle/finish()``: the paths are laid out once as consecutive NUL-terminated C strings,
-/// and ``remove(layout:scratch:budgetNanoseconds:killed:)`` makes only system calls on them (`open`,
+/// and ``remove(layout:budgetNanoseconds:killed:)`` makes only system calls on them (`open`,
 /// `read`, `write`, `close`, `kill`, `tgkill`, `rmdir`, `nanosleep`, `clock_gettime`), with no
-/// allocation and no lock.
+/// allocation, no lock and no shared buffer (files are read through 64 bytes on the stack), so two
+/// handlers running at once cannot disturb each other.
 ///
 /// Removing is: lift the CPU limit (so that killed tasks are not held back by the quota on their
 /// way out); move any thread of launchprof itself that is inside back to the parent cgroup (a
@@ -32,15 +33,13 @@ struct CgroupRemoval: Sendable {
     /// The cgroup's directory.
     var directory: String { layout.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
 
-    /// Removes the cgroup from ordinary code: as the signal handler does, with a scratch buffer of
-    /// its own, then reaps the processes it killed that are this process's children (within the same
-    /// budget again). Returns 0 or the `errno` of the last `rmdir`.
+    /// Removes the cgroup from ordinary code, as the signal handler does, then reaps the processes it
+    /// killed that are this process's children (within the same budget again). Returns 0 or the
+    /// `errno` of the last `rmdir`.
     func remove(budgetNanoseconds: UInt64 = 1_000_000_000) -> Int32 {
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 8)
-        defer { scratch.deallocate() }
         var killed: Set<pid_t> = []
         let result = layout.withUnsafeBufferPointer { buffer in
-            Self.remove(layout: buffer.baseAddress!, scratch: scratch, budgetNanoseconds: budgetNanoseconds) { killed.insert($0) }
+            Self.remove(layout: buffer.baseAddress!, budgetNanoseconds: budgetNanoseconds) { killed.insert($0) }
         }
         let giveUp = Self.now() &+ budgetNanoseconds
         var status: Int32 = 0
@@ -68,20 +67,19 @@ struct CgroupRemoval: Sendable {
     /// Async-signal-safe: empties and removes the cgroup of `layout` (see the type's description),
     /// retrying for up to `budgetNanoseconds`; calls `killed` with each process killed (pass `nil` in
     /// a signal handler). Returns 0 (removed, or already gone) or the `errno` of the last `rmdir`.
-    static func remove(layout: UnsafePointer<CChar>, scratch: UnsafeMutableRawBufferPointer, budgetNanoseconds: UInt64,
-                       killed: ((pid_t) -> Void)?) -> Int32 {
+    static func remove(layout: UnsafePointer<CChar>, budgetNanoseconds: UInt64, killed: ((pid_t) -> Void)?) -> Int32 {
         let directory = field(layout, 0), procs = field(layout, 1), threads = field(layout, 2)
         let parentThreads = field(layout, 3), liftFile = field(layout, 4), liftValue = field(layout, 5)
         if liftFile.pointee != 0 { _ = writeText(liftValue, to: liftFile) }
         let deadline = now() &+ budgetNanoseconds
         while true {
             if parentThreads.pointee != 0 {
-                forEachNumber(in: threads, scratch: scratch) { tid in
+                forEachNumber(in: threads) { tid in
                     if LinuxThreadCalls.isOwnThread(tid) { _ = writeNumber(tid, to: parentThreads) }
                 }
             }
             let me = getpid()
-            forEachNumber(in: procs, scratch: scratch) { pid in
+            forEachNumber(in: procs) { pid in
                 guard pid > 1, pid != me else { return }
                 if kill(pid, SIGKILL) == 0 { killed?(pid) }
             }
@@ -100,26 +98,29 @@ struct CgroupRemoval: Sendable {
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
-    /// Calls `body` with each decimal number in the file (one per line), reading it through `scratch`.
-    private static func forEachNumber(in path: UnsafePointer<CChar>, scratch: UnsafeMutableRawBufferPointer, _ body: (pid_t) -> Void) {
+    /// Calls `body` with each decimal number in the file (one per line), read 64 bytes at a time
+    /// into a buffer on the stack.
+    private static func forEachNumber(in path: UnsafePointer<CChar>, _ body: (pid_t) -> Void) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }
+        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         var value: Int64 = 0
         var inNumber = false
-        while true {
-            let n = read(fd, scratch.baseAddress, scratch.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            for i in 0..<n {
-                let byte = scratch[i]
-                if byte >= 48 && byte <= 57 {
-                    if value < Int64(Int32.max) { value = value * 10 + Int64(byte - 48) }
-                    inNumber = true
-                } else if inNumber {
-                    if value <= Int64(Int32.max) { body(pid_t(value)) }
-                    value = 0
-                    inNumber = false
+        withUnsafeMutableBytes(of: &chunk) { buffer in
+            while true {
+                let n = read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                for byte in buffer.prefix(n) {
+                    if byte >= 48 && byte <= 57 {
+                        if value <= Int64(Int32.max) { value = value * 10 + Int64(byte - 48) }
+                        inNumber = true
+                    } else if inNumber {
+                        if value <= Int64(Int32.max) { body(pid_t(value)) }
+                        value = 0
+                        inNumber = false
+                    }
                 }
             }
         }

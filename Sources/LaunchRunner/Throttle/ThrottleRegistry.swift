@@ -15,14 +15,11 @@ import Glibc
 enum ThrottleRegistry {
     static let capacity = 16
     static let slotBytes = 16384
-    /// Scratch for reading a cgroup's process list in the signal handler.
-    static let scratchBytes = 65536
 
     private struct Storage: @unchecked Sendable {
         let layouts = UnsafeMutablePointer<CChar>.allocate(capacity: ThrottleRegistry.capacity * ThrottleRegistry.slotBytes)
         let cgroupLive = UnsafeMutablePointer<Int32>.allocate(capacity: ThrottleRegistry.capacity)
         let groups = UnsafeMutablePointer<pid_t>.allocate(capacity: ThrottleRegistry.capacity)
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: ThrottleRegistry.scratchBytes, alignment: 8)
 
         init() {
             cgroupLive.initialize(repeating: 0, count: ThrottleRegistry.capacity)
@@ -95,8 +92,7 @@ enum ThrottleRegistry {
             if group > 1 { kill(-group, SIGCONT) }
         }
         for slot in 0..<capacity where storage.cgroupLive[slot] != 0 {
-            _ = CgroupRemoval.remove(layout: storage.layouts + slot * slotBytes, scratch: storage.scratch,
-                                     budgetNanoseconds: 500_000_000, killed: nil)
+            _ = CgroupRemoval.remove(layout: storage.layouts + slot * slotBytes, budgetNanoseconds: 500_000_000, killed: nil)
             storage.cgroupLive[slot] = 0
         }
     }
