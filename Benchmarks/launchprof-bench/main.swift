@@ -5,6 +5,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchPipeline
+import LaunchRunner
 
 /// Median of `samples` measurements of `body`, in nanoseconds per operation (`operations` per call).
 func measure(samples: Int = 301, operations: Int, _ body: () -> Void) -> Double {
@@ -112,6 +113,9 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+} else if arguments.first == "throttle" {
+    // throttle [cgroup-v1|cgroup-v2|signals]: only the throttling benchmark, for one mechanism or each.
+    ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "decode" {
@@ -134,4 +138,5 @@ if arguments.first == "gate" {
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
     ExecOverheadBenchmark().report()
+    ThrottleBenchmark().report()
 }

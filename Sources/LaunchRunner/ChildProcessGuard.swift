@@ -12,8 +12,9 @@ public enum ChildProcessGuard {
     /// the signal handler, for which a plain aligned word is safe.
     nonisolated(unsafe) static var currentGroup: pid_t = 0
 
-    /// Installs handlers for SIGINT, SIGTERM and SIGHUP that kill the running app, then let the signal
-    /// end launchprof as it would have (exit status 128 + signal).
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP that kill the running app and release what
+    /// throttles runs (``RunThrottle/releaseAfterInterruption()``), then let the signal end launchprof
+    /// as it would have (exit status 128 + signal).
     public static func install() {
         // A parent may have started launchprof with these blocked; they must reach the handler.
         var unblock = sigset_t()
@@ -27,6 +28,8 @@ public enum ChildProcessGuard {
                     kill(-group, SIGKILL)
                     kill(group, SIGKILL)
                 }
+                // Throttled runs: duty-cycled groups continued, run cgroups emptied and removed.
+                ThrottleRegistry.releaseAll()
                 Glibc.signal(received, SIG_DFL)
                 raise(received)
             }

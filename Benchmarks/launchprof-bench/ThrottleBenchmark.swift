@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+import LaunchRunner
+
+/// `--tier` for a foreign program (issue 15 part 6): how closely ``RunThrottle`` stretches a
+/// CPU-bound program by the cpu factor F, under each mechanism this machine has, and the honest
+/// limits (sleeping, short programs, several threads).
+///
+/// The program is Examples/cpu-bound/spin.c, compiled here with `cc`: it computes until its own
+/// CPU time reaches D ms, so its work is the same whatever else the machine does. The stretch is a
+/// throttled run's wall time (from just before the spawn to the reap) over its own CPU time (user +
+/// system from `wait4`, its exec included): what the run would take unthrottled on an idle machine.
+/// An unthrottled wall time would not do on a shared machine: other builds slow it, while the 1/F
+/// of a CPU a throttled run gets is there even under load. The goal: within ±10% of F for D of 50
+/// to 500 ms.
+struct ThrottleBenchmark {
+    static let factors: [Double] = [4, 16, 59]
+    /// CPU milliseconds and repetitions (a 500 ms program stretched 59× takes 30 s).
+    static let durations: [(milliseconds: Int, repetitions: Int)] = [(50, 3), (200, 3), (500, 1)]
+    static let tolerance = 0.10
+
+    typealias Run = (wall: Double, cpu: Double)
+
+    /// Only this mechanism (`launchprof-bench throttle signals`), or each this machine has.
+    var only: ThrottleMechanism?
+
+    func report() {
+        guard let spin = compileSpin() else { return }
+        defer { unlink(spin) }
+        var mechanisms: [ThrottleMechanism] = []
+        do {
+            let probe = try RunThrottle.make(ThrottleSpec(cpuFactor: 2))
+            if probe.mechanism != .signals { mechanisms.append(probe.mechanism) }
+            if let reason = probe.fallbackReason { print("throttle: no cgroup here (\(reason)): signals only") }
+            probe.finish()
+        } catch {
+            print("throttle: \(error)")
+        }
+        mechanisms.append(.signals)
+        if let only { mechanisms = [only] }
+        print("throttle: load average \(loadAverage()) on \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs")
+        var met = 0, cells = 0
+        for mechanism in mechanisms {
+            for factor in Self.factors {
+                for (milliseconds, repetitions) in Self.durations {
+                    var stretches: [Double] = []
+                    for _ in 0..<repetitions {
+                        guard let run = run([spin, String(milliseconds)], factor: factor, mechanism: mechanism) else { return }
+                        stretches.append(run.wall / run.cpu)
+                    }
+                    stretches.sort()
+                    let median = stretches[stretches.count / 2]
+                    let ok = abs(median / factor - 1) <= Self.tolerance
+                    cells += 1
+                    if ok { met += 1 }
+                    let range = stretches.count > 1 ? ", \(format(stretches.first!))–\(format(stretches.last!))" : ""
+                    print("throttle: \(mechanism.optionName) F=\(Int(factor)) \(milliseconds) ms CPU-bound: stretch \(format(median))x (\(stretches.count == 1 ? "1 run" : "median of \(stretches.count)")\(range)), ratio \(format(median / factor)) of F, goal within ±10%: \(ok ? "met" : "missed")")
+                }
+            }
+        }
+        print("throttle: \(met) of \(cells) cells within ±10% of F")
+        limits(spin, mechanisms: mechanisms)
+    }
+
+    /// The documented limits, measured: sleeping is not stretched, short programs stretch
+    /// erratically, threads that run at once share the cgroup's one-CPU quota.
+    private func limits(_ spin: String, mechanisms: [ThrottleMechanism]) {
+        let factor = 16.0
+        for mechanism in mechanisms {
+            let name = "throttle: limit: \(mechanism.optionName) F=16"
+            // Sleeps 20 ms, then computes 30 ms: 50 ms unthrottled; expected (20 + 30 F) / 50 = 0.6 F + 0.4.
+            if let sleeper = run([spin, "30", "20"], factor: factor, mechanism: mechanism) {
+                let stretch = sleeper.wall / (sleeper.cpu + 0.020)
+                print("\(name), sleeps 20 ms then computes 30 ms: stretch \(format(stretch))x = \(format(stretch / factor)) F (0.6 F + 0.4 expected: the sleep is not stretched)")
+            }
+            let short = (0..<10).compactMap { _ in run([spin, "2"], factor: factor, mechanism: mechanism) }.map { $0.wall / $0.cpu }.sorted()
+            if short.count == 10 {
+                print("\(name), a 2 ms program: stretch \(format(short.first!))x to \(format(short.last!))x over 10 runs, median \(format(short[5]))x")
+            }
+            // Two threads computing 100 ms each, at once: how much each thread is stretched.
+            if let threads = run([spin, "100", "0", "2"], factor: factor, mechanism: mechanism) {
+                let stretch = threads.wall / (threads.cpu / 2)
+                print("\(name), two threads computing 100 ms each at once: each stretched \(format(stretch))x = \(format(stretch / factor)) F")
+            }
+        }
+    }
+
+    private func run(_ arguments: [String], factor: Double, mechanism: ThrottleMechanism) -> Run? {
+        do {
+            return timed(arguments, throttle: try RunThrottle.make(ThrottleSpec(cpuFactor: factor), forcing: mechanism))
+        } catch {
+            print("throttle: \(mechanism.optionName): \(error)")
+            return nil
+        }
+    }
+
+    /// Seconds from just before the spawn to the reap, and the CPU seconds the program used; spawned
+    /// the way the launcher does (its own process group, standard streams on /dev/null) under `throttle`.
+    private func timed(_ arguments: [String], throttle: RunThrottle) -> Run? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        var start: UInt64 = 0
+        defer { throttle.finish() }
+        do {
+            let status = try throttle.spawning { () -> Int32 in
+                start = MonotonicClock.nanoseconds()
+                return posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+            }
+            guard status == 0 else { return nil }
+            try throttle.started(pid: pid)
+        } catch {
+            print("throttle: \(error)")
+            kill(-pid, SIGKILL)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let wall = Double(MonotonicClock.nanoseconds() - start) / 1e9
+        kill(-pid, SIGKILL)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return status == 0 && cpu > 0 ? (wall, cpu) : nil
+    }
+
+    private func loadAverage() -> String {
+        ((try? FileIO.readText("/proc/loadavg")) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    /// Compiles Examples/cpu-bound/spin.c into a temporary file; `nil` (with a message) without a C compiler.
+    private func compileSpin() -> String? {
+        let output = "/tmp/launchprof-spin-\(getpid())"
+        for compiler in ["cc", "clang", "gcc"] {
+            if system("\(compiler) -O2 -o \(output) Examples/cpu-bound/spin.c -lpthread 2>/dev/null") == 0 { return output }
+        }
+        print("throttle: skipped: no C compiler (cc, clang or gcc) to build Examples/cpu-bound/spin.c")
+        return nil
+    }
+}

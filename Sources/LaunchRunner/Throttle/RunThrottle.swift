@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run's throttle (`--tier` for a foreign program, issue 15 part 6): made before the spawn,
+/// finished after the reap, also when the run fails.
+///
+/// The launcher calls, in this order:
+///
+/// ```swift
+/// let throttle = try RunThrottle.make(spec)                 // before the spawn
+/// let status = try throttle.spawning {                      // around posix_spawn only
+///     posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+/// }
+/// if status == 0 { try throttle.started(pid: pid) }         // pid: the group leader (POSIX_SPAWN_SETPGROUP, 0)
+/// … collect, reap the program, kill and reap its group …
+/// let outcome = throttle.finish()                           // after the reap; always (defer)
+/// ```
+///
+/// - ``ThrottleMechanism/cgroupV1``: the run gets a cgroup of its own (``RunCgroup``) with the
+///   quota of ``CPUBandwidth``; ``spawning(_:)`` moves the calling thread into it for the spawn and
+///   back, so the child starts there from its first instruction (and its memory, after `exec`, is
+///   charged to the run's memory cgroup).
+/// - ``ThrottleMechanism/cgroupV2``: the same, but ``started(pid:)`` moves the child in (a v2 thread
+///   cannot move alone): the child runs its first microseconds, between the spawn's return and that
+///   write, unthrottled.
+/// - ``ThrottleMechanism/signals``: ``started(pid:)`` starts a ``DutyCycle`` on the child's group.
+///
+/// ``finish()`` stops the duty cycle (leaving the group continued), tells whether the memory limit
+/// killed the program, and removes the cgroup (killing anything left in it first). If launchprof
+/// is interrupted, ``releaseAfterInterruption()`` does the same from the signal handler; if it is
+/// killed outright, the next launchprof to throttle removes the empty cgroups it left (``StaleCgroups``).
+/// A throttle that is never finished is finished when it is released.
+public final class RunThrottle: Sendable {
+    /// What was asked for.
+    public let spec: ThrottleSpec
+    /// What throttles the run.
+    public let mechanism: ThrottleMechanism
+    /// The CPU bandwidth of the run's cgroup (for ``ThrottleMechanism/signals``, the same ratio as a duty cycle).
+    public let bandwidth: CPUBandwidth
+    /// Why no cgroup is used, when ``mechanism`` is ``ThrottleMechanism/signals`` without being
+    /// forced: each cgroup mechanism tried and the reason it failed.
+    public let fallbackReason: String?
+
+    /// The run's cgroup directories (one per v1 hierarchy, or one v2 directory); empty with signals.
+    public var cgroupDirectories: [String] { cgroup?.directories.map(\.path) ?? [] }
+
+    private let cgroup: RunCgroup?
+    private let state = State()
+
+    /// What changes during the run, under a lock.
+    private final class State: @unchecked Sendable {
+        let lock = ConditionLock()
+        var dutyCycle: DutyCycle?
+        var problems: [String] = []
+        /// Set by the one ``finish()`` that cleans up; others wait for its ``outcome``.
+        var finishing = false
+        var outcome: ThrottleOutcome?
+    }
+
+    private init(spec: ThrottleSpec, mechanism: ThrottleMechanism, cgroup: RunCgroup?, fallbackReason: String?) {
+        self.spec = spec
+        self.mechanism = mechanism
+        self.bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        self.cgroup = cgroup
+        self.fallbackReason = fallbackReason
+    }
+
+    deinit { _ = finish() }
+
+    /// Makes the throttle for one run: a cgroup v1 if the cpu controller is mounted there, else a
+    /// cgroup v2, else the signal fallback (``fallbackReason`` says why). `forcing` asks for one
+    /// mechanism and fails if it cannot be had. A memory limit needs a cgroup.
+    ///
+    /// - Throws: ``ThrottleError/factorOutOfRange(_:)`` or ``ThrottleError/memoryLimitOutOfRange(_:)``
+    ///   for a bad spec; ``ThrottleError/unavailable(_:reason:)`` when the forced mechanism cannot be
+    ///   used; ``ThrottleError/memoryLimitNeedsCgroup(reason:)``.
+    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(ThrottleError) -> RunThrottle {
+        try spec.validate()
+        ThrottleRegistry.prepare()
+        let bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        if let forcing {
+            if forcing == .signals {
+                if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for") }
+                return RunThrottle(spec: spec, mechanism: .signals, cgroup: nil, fallbackReason: nil)
+            }
+            do {
+                let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
+                return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
+            } catch {
+                if case .unavailable = error { throw error }
+                throw .unavailable(forcing, reason: error.description)
+            }
+        }
+        let mounts = CgroupMounts.current()
+        var candidates: [ThrottleMechanism] = []
+        if mounts.v1Mount(for: "cpu") != nil { candidates.append(.cgroupV1) }
+        if mounts.unified != nil { candidates.append(.cgroupV2) }
+        var reasons: [String] = []
+        for candidate in candidates {
+            do {
+                let cgroup = try RunCgroup.make(candidate, bandwidth: bandwidth, memoryLimit: spec.memoryLimit, mounts: mounts)
+                return RunThrottle(spec: spec, mechanism: candidate, cgroup: cgroup, fallbackReason: nil)
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        if reasons.isEmpty { reasons.append("no cgroup hierarchy is mounted") }
+        let reason = reasons.joined(separator: "; ")
+        if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: reason) }
+        return RunThrottle(spec: spec, mechanism: .signals, cgroup: nil, fallbackReason: reason)
+    }
+
+    /// Calls `spawn` (which must create the run's process on the calling thread, as `posix_spawn`
+    /// does) so that the process starts inside the run's cgroup from its first instruction (v1);
+    /// in v2 and with signals it just calls `spawn`. Take the run's start time inside `spawn`.
+    ///
+    /// In v1 the calling thread is in the run's cgroup while `spawn` runs, so what it does there is
+    /// throttled and charged to the run: call nothing else inside.
+    public func spawning<R>(_ spawn: () -> R) throws(ThrottleError) -> R {
+        guard mechanism == .cgroupV1, let cgroup else { return spawn() }
+        let tid = LinuxThreadCalls.currentThread()
+        guard tid > 0 else {
+            throw .unavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
+        }
+        let origins = try cgroup.enter(thread: tid)
+        let result = spawn()
+        if let problem = cgroup.leave(thread: tid, to: origins) {
+            state.lock.withLock { state.problems.append(problem) }
+        }
+        return result
+    }
+
+    /// After a successful spawn, with the program's pid (the leader of its own process group):
+    /// v2 moves it into the run's cgroup; signals starts the duty cycle on its group. If this
+    /// throws, the program is not throttled: kill it and fail the run.
+    public func started(pid: pid_t) throws(ThrottleError) {
+        guard pid > 1 else { return }
+        switch mechanism {
+        case .cgroupV1:
+            return
+        case .cgroupV2:
+            try cgroup?.attach(pid)
+        case .signals:
+            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor)
+            let previous = state.lock.withLock { () -> DutyCycle? in
+                defer { state.dutyCycle = cycle }
+                return state.dutyCycle
+            }
+            previous?.stop()
+            try cycle.start()
+        }
+    }
+
+    /// Ends the throttle after the run (call it after reaping the program, also when the run or
+    /// the spawn failed): stops the duty cycle and leaves the group continued, reads whether the
+    /// memory limit killed the program, and removes the cgroup, killing what is left in it first.
+    /// Repeatable, from any thread: one call cleans up, the others wait for it and return its outcome.
+    @discardableResult
+    public func finish() -> ThrottleOutcome {
+        let (claimed, cycle) = state.lock.withLock { () -> (Bool, DutyCycle?) in
+            if state.finishing { return (false, nil) }
+            state.finishing = true
+            defer { state.dutyCycle = nil }
+            return (true, state.dutyCycle)
+        }
+        guard claimed else {
+            var outcome: ThrottleOutcome?
+            _ = state.lock.wait(until: .max) { outcome = state.outcome; return outcome != nil }
+            return outcome ?? ThrottleOutcome()
+        }
+        cycle?.stop()
+        var outcome = ThrottleOutcome()
+        if let cgroup {
+            outcome.killedOverMemoryLimit = cgroup.memoryLimitKills() > 0
+            if let problem = cgroup.remove() { state.lock.withLock { state.problems.append(problem) } }
+        }
+        state.lock.withLock {
+            outcome.cleanupProblem = state.problems.isEmpty ? nil : state.problems.joined(separator: "; ")
+            state.outcome = outcome
+        }
+        state.lock.broadcast()
+        return outcome
+    }
+
+    /// For a signal handler (SIGINT, SIGTERM, SIGHUP) about to end launchprof: continues every
+    /// duty-cycled group and empties and removes every live run cgroup. Async-signal-safe;
+    /// ``ChildProcessGuard`` calls it after killing the running program.
+    public static func releaseAfterInterruption() {
+        ThrottleRegistry.releaseAll()
+    }
+}
