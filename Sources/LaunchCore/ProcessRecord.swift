@@ -10,6 +10,8 @@ public struct ProcessRecord: Codable, Equatable, Sendable {
     public var exitStatus: Int?
     /// The signal that ended it, when one did; `nil` otherwise.
     public var signal: Int?
+    /// `true` when the tier's memory limit (`--enforce-memory`) killed it; `nil` otherwise.
+    public var killedOverMemoryLimit: Bool?
 
     public init(user: Double, system: Double, exitStatus: Int?, signal: Int? = nil) {
         self.user = user

@@ -427,7 +427,7 @@ final class ResultStreamParser {
 
     // The keys of each typed object, in the order of the indices their parsers switch on.
     private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"])
-    private static let processKeys = KeySet(["user", "system", "exitStatus", "signal"])
+    private static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit"])
     private static let phaseKeys = PhaseFastLane.keys
     private static let markKeys = KeySet(["name", "time", "thread"])
     private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
@@ -752,6 +752,9 @@ final class ResultStreamParser {
                 let seconds = try doubleValue()
                 guard seconds >= 0 else { throw schema("a CPU time must not be negative") }
                 if key == 0 { record.user = seconds } else { record.system = seconds }
+            case 4:
+                field = "killedOverMemoryLimit"
+                if try !isNull() { record.killedOverMemoryLimit = try boolValue() }
             default:
                 field = key == 2 ? "exitStatus" : "signal"
                 if try !isNull() {

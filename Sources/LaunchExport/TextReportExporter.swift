@@ -118,7 +118,8 @@ public struct TextReportExporter: ResultExporter {
             lines.append("Peak memory: \(MemoryFormat.mebibytes(peak.median))" + (multi ? " ± \(MemoryFormat.mebibytes(peak.mad))" : ""))
         }
         let endings = runs.compactMap(\.process).map { process in
-            process.signal.map { "killed by \(SignalNames.name(Int32(clamping: $0)))" } ?? process.exitStatus.map { "\($0)" } ?? "stopped when ready"
+            process.killedOverMemoryLimit == true ? "killed: over the memory budget"
+                : process.signal.map { "killed by \(SignalNames.name(Int32(clamping: $0)))" } ?? process.exitStatus.map { "\($0)" } ?? "stopped when ready"
         }
         if endings.contains(where: { $0 != "0" && $0 != "stopped when ready" }) {
             var counts: [(String, Int)] = []
@@ -222,6 +223,7 @@ public struct TextReportExporter: ResultExporter {
                     tier.factors[kind].map { "\(kind) ×\(SecondsFormat.format($0, precision: 1))" }
                 }
                 text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
+                if let throttle = result.command?.throttle { text += ": \(PlainText.oneLine(throttle))" }
             }
         } else {
             text += ", \(result.runs.count) run\(result.runs.count == 1 ? "" : "s")"

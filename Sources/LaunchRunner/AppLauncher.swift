@@ -74,6 +74,14 @@ public struct AppLauncher: Sendable {
         self.timeout = timeout
     }
 
+    /// A device tier applied from outside (`--tier` for a foreign program, `--enforce-memory`): each
+    /// run in a cgroup of its own with 1/F of a CPU and the tier's memory limit (``RunThrottle``).
+    public var throttle: ThrottleSpec?
+    /// The mechanism every run's throttle must use (`nil`: the best available).
+    public var throttleMechanism: ThrottleMechanism?
+    /// How a memory-limit kill names the limit: `the iphone-1g memory budget`.
+    public var memoryLimitLabel = "memory limit"
+
     /// Set for `launchprof exec`: a program that may not speak the protocol, whose output, exit
     /// status and CPU time are the user's, and whose launch may end when it is ready. `nil` for the
     /// built-in app.
@@ -182,13 +190,30 @@ public struct AppLauncher: Sendable {
         var pid: pid_t = 0
         var spawnReading: UInt64 = 0
         var spawnClock = SpawnClock.now()
-        let status: Int32 = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in
-                // The reading just before the spawn is the run's origin.
-                spawnClock = SpawnClock.now()
-                spawnReading = spawnClock.monotonicNanoseconds
-                return posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
+        // A tier applied from outside: the run's cgroup (or duty cycle), made before the spawn and
+        // finished after the run, whatever happens.
+        var runThrottle: RunThrottle?
+        if let throttle {
+            do { runThrottle = try RunThrottle.make(throttle, forcing: throttleMechanism) } catch {
+                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
+                throw .throttleFailed(error.description)
             }
+        }
+        func spawn() -> Int32 {
+            withCStrings(argv) { cArgv in
+                withCStrings(envp) { cEnvp in
+                    // The reading just before the spawn is the run's origin.
+                    spawnClock = SpawnClock.now()
+                    spawnReading = spawnClock.monotonicNanoseconds
+                    return posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
+                }
+            }
+        }
+        var status: Int32 = 0
+        do { status = try runThrottle?.spawning(spawn) ?? spawn() } catch {
+            runThrottle?.finish()
+            closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
+            throw .throttleFailed(error.description)
         }
         close(protocolPipe[1])
         close(errorPipe[1])
@@ -199,15 +224,37 @@ public struct AppLauncher: Sendable {
         _ = Self.becomeSubreaper
         defer { ChildProcessGuard.currentGroup = 0 }
         guard status == 0 else {
+            runThrottle?.finish()
             close(protocolPipe[0]); close(errorPipe[0])
             if outputPipe[0] >= 0 { close(outputPipe[0]) }
             if reportPipe[0] >= 0 { close(reportPipe[0]) }
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
         }
-        return try collect(pid: pid, pipes: Pipes(protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
+        guard let runThrottle else { return try collectRun() }
+        do { try runThrottle.started(pid: pid) } catch {
+            kill(-pid, SIGKILL)
+            Self.killAndReapGroup(pid, token: runToken)
+            runThrottle.finish()
+            throw .throttleFailed(error.description)
+        }
+        // After the run (its group reaped): a kill by the cgroup's memory limit is the device's.
+        let record: RunRecord
+        do { record = try collectRun() } catch {
+            if runThrottle.finish().killedOverMemoryLimit, let limit = throttle?.memoryLimit {
+                throw .killedOverMemoryLimit(label: memoryLimitLabel, bytes: limit)
+            }
+            throw error
+        }
+        var marked = record
+        if runThrottle.finish().killedOverMemoryLimit { marked.process?.killedOverMemoryLimit = true }
+        return marked
+
+        func collectRun() throws(LaunchFailure) -> RunRecord {
+            try collect(pid: pid, pipes: Pipes(protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
                                                    reportFD: reportPipe[0]),
                            spawnReading: spawnReading, index: index, runToken: runToken,
                            trace: trace.map { ($0, traceFile, spawnClock) })
+        }
     }
 
     /// The launcher's ends of a run's descriptors (`-1`: not used).

@@ -30,6 +30,10 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The ready condition held before the program was started (a file left by a previous run,
     /// another server on the port).
     case readyBeforeLaunch(Readiness)
+    /// The run's throttle (a tier applied from outside) could not be set up.
+    case throttleFailed(String)
+    /// The cgroup's memory limit (`--enforce-memory`) killed the program, as the device would.
+    case killedOverMemoryLimit(label: String, bytes: Int)
     /// The run's startup trace (`--trace`) could not be read; the message names the file and place.
     case traceUnreadable(String)
     /// A `--prepare` or `--cleanup` command failed; the message names it.
@@ -72,6 +76,10 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             case .output:
                 return "the ready condition held before \(subject) was started"
             }
+        case .throttleFailed(let message):
+            return "cannot apply the tier to \(subject): \(message)"
+        case .killedOverMemoryLimit(let label, let bytes):
+            return "\(subject) was killed: over the \(label) of \(bytes >> 20) MiB (--enforce-memory; the device would have killed it too)"
         case .traceUnreadable(let message):
             return "the startup trace of \(subject) could not be read: \(message)"
         case .stepFailed(let message):

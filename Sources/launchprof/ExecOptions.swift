@@ -59,6 +59,20 @@ struct ExecOptions: ParsableArguments {
     var grace: Double = 5
 
     @Option(name: .long, help: ArgumentHelp(
+        "Emulate a slower device by throttling the program's CPU from outside by the tier's cpu factor (see `launchprof tiers`): each run in a cgroup of its own with 1/F of a CPU, or SIGSTOP/SIGCONT duty cycling where no cgroup can be made. The io, decode and draw factors cannot be applied to a program from outside.",
+        valueName: "name"))
+    var tier: String?
+
+    @Option(name: .long, help: ArgumentHelp("A tiers file adding or overriding tiers.", valueName: "file"))
+    var tiers: String?
+
+    @Flag(name: .customLong("enforce-memory"), help: "With --tier: also set the tier's memory budget as the run's cgroup memory limit, so a program that grows past it is killed as on the device.")
+    var enforceMemory = false
+
+    @Option(name: .long, help: ArgumentHelp("With --tier: the throttling mechanism, cgroup-v1, cgroup-v2 or signals (default: the best this machine allows).", valueName: "mechanism"))
+    var throttle: String?
+
+    @Option(name: .long, help: ArgumentHelp(
         "Read the phases from a startup trace the program writes: python-importtime (python -X importtime on stderr), git-trace2 (GIT_TRACE2_EVENT regions), chrome-trace (a Chrome trace JSON file, --trace-file). See docs/traces.md.",
         valueName: "format"))
     var trace: TraceFormat?
@@ -81,6 +95,12 @@ struct ExecOptions: ParsableArguments {
         let conditions = [readyWhenOutput != nil, readyWhenPort != nil, readyWhenFile != nil].filter { $0 }.count
         if conditions > 1 { throw ValidationError("give one of --ready-when-output, --ready-when-port and --ready-when-file") }
         if readyWhenFile == "" { throw ValidationError("--ready-when-file needs a path") }
+        if tier == nil, tiers != nil || enforceMemory || throttle != nil {
+            throw ValidationError("--tiers, --enforce-memory and --throttle need --tier NAME")
+        }
+        if let throttle, ThrottleMechanism(optionName: throttle) == nil {
+            throw ValidationError("--throttle must be cgroup-v1, cgroup-v2 or signals, not '\(throttle)'")
+        }
         if traceFile != nil, trace == nil { throw ValidationError("--trace-file needs --trace FORMAT") }
         if let name, name.isEmpty || name.utf8.count > 200 { throw ValidationError("--name must be 1 to 200 bytes") }
     }

@@ -2,6 +2,7 @@ import LaunchCore
 import LaunchExport
 import LaunchRunner
 import LaunchStats
+import LaunchTiers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,10 @@ struct ExecPlan: LaunchPlan {
     let trace: String?
     /// A directory of launchprof's own for per-run trace files, removed by ``cleanUp()``.
     let scratch: String?
+    /// The emulated device (`--tier`): its cpu factor only, applied from outside.
+    let tierInfo: TierInfo?
+    /// How the tier was applied, as the result says it.
+    let throttleText: String?
 
     init(command: ProgramCommand, options: ExecOptions) throws {
         self.command = command
@@ -51,6 +56,7 @@ struct ExecPlan: LaunchPlan {
         timeout = options.timeout
         var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
+        (tierInfo, throttleText) = try Self.applyTier(options, to: &launcher)
         self.launcher = launcher
         warmup = options.warmup
         runs = options.fixedRuns
@@ -72,6 +78,42 @@ struct ExecPlan: LaunchPlan {
         cleanup = untimed(options.cleanup)
     }
 
+    /// `--tier`: the tier's cpu factor on this host (calibrated as `run` does), applied from outside by
+    /// a throttle of every run, and with `--enforce-memory` its memory budget as the run's memory
+    /// limit. The mechanism is chosen once (`--throttle`, else the best available) and used by every run.
+    static func applyTier(_ options: ExecOptions, to launcher: inout AppLauncher) throws -> (TierInfo?, String?) {
+        guard let name = options.tier else { return (nil, nil) }
+        let device: DeviceTier
+        do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
+        let reference = device.referenceSeconds == nil ? nil : try HostReference.measure()
+        let factor = device.factors(host: reference)[.cpu] ?? 1
+        var limit: Int?
+        if options.enforceMemory {
+            guard let budget = device.memoryBudget else { throw InputError("--enforce-memory: the tier \(device.name) has no memory budget") }
+            limit = budget
+        }
+        let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit)
+        let forced = options.throttle.flatMap(ThrottleMechanism.init(optionName:))
+        let mechanism: ThrottleMechanism, fallback: String?
+        do {
+            let probe = try RunThrottle.make(spec, forcing: forced)
+            (mechanism, fallback) = (probe.mechanism, probe.fallbackReason)
+            probe.finish()
+        } catch {
+            throw InputError("--tier \(device.name): \(error)")
+        }
+        launcher.throttle = spec
+        launcher.throttleMechanism = mechanism
+        launcher.memoryLimitLabel = "\(device.name) memory budget"
+        let info = TierInfo(name: device.name, factors: ["cpu": factor], memoryBudget: device.memoryBudget, hostReference: nil,
+                            backgroundMemory: device.backgroundMemory)
+        var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
+        if let fallback { text += " (no cgroup: \(fallback))" }
+        if let limit { text += ", memory limit \(limit >> 20) MiB" }
+        text += "; the io, decode and draw factors cannot be applied to a program from outside"
+        return (info, text)
+    }
+
     /// Removes what the runs left in launchprof's own directory.
     func cleanUp() {
         if let scratch { FileIO.removeTree(scratch) }
@@ -91,9 +133,9 @@ struct ExecPlan: LaunchPlan {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: name, path: "", sha256: identity),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, metric: .time),
+            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, tier: tierInfo, metric: .time),
             runs: records)
-        result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace)
+        result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = Profile.warnings(result, budget: nil)
         return result
     }

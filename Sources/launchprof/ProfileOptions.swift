@@ -34,6 +34,9 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A tiers file adding or overriding tiers.", valueName: "file"))
     var tiers: String?
 
+    @Flag(name: .customLong("enforce-memory"), help: "With --tier: run each launch in a cgroup whose memory limit is the tier's memory budget, so an app that grows past it is killed as on the device.")
+    var enforceMemory = false
+
     @Option(name: .long, help: ArgumentHelp("Write the snapshot PNG here instead of the manifest's path.", valueName: "file"))
     var snapshot: String?
 
@@ -80,6 +83,7 @@ struct ProfileOptions: ParsableArguments {
         if let timeout { try OptionRanges.timeout.check(timeout) }
         try OptionRanges.backgroundBudget.check(backgroundBudget)
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
+        if enforceMemory && tier == nil { throw ValidationError("--enforce-memory needs --tier NAME (the tier's memory budget is the limit)") }
     }
 
     /// `--tier` given at most once: every command but compare emulates one device.

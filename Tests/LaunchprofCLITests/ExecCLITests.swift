@@ -222,3 +222,74 @@ import LaunchExport
         }
     }
 }
+
+/// `exec --tier`: a real program's CPU throttled from outside, and `--enforce-memory`.
+@Suite(.serialized) struct ExecTierTests {
+    /// Examples/cpu-bound/spin.c compiled once, or `nil` without a C compiler.
+    static let spin: String? = {
+        let binary = CLI.temporaryPath("spin")
+        guard let outcome = try? CLI.run(["exec", "--runs", "1", "--warmup", "0", "--quiet", "--", "cc", "-O2", "-pthread", "-o", binary,
+                                          CLI.packageRoot + "/Examples/cpu-bound/spin.c"]), outcome.status == 0 else { return nil }
+        return binary
+    }()
+
+    func tiersFile(cpu: Double, memoryMB: Int) throws -> String {
+        let path = CLI.temporaryPath("tiers.json")
+        try FileIO.writeAtomically(#"{"tiers": [{"name": "slow", "factors": {"cpu": \#(cpu), "io": 1, "decode": 1, "draw": 1}, "memoryBudgetMB": \#(memoryMB)}]}"#, to: path)
+        return path
+    }
+
+    func runCgroups() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") } ?? [])
+    }
+
+    @Test(arguments: ["", "signals"]) func aCPUBoundProgramIsStretchedByTheFactor(_ mechanism: String) throws {
+        guard let spin = Self.spin else { Issue.record("no C compiler to build Examples/cpu-bound/spin.c"); return }
+        let tiers = try tiersFile(cpu: 4, memoryMB: 64)
+        let before = runCgroups()
+        var arguments = ["exec", "--runs", "2", "--format", "json", "--tier", "slow", "--tiers", tiers]
+        if !mechanism.isEmpty { arguments += ["--throttle", mechanism] }
+        let outcome = try CLI.run(arguments + ["--", spin, "150"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
+        #expect(result.configuration?.tier?.factors == ["cpu": 4])
+        #expect(result.command?.throttle?.contains(mechanism.isEmpty ? "cgroup" : "SIGSTOP/SIGCONT") == true, "\(result.command?.throttle ?? "")")
+        for run in result.runs {
+            // 150 ms of CPU at a quarter of a CPU: about 0.6 s; a loaded machine only adds time.
+            #expect(run.total >= 0.45, "stretched: \(run.total) s")
+            #expect((run.process?.user ?? 0) < 0.3, "the program's own CPU time is not stretched")
+        }
+        #expect(runCgroups().subtracting(before).isEmpty, "every run's cgroup is removed")
+    }
+
+    @Test func enforceMemoryKillsAProgramOverTheBudget() throws {
+        let tiers = try tiersFile(cpu: 1, memoryMB: 32)
+        let outcome = try CLI.run(["exec", "--runs", "1", "--warmup", "0", "--tier", "slow", "--tiers", tiers, "--enforce-memory", "--",
+                                   "python3", "-c", "b = bytearray(96 << 20)"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("killed: over the slow memory budget of 32 MiB"), "\(outcome.stderr)")
+        let small = try CLI.run(["exec", "--runs", "1", "--warmup", "0", "--tier", "slow", "--tiers", tiers, "--enforce-memory", "--", "/bin/true"])
+        #expect(small.status == 0, "\(small.stderr)")
+    }
+
+    @Test func theBuiltInAppIsKilledOverATinyBudgetToo() throws {
+        let tiers = try tiersFile(cpu: 1, memoryMB: 3)
+        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", CLI.temporaryPath("s.png"),
+                                   "--tier", "slow", "--tiers", tiers, "--enforce-memory"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("the app was killed: over the slow memory budget of 3 MiB"), "\(outcome.stderr)")
+    }
+
+    @Test func tierOptionsAreChecked() throws {
+        for (arguments, fragment) in [
+            (["exec", "--enforce-memory", "--", "/bin/true"], "--tiers, --enforce-memory and --throttle need --tier NAME"),
+            (["exec", "--tier", "iphone-3gs", "--throttle", "cgroups", "--", "/bin/true"], "--throttle must be cgroup-v1, cgroup-v2 or signals"),
+            (["exec", "--tier", "no-such-tier", "--", "/bin/true"], "no-such-tier"),
+            (["run", "--enforce-memory"], "--enforce-memory needs --tier NAME"),
+        ] {
+            let outcome = try CLI.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains(fragment), "\(arguments): \(outcome.stderr)")
+        }
+    }
+}
