@@ -45,6 +45,16 @@ import LaunchExport
         let check = try CLI.run(["check", "--result", b, "--baseline", a, "--threshold", "1000", "--min-change", "1"])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.hasPrefix("launchprof check: passed"))
+        // Budgets apply to a program's result as to the app's: its total and its CPU time.
+        let budget = CLI.temporaryPath("budget.json")
+        defer { unlink(budget) }
+        try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 0.0000001, "User CPU time": 100}}}"#, to: budget)
+        let over = try CLI.run(["check", "--result", b, "--budget", budget])
+        #expect(over.status == 1, "\(over.stdout)\(over.stderr)")
+        #expect(over.stderr.contains("launchprof: over budget: 'Total launch time'"), "\(over.stderr)")
+        #expect(!over.stderr.contains("'User CPU time'"))
+        try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 100, "User CPU time": 100}}}"#, to: budget)
+        #expect(try CLI.run(["check", "--result", b, "--budget", budget]).status == 0)
     }
 
     @Test func recordedUnderItsNameItIsFoundByRevision() throws {
