@@ -86,6 +86,18 @@ struct DiffScaleBenchmark {
         let wall = walls[1], peak = peaks[1]
         print("diff at scale: launchprof diff end to end  \(format(wall * 1000)) ms  (goal <= 1000 ms: \(format(wall / 1.0))x the goal, \(verdict(wall <= 1)))")
         print("diff at scale: peak memory                 \(peak / (1 << 20)) MiB  (goal <= 300 MB: \(format(Double(peak) / 300e6))x the goal, \(verdict(peak <= 300_000_000)))")
+        // The CI gate on the same files: `check --result B --baseline A` (exit 1: B is slower).
+        var checkWalls: [Double] = [], checkPeaks: [Int] = []
+        for _ in 0..<3 {
+            guard let (wall, peak, status) = spawn([executable, "check", "--result", b, "--baseline", a]), status == 0 || status == 1 else {
+                print("diff at scale: launchprof check failed")
+                return
+            }
+            checkWalls.append(wall)
+            checkPeaks.append(peak)
+        }
+        let checkWall = checkWalls.sorted()[1], checkPeak = checkPeaks.sorted()[1]
+        print("diff at scale: launchprof check end to end \(format(checkWall * 1000)) ms  (goal <= 1000 ms: \(format(checkWall / 1.0))x the goal, \(verdict(checkWall <= 1))), peak \(checkPeak / (1 << 20)) MiB")
         print("diff at scale: load average after          \(loadAverage())")
     }
 

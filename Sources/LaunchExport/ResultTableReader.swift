@@ -122,6 +122,9 @@ final class ResultStreamParser {
     private var runMarks: [[(name: String, time: Double)]] = []
     /// Each run's tap latencies, when it had taps.
     private var runTapLatencies: [[Double]] = []
+    /// Taps lost, over all runs, and each run's dirty memory after its background step (``TabulatedResult``).
+    private var tapsLost = 0
+    private var dirtyAfterBackground: [Int] = []
     /// Each run's process record, when it has one (`launchprof exec`).
     private var runProcesses: [ProcessRecord] = []
     private var runCount = 0
@@ -234,7 +237,7 @@ final class ResultStreamParser {
         }
         let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
                                deferred: deferred, runCount: runCount)
-        return TabulatedResult(header: decoded, table: table)
+        return TabulatedResult(header: decoded, table: table, tapsLost: tapsLost, dirtyBytesAfterBackground: dirtyAfterBackground)
     }
 
     // MARK: Header copy
@@ -721,7 +724,9 @@ final class ResultStreamParser {
             seen |= 1 << key
             if key == 0 || key == 1 {
                 field = key == 0 ? "delivered" : "lost"
-                guard try intValue() >= 0 else { throw schema("a tap count must not be negative") }
+                let count = try intValue()
+                guard count >= 0 else { throw schema("a tap count must not be negative") }
+                if key == 1 { tapsLost = tapsLost.addingReportingOverflow(count).overflow ? Int.max : tapsLost + count }
             } else {
                 field = "latencies"
                 try array(depth: 5) { (i: Int) throws(JSONFailure) in
@@ -776,18 +781,21 @@ final class ResultStreamParser {
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
             var name = false, value = false
+            var isDirtyAfterBackground = false, number = 0
             try object(depth: 5, keys: Self.counterKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
                 if key == 0 {
                     guard !name else { throw schema("the key \"name\" appears twice") }
-                    field = "name"; name = true; _ = try stringValue()
+                    field = "name"; name = true
+                    isDirtyAfterBackground = try stringValue() == TabulatedResult.dirtyAfterBackgroundCounter
                 } else {
                     guard !value else { throw schema("the key \"value\" appears twice") }
-                    field = "value"; value = true; _ = try intValue()
+                    field = "value"; value = true; number = try intValue()
                 }
             }
             guard name else { throw schema("missing key \"name\"") }
             guard value else { throw schema("missing key \"value\"") }
+            if isDirtyAfterBackground { dirtyAfterBackground.append(number) }
             listIndex = -1
         }
     }

@@ -69,9 +69,13 @@ public struct Budget: Equatable, Sendable {
 
     /// The budgets `result` exceeds, for its own tier (`host` when it emulated none).
     public func violations(in result: LaunchResult) -> [Violation] {
-        let tier = result.configuration?.tier?.name ?? "host"
+        violations(in: PhaseTable(result), tier: result.configuration?.tier?.name)
+    }
+
+    /// The phases of `table` (a result of `tier`, `nil` for the host) whose median is over budget.
+    public func violations(in table: PhaseTable, tier: String?) -> [Violation] {
+        let tier = tier ?? "host"
         guard let phases = limits[tier] else { return [] }
-        let table = PhaseTable(result)
         var violations: [Violation] = []
         for (phase, budget) in phases.sorted(by: { $0.key < $1.key }) {
             let values: [Double]?

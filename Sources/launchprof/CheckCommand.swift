@@ -78,28 +78,34 @@ struct CheckCommand: ParsableCommand {
     private var auto: Bool { profile.runs == nil || profile.runs == .auto }
 
     func run() throws {
-        let (candidate, baselineResult, sequential) = try results()
+        let (candidate, madeNow, baselineResult, sequential) = try results()
         // An empty side is an input error, never a pass.
-        if candidate.runs.isEmpty { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
+        if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
         if let baselineResult, baselineResult.table.runCount == 0 {
             throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
         }
         if let baselineResult, !profile.quiet, baselineManifest == nil {
-            for caveat in Comparison.caveats(baseline: baselineResult.header, candidate: candidate) {
+            for caveat in Comparison.caveats(baseline: baselineResult.header, candidate: candidate.header) {
                 StandardError.write("launchprof: warning: \(caveat)\n")
             }
         }
-        if let output { do { try ResultFile.write(candidate, to: output) } catch { throw InputError(error) } }
+        if let output {
+            do {
+                if let madeNow { try ResultFile.write(madeNow, to: output) }
+                // A candidate read from --result is copied as it is.
+                else if let result { try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output) }
+            } catch { throw InputError(error) }
+        }
 
         var violations: [Budget.Violation] = []
         if let budget {
             let limits: Budget
             do { limits = try Budget.load(path: budget) } catch { throw InputError(error) }
-            violations = limits.violations(in: candidate)
+            violations = limits.violations(in: candidate.table, tier: candidate.header.configuration?.tier?.name)
         }
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
-        let candidateTable = PhaseTable(candidate)
+        let candidateTable = candidate.table
         let comparison = try sequential?.comparison ?? Comparison(
             baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
             paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
@@ -135,14 +141,14 @@ struct CheckCommand: ParsableCommand {
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
         // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).
         var overBackgroundMemory = false
-        if let tier = candidate.configuration?.tier, let limit = tier.backgroundMemory,
-           let dirty = Summary(candidate.runs.compactMap { $0.counter("dirty bytes after background") }.map(Double.init))?.median,
+        if let tier = candidate.header.configuration?.tier, let limit = tier.backgroundMemory,
+           let dirty = Summary(candidate.dirtyBytesAfterBackground.map(Double.init))?.median,
            dirty > Double(limit) {
             StandardError.write("launchprof: over budget: dirty memory in the background on \(tier.name) is \(MemoryFormat.mebibytes(dirty)), budget \(MemoryFormat.mebibytes(Double(limit))) (try releaseCachesOnBackground)\n")
             overBackgroundMemory = true
         }
         // A tap lost during the launch is a regression of its own: the user's input went nowhere.
-        let lostTaps = candidate.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost }
+        let lostTaps = candidate.tapsLost
         if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
         // The sequential rule decides the launch's phases and marks; after-launch work (the background
         // step, first uses) keeps its fixed-sample verdict and is not waited for.
@@ -168,17 +174,19 @@ struct CheckCommand: ParsableCommand {
     /// The candidate, the baseline when there is one (a stored baseline read by the table reader, as
     /// `diff` reads it: only its description and phase table are needed), and the sequential
     /// comparison when `--runs auto` chose the runs of an interleaved check.
-    private func results() throws -> (LaunchResult, TabulatedResult?, AdaptiveCheck.Outcome?) {
+    /// The candidate tabulated, and whole when it was made now (for `--output`); the baseline; the
+    /// sequential outcome.
+    private func results() throws -> (TabulatedResult, LaunchResult?, TabulatedResult?, AdaptiveCheck.Outcome?) {
         if measure.metric == .instructions {
             let (candidate, baseline) = try instructionResults()
-            return (candidate, baseline.map(TabulatedResult.init), nil)
+            return (TabulatedResult(candidate), result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
         }
         if let baselineManifest, auto {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
             let b = try Profile(options: profile)
             let outcome = try AdaptiveCheck(thresholds: try thresholds.thresholds(), budget: adaptive, quiet: profile.quiet)
                 .run(baseline: a, candidate: b)
-            return (outcome.candidate, TabulatedResult(outcome.baseline), outcome)
+            return (TabulatedResult(outcome.candidate), outcome.candidate, TabulatedResult(outcome.baseline), outcome)
         }
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
@@ -187,19 +195,22 @@ struct CheckCommand: ParsableCommand {
             do {
                 let (runsA, runsB) = try LaunchSession.interleaved(a.session, b.session) { progress.handle($0) }
                 progress.finish()
-                return (b.result(runsB), TabulatedResult(a.result(runsA)), nil)
+                let candidate = b.result(runsB)
+                return (TabulatedResult(candidate), candidate, TabulatedResult(a.result(runsA)), nil)
             } catch {
                 progress.finish()
                 throw InputError(error.description)
             }
         }
         if let result {
-            let candidate: LaunchResult
-            do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
+            // Read as the baseline is, by the streaming table reader: a result of thousands of phases
+            // and runs is checked without materialising its records.
+            let candidate: TabulatedResult
+            do { candidate = try ResultTableReader.read(result) } catch { throw InputError(error) }
             let baselineResult = try baseline.map { reference in
-                try lookup.loadTable(reference, tier: candidate.configuration?.tier?.name, manifest: candidate.manifest.name)
+                try lookup.loadTable(reference, tier: candidate.header.configuration?.tier?.name, manifest: candidate.header.manifest.name)
             }
-            return (candidate, baselineResult, nil)
+            return (candidate, nil, baselineResult, nil)
         }
         // Profiled now against a stored baseline. With --runs auto the candidate gets as many runs as
         // the baseline has (10 to --max-runs): a stored baseline cannot grow, so there is no
@@ -211,7 +222,7 @@ struct CheckCommand: ParsableCommand {
         let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
         let candidate = try profile.run(runs: runs)
         profile.printWarnings(candidate)
-        return (candidate, baselineResult, nil)
+        return (TabulatedResult(candidate), candidate, baselineResult, nil)
     }
 
     /// Both sides measured in instructions: a few runs suffice, because the counts repeat.
