@@ -21,6 +21,9 @@ final class DutyCycle: @unchecked Sendable {
     static let quantumNanoseconds: UInt64 = 2_000_000
 
     let group: pid_t
+    /// Whether the group's leader (a spawner, waiting for the program) is continued right after
+    /// each stop of the group, so that it never sits stopped when the program ends.
+    let sparingLeader: Bool
     let runNanoseconds: UInt64
     /// The stop for a full running quantum: (F − 1) × the quantum.
     let stopNanoseconds: UInt64
@@ -37,8 +40,9 @@ final class DutyCycle: @unchecked Sendable {
 
     /// A duty cycle for the process group `group` (its leader's pid, > 1, a child of this process)
     /// and cpu factor `factor` (≥ 1).
-    init(group: pid_t, factor: Double, quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds) {
+    init(group: pid_t, factor: Double, sparingLeader: Bool = false, quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds) {
         self.group = group
+        self.sparingLeader = sparingLeader
         runNanoseconds = quantumNanoseconds
         let clamped = factor.isFinite ? min(max(factor, 1), ThrottleSpec.factorRange.upperBound) : 1
         stopPerRun = clamped - 1
@@ -88,6 +92,7 @@ final class DutyCycle: @unchecked Sendable {
             let continued = MonotonicClock.nanoseconds()
             if lock.wait(until: continued &+ runNanoseconds, for: { stopping }) { break }
             guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { break }
+            if sparingLeader { kill(group, SIGCONT) }
             let stopped = MonotonicClock.nanoseconds()
             lock.withLock { cycleCount += 1 }
             // Ran for up to a few seconds: no overflow; at most 1,000 × that.

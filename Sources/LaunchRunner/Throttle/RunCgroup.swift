@@ -17,6 +17,8 @@ struct RunCgroup: Sendable {
     struct Directory: Sendable {
         var path: String
         var parent: String
+        /// Launchprof's own cgroup in this hierarchy, where a spawner comes from (v1: ``parent``).
+        var origin: String
         var mount: CgroupMount
         /// The v1 controller (`cpu`, `memory`); `nil` in v2.
         var controller: String?
@@ -44,7 +46,7 @@ struct RunCgroup: Sendable {
                     }
                     let parent = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
                     let lift = controller == "cpu" ? (file: "cpu.cfs_quota_us", value: "-1") : nil
-                    let directory = try makeDirectory(parent: parent, name: name, mount: mount, controller: controller,
+                    let directory = try makeDirectory(parent: parent, origin: parent, name: name, mount: mount, controller: controller,
                                                       threadsFile: "tasks", parentThreads: parent + "/tasks", lift: lift)
                     made.append(directory)
                     if controller == "cpu" {
@@ -65,7 +67,7 @@ struct RunCgroup: Sendable {
                 let parent = membership.unifiedPath == "/" || own == mount.mountPoint ? own : FileIO.parentDirectory(of: own)
                 let needed = (bandwidth.quotaMicroseconds == nil ? [] : ["cpu"]) + (memoryLimit == nil ? [] : ["memory"])
                 try enable(needed, in: parent)
-                let directory = try makeDirectory(parent: parent, name: name, mount: mount, controller: nil, threadsFile: "cgroup.threads",
+                let directory = try makeDirectory(parent: parent, origin: own, name: name, mount: mount, controller: nil, threadsFile: "cgroup.threads",
                                                   parentThreads: nil, lift: needed.contains("cpu") ? (file: "cpu.max", value: "max") : nil)
                 made.append(directory)
                 if needed.contains("cpu") { try CgroupFile.write(bandwidth.v2Max, to: directory.path + "/cpu.max") }
@@ -111,13 +113,14 @@ struct RunCgroup: Sendable {
         }
     }
 
-    private static func makeDirectory(parent: String, name: String, mount: CgroupMount, controller: String?, threadsFile: String,
-                                      parentThreads: String?, lift: (file: String, value: String)?) throws(ThrottleError) -> Directory {
+    private static func makeDirectory(parent: String, origin: String, name: String, mount: CgroupMount, controller: String?,
+                                      threadsFile: String, parentThreads: String?,
+                                      lift: (file: String, value: String)?) throws(ThrottleError) -> Directory {
         StaleCgroups.sweepOnce(parent)
         let path = parent + "/" + name
         try CgroupFile.makeDirectory(path)
         let removal = CgroupRemoval(directory: path, threadsFile: threadsFile, parentThreads: parentThreads, lift: lift)
-        return Directory(path: path, parent: parent, mount: mount, controller: controller, removal: removal,
+        return Directory(path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
                          registrySlot: ThrottleRegistry.register(removal))
     }
 
@@ -150,6 +153,11 @@ struct RunCgroup: Sendable {
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// What a spawner writes its pid to around its spawn (``SpawnerMoves``).
+    var spawnerMoves: SpawnerMoves {
+        SpawnerMoves(enter: directories.map { $0.path + "/cgroup.procs" }, leave: directories.map { $0.origin + "/cgroup.procs" })
     }
 
     /// v2: moves the process `pid` into the run's cgroup. A program that has already exited (ESRCH)

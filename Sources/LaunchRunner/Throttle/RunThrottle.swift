@@ -17,6 +17,10 @@ import Glibc
 /// let outcome = throttle.finish()                           // after the reap; always (defer)
 /// ```
 ///
+/// Through a spawner process that starts the program itself (`launchprof-spawn`): no `spawning`;
+/// the spawner applies ``spawnerMoves`` around its own `posix_spawn`, and the launcher calls
+/// `started(pid: spawnerPid, throughSpawner: true)` — the spawner stays unthrottled.
+///
 /// - ``ThrottleMechanism/cgroupV1``: the run gets a cgroup of its own (``RunCgroup``) with the
 ///   quota of ``CPUBandwidth``; ``spawning(_:)`` moves the calling thread into it for the spawn and
 ///   back, so the child starts there from its first instruction (and its memory, after `exec`, is
@@ -41,6 +45,11 @@ public final class RunThrottle: Sendable {
     /// Why no cgroup is used, when ``mechanism`` is ``ThrottleMechanism/signals`` without being
     /// forced: each cgroup mechanism tried and the reason it failed.
     public let fallbackReason: String?
+
+    /// What a spawner process writes its pid to around its own spawn, so that the program it
+    /// starts is in the run's cgroups from its first instruction and the spawner is not (empty
+    /// with signals). See ``SpawnerMoves``.
+    public var spawnerMoves: SpawnerMoves { cgroup?.spawnerMoves ?? SpawnerMoves() }
 
     /// The run's cgroup directories (one per v1 hierarchy, or one v2 directory); empty with signals.
     public var cgroupDirectories: [String] { cgroup?.directories.map(\.path) ?? [] }
@@ -131,18 +140,22 @@ public final class RunThrottle: Sendable {
         return result
     }
 
-    /// After a successful spawn, with the program's pid (the leader of its own process group):
-    /// v2 moves it into the run's cgroup; signals starts the duty cycle on its group. If this
-    /// throws, the program is not throttled: kill it and fail the run.
-    public func started(pid: pid_t) throws(ThrottleError) {
+    /// After a successful spawn, with the pid of the process spawned (a child of this process, the
+    /// leader of its own process group): v2 moves the program into the run's cgroup; signals starts
+    /// the duty cycle on the group. `throughSpawner`: that process is a spawner that applied
+    /// ``spawnerMoves`` itself and starts the program in its group; it is then neither moved nor
+    /// stopped (the duty cycle continues it at once after each group stop), so its timing of the
+    /// program is never held back. If this throws, the program is not throttled: kill it and fail
+    /// the run.
+    public func started(pid: pid_t, throughSpawner: Bool = false) throws(ThrottleError) {
         guard pid > 1 else { return }
         switch mechanism {
         case .cgroupV1:
             return
         case .cgroupV2:
-            try cgroup?.attach(pid)
+            if !throughSpawner { try cgroup?.attach(pid) }
         case .signals:
-            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor)
+            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor, sparingLeader: throughSpawner)
             let previous = state.lock.withLock { () -> DutyCycle? in
                 defer { state.dutyCycle = cycle }
                 return state.dutyCycle

@@ -31,6 +31,20 @@ struct CgroupThrottleTests {
         #expect(child.outcome == ThrottleOutcome())
     }
 
+    @Test func aSpawnerPutsTheProgramInAndItselfBackOut() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 8), forcing: .cgroupV1)
+        let directory = throttle.cgroupDirectories[0]
+        let moves = throttle.spawnerMoves
+        #expect(moves.enter == [directory + "/cgroup.procs"])
+        #expect(moves.leave == [FileIO.parentDirectory(of: directory) + "/cgroup.procs"])
+        let child = try ThrottledChild.run(ThrottledChild.spawner(moves, around: "cat /proc/self/cgroup"), under: throttle, throughSpawner: true)
+        #expect(child.exitCode == 0)
+        let parts = child.output.components(separatedBy: "--\n")
+        let name = String(directory.split(separator: "/").last!)
+        #expect(parts.count == 2 && parts[0].contains("/" + name + "\n") && !parts[1].contains(name), "\(child.output)")
+        #expect(!CgroupSupport.exists(directory))
+    }
+
     @Test func theChildIsThrottled() throws {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 16), forcing: .cgroupV1)
         let directory = throttle.cgroupDirectories[0]
@@ -176,6 +190,18 @@ struct MemoryLimitTests {
         #expect(!child.outcome.killedOverMemoryLimit)
     }
 
+    @Test func aSpawnerEntersBothHierarchies() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 2, memoryLimit: 64 << 20), forcing: .cgroupV1)
+        let moves = throttle.spawnerMoves
+        #expect(moves.enter.count == 2 && moves.leave.count == 2)
+        let child = try ThrottledChild.run(ThrottledChild.spawner(moves, around: "cat /proc/self/cgroup"), under: throttle, throughSpawner: true)
+        let parts = child.output.components(separatedBy: "--\n")
+        for directory in throttle.cgroupDirectories {
+            let name = String(directory.split(separator: "/").last!)
+            #expect(parts.count == 2 && parts[0].components(separatedBy: "/" + name + "\n").count == 3 && !parts[1].contains(name), "\(child.output)")
+        }
+    }
+
     @Test func theChildIsInTheMemoryCgroupWhileTheLauncherIsNot() throws {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 2, memoryLimit: 64 << 20), forcing: .cgroupV1)
         let memory = try #require(throttle.cgroupDirectories.first { $0.contains("memory") })
@@ -196,6 +222,19 @@ struct UnifiedCgroupTests {
         let child = try ThrottledChild.run(["/bin/sh", "-c", "sleep 0.05; cat /proc/self/cgroup"], under: throttle)
         let line = child.output.split(separator: "\n").first { $0.hasPrefix("0::") }
         #expect(line?.hasSuffix("/" + directory.split(separator: "/").last!) == true, "the child's cgroups: \(child.output)")
+        #expect(!CgroupSupport.exists(directory))
+    }
+
+    @Test func aSpawnerPutsTheProgramInAndItselfBackOut() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 1), forcing: .cgroupV2)
+        let directory = throttle.cgroupDirectories[0]
+        let own = try #require(CgroupSupport.mounts.unified?.directory(of: CgroupMembership.callingThread()?.unifiedPath ?? ""))
+        #expect(throttle.spawnerMoves == SpawnerMoves(enter: [directory + "/cgroup.procs"], leave: [own + "/cgroup.procs"]))
+        let child = try ThrottledChild.run(ThrottledChild.spawner(throttle.spawnerMoves, around: "cat /proc/self/cgroup"),
+                                           under: throttle, throughSpawner: true)
+        let parts = child.output.components(separatedBy: "--\n")
+        let name = String(directory.split(separator: "/").last!)
+        #expect(parts.count == 2 && parts[0].contains("/" + name + "\n") && !parts[1].contains(name), "\(child.output)")
         #expect(!CgroupSupport.exists(directory))
     }
 

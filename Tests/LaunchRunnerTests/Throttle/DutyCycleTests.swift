@@ -73,6 +73,28 @@ import Glibc
         #expect(reaped == pid && status & 0x7f == SIGTERM)
     }
 
+    @Test func aSpawnerLeadingTheGroupIsSparedAndTheProgramStopped() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 100), forcing: .signals)
+        #expect(throttle.spawnerMoves.isEmpty)
+        var leaderStopped = 0, programStopped = 0, samples = 0
+        // The "spawner" waits for its busy child, as launchprof-spawn waits for the program.
+        let child = try ThrottledChild.run(["/bin/sh", "-c", "sh -c 'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done' & wait"],
+                                           under: throttle, throughSpawner: true) { leader in
+            let until = MonotonicClock.nanoseconds() + 300_000_000
+            while MonotonicClock.nanoseconds() < until {
+                guard let program = EscapedProcessReaper.children(of: leader).first?.pid else { usleep(1000); continue }
+                if CgroupSupport.state(of: leader) == "T" { leaderStopped += 1 }
+                if CgroupSupport.state(of: program) == "T" { programStopped += 1 }
+                samples += 1
+                usleep(1000)
+            }
+        }
+        #expect(child.exitCode == 0)
+        // F = 100: the group is stopped 99% of the time; the leader is continued right after each stop.
+        #expect(samples > 20 && programStopped > samples / 2, "program stopped in \(programStopped) of \(samples) samples")
+        #expect(leaderStopped < samples / 10, "leader stopped in \(leaderStopped) of \(samples) samples")
+    }
+
     @Test func theThreadEndsByItselfWhenTheGroupIsGone() throws {
         var pid: pid_t = 0
         var attributes = posix_spawnattr_t()

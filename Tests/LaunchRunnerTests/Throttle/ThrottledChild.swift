@@ -25,8 +25,10 @@ struct ThrottledChild {
     /// Wall time over CPU time: about the cpu factor for a CPU-bound program.
     var stretch: Double { wall / max(cpu, 1e-6) }
 
-    /// Runs `argv` under `throttle`; `whileRunning` is called with the pid after the spawn, before the reap.
-    static func run(_ argv: [String], under throttle: RunThrottle, whileRunning: (pid_t) -> Void = { _ in }) throws -> ThrottledChild {
+    /// Runs `argv` under `throttle`; `whileRunning` is called with the pid after the spawn, before the
+    /// reap. `throughSpawner`: `argv` is a spawner that applies ``RunThrottle/spawnerMoves`` itself.
+    static func run(_ argv: [String], under throttle: RunThrottle, throughSpawner: Bool = false,
+                    whileRunning: (pid_t) -> Void = { _ in }) throws -> ThrottledChild {
         let outputPath = NSTemporaryDirectory() + "launchprof-throttle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -38,22 +40,27 @@ struct ThrottledChild {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // As the launcher: its own group, no signal blocked (the caller's mask is inherited otherwise).
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setpgroup(&attributes, 0)
         var cStrings: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cStrings { free(pointer) } }
         var pid: pid_t = 0
         var start: UInt64 = 0
-        let spawned = try throttle.spawning { () -> Int32 in
+        let spawn = { () -> Int32 in
             start = MonotonicClock.nanoseconds()
             return posix_spawn(&pid, argv[0], &actions, &attributes, &cStrings, environ)
         }
+        let spawned = throughSpawner ? spawn() : try throttle.spawning(spawn)
         guard spawned == 0 else {
             throttle.finish()
             throw ThrottleError.cgroup(path: argv[0], action: "spawn", reason: String(cString: strerror(spawned)))
         }
         do {
-            try throttle.started(pid: pid)
+            try throttle.started(pid: pid, throughSpawner: throughSpawner)
         } catch {
             kill(-pid, SIGKILL)
             var status: Int32 = 0
@@ -71,6 +78,12 @@ struct ThrottledChild {
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         let output = (try? FileIO.readText(outputPath)) ?? ""
         return ThrottledChild(pid: pid, status: status, wall: wall, cpu: cpu, output: output, outcome: outcome)
+    }
+
+    /// A shell script that does what a spawner does with `moves` around `body` (run in a child).
+    static func spawner(_ moves: SpawnerMoves, around body: String) -> [String] {
+        let enter = moves.enter.map { "echo $$ > \($0)" }, leave = moves.leave.map { "echo $$ > \($0)" }
+        return ["/bin/sh", "-c", (enter + [body] + leave + ["echo --", "cat /proc/self/cgroup"]).joined(separator: "\n")]
     }
 
     /// A shell loop that keeps one CPU busy for `iterations` rounds (150,000: about 0.2 s of CPU here).
