@@ -53,7 +53,7 @@ let package = Package(
         // The small C process `launchprof exec` spawns each program through (its peak memory is then the program's own).
         // --as-needed: SwiftPM links every executable with the Swift runtime, which this C program does
         // not use and which would make it (and so every program's peak memory) several MiB larger.
-        .executableTarget(name: "launchprof-spawn", linkerSettings: []),
+        .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),

@@ -183,13 +183,6 @@ public struct AppLauncher: Sendable {
             for (key, value) in trace.environment(runFile: traceFile, arguments: command) { env[key] = value }
             command = trace.arguments(command)
         }
-        let spawner = program?.spawner
-        let argv = spawner.map { [$0, String(reportPipe[1]), executable] + command } ?? command
-        let envp = env.map { "\($0.key)=\($0.value)" }
-
-        var pid: pid_t = 0
-        var spawnReading: UInt64 = 0
-        var spawnClock = SpawnClock.now()
         // A tier applied from outside: the run's cgroup (or duty cycle), made before the spawn and
         // finished after the run, whatever happens.
         var runThrottle: RunThrottle?
@@ -199,6 +192,17 @@ public struct AppLauncher: Sendable {
                 throw .throttleFailed(error.description)
             }
         }
+        let spawner = program?.spawner
+        // Through the spawner, it moves itself into the run's cgroups around its own spawn (exact, and
+        // its timing is never throttled); else this thread does, around the spawn below.
+        let moves = runThrottle?.spawnerMoves ?? SpawnerMoves()
+        let moveArguments = moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
+        let argv = spawner.map { [$0, String(reportPipe[1])] + moveArguments + ["--", executable] + command } ?? command
+        let envp = env.map { "\($0.key)=\($0.value)" }
+
+        var pid: pid_t = 0
+        var spawnReading: UInt64 = 0
+        var spawnClock = SpawnClock.now()
         func spawn() -> Int32 {
             withCStrings(argv) { cArgv in
                 withCStrings(envp) { cEnvp in
@@ -210,7 +214,7 @@ public struct AppLauncher: Sendable {
             }
         }
         var status: Int32 = 0
-        do { status = try runThrottle?.spawning(spawn) ?? spawn() } catch {
+        do { status = spawner != nil ? spawn() : try runThrottle?.spawning(spawn) ?? spawn() } catch {
             runThrottle?.finish()
             closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
             throw .throttleFailed(error.description)
@@ -231,7 +235,7 @@ public struct AppLauncher: Sendable {
             throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
         }
         guard let runThrottle else { return try collectRun() }
-        do { try runThrottle.started(pid: pid) } catch {
+        do { try runThrottle.started(pid: pid, throughSpawner: spawner != nil) } catch {
             kill(-pid, SIGKILL)
             Self.killAndReapGroup(pid, token: runToken)
             runThrottle.finish()

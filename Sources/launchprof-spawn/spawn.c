@@ -1,6 +1,11 @@
 // launchprof-spawn: the small process `launchprof exec` starts each run through.
 //
-//   launchprof-spawn REPORT_FD EXECUTABLE ARGV0 ARGS...
+//   launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//
+// --enter/--leave (a device tier applied from outside, `RunThrottle.spawnerMoves`): it writes its
+// own pid to each --enter file (the run's cgroups' cgroup.procs) just before its posix_spawn and to
+// each --leave file right after, so the program starts inside the run's cgroups while the spawner's
+// own timing is never throttled. An --enter write that fails is reported as an error.
 //
 // Why it exists: the kernel records the resident-set high-water mark of the memory a process
 // leaves at execve() in that process's peak (wait4's ru_maxrss). A program spawned directly by
@@ -79,10 +84,23 @@ static void report(int fd, const char *text, size_t length) {
     }
 }
 
+// Writes this process's pid to a cgroup's `cgroup.procs` (or v1 `tasks`): 0, or -1 with errno.
+static int write_pid(const char *path) {
+    int file = open(path, O_WRONLY | O_CLOEXEC);
+    if (file < 0) return -1;
+    char text[32];
+    int length = snprintf(text, sizeof text, "%d\n", (int)getpid());
+    ssize_t written = write(file, text, (size_t)length);
+    int saved = errno;
+    close(file);
+    errno = saved;
+    return written == length ? 0 : -1;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) {
-        static const char usage[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
-        report(2, usage, sizeof usage - 1);
+    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
+    if (argc < 5) {
+        report(2, usage_text, sizeof usage_text - 1);
         return 127;
     }
     char *end = NULL;
@@ -94,6 +112,21 @@ int main(int argc, char **argv) {
         return 127;
     }
     fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+
+    // The cgroup files to enter and leave, then `--` and the program.
+    const char *enter[8], *leave[8];
+    int enters = 0, leaves = 0, next = 2;
+    while (next + 1 < argc && (strcmp(argv[next], "--enter") == 0 || strcmp(argv[next], "--leave") == 0)) {
+        int entering = strcmp(argv[next], "--enter") == 0;
+        if ((entering ? enters : leaves) == 8) break;
+        if (entering) enter[enters++] = argv[next + 1]; else leave[leaves++] = argv[next + 1];
+        next += 2;
+    }
+    if (next + 2 >= argc || strcmp(argv[next], "--") != 0) {
+        report(2, usage_text, sizeof usage_text - 1);
+        return 127;
+    }
+    char **program = argv + next + 1;
 
     const int handled[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
     sigset_t defaults;
@@ -120,7 +153,12 @@ int main(int argc, char **argv) {
     unsigned long long spawned = now_ns();
     int length = snprintf(line, sizeof line, "spawn %llu %llu\n", spawned,
                           (unsigned long long)wall.tv_sec * 1000000000ULL + (unsigned long long)wall.tv_nsec);
-    int status = posix_spawn(&pid, argv[2], NULL, &attributes, argv + 3, environ);
+    int status = 0;
+    for (int i = 0; i < enters && status == 0; i++) {
+        if (write_pid(enter[i]) != 0) status = errno ? errno : EIO;
+    }
+    if (status == 0) status = posix_spawn(&pid, program[0], NULL, &attributes, program + 1, environ);
+    for (int i = 0; i < leaves; i++) (void)write_pid(leave[i]);
     if (status != 0) {
         length += snprintf(line + length, sizeof line - (size_t)length, "error %d\n", status);
         report((int)fd, line, (size_t)length);
