@@ -249,8 +249,11 @@ import LaunchExport
         return path
     }
 
+    /// The run cgroups of launchprof processes other than this test process (whose own throttle
+    /// tests, running in parallel, make and remove cgroups named by its pid).
     func runCgroups() -> Set<String> {
-        Set((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") } ?? [])
+        let own = "launchprof-\(getpid())-"
+        return Set((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") && !$0.hasPrefix(own) } ?? [])
     }
 
     @Test(arguments: ["", "signals"]) func aCPUBoundProgramIsStretchedByTheFactor(_ mechanism: String) throws {
