@@ -18,7 +18,10 @@ public struct Thresholds: Equatable, Sendable {
 
     /// Time: 5% and 2 ms by default.
     public var time: Limit
-    /// Instructions: 1% and no absolute floor by default (counts are repeatable to a few instructions).
+    /// Instructions: 1% and 10,000 instructions by default. Counts repeat to a few dozen instructions
+    /// for a whole launch, but a phase of a few hundred thousand can move by a few thousand between
+    /// processes (seen once in CI: `building layouts` +3.0 K, +1.5%, on an unchanged manifest), so a
+    /// change of under 10,000 instructions (a few microseconds of work) is never a regression.
     public var instructions: Limit
     /// Per-phase relative thresholds in percent, by phase name or path (`drawing/keys`); they apply
     /// to every metric.
@@ -26,7 +29,7 @@ public struct Thresholds: Equatable, Sendable {
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
 
-    public init(time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 0),
+    public init(time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 10_000),
                 perPhase: [String: Double] = [:], alpha: Double = 0.01) {
         self.time = time
         self.instructions = instructions
