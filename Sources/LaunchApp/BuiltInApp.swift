@@ -63,7 +63,7 @@ public enum BuiltInApp {
             pipeline.forceDecodeRace = options.forceDecodeRace
             if !options.writeSnapshot { pipeline.snapshotPath = nil }
             // Live progress for the launcher's progress bar; the protocol ignores x- lines.
-            pipeline.onStageStart = { write(AppInterface.protocolDescriptor, "x-progress \(ProtocolWriter.escape($0))\n") }
+            pipeline.onStageStart = { write(AppInterface.protocolDescriptor, ProtocolWriter.progress($0) + "\n") }
             try pipeline.launch()
             for name in options.touch { try pipeline.touch(name) }
             // The launch is over: its part of the report goes out now, so the launcher sees
@@ -105,26 +105,24 @@ public enum BuiltInApp {
 
     /// Does what one control line says; `false` for `quit`.
     static func handle(_ line: String, _ pipeline: Pipeline, duringLaunch: Bool) throws -> Bool {
-        switch line {
-        case "background":
+        if line.isEmpty { return true }
+        guard let command = ControlCommand(line: Substring(line)) else {
+            throw PipelineError("the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)")
+        }
+        switch command {
+        case .background:
             try pipeline.enterBackground(state: ["display": pipeline.calculator.display])
-        case "quit":
+        case .quit:
             return false
-        case "foreground":
+        case .foreground:
             try pipeline.enterForeground()
-        case "":
-            break
-        default:
-            guard line.hasPrefix("tap ") else {
-                throw PipelineError("the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)")
-            }
-            let name = String(line.dropFirst(4))
+        case .tap(let name):
             guard let key = Calculator.key(named: name), !duringLaunch || pipeline.manifest.strategies.queueInputDuringLaunch else {
-                write(AppInterface.protocolDescriptor, "tap-lost \(ProtocolWriter.escape(name))\n")
+                write(AppInterface.protocolDescriptor, ProtocolWriter.tapLost(key: name) + "\n")
                 return true
             }
             let shown = try pipeline.press(key)
-            write(AppInterface.protocolDescriptor, "tap \(shown) \(ProtocolWriter.escape(name))\n")
+            write(AppInterface.protocolDescriptor, ProtocolWriter.tap(shownAt: shown, key: name) + "\n")
         }
         return true
     }

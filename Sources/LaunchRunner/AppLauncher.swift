@@ -49,7 +49,7 @@ public struct AppLauncher: Sendable {
     /// Lines for the program's standard input, the control channel (`docs/protocol.md`): written
     /// when the `interactive` mark arrives (the launch is over), then the input is closed. Empty:
     /// standard input is `/dev/null`. The built-in app gets `background` and `quit`.
-    public var inputAfterLaunch: [String] = []
+    public var inputAfterLaunch: [ControlCommand] = []
     /// Key presses delivered on the control channel (`tap <key>`) at their times after the spawn,
     /// like the OS delivering events; ``inputAfterLaunch`` waits until the last is sent. The run's
     /// ``RunRecord/taps`` says what became of them.
@@ -382,7 +382,7 @@ public struct AppLauncher: Sendable {
             }
             // Taps whose time has come, then (the launch over and every tap sent) the lines after launch.
             while ended == nil, controlFD >= 0, tapsSent.count < schedule.count, now >= tapDue(tapsSent.count) {
-                Self.send(["tap \(schedule[tapsSent.count].key)"], to: controlFD)
+                Self.send([ControlCommand.tap(schedule[tapsSent.count].key)], to: controlFD)
                 tapsSent.append(MonotonicClock.nanoseconds())
             }
             if !controlSent, tapsSent.count == schedule.count, parser.sawMark(AppInterface.interactiveMark) {
@@ -390,7 +390,7 @@ public struct AppLauncher: Sendable {
                 shutdown(controlFD, Int32(SHUT_WR))
                 controlSent = true
                 onInputAfterLaunchSent?()
-                if let budget = backgroundBudget, inputAfterLaunch.contains("background") {
+                if let budget = backgroundBudget, inputAfterLaunch.contains(.background) {
                     backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
                 }
             }
@@ -633,12 +633,11 @@ public struct AppLauncher: Sendable {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
-            if line.hasPrefix("begin ") || line.hasPrefix("mark ") || line.hasPrefix("count ") || line.hasPrefix("deferred ") {
+            if let verb = ProtocolVerb(rawValue: String(ProtocolVerb.split(Substring(line)).verb)), verb.addsRecord {
                 records += 1
                 if records > protocolRecordLimit { break }
             }
-            if line.hasPrefix("x-progress ") {
-                let text = String(line.dropFirst(11))
+            if let text = ProtocolVerb.progressStage(in: Substring(line)) {
                 progress = text
                 onProgress?(text)
             }
@@ -651,10 +650,10 @@ public struct AppLauncher: Sendable {
         }
     }
 
-    /// Writes `lines` to the control socket without blocking or raising SIGPIPE (a program that does
+    /// Writes `commands` to the control socket without blocking or raising SIGPIPE (a program that does
     /// not read them, or has gone, loses them).
-    static func send(_ lines: [String], to fd: Int32) {
-        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    static func send(_ commands: [ControlCommand], to fd: Int32) {
+        let bytes = Array(commands.map { $0.line + "\n" }.joined().utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }

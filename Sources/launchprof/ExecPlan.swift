@@ -136,7 +136,7 @@ struct ExecPlan: LaunchPlan {
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, tier: tierInfo, metric: .time),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
-        result.warnings = Profile.warnings(result, budget: nil)
+        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil).map(\.message)
         return result
     }
 

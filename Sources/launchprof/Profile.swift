@@ -81,7 +81,7 @@ struct Profile {
         }
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
-        launcher.inputAfterLaunch = options.resume ? ["background", "foreground", "quit"] : ["background", "quit"]
+        launcher.inputAfterLaunch = options.resume ? [.background, .foreground, .quit] : [.background, .quit]
         launcher.taps = try TapOption.check(options.taps, against: manifest)
         // Under Valgrind everything is about 50 times slower: the OS's budget does not apply.
         launcher.backgroundBudget = metric == .instructions ? nil : options.backgroundBudget
@@ -151,7 +151,7 @@ struct Profile {
                                             mode: options.cold ? "cold" : "warm",
                                             timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
-        result.warnings = Self.warnings(result, budget: memoryBudget)
+        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
         // Rules on shares of time: not for Valgrind's times under --metric instructions.
         if metric != .instructions { result.slowReasons = SlowLaunchDiagnosis.reasons(records) }
         return result
@@ -168,21 +168,5 @@ struct Profile {
         var files = [manifest.path, manifest.theme] + manifest.stages.compactMap(\.file)
         files += PageCache.files(under: manifest.assets).filter { $0.hasSuffix(".png") }
         return files
-    }
-
-    /// Outlier first runs and memory over the tier's budget.
-    static func warnings(_ result: LaunchResult, budget: Int?) -> [String] {
-        var warnings: [String] = []
-        let totals = result.runs.map(\.total)
-        // An outlier by the spread of the runs, and slower by more than a tenth: with nearly identical
-        // runs the spread is so small that a difference of microseconds would count.
-        if totals.count >= 3, Outliers.indexes(totals).contains(0), let summary = Summary(totals), totals[0] > summary.median * 1.1 {
-            warnings.append("run 1 is an outlier (total \(SecondsFormat.seconds(totals[0], precision: 3)) against a median of \(SecondsFormat.seconds(summary.median, precision: 3))): first launches after a build are often slower; try --warmup 2")
-        }
-        if let budget, let tier = result.configuration?.tier,
-           let peak = result.runs.compactMap(\.peakResidentBytes).max(), peak > budget {
-            warnings.append("peak resident memory \(MemoryFormat.mebibytes(peak)) is over the \(tier.name) memory budget of \(MemoryFormat.mebibytes(budget)): an app this large would be killed there")
-        }
-        return warnings
     }
 }

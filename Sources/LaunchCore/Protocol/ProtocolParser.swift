@@ -61,17 +61,26 @@ public struct ProtocolParser {
         let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
         if line.isEmpty || line.hasPrefix("#") { return }
         guard !finished else { throw fail("unexpected line after 'done'") }
-        let (verb, rest) = split(line)
+        let (verbText, rest) = ProtocolVerb.split(line)
         if !sawHello {
-            guard verb == "launchprof" else { throw fail("expected the greeting 'launchprof 1' first, got '\(clip(line))'") }
+            guard verbText == ProtocolVerb.greeting.rawValue else { throw fail("expected the greeting 'launchprof 1' first, got '\(clip(line))'") }
             guard rest == "1" else { throw fail("protocol version '\(rest)' is not supported (this launchprof speaks version 1)") }
             sawHello = true
             return
         }
+        guard let verb = ProtocolVerb(rawValue: String(verbText)) else {
+            if verbText.hasPrefix(ProtocolVerb.extensionPrefix) { return }  // Extensions are ignored.
+            let verbs = ProtocolVerb.recordVerbs.map(\.rawValue)
+            throw fail("unknown line '\(clip(line))' (expected \(verbs.dropLast().joined(separator: ", ")) or \(verbs.last!))")
+        }
         switch verb {
-        case "main":
+        case .progress:
+            return  // For the launcher's progress bar (AppLauncher reads it); no part of the run.
+        case .greeting:
+            throw fail("a second greeting '\(clip(line))': it must be the first line only")
+        case .main:
             mainReading = try reading(rest, "main <ns>")
-        case "begin":
+        case .begin:
             let (t, afterTime) = split(rest)
             let (threadText, afterThread) = split(afterTime)
             let (kindText, name) = split(afterThread)
@@ -93,26 +102,26 @@ public struct ProtocolParser {
             let inBackground = backgroundReading.map { time >= $0 } ?? false
             let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
             phases.append(PhaseRecord(
-                name: unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
+                name: Self.unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
                 thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
             open[thread, default: []].append(phases.count - 1)
-        case "end":
+        case .end:
             let (t, afterTime) = split(rest)
             let (threadText, name) = split(afterTime)
             let time = try reading(t, "end <ns> <thread> <name>")
             let thread = try threadNumber(threadText)
             guard let index = open[thread]?.last else {
-                throw fail("end of '\(unescape(name))' on thread \(thread), but no phase is open there")
+                throw fail("end of '\(Self.unescape(name))' on thread \(thread), but no phase is open there")
             }
-            guard phases[index].name == unescape(name) else {
-                throw fail("end of '\(unescape(name))' on thread \(thread), but '\(phases[index].name)' is the phase open there")
+            guard phases[index].name == Self.unescape(name) else {
+                throw fail("end of '\(Self.unescape(name))' on thread \(thread), but '\(phases[index].name)' is the phase open there")
             }
             let duration = seconds(time) - phases[index].start
             guard duration >= 0 else { throw fail("phase '\(phases[index].name)' ends before it begins") }
             phases[index].duration = duration
             open[thread]!.removeLast()
             lastEnded[thread] = index
-        case "stats":
+        case .stats:
             let (threadText, fields) = split(rest)
             let thread = try threadNumber(threadText)
             guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
@@ -126,16 +135,16 @@ public struct ProtocolParser {
                 default: break  // Unknown statistics are ignored: later versions may add some.
                 }
             }
-        case "mark":
+        case .mark:
             let (t, afterTime) = split(rest)
             let (threadText, name) = split(afterTime)
             let time = try reading(t, "mark <ns> <thread> <name>")
             guard !name.isEmpty else { throw fail("mark without a name") }
-            marks.append(MarkRecord(name: unescape(name), time: seconds(time), thread: try threadNumber(threadText)))
-        case "count":
+            marks.append(MarkRecord(name: Self.unescape(name), time: seconds(time), thread: try threadNumber(threadText)))
+        case .count:
             let (valueText, name) = split(rest)
             guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got '\(clip(line))'") }
-            let key = unescape(name)
+            let key = Self.unescape(name)
             if let i = counterIndex[key] {
                 let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
                 guard !overflow else { throw fail("counter '\(clip(name))' overflows a 64-bit integer") }
@@ -144,30 +153,27 @@ public struct ProtocolParser {
                 counterIndex[key] = counters.count
                 counters.append(CounterRecord(name: key, value: value))
             }
-        case "deferred":
+        case .deferred:
             guard !rest.isEmpty else { throw fail("deferred without a phase name") }
-            deferred.append(unescape(rest))
-        case "launched":
+            deferred.append(Self.unescape(rest))
+        case .launched:
             launchedReading = try reading(rest, "launched <ns>")
-        case "background":
+        case .background:
             backgroundReading = try reading(rest, "background <ns>")
-        case "tap":
+        case .tap:
             let (t, _) = split(rest)
             tapShownReadings.append(try reading(t, "tap <ns> <key>"))
-        case "tap-lost":
+        case .tapLost:
             tapsLost += 1
-        case "peak":
+        case .peak:
             guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got '\(clip(line))'") }
             peak = value
-        case "done":
+        case .done:
             _ = try reading(rest, "done <ns>")
             if let (thread, stack) = open.first(where: { !$0.value.isEmpty }) {
                 throw fail("'done' while '\(phases[stack.last!].name)' is still open on thread \(thread)")
             }
             finished = true
-        default:
-            if verb.hasPrefix("x-") { return }  // Extensions are ignored.
-            throw fail("unknown line '\(clip(line))' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)")
         }
     }
 
@@ -207,10 +213,7 @@ public struct ProtocolParser {
 
     private func fail(_ reason: String) -> Error { Error(line: lineNumber, reason: reason) }
 
-    private func split(_ text: Substring) -> (Substring, Substring) {
-        guard let space = text.firstIndex(of: " ") else { return (text, "") }
-        return (text[..<space], text[text.index(after: space)...])
-    }
+    private func split(_ text: Substring) -> (Substring, Substring) { ProtocolVerb.split(text) }
 
     private func reading(_ text: Substring, _ form: String) throws(Error) -> UInt64 {
         if text == "-" { return now() }
@@ -233,7 +236,7 @@ public struct ProtocolParser {
 
     /// Undoes ``ProtocolWriter/escape(_:)``, by Unicode scalar (a backslash may combine with a
     /// following mark into one Character).
-    private func unescape(_ text: Substring) -> String {
+    public static func unescape(_ text: Substring) -> String {
         guard text.unicodeScalars.contains("\\") else { return String(text) }
         var out = ""
         var escaping = false

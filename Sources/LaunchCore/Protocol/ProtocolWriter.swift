@@ -22,7 +22,7 @@ public enum ProtocolWriter {
     /// The first two lines: the greeting and the `main` reading. A program may send them at once and
     /// the ``report(recorders:deferred:)`` later.
     public static func greeting(mainReading: UInt64) -> [String] {
-        ["launchprof \(version)", "main \(mainReading)"]
+        [ProtocolVerb.greeting.line("\(version)"), ProtocolVerb.main.line("\(mainReading)")]
     }
 
     /// Every phase, mark, counter and deferred phase recorded, then `peak` and `done` (unless
@@ -45,12 +45,12 @@ public enum ProtocolWriter {
             var open: [Int] = []
             func close(_ i: Int) {
                 let p = phases[i]
-                lines.append("end \(reading(p.end)) \(p.thread) \(escape(p.name))")
+                lines.append(ProtocolVerb.end.line("\(reading(p.end))", "\(p.thread)", escape(p.name)))
                 var stats: [String] = []
                 if let host = p.hostDuration { stats.append("host=\(nanoseconds(host))") }
                 if let rss = p.residentBytes { stats.append("rss=\(rss)") }
                 if let growth = p.residentGrowth { stats.append("growth=\(growth)") }
-                if !stats.isEmpty { lines.append("stats \(p.thread) " + stats.joined(separator: " ")) }
+                if !stats.isEmpty { lines.append(ProtocolVerb.stats.line(["\(p.thread)"] + stats)) }
             }
             for (i, phase) in phases.enumerated() {
                 while let top = open.last, top != phase.parent {
@@ -59,31 +59,40 @@ public enum ProtocolWriter {
                 }
                 if phase.afterLaunch, launched.map({ reading(phase.start) < $0 }) ?? true {
                     while let top = open.popLast() { close(top) }
-                    lines.append("launched \(reading(phase.start))")
+                    lines.append(ProtocolVerb.launched.line("\(reading(phase.start))"))
                     launched = reading(phase.start)
                 }
                 if let background, !wentToBackground, reading(phase.start) >= background {
                     while let top = open.popLast() { close(top) }
-                    lines.append("background \(background)")
+                    lines.append(ProtocolVerb.background.line("\(background)"))
                     wentToBackground = true
                 }
-                lines.append("begin \(reading(phase.start)) \(phase.thread) \(phase.kind?.rawValue ?? "-") \(escape(phase.name))")
+                lines.append(ProtocolVerb.begin.line("\(reading(phase.start))", "\(phase.thread)", phase.kind?.rawValue ?? "-", escape(phase.name)))
                 open.append(i)
             }
             while let top = open.popLast() { close(top) }
             for mark in recorder.markRecords() {
-                lines.append("mark \(reading(mark.time)) \(mark.thread) \(escape(mark.name))")
+                lines.append(ProtocolVerb.mark.line("\(reading(mark.time))", "\(mark.thread)", escape(mark.name)))
             }
             for counter in recorder.counterRecords() {
-                lines.append("count \(counter.value) \(escape(counter.name))")
+                lines.append(ProtocolVerb.count.line("\(counter.value)", escape(counter.name)))
             }
         }
-        for name in deferred { lines.append("deferred \(escape(name))") }
+        for name in deferred { lines.append(ProtocolVerb.deferred.line(escape(name))) }
         guard finish else { return lines }
-        lines.append("peak \(ProcessMemory.peakResidentBytes())")
-        lines.append("done \(MonotonicClock.nanoseconds())")
+        lines.append(ProtocolVerb.peak.line("\(ProcessMemory.peakResidentBytes())"))
+        lines.append(ProtocolVerb.done.line("\(MonotonicClock.nanoseconds())"))
         return lines
     }
+
+    /// `x-progress <stage>`: the stage the app has reached (for the launcher's progress bar).
+    public static func progress(_ stage: String) -> String { ProtocolVerb.progress.line(escape(stage)) }
+
+    /// `tap <ns> <key>`: a tap applied, shown at `reading`.
+    public static func tap(shownAt reading: UInt64, key: String) -> String { ProtocolVerb.tap.line("\(reading)", escape(key)) }
+
+    /// `tap-lost <key>`: a tap the app dropped.
+    public static func tapLost(key: String) -> String { ProtocolVerb.tapLost.line(escape(key)) }
 
     /// `seconds` as whole nanoseconds, checked before converting: negative or NaN gives 0, and
     /// anything past `UInt64.max` nanoseconds (585 years) gives `UInt64.max`, never a trap.
