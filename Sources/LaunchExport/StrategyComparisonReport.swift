@@ -5,8 +5,6 @@ import LaunchStats
 /// `launchprof compare`'s table, one row per strategy, tier and measure (off, on, change, verdict),
 /// in each of its formats; cells are escaped for the format.
 public struct StrategyComparisonReport {
-    public enum Format: String, CaseIterable, Sendable { case text, markdown, json, csv }
-
     public var rows: [StrategyComparisonRow]
     /// Runs a side behind each strategy and tier.
     public var runs: Int
@@ -43,8 +41,11 @@ public struct StrategyComparisonReport {
          change(row), row.verdict.rawValue]
     }
 
-    public func render(_ format: Format) throws -> String {
+    /// The table in `format` (one of ``OutputFormat/Subject/strategies``' formats).
+    public func render(_ format: OutputFormat) throws -> String {
         switch format {
+        case .chromeTrace, .svg:
+            throw ExportError("a comparison of strategies has no \(format.rawValue) form: use \(OutputFormat.Subject.strategies.list)")
         case .text:
             return TextTable.render([Self.header] + rows.map { cells($0).map(PlainText.oneLine) })
                 + "(\(runs) runs a side, interleaved off and on; verdicts as check's, see docs/comparison.md)\n"

@@ -39,8 +39,8 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A budget file: per tier, per phase maximum seconds.", valueName: "file"))
     var budget: String?
 
-    @Option(name: .long, help: "Output format: text, markdown or json.")
-    var format: ComparisonFormat = .text
+    @Option(name: .long, help: "Output format: \(OutputFormat.Subject.comparison.list) (default: text).", transform: OutputFormat.argument(.comparison))
+    var format: OutputFormat = .text
 
     @Flag(name: .long, help: "With --format text, also print the comparison table (by default: one line, or the failures).")
     var table = false
@@ -124,16 +124,15 @@ struct CheckCommand: ParsableCommand {
                 do { try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary) } catch { throw InputError(error) }
             }
         }
-        switch format {
-        case .text:
+        if format == .text {
             // Regressions and blown budgets are named on stderr below; the table shows the rows.
             if baselineResult != nil && table {
                 var table = context
                 table.violations = []
                 print(ComparisonTextTable().render(comparison, context: table), terminator: "")
             }
-        case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")
-        case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
+        } else if let exporter = format.comparisonExporter {
+            do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
         }
 
         let p = decimals.precision

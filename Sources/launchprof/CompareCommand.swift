@@ -29,8 +29,8 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Compare every strategy the manifest's \"strategies\" lists.")
     var all = false
 
-    @Option(name: .long, help: "Output format: text, markdown, json or csv.")
-    var format: StrategyComparisonFormat = .text
+    @Option(name: .long, help: "Output format: \(OutputFormat.Subject.strategies.list) (default: text).", transform: OutputFormat.argument(.strategies))
+    var format: OutputFormat = .text
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var adaptive: AdaptiveOptions
@@ -89,7 +89,7 @@ struct CompareCommand: ParsableCommand {
             }
         }
         let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision - 1)
-        do { print(try report.render(format.reportFormat), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
+        do { print(try report.render(format), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
     }
 
     /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until check's sequential rule decides.
@@ -110,9 +110,3 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-/// Output formats of `compare`.
-enum StrategyComparisonFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, markdown, json, csv
-
-    var reportFormat: StrategyComparisonReport.Format { StrategyComparisonReport.Format(rawValue: rawValue) ?? .text }
-}

@@ -24,8 +24,8 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The candidate: a result file or a git revision.", valueName: "B"))
     var candidate: String
 
-    @Option(name: .long, help: "Output format: text, markdown or json.")
-    var format: ComparisonFormat = .text
+    @Option(name: .long, help: "Output format: \(OutputFormat.Subject.comparison.list) (default: text).", transform: OutputFormat.argument(.comparison))
+    var format: OutputFormat = .text
 
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
@@ -48,11 +48,8 @@ struct DiffCommand: ParsableCommand {
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: measure.metric)
         for caveat in Comparison.caveats(baseline: a.header, candidate: b.header) { StandardError.write("launchprof: warning: \(caveat)\n") }
         let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision)
-        switch format {
-        case .text: print(ComparisonTextTable().render(comparison, context: context), terminator: "")
-        case .markdown: print(ComparisonMarkdown().render(comparison, context: context), terminator: "")
-        case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
-        }
+        guard let exporter = format.comparisonExporter else { return }
+        do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
     }
 }
 

@@ -105,11 +105,9 @@ struct ExecCommand: ParsableCommand {
         try save(candidateResult)
         let context = ComparisonContext(baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
                                         precision: report.precision + 1)
-        switch report.format {
-        case .text:
-            let table = ComparisonTextTable().render(comparison, context: context)
+        if let exporter = report.format.comparisonExporter {
+            let table = try exporter.render(comparison, context: context)
             print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
-        case .json: print(try ComparisonJSON().render(comparison, context: context), terminator: "")
         }
         fflush(nil)  // The table before the lines on stderr, on a terminal too.
         let p = context.precision

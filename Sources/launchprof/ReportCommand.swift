@@ -24,8 +24,8 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A result file written by `launchprof run --output` or `record`.", valueName: "result"))
     var result: String
 
-    @Option(name: .long, help: "Output format: text, json, csv, markdown, chrome-trace or svg.")
-    var format: ExportFormat = .text
+    @Option(name: .long, help: "Output format: \(OutputFormat.Subject.result.list) (default: text).", transform: OutputFormat.argument(.result))
+    var format: OutputFormat = .text
 
     @Option(name: .long, help: ArgumentHelp("Write to this file (atomically) instead of stdout.", valueName: "file"))
     var output: String?
@@ -63,7 +63,7 @@ struct ReportCommand: ParsableCommand {
         } else if blame {
             exporter = BlameReport(options: ReportOptions(precision: max(precision, 3)))
         } else {
-            exporter = format.exporter(precision: precision, run: runNumber)
+            exporter = format.resultExporter(precision: precision, run: runNumber)
         }
         let text: String
         do { text = try exporter.render(loaded) } catch { throw InputError(error) }

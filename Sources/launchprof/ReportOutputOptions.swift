@@ -7,8 +7,9 @@ struct ReportOutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Write the result document (JSON) to this file, atomically.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: "Output format: text (the classic report) or json (the result document).")
-    var format: ReportFormat = .text
+    @Option(name: .long, help: "Output format: text (the classic report, the default) or json (the result document).",
+            transform: OutputFormat.argument(.launch))
+    var format: OutputFormat = .text
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"),
             transform: OptionRanges.precision.parse)
@@ -52,11 +53,11 @@ struct ReportOutputOptions: ParsableArguments {
         if let output {
             do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
         }
-        let exports: [(ExportFormat, String?)] = [(.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
+        let exports: [(OutputFormat, String?)] = [(.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
                                                   (.chromeTrace, exportChromeTrace), (.svg, exportSVG)]
         for case let (format, path?) in exports {
             do {
-                try FileIO.writeAtomically(try format.exporter(precision: precision, run: nil).render(result), to: path)
+                try FileIO.writeAtomically(try format.resultExporter(precision: precision).render(result), to: path)
             } catch {
                 throw InputError(error)
             }
@@ -64,10 +65,7 @@ struct ReportOutputOptions: ParsableArguments {
         if !quiet {
             for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
         }
-        switch format {
-        case .json:
-            print(try JSONResultExporter().render(result), terminator: "")
-        case .text:
+        if format == .text {
             let options = ReportOptions(precision: precision, showMemory: memory)
             let exporter = TextReportExporter(options: options)
             if !quiet {
@@ -78,6 +76,8 @@ struct ReportOutputOptions: ParsableArguments {
                 print("")
             }
             print(exporter.render(result), terminator: "")
+        } else {
+            print(try format.resultExporter(precision: precision).render(result), terminator: "")
         }
     }
 }
