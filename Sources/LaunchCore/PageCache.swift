@@ -5,13 +5,20 @@ import Glibc
 /// Evicts files from the kernel's page cache, so the next read comes from the device: a cold launch.
 public enum PageCache {
     /// Asks the kernel to drop the cached pages of every file (`posix_fadvise(POSIX_FADV_DONTNEED)`).
-    /// Dirty pages are flushed first. Returns how many files were evicted.
+    /// Dirty pages are flushed first. Returns how many files were evicted. Only regular files are:
+    /// a FIFO, device or socket in their place is opened without blocking and skipped (opening a
+    /// FIFO nobody writes to would otherwise wait forever).
     @discardableResult
     public static func evict(_ paths: [String]) -> Int {
         var evicted = 0
         for path in paths {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
             guard fd >= 0 else { continue }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                close(fd)
+                continue
+            }
             fdatasync(fd)
             if posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 { evicted += 1 }
             close(fd)
@@ -19,13 +26,28 @@ public enum PageCache {
         return evicted
     }
 
-    /// Every regular file under `directory`, recursively.
+    /// How deep ``files(under:)`` descends below its directory.
+    public static let maximumDepth = 64
+
+    /// Every file under `directory`, recursively, at most ``maximumDepth`` levels down. Symbolic
+    /// links are listed, never followed into: a link to a parent would otherwise make the walk
+    /// endless (two such links double it at every level).
     public static func files(under directory: String) -> [String] {
         var files: [String] = []
+        collect(under: directory, depth: 0, into: &files)
+        return files.sorted()
+    }
+
+    private static func collect(under directory: String, depth: Int, into files: inout [String]) {
         for name in FileIO.entries(of: directory) {
             let path = "\(directory)/\(name)"
-            if FileIO.isDirectory(path) { files += Self.files(under: path) } else { files.append(path) }
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                if depth < maximumDepth { collect(under: path, depth: depth + 1, into: &files) }
+            } else {
+                files.append(path)
+            }
         }
-        return files.sorted()
     }
 }
