@@ -264,9 +264,10 @@ public enum FileIO {
     }
 
     /// Appends `text` to the file at `path`, creating it if needed (for logs such as GitHub's step
-    /// summary, which other steps append to as well).
+    /// summary, which other steps append to as well). Opened without blocking: a FIFO nobody reads
+    /// is an error (`ENXIO`), not a hang.
     public static func append(_ text: String, to path: String) throws(FileError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
         guard fd >= 0 else { throw .errno(path, "write") }
         defer { close(fd) }
         let bytes = Array(text.utf8)

@@ -34,3 +34,17 @@ struct PageCacheTests {
         #expect(PageCache.files(under: directory + "/assets") == [directory + "/assets/icons/key.png", directory + "/assets/icons/top", directory + "/assets/up"])
     }
 }
+
+/// Appending (GitHub's step summary) never waits on a FIFO nobody reads.
+struct FileAppendTests {
+    @Test func appendingToAFileAddsAndToAFIFOWithoutReaderFailsAtOnce() throws {
+        var template = Array("/tmp/launchprof-append-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { FileIO.removeTree(directory) }
+        try FileIO.append("a\n", to: directory + "/summary.md")
+        try FileIO.append("b\n", to: directory + "/summary.md")
+        #expect(try FileIO.read(directory + "/summary.md") == Array("a\nb\n".utf8))
+        #expect(mkfifo(directory + "/fifo", 0o644) == 0)
+        #expect(throws: FileError.self) { try FileIO.append("x\n", to: directory + "/fifo") }
+    }
+}
