@@ -72,7 +72,10 @@ enum ExitStatus {
     static let inputError: Int32 = 2
 }
 
-/// A failure caused by the user's input; printed as `launchprof: error: …` with exit code 2.
+/// The command line's one error: a failure caused by the user's input. Thrown by a command, it is
+/// printed as `launchprof: error: …` with exit code 2 (``Launchprof/runMain()``); thrown
+/// while an option's value is read (a value out of its range), ArgumentParser prints it after
+/// "The value 'x' is invalid for '--option <n>': ", also with exit code 2.
 struct InputError: Error, CustomStringConvertible {
     var description: String
 

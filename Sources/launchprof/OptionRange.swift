@@ -21,7 +21,7 @@ struct OptionRange<Value: Comparable & Sendable>: Sendable {
 
     /// Reads and checks a value typed on the command line.
     func parse(_ argument: String) throws -> Value {
-        guard let value = read(argument), range.contains(value) else { throw OptionRangeError(requirement) }
+        guard let value = read(argument), range.contains(value) else { throw InputError(requirement) }
         return value
     }
 
@@ -53,11 +53,6 @@ extension OptionRange where Value == Double {
     }
 }
 
-/// A value out of its option's range; ArgumentParser prints it after "The value 'x' is invalid for '--option <n>': ".
-struct OptionRangeError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Every numeric option's range, in one place so `--help`, the checks and docs/limits.md agree.
 enum OptionRanges {

@@ -7,11 +7,11 @@ enum TapOption {
     /// Reads `0.3:7` (the key may contain `:` after the first one).
     static func parse(_ argument: String) throws -> ScheduledTap {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw OptionRangeError("--tap expects SECONDS:KEY (for example 0.3:7), not '\(argument)'")
+            throw InputError("--tap expects SECONDS:KEY (for example 0.3:7), not '\(argument)'")
         }
         let seconds = try OptionRanges.tapSeconds.parse(String(argument[..<colon]))
         let key = String(argument[argument.index(after: colon)...])
-        guard !key.isEmpty else { throw OptionRangeError("--tap expects SECONDS:KEY (for example 0.3:7): the key is missing in '\(argument)'") }
+        guard !key.isEmpty else { throw InputError("--tap expects SECONDS:KEY (for example 0.3:7): the key is missing in '\(argument)'") }
         return ScheduledTap(seconds: seconds, key: key)
     }
 
