@@ -43,7 +43,10 @@ struct GateBenchmark: Sendable {
     var mode: Mode
     var noChangeTrials: Int
     var changeTrials: Int
-    let executable = ".build/release/launchprof"
+    /// The change cells, in percent more drawing work.
+    var changePercents: [Double] = [1, 2, 5, 10]
+    /// The launchprof measured: `LAUNCHPROF` in the environment, or the release build.
+    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
 
     func manifest(fraction: Double) throws -> String {
         let root = FileIO.parentDirectory(of: FileIO.parentDirectory(of: FileIO.parentDirectory(of: #filePath)))
@@ -98,8 +101,7 @@ struct GateBenchmark: Sendable {
             return
         }
         let base = try manifest(fraction: 0)
-        let cells: [(String, Double)] = [("no change", 0), ("1% more drawing work", 0.01), ("2% more drawing work", 0.02),
-                                         ("5% more drawing work", 0.05), ("10% more drawing work", 0.10)]
+        let cells: [(String, Double)] = [("no change", 0)] + changePercents.map { ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing work", $0 / 100) }
         let tag = "gate (\(mode.rawValue))"
         print("\(tag): \(mode.label); default fixture without snapshot; host \(HostInfo.current().cpuModel), \(HostInfo.current().cores) cores")
         let workers = mode == .instructions ? 2 : 1

@@ -91,15 +91,19 @@ func format(_ value: Double) -> String {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "gate" {
-    // gate MODE NO_CHANGE_TRIALS CHANGE_TRIALS, MODE one of instructions, time-auto, time-10.
+    // gate MODE NO_CHANGE_TRIALS CHANGE_TRIALS [PERCENT...], MODE one of instructions, time-auto, time-10;
+    // the percentages pick the change cells (default 1 2 5 10).
     guard arguments.count > 1, let mode = GateBenchmark.Mode(rawValue: arguments[1]) else {
-        print("usage: launchprof-bench gate instructions|time-auto|time-10 [no-change trials] [trials per change]")
+        print("usage: launchprof-bench gate instructions|time-auto|time-10 [no-change trials] [trials per change] [change percent...]")
         exit(2)
     }
     let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
     let change = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
+    var bench = GateBenchmark(mode: mode, noChangeTrials: noChange, changeTrials: change)
+    let percents = arguments.dropFirst(4).compactMap { Double($0) }.filter { $0 > 0 && $0 <= 100 }
+    if !percents.isEmpty { bench.changePercents = percents }
     do {
-        try GateBenchmark(mode: mode, noChangeTrials: noChange, changeTrials: change).run()
+        try bench.run()
     } catch {
         print("gate benchmark failed: \(error)")
         exit(1)
