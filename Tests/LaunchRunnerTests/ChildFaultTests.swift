@@ -86,7 +86,8 @@ import Glibc
 
     /// The real limit, end to end.
     @Test func aFloodOfRecordsIsStoppedAtTheLimit() {
-        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes 'count 1 x' >&3")
+        // A million lines take seconds; on a loaded machine tens of them: the timeout must not win.
+        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nyes 'count 1 x' >&3", timeout: 300)
         #expect(result.failure == .overLimit("more than 1000000 begin, mark, count and deferred lines"))
         #expect(groupIsGone(pid))
     }

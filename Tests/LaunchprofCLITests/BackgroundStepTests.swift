@@ -122,7 +122,10 @@ import LaunchExport
         let record = try #require(try ResultFile.decode(Array(host.stdout.utf8), path: "stdout").runs.first)
         let first = try #require(record.marks.first { $0.name == "first frame" }?.time)
         let interactive = try #require(record.marks.first { $0.name == "interactive" }?.time)
-        #expect(record.counters.first { $0.name == "loading dialog shown" }?.value == 0)
+        // Init (first frame to interactive) under 1 s on a quiet host: no dialog. A loaded machine may
+        // take longer, and then the dialog is right to show; only the clear cases are asserted.
+        let shownOnHost = record.counters.first { $0.name == "loading dialog shown" }?.value
+        if interactive - first < 0.8 { #expect(shownOnHost == 0) } else if interactive - first > 1.2 { #expect(shownOnHost == 1) }
         // A tier that stretches this host's init to about 2 s: past showAfter whatever the build. At
         // least ×20: a tier stretches CPU time, which on a loaded machine is well under the wall time
         // measured here.
@@ -135,6 +138,7 @@ import LaunchExport
         #expect(slow.status == 0, "\(slow.stderr)")
         #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds, \d+ spinner frames, longest gap \d+\.\d\ds/#), "\(slow.stdout)")
         let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])
-        #expect(quick.stdout.contains("Loading dialog: not shown (init finished before it was due)"), "\(quick.stdout)")
+        #expect(quick.stdout.contains("Loading dialog: not shown (init finished before it was due)")
+            || (interactive - first > 0.8 && quick.stdout.contains("Loading dialog: shown in 1 of 1 runs")), "\(quick.stdout)")
     }
 }
