@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_FLAGS ?= -c release
 BIN := .build/release/launchprof
 
-.PHONY: setup build run test bench bench-client bench-gate fuzz install-client clean
+.PHONY: setup build run test bench bench-client bench-gate fuzz install-client format format-check clean
 
 # Installs the system packages the build needs, only when they are missing.
 setup:
@@ -75,6 +75,16 @@ bench-gate: setup
 FUZZ_SECONDS ?= 60
 fuzz: setup
 	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/run.sh
+
+# Formats every Swift file in place with swift-format (part of the toolchain; .swift-format: 4 spaces,
+# 160 columns, layout only: no rule rewrites code).
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Examples
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+# Fails, listing the places, when a file is not as `make format` leaves it (CI runs it).
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 clean:
 	rm -rf .build .build-fuzz Fixtures/*/Loading.png
