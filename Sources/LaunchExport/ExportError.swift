@@ -1,12 +1,25 @@
 import LaunchCore
 import LaunchStats
 
-/// A result an exporter cannot render.
+/// LaunchExport's one error: a result file that cannot be read or stored (`path` names it), or a
+/// result or format an exporter cannot render. One renderer, ``description``: `path: reason`.
 public struct ExportError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
+    /// The file the error is about, when there is one.
+    public var path: String?
+    public var reason: String
 
-    public init(_ description: String) {
-        self.description = description
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
+
+    /// An error about the file at `path`.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// An error about no file in particular (a result or a format an exporter cannot render).
+    public init(_ reason: String) {
+        self.path = nil
+        self.reason = reason
     }
 }
 

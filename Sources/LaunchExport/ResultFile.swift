@@ -3,12 +3,8 @@ import LaunchCore
 
 /// Reads and writes result documents (JSON), refusing schema versions this build does not know.
 public enum ResultFile {
-    /// A result file that cannot be used.
-    public struct ReadError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
-    }
+    /// A result file that cannot be used: the module's one error, with its path.
+    public typealias ReadError = ExportError
 
     /// The JSON bytes of `result` (pretty-printed, sorted keys: stable and diffable).
     public static func encode(_ result: LaunchResult) throws -> [UInt8] {
