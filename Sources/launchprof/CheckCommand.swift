@@ -119,7 +119,10 @@ struct CheckCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         if environment["GITHUB_ACTIONS"] == "true" || environment["GITHUB_ACTIONS"] == "1" {
-            print(GitHubAnnotations().render(comparison, context: context), terminator: "")
+            // Workflow commands are read from both streams: stdout keeps only the document of a
+            // machine format.
+            let annotations = GitHubAnnotations().render(comparison, context: context)
+            if format == .text { print(annotations, terminator: "") } else { StandardError.write(annotations) }
             if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
                 do { try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary) } catch { throw InputError(error) }
             }
@@ -167,7 +170,8 @@ struct CheckCommand: ParsableCommand {
         }
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
         if let sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }
-        print(line)
+        // With --format json or markdown stdout is the document alone (a parser reads it whole).
+        if format == .text { print(line) } else if !profile.quiet { StandardError.write(line + "\n") }
     }
 
     /// The candidate, the baseline when there is one (a stored baseline read by the table reader, as

@@ -25,6 +25,20 @@ import LaunchExport
         #expect(outcome.stderr.isEmpty)
     }
 
+    @Test func aPassingCheckInAMachineFormatPrintsTheDocumentAloneOnStdout() throws {
+        let result = try record(try manifest(), runs: 3)
+        for environment in [[:], ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": CLI.temporaryPath("summary.md")]] {
+            let json = try CLI.run(["check", "--result", result, "--baseline", result, "--format", "json"], environment: environment)
+            #expect(json.status == 0, "\(json.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect(document?["regressions"] as? [String] == [])
+            #expect(json.stderr.contains("launchprof check: passed: no launch regression"))
+            let markdown = try CLI.run(["check", "--result", result, "--baseline", result, "--format", "markdown", "--quiet"], environment: environment)
+            #expect(markdown.status == 0)
+            #expect(markdown.stdout.hasPrefix("### launchprof: ") && !markdown.stdout.contains("launchprof check: passed"), "\(markdown.stdout)")
+        }
+    }
+
     @Test func interleavedCheckFailsOnAClearInjectedRegression() throws {
         let junit = CLI.temporaryPath("launch.xml")
         let summary = CLI.temporaryPath("summary.md")
