@@ -4,7 +4,8 @@
 /// Strict: one value, optionally after a UTF-8 byte order mark, with nothing but whitespace after
 /// it; no trailing commas, comments, `NaN` or leading zeros; strings must be valid UTF-8 with every
 /// control character escaped and every `\u` surrogate paired; numbers must be finite as a `Double`;
-/// an object may not repeat a key. Nesting is limited (``JSONNesting/maximumDepth`` by default), so
+/// a repeated key keeps its first place and its last value (as Foundation's `JSONSerialization`
+/// did, which the manifest and settings were read with). Nesting is limited (``JSONNesting/maximumDepth`` by default), so
 /// the parser's recursion is bounded. Every failure says where: line and column (in characters).
 public enum JSONParser {
     /// Why and where the text is not acceptable JSON.
@@ -135,11 +136,7 @@ private struct JSONReader {
         }
         while true {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw unexpected() }
-            let keyStart = i
             let key = try string()
-            if object[key] != nil {
-                throw JSONStop(offset: keyStart, reason: "the key \(JSONText.quoted(String(key.prefix(40)))) is repeated")
-            }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw unexpected() }
             i += 1

@@ -8,10 +8,13 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object(Object)
 
-    /// A number: its text as written (`-0`, `1.50`, `2e3`) and its value, always finite.
+    /// A number: its text as written (`-0`, `1.50`, `2e3`) and its value, always finite. Numbers
+    /// are equal when their values are (`1` and `1.0`).
     public struct Number: Equatable, Sendable {
         public let text: String
         public let value: Double
+
+        public static func == (lhs: Number, rhs: Number) -> Bool { lhs.value == rhs.value }
 
         /// A number written as `text` (valid JSON number text whose value is `value`).
         public init(text: String, value: Double) {
@@ -25,7 +28,8 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// An object: its keys in order, each once, and their values.
+    /// An object: its keys in order, each once, and their values. Two objects are equal when they
+    /// have the same keys with equal values, in any order.
     public struct Object: Equatable, Sendable {
         /// The keys in the order they were written or added.
         public private(set) var keys: [String] = []
@@ -34,6 +38,8 @@ public enum JSONValue: Equatable, Sendable {
         public init() {}
 
         public var count: Int { keys.count }
+
+        public static func == (lhs: Object, rhs: Object) -> Bool { lhs.values == rhs.values }
 
         /// The value of `key`; setting `nil` removes the key, setting a new key appends it.
         public subscript(key: String) -> JSONValue? {
