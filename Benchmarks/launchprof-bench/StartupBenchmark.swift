@@ -10,9 +10,9 @@ import LaunchCore
 /// as the app does. Both are spawned the way `launchprof run` spawns the app (`posix_spawn`, a
 /// process group of their own, fd 3 a pipe, the clock read just before the spawn), `pairs` times
 /// each, alternately and in alternating order; each side's figure is its median. The app runs with
-/// a manifest that does not exist: it reports `main`, then exits at once. A hello world that
-/// imports Foundation is measured beside them for reference: what the app's start would include
-/// if it linked Foundation.
+/// a manifest that does not exist: it reports `main`, then exits at once. Two more hello worlds are
+/// measured beside them for reference: one importing Foundation (what the app's start would include
+/// if it linked Foundation), and one built with `-static-stdlib`, as the app is (Package.swift).
 struct StartupBenchmark {
     var pairs = 200
     var app = ".build/release/launchprof-app"
@@ -26,7 +26,8 @@ struct StartupBenchmark {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         guard let hello = Self.compile(Self.helloSource(importingFoundation: false), name: "hello", in: directory),
-              let helloFoundation = Self.compile(Self.helloSource(importingFoundation: true), name: "hello-foundation", in: directory) else {
+              let helloFoundation = Self.compile(Self.helloSource(importingFoundation: true), name: "hello-foundation", in: directory),
+              let helloStatic = Self.compile(Self.helloSource(importingFoundation: false), name: "hello-static", in: directory, flags: ["-static-stdlib"]) else {
             print("startup: skipped: swiftc could not build the hello world (is the toolchain on the PATH?)")
             return
         }
@@ -34,6 +35,7 @@ struct StartupBenchmark {
             (app, ["--manifest", "\(directory)/no-such-manifest.json", "--no-snapshot"]),
             (hello, []),
             (helloFoundation, []),
+            (helloStatic, []),
         ]
         // A few unmeasured launches each: the binaries and their libraries into the page cache.
         for _ in 0..<5 { for side in sides { _ = Self.spawnToMain(side.0, side.1) } }
@@ -51,7 +53,7 @@ struct StartupBenchmark {
         let medians = samples.map { $0.sorted()[$0.count / 2] }
         let ratio = medians[0] / medians[1]
         print("startup: app spawn-to-main \(format(medians[0])) ms, Swift hello world \(format(medians[1])) ms, ratio \(format(ratio)), goal <= 1.3x: \(ratio <= 1.3 ? "met" : "missed") (medians of \(pairs) alternated pairs)")
-        print("startup: for reference, a Swift hello world importing Foundation \(format(medians[2])) ms, ratio \(format(medians[2] / medians[1])) (the app when it linked Foundation: 2.95x)")
+        print("startup: for reference, Swift hello worlds: importing Foundation \(format(medians[2])) ms, ratio \(format(medians[2] / medians[1])) (the app when it linked Foundation: 2.95x); -static-stdlib \(format(medians[3])) ms, the app \(format(medians[0] / medians[3]))x that")
     }
 
     /// A Swift program whose first statement reads the clock and writes `main <ns>` to fd 3.
@@ -67,13 +69,13 @@ struct StartupBenchmark {
         """
     }
 
-    /// Compiles `source` with `swiftc -O` into `directory`; the executable's path.
-    static func compile(_ source: String, name: String, in directory: String) -> String? {
+    /// Compiles `source` with `swiftc -O` and `flags` into `directory`; the executable's path.
+    static func compile(_ source: String, name: String, in directory: String, flags: [String] = []) -> String? {
         let sourcePath = "\(directory)/\(name).swift", executable = "\(directory)/\(name)"
         guard FileManager.default.createFile(atPath: sourcePath, contents: Data(source.utf8)) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [ProcessInfo.processInfo.environment["SWIFTC"] ?? "swiftc", "-O", sourcePath, "-o", executable]
+        process.arguments = [ProcessInfo.processInfo.environment["SWIFTC"] ?? "swiftc", "-O"] + flags + [sourcePath, "-o", executable]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
