@@ -126,6 +126,11 @@ if arguments.first == "gate" {
     BackgroundDecodeBenchmark().report()
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
+} else if arguments.first == "startup" {
+    // startup [PAIRS]: only the app's process start beside a Swift hello world's.
+    var bench = StartupBenchmark()
+    if arguments.count > 1, let pairs = Int(arguments[1]), pairs > 0 { bench.pairs = pairs }
+    bench.report()
 } else {
     let recorderOK = benchRecorder()
     do {
@@ -142,5 +147,6 @@ if arguments.first == "gate" {
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
     ExecOverheadBenchmark().report()
+    StartupBenchmark().report()
     ThrottleBenchmark().report()
 }

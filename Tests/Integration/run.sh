@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Integration checks `make test` runs after the unit tests: the result validated against its JSON
-# Schema, the SVG timeline rasterised by rsvg-convert, and the Chrome trace read back by Perfetto's
-# own trace processor in headless Chromium; then the client libraries' examples under `launchprof exec`
-# (clients.sh).
+# Integration checks `make test` runs after the unit tests: the built-in app linked without Foundation
+# (ldd), the result validated against its JSON Schema, the SVG timeline rasterised by rsvg-convert,
+# and the Chrome trace read back by Perfetto's own trace processor in headless Chromium; then the
+# client libraries' examples under `launchprof exec` (clients.sh).
 # Installs what they need (Debian packages and PyPI wheels); skips the Perfetto check, saying so,
 # only when Chromium cannot be installed.
 set -euo pipefail
@@ -18,6 +18,16 @@ apt_install() {
     as_root apt-get install -y --no-install-recommends "$@" >>"$WORK/apt.log" 2>&1
   fi
 }
+
+# The built-in app links no Foundation (nor FoundationEssentials, …): its measured process start
+# would otherwise include loading it (README: Dependencies, and why).
+APP="$(dirname "$BIN")/launchprof-app"
+LIBS=$(ldd "$APP")
+if grep -i foundation <<<"$LIBS"; then
+  echo "ldd: FAIL: $APP links the Foundation libraries above" >&2
+  exit 1
+fi
+echo "ldd: OK: $APP links no Foundation library"
 
 "$BIN" run --runs 2 --warmup 0 --quiet --output "$WORK/result.json" \
   --export-chrome-trace "$WORK/trace.json" --export-svg "$WORK/timeline.svg" --snapshot "$WORK/Loading.png" >/dev/null

@@ -1,4 +1,3 @@
-import Foundation
 import LaunchCore
 
 /// The user's saved settings (`settings.json`, docs/manifest.md): applied at launch by the
@@ -90,9 +89,9 @@ public struct Settings: Equatable, Sendable {
         if let deep = JSONNesting.check(bytes) {
             throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (settings need 2)")
         }
-        let json: Any
-        do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            throw PipelineError.input(path, "not valid JSON\(ManifestLoader.syntaxPosition(error, bytes))")
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw PipelineError.input(path, "not valid JSON\(error.position)")
         }
         let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
             "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
@@ -123,7 +122,7 @@ public struct Settings: Equatable, Sendable {
         if let v = try root.optional("sounds")?.bool() { s.sounds = v }
         if let v = try root.optional("haptics")?.bool() { s.haptics = v }
         if let node = try root.optional("keyLabels") {
-            guard let dict = node.value as? [String: Any] else { throw node.error("expected an object of key labels") }
+            guard let dict = node.value.object else { throw node.error("expected an object of key labels") }
             guard dict.count <= maximumKeyLabels else { throw node.error("expected at most \(maximumKeyLabels) key labels, found \(dict.count)") }
             let labels = Set(theme.layouts.values.flatMap { $0.keys.compactMap(\.label) })
             let glyphs = Set(theme.fonts["label"]?.characters ?? FontSpec.defaultCharacters)

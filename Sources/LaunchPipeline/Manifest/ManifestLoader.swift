@@ -1,4 +1,3 @@
-import Foundation
 import LaunchCore
 
 /// Reads a manifest JSON file (documented in `docs/manifest.md`), checking every key:
@@ -14,11 +13,11 @@ public enum ManifestLoader {
         if let deep = JSONNesting.check(bytes) {
             throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a manifest needs 3)")
         }
-        let json: Any
+        let json: JSONValue
         do {
-            json = try JSONSerialization.jsonObject(with: Data(bytes))
+            json = try JSONParser.parse(bytes)
         } catch {
-            throw PipelineError.input(path, "invalid JSON\(syntaxPosition(error, bytes))")
+            throw PipelineError.input(path, "invalid JSON\(error.position)")
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
@@ -167,23 +166,9 @@ public enum ManifestLoader {
             snapshot: snapshot, splash: splash, injectedSlowdown: slowdown)
     }
 
-    /// `" at line L, column C"` from JSONSerialization's "around character N", when it says.
-    static func syntaxPosition(_ error: Error, _ bytes: [UInt8]) -> String {
-        let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
-        guard let range = text.range(of: "character "),
-              let offset = Int(String(text[range.upperBound...].prefix(while: { $0.isNumber }))) else {
-            return text.isEmpty ? "" : ": \(text)"
-        }
-        var line = 1, column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
-        }
-        return " at line \(line), column \(column)"
-    }
-
     /// A JSON value and its key path, with typed accessors whose errors name both.
     struct Node {
-        let value: Any
+        let value: JSONValue
         let path: String
         let file: String
 
@@ -192,30 +177,19 @@ public enum ManifestLoader {
             PipelineError.input(file, PlainText.oneLine("\(path.isEmpty ? "top level" : path): \(reason)"))
         }
 
-        private var typeName: String {
-            switch value {
-            case is String: return "a string"
-            case is [Any]: return "an array"
-            case is [String: Any]: return "an object"
-            case is NSNull: return "null"
-            case let n as NSNumber: return isBool(n) ? "a boolean" : "a number"
-            default: return "a value"
-            }
-        }
-
-        private func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+        private var typeName: String { value.kindDescription }
 
         func object(allowed: Set<String>) throws(PipelineError) -> Node {
-            guard let dict = value as? [String: Any] else { throw error("expected an object, found \(typeName)") }
-            if let unknown = dict.keys.sorted().first(where: { !allowed.contains($0) }) {
+            guard let object = value.object else { throw error("expected an object, found \(typeName)") }
+            if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw error("unknown key \"\(unknown)\" (expected: \(allowed.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", ")))")
             }
             return self
         }
 
         func optional(_ key: String) throws(PipelineError) -> Node? {
-            guard let dict = value as? [String: Any] else { throw error("expected an object, found \(typeName)") }
-            guard let child = dict[key] else { return nil }
+            guard let object = value.object else { throw error("expected an object, found \(typeName)") }
+            guard let child = object[key] else { return nil }
             return Node(value: child, path: path.isEmpty ? key : "\(path).\(key)", file: file)
         }
 
@@ -227,31 +201,30 @@ public enum ManifestLoader {
         }
 
         func array() throws(PipelineError) -> [Node] {
-            guard let items = value as? [Any] else { throw error("expected an array, found \(typeName)") }
+            guard let items = value.array else { throw error("expected an array, found \(typeName)") }
             return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]", file: file) }
         }
 
         func string() throws(PipelineError) -> String {
-            guard let s = value as? String else { throw error("expected a string, found \(typeName)") }
+            guard let s = value.string else { throw error("expected a string, found \(typeName)") }
             return s
         }
 
         func bool() throws(PipelineError) -> Bool {
-            guard let n = value as? NSNumber, isBool(n) else { throw error("expected true or false, found \(typeName)") }
-            return n.boolValue
+            guard let b = value.bool else { throw error("expected true or false, found \(typeName)") }
+            return b
         }
 
         func number() throws(PipelineError) -> Double {
-            guard let n = value as? NSNumber, !isBool(n), n.doubleValue.isFinite else { throw error("expected a number, found \(typeName)") }
-            return n.doubleValue
+            guard let n = value.number, n.isFinite else { throw error("expected a number, found \(typeName)") }
+            return n
         }
 
         func int(min: Int, max: Int) throws(PipelineError) -> Int {
-            guard let n = value as? NSNumber, !isBool(n), n.doubleValue == n.doubleValue.rounded(),
-                  abs(n.doubleValue) < 1e15 else {
+            guard let n = value.number, n == n.rounded(), abs(n) < 1e15 else {
                 throw error("expected a whole number, found \(typeName)")
             }
-            let v = n.intValue
+            let v = Int(n)
             guard v >= min, v <= max else { throw error("expected a whole number from \(min) to \(max), found \(v)") }
             return v
         }

@@ -1,3 +1,5 @@
+import LaunchCore
+
 /// The manifest's strategies as `launchprof compare` switches them: each key, its value when on
 /// and when off (as JSON text), and the strategies it needs. Turning one on turns on what it needs;
 /// turning one off turns off what needs it, so both sides stay valid manifests.
@@ -48,10 +50,10 @@ public enum StrategyCatalog {
     /// given: `preload` names the manifest's first lazy data stage (the catalog's own stage name
     /// when it has none, which the manifest check then refuses, naming the lazy stages). Other
     /// values are returned unchanged.
-    static func fitted(_ key: String, _ value: Any, stages: Any?) -> Any {
-        guard key == "preload", var spec = value as? [String: Any] else { return value }
-        let lazyData = (stages as? [[String: Any]] ?? []).first { ($0["lazy"] as? Bool) == true && ($0["run"] as? String) == "data" }
-        if let name = lazyData?["name"] as? String { spec["stage"] = name }
-        return spec
+    static func fitted(_ key: String, _ value: JSONValue, stages: JSONValue?) -> JSONValue {
+        guard key == "preload", var spec = value.object else { return value }
+        let lazyData = (stages?.array ?? []).compactMap(\.object).first { $0["lazy"]?.bool == true && $0["run"]?.string == "data" }
+        if let name = lazyData?["name"]?.string { spec["stage"] = .string(name) }
+        return .object(spec)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import LaunchCore
 
 /// A manifest with one strategy switched off and on (``StrategyCatalog``), for `launchprof compare`:
@@ -15,27 +14,27 @@ public struct StrategyVariants {
         guard StrategyCatalog.entry(strategy) != nil else {
             throw PipelineError("unknown strategy '\(strategy)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
         }
-        guard var root = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+        guard var root = (try? JSONParser.parse(bytes))?.object else {
             throw PipelineError.input(path, "not a JSON object")
         }
-        func absolute(_ value: Any?) -> Any? {
-            guard let text = value as? String else { return value }
-            return FileIO.resolve(text, relativeTo: directory)
+        func absolute(_ value: JSONValue?) -> JSONValue? {
+            guard let text = value?.string else { return value }
+            return .string(FileIO.resolve(text, relativeTo: directory))
         }
         for key in ["theme", "assets", "snapshot"] where root[key] != nil { root[key] = absolute(root[key]) }
-        if root["assets"] == nil { root["assets"] = absolute(".") }
-        if let stages = root["stages"] as? [[String: Any]] {
-            root["stages"] = stages.map { stage in
+        if root["assets"] == nil { root["assets"] = absolute(.string(".")) }
+        if let stages = root["stages"]?.array, stages.allSatisfy({ $0.object != nil }) {
+            root["stages"] = .array(stages.compactMap(\.object).map { stage in
                 var stage = stage
                 if stage["file"] != nil { stage["file"] = absolute(stage["file"]) }
                 // A settings stage without a file reads settings.json beside the manifest: the
                 // user's manifest, not the variant written elsewhere.
-                if stage["file"] == nil, stage["run"] as? String == "settings" { stage["file"] = absolute("settings.json") }
-                return stage
-            }
+                if stage["file"] == nil, stage["run"]?.string == "settings" { stage["file"] = absolute(.string("settings.json")) }
+                return .object(stage)
+            })
         }
-        let strategies = root["strategies"] as? [String: Any] ?? [:]
-        func value(_ json: String) -> Any { (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) ?? NSNull() }
+        let strategies = root["strategies"]?.object ?? JSONValue.Object()
+        func value(_ json: String) -> JSONValue { (try? JSONParser.parse(Array(json.utf8))) ?? .null }
 
         var offStrategies = strategies
         for key in [strategy] + StrategyCatalog.dependents(of: strategy) {
@@ -46,25 +45,22 @@ public struct StrategyVariants {
         while let key = needed.popLast() {
             guard let entry = StrategyCatalog.entry(key) else { continue }
             // A strategy the manifest turns on keeps its own settings; otherwise the catalog's.
-            let isOn = onStrategies[key].map { !($0 is NSNull) && ($0 as? Bool) != false } ?? false
+            let isOn = onStrategies[key].map { $0 != .null && $0 != .bool(false) } ?? false
             if !isOn { onStrategies[key] = StrategyCatalog.fitted(key, value(entry.onJSON), stages: root["stages"]) }
             needed += entry.needs
         }
-        func encoded(_ strategies: [String: Any]) throws(PipelineError) -> [UInt8] {
+        func encoded(_ strategies: JSONValue.Object) -> [UInt8] {
             var manifest = root
-            manifest["strategies"] = strategies
-            do { return Array(try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .prettyPrinted])) } catch {
-                throw PipelineError.input(path, "cannot write the \(strategy) variant: \(error)")
-            }
+            manifest["strategies"] = .object(strategies)
+            return Array(JSONWriter.pretty(.object(manifest)).utf8)
         }
-        off = try encoded(offStrategies)
-        on = try encoded(onStrategies)
+        off = encoded(offStrategies)
+        on = encoded(onStrategies)
     }
 
     /// The strategies the manifest `bytes` lists under "strategies", in the catalog's order.
     public static func listed(in bytes: [UInt8]) -> [String] {
-        let root = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-        let listed = root?["strategies"] as? [String: Any] ?? [:]
+        let listed = (try? JSONParser.parse(bytes))?.object?["strategies"]?.object ?? JSONValue.Object()
         return StrategyCatalog.entries.map(\.key).filter { listed[$0] != nil }
     }
 }
