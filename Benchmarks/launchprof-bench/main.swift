@@ -120,6 +120,8 @@ if arguments.first == "gate" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "decode" {
     BackgroundDecodeBenchmark().report()
+} else if arguments.first == "draw" {
+    DrawingBenchmark().report()
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
 } else {
@@ -137,6 +139,7 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+    DrawingBenchmark().report()
     ExecOverheadBenchmark().report()
     ThrottleBenchmark().report()
 }
