@@ -143,6 +143,21 @@ public struct Canvas: Sendable {
                 for y in y0..<y1 {
                     let row = base + y * w * 4
                     let maskRow = values + (y - origin.y) * maskWidth - origin.x
+                    if Self.rowIsOpaque(row + x0 * 4, count: x1 - x0) {
+                        // Branch-free (vectorised): coverage clamped to 0…1 (NaN to 0), the alpha rounded
+                        // to nearest by adding 1.5 × 2²³ (whose float has a unit last place); alpha 0 keeps the pixel.
+                        let colorAlpha = Float(color.a)
+                        (row + x0 * 4).withMemoryRebound(to: UInt32.self, capacity: x1 - x0) { d in
+                            let m = maskRow + x0
+                            for i in 0..<(x1 - x0) {
+                                let a = m[i]
+                                let c = a > 0 ? (a < 1 ? a : 1) : 0
+                                let alpha = (colorAlpha * c + 12_582_912).bitPattern & 0x1FF
+                                d[i] = opaque.blend(onto: d[i], alpha: alpha)
+                            }
+                        }
+                        continue
+                    }
                     for x in x0..<x1 {
                         let a = maskRow[x]
                         guard a > 0 else { continue }
@@ -297,6 +312,16 @@ public struct Canvas: Sendable {
     /// Source-over of `count` straight-alpha pixels at `source` onto `destination`.
     @inline(__always)
     static func compositeRow(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, count: Int) {
+        if rowIsOpaque(destination, count: count) {
+            // Onto opaque pixels every alpha gives the exact result with the same arithmetic (0 keeps
+            // the pixel, 255 gives the source), so the loop has no branch and is vectorised.
+            destination.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+                source.withMemoryRebound(to: UInt32.self, capacity: count) { s in
+                    for i in 0..<count { d[i] = overOpaque(s[i], d[i]) }
+                }
+            }
+            return
+        }
         var i = 0
         while i < count {
             let s = source.load(fromByteOffset: i * 4, as: UInt32.self)
@@ -320,6 +345,28 @@ public struct Canvas: Sendable {
                 }
             }
             i += 1
+        }
+    }
+
+    /// Straight-alpha source-over of `s` onto the opaque pixel `d`, two channels per multiply; the
+    /// alpha lane is 255 on both sides, so it stays 255.
+    @inline(__always)
+    static func overOpaque(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        let a = s >> 24, keep = 255 &- a
+        var rb = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+        var ga = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        ga = ((ga &+ ((ga >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        return rb | (ga << 8)
+    }
+
+    /// Whether the `count` pixels from `p` are all opaque.
+    @inline(__always)
+    static func rowIsOpaque(_ p: UnsafeMutableRawPointer, count: Int) -> Bool {
+        p.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+            var all: UInt32 = 0xFFFF_FFFF
+            for i in 0..<count { all &= d[i] }
+            return all >= 0xFF00_0000
         }
     }
 
@@ -416,6 +463,12 @@ public struct Canvas: Sendable {
             return
         }
         let a = UInt32(alpha)
+        if rowIsOpaque(p, count: count) {
+            p.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+                for i in 0..<count { d[i] = source.blend(onto: d[i], alpha: a) }
+            }
+            return
+        }
         var i = 0
         while i < count {
             let q = p + i * 4
