@@ -78,9 +78,17 @@ public struct Canvas: Sendable {
                         let color = shader.color(left, y, lookup)
                         Self.blendSpan(row + left * 4, count: right - left + 1, color, alpha: Self.alpha255(color.a, opacity))
                     } else {
+                        let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
+                        let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
                         for x in left...right {
-                            let color = shader.color(x, y, lookup)
-                            Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
+                            // As ``Shader/color(_:_:_:)``, with the row's term computed once.
+                            let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
+                            let color = lookup[Int((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 0.5)]
+                            if color.a == 255, opacity >= 1 {
+                                (row + x * 4).storeBytes(of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
+                            } else {
+                                Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
+                            }
                         }
                     }
                 }
@@ -209,6 +217,12 @@ public struct Canvas: Sendable {
                 let f = ((u - uf) * 256).rounded()
                 weight[x - x0] = f.isNaN ? 0 : Int(min(256, max(0, f)))
             }
+            // The separable path when the source columns sampled are not many more than the columns drawn
+            // (not for glyphs, nor for an image drawn at its size, whose pixels are texels).
+            let sourceColumns = maxX - minX + 1
+            let separable = tint == nil && sourceColumns <= 2 * columns + 2 && (sx != 1 || sy != 1)
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: separable ? 4 * sourceColumns : 0) { rowStorage in
+            let rowBuffer: UnsafeMutableBufferPointer<Int>? = separable ? rowStorage : nil
             image.pixels.withUnsafeMutableBytes { bytes in
                 let base = bytes.baseAddress!
                 source.pixels.withUnsafeBufferPointer { sp in
@@ -241,6 +255,34 @@ public struct Canvas: Sendable {
                                 } else {
                                     Self.blendPixel(p, tint, alpha: blended)
                                 }
+                            }
+                            continue
+                        }
+                        if let vertical = rowBuffer {
+                            // Separable: each source column interpolated down once per row (alpha and
+                            // premultiplied channels), then across per pixel: the same integer sums.
+                            let vb = vertical.baseAddress! - minX * 4
+                            for k in minX...maxX {
+                                let t = top + k * 4, b = bottom + k * 4
+                                let at = Int(t[3]) * (256 - fy), ab = Int(b[3]) * fy
+                                vb[k * 4] = Int(t[0]) * at + Int(b[0]) * ab
+                                vb[k * 4 + 1] = Int(t[1]) * at + Int(b[1]) * ab
+                                vb[k * 4 + 2] = Int(t[2]) * at + Int(b[2]) * ab
+                                vb[k * 4 + 3] = at + ab
+                            }
+                            for c in 0..<columns {
+                                let fx = weight[c], l = left[c], r = right[c]
+                                let a = vb[l + 3] * (256 - fx) + vb[r + 3] * fx  // alpha × 65536
+                                guard a > 0 else { continue }
+                                let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                                guard alpha > 0 else { continue }
+                                @inline(__always) func channel(_ k: Int) -> UInt8 {
+                                    let p = vb[l + k] * (256 - fx) + vb[r + k] * fx
+                                    // Opaque texels: a division by a constant (a multiply).
+                                    if a == 255 << 16 { return UInt8(min(255, (p + (255 << 15)) / (255 << 16))) }
+                                    return UInt8(min(255, (p + a / 2) / a))
+                                }
+                                Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
                             }
                             continue
                         }
@@ -286,6 +328,7 @@ public struct Canvas: Sendable {
                         }
                     }
                 }
+            }
             }
         }
     }
