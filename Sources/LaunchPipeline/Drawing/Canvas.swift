@@ -613,7 +613,10 @@ struct RoundedRectGeometry {
     @inline(__always)
     func distance(_ x: Int, _ qy: Double) -> Double {
         let qx = abs(Double(x) + 0.5 - centreX) - halfInnerX
-        let ox = max(qx, 0), oy = max(qy, 0)
+        let ox = max(qx, 0)
+        // Beside the straight sides (no corner on this row) the root of ox² is ox: no square root.
+        if qy <= 0 { return ox + min(max(qx, qy), 0) - radius }
+        let oy = max(qy, 0)
         return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - radius
     }
 }
