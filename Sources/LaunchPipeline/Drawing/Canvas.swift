@@ -217,6 +217,9 @@ public struct Canvas: Sendable {
                 let f = ((u - uf) * 256).rounded()
                 weight[x - x0] = f.isNaN ? 0 : Int(min(256, max(0, f)))
             }
+            // An image drawn at its size on whole pixels: every sample is one texel, in a run of texels.
+            var onTexels = true
+            for c in 0..<columns where weight[c] != 0 || left[c] != left[0] + 4 * c { onTexels = false; break }
             // The separable path when the source columns sampled are not many more than the columns drawn
             // (not for glyphs, nor for an image drawn at its size, whose pixels are texels).
             let sourceColumns = maxX - minX + 1
@@ -283,6 +286,20 @@ public struct Canvas: Sendable {
                                     return UInt8(min(255, (p + a / 2) / a))
                                 }
                                 Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
+                            }
+                            continue
+                        }
+                        if onTexels, fy == 0, tint == nil, Self.rowIsOpaque(row, count: columns) {
+                            // Branch-free (vectorised): the texel's alpha scaled by the opacity, as below.
+                            row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                UnsafeRawPointer(top + left[0]).withMemoryRebound(to: UInt32.self, capacity: columns) { s in
+                                    let opacity = UInt32(opacity256)
+                                    for c in 0..<columns {
+                                        let texel = s[c]
+                                        let alpha = ((texel >> 24) &* opacity &+ 128) >> 8
+                                        d[c] = Self.overOpaque((texel & 0x00FF_FFFF) | alpha << 24, d[c])
+                                    }
+                                }
                             }
                             continue
                         }
