@@ -91,7 +91,9 @@ struct DrawingBenchmark {
                 app[op, default: []].append(Self.median(times))
             }
         }
-        print("draw: frame \(Self.width)x\(Self.height), \(Self.keys) keys \(Self.keyWidth)x\(Self.keyHeight) radius \(Self.keyRadius), \(batches) alternating batches of \(repetitions); Mpixel/s, app (Canvas) / pixman \(Self.pixmanVersion())")
+        print(
+            "draw: frame \(Self.width)x\(Self.height), \(Self.keys) keys \(Self.keyWidth)x\(Self.keyHeight) radius \(Self.keyRadius), \(batches) alternating batches of \(repetitions); Mpixel/s, app (Canvas) / pixman \(Self.pixmanVersion())"
+        )
         var logSum = 0.0
         var allMet = true
         for op in Operation.allCases {
@@ -108,18 +110,29 @@ struct DrawingBenchmark {
             logSum += log(ratio)
             allMet = allMet && ratio >= 0.25
             let pad = String(repeating: " ", count: max(0, 72 - op.label.count))
-            print("draw: \(op.label)\(pad) app \(Self.format(appRate)), pixman \(Self.format(cRate))\(also); ratio \(Self.format(ratio))x: \(ratio >= 0.25 ? "met" : "missed")")
+            print(
+                "draw: \(op.label)\(pad) app \(Self.format(appRate)), pixman \(Self.format(cRate))\(also); ratio \(Self.format(ratio))x: \(ratio >= 0.25 ? "met" : "missed")"
+            )
         }
         let mean = exp(logSum / Double(Operation.allCases.count))
-        print("draw: (pixman on shapes: its trapezoid rasteriser each time, and compositing only through the shape's A8 mask rasterised once; ratios are against the faster)")
-        print("\(title): geometric mean of the ratios \(Self.format(mean))x, every operation \(allMet ? ">=" : "not all >=") 0.25x; goal >= 0.25x: \(mean >= 0.25 && allMet ? "met" : "missed")")
+        print(
+            "draw: (pixman on shapes: its trapezoid rasteriser each time, and compositing only through the shape's A8 mask rasterised once; ratios are against the faster)"
+        )
+        print(
+            "\(title): geometric mean of the ratios \(Self.format(mean))x, every operation \(allMet ? ">=" : "not all >=") 0.25x; goal >= 0.25x: \(mean >= 0.25 && allMet ? "met" : "missed")"
+        )
         if canvas.width == 0 { print("") }  // Keeps the drawing observable.
     }
 
     /// The app's side: the same operations with ``Canvas``, as ``UIRenderer`` and ``GlyphFont`` call it.
     struct Scene {
-        let gradient = Paint.linear(LinearGradient(angle: 90, stops: [.init(offset: 0, color: RGBA(0x3d, 0x44, 0x50)),
-                                                                       .init(offset: 1, color: RGBA(0x2a, 0x2f, 0x38))]))
+        let gradient = Paint.linear(
+            LinearGradient(
+                angle: 90,
+                stops: [
+                    .init(offset: 0, color: RGBA(0x3d, 0x44, 0x50)),
+                    .init(offset: 1, color: RGBA(0x2a, 0x2f, 0x38))
+                ]))
         let edge = RGBA(0, 0, 0, 0x55)
         let shadow = RGBA(0, 0, 0, 0xa0)
         let label = RGBA(0xf5, 0xf7, 0xfa)
@@ -128,8 +141,9 @@ struct DrawingBenchmark {
         let shadowMask: AlphaMask
 
         init() {
-            var atlas = RGBAImage(width: DrawingBenchmark.cellWidth * DrawingBenchmark.atlasColumns,
-                                  height: DrawingBenchmark.cellHeight * DrawingBenchmark.atlasRows)
+            var atlas = RGBAImage(
+                width: DrawingBenchmark.cellWidth * DrawingBenchmark.atlasColumns,
+                height: DrawingBenchmark.cellHeight * DrawingBenchmark.atlasRows)
             for y in 0..<atlas.height {
                 for x in 0..<atlas.width {
                     atlas[x, y] = RGBA(255, 255, 255, UInt8(DrawingBenchmark.glyphAlpha(x, y)))
@@ -150,9 +164,11 @@ struct DrawingBenchmark {
         static func shadowMask() -> AlphaMask {
             let pad = DrawingBenchmark.shadowPad
             var mask = AlphaMask(width: DrawingBenchmark.keyWidth + 2 * pad, height: DrawingBenchmark.keyHeight + 2 * pad)
-            mask.addRoundedRect(Rect(x: Double(pad), y: Double(pad + DrawingBenchmark.shadowOffsetY),
-                                     width: Double(DrawingBenchmark.keyWidth), height: Double(DrawingBenchmark.keyHeight)),
-                                radius: Double(DrawingBenchmark.keyRadius))
+            mask.addRoundedRect(
+                Rect(
+                    x: Double(pad), y: Double(pad + DrawingBenchmark.shadowOffsetY),
+                    width: Double(DrawingBenchmark.keyWidth), height: Double(DrawingBenchmark.keyHeight)),
+                radius: Double(DrawingBenchmark.keyRadius))
             mask.blur(radius: DrawingBenchmark.shadowBlur)
             return mask
         }
@@ -188,9 +204,13 @@ struct DrawingBenchmark {
                 for k in 0..<DrawingBenchmark.keys {
                     for g in 0..<DrawingBenchmark.glyphsPerKey {
                         let cell = DrawingBenchmark.glyphCell(k, g), at = DrawingBenchmark.glyphOrigin(k, g)
-                        let source = Rect(x: Double(cell.x), y: Double(cell.y), width: Double(DrawingBenchmark.cellWidth), height: Double(DrawingBenchmark.cellHeight))
-                        canvas.drawImage(atlas, from: source, in: Rect(x: Double(at.x), y: Double(at.y), width: Double(DrawingBenchmark.glyphWidth),
-                                                                       height: Double(DrawingBenchmark.glyphHeight)), tint: label)
+                        let source = Rect(
+                            x: Double(cell.x), y: Double(cell.y), width: Double(DrawingBenchmark.cellWidth), height: Double(DrawingBenchmark.cellHeight))
+                        canvas.drawImage(
+                            atlas, from: source,
+                            in: Rect(
+                                x: Double(at.x), y: Double(at.y), width: Double(DrawingBenchmark.glyphWidth),
+                                height: Double(DrawingBenchmark.glyphHeight)), tint: label)
                     }
                 }
             case .composite:

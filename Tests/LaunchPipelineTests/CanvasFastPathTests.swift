@@ -30,7 +30,7 @@ import LaunchImage
         (Rect(x: 0, y: 0, width: 64, height: 48), 0.0),
         (Rect(x: -10, y: 5.5, width: 30, height: 30), 15.0),
         (Rect(x: 10.5, y: 10.5, width: 1.2, height: 30), 4.0),
-        (Rect(x: 50, y: 40, width: 30, height: 30), 2.0),
+        (Rect(x: 50, y: 40, width: 30, height: 30), 2.0)
     ])
     func aRoundedRectangleMatchesItsDefinition(rect: Rect, radius: Double) {
         for color in [RGBA(255, 160, 0), RGBA(20, 90, 200, 128)] {
@@ -153,7 +153,8 @@ import LaunchImage
     @Test func hostileGeometryNeverTraps() {
         let values: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 0, -5, 3.5, .greatestFiniteMagnitude]
         var canvas = Canvas(width: 16, height: 12, fill: RGBA(1, 2, 3))
-        let gradient = Paint.linear(LinearGradient(angle: 37, stops: [.init(offset: 0, color: RGBA(0, 0, 0, 100)), .init(offset: 1, color: RGBA(255, 255, 255))]))
+        let gradient = Paint.linear(
+            LinearGradient(angle: 37, stops: [.init(offset: 0, color: RGBA(0, 0, 0, 100)), .init(offset: 1, color: RGBA(255, 255, 255))]))
         let source = noise(width: 5, height: 4, seed: 3)
         for v in values {
             for rect in [Rect(x: v, y: 1, width: 8, height: 8), Rect(x: 1, y: 1, width: v, height: v), Rect(x: v, y: v, width: v, height: v)] {

@@ -72,8 +72,10 @@ public struct AlphaMask: Equatable, Sendable {
 
     /// One box pass along the `length` values at `line` (`scratch` holds a copy).
     @inline(__always)
-    private static func horizontalPass(_ line: UnsafeMutablePointer<Float>, _ scratch: UnsafeMutablePointer<Float>,
-                                       length: Int, radius: Int, window: Float) {
+    private static func horizontalPass(
+        _ line: UnsafeMutablePointer<Float>, _ scratch: UnsafeMutablePointer<Float>,
+        length: Int, radius: Int, window: Float
+    ) {
         scratch.update(from: line, count: length)
         var sum: Float = 0
         for i in 0...min(radius, length - 1) { sum += scratch[i] }
@@ -87,8 +89,10 @@ public struct AlphaMask: Equatable, Sendable {
 
     /// One box pass down every column at once: the same sums, in the same order, as a pass per column.
     @inline(__always)
-    private static func verticalPass(_ v: UnsafeMutablePointer<Float>, _ copy: UnsafeMutablePointer<Float>, _ sums: UnsafeMutablePointer<Float>,
-                                     width w: Int, height h: Int, radius: Int, window: Float) {
+    private static func verticalPass(
+        _ v: UnsafeMutablePointer<Float>, _ copy: UnsafeMutablePointer<Float>, _ sums: UnsafeMutablePointer<Float>,
+        width w: Int, height h: Int, radius: Int, window: Float
+    ) {
         copy.update(from: v, count: w * h)
         sums.update(repeating: 0, count: w)
         for i in 0...min(radius, h - 1) {
