@@ -277,16 +277,17 @@ public struct Canvas: Sendable {
                                     vb[k * 4 + 3] = at + ab
                                 }
                                 for c in 0..<columns {
-                                    let fx = weight[c], l = left[c], r = right[c]
-                                    let a = vb[l + 3] * (256 - fx) + vb[r + 3] * fx  // alpha × 65536
+                                    // Wrapping arithmetic: every sum is below 2⁴⁰ (255 × 255 × 65536), none can overflow.
+                                    let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                    let a = vb[l + 3] &* gx &+ vb[r + 3] &* fx  // alpha × 65536
                                     guard a > 0 else { continue }
-                                    let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                                    let alpha = (a &* opacity256 &+ (1 << 23)) >> 24  // 0…255
                                     guard alpha > 0 else { continue }
                                     @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                        let p = vb[l + k] * (256 - fx) + vb[r + k] * fx
-                                        // Opaque texels: a division by a constant (a multiply).
-                                        if a == 255 << 16 { return UInt8(min(255, (p + (255 << 15)) / (255 << 16))) }
-                                        return UInt8(min(255, (p + a / 2) / a))
+                                        let p = UInt(bitPattern: vb[l + k] &* gx &+ vb[r + k] &* fx)
+                                        // Opaque texels: an unsigned division by a constant (a multiply).
+                                        let value = a == 255 << 16 ? (p &+ (255 << 15)) / (255 << 16) : (p &+ UInt(a / 2)) / UInt(a)
+                                        return UInt8(truncatingIfNeeded: min(255, value))
                                     }
                                     Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
                                 }
