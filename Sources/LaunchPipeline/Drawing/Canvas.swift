@@ -80,12 +80,16 @@ public struct Canvas: Sendable {
                     } else {
                         let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
                         let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
+                        let whole = opacity >= 1
                         for x in left...right {
-                            // As ``Shader/color(_:_:_:)``, with the row's term computed once.
+                            // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
+                            // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
                             let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
-                            let color = lookup[Int((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 0.5)]
-                            if color.a == 255, opacity >= 1 {
-                                (row + x * 4).storeBytes(of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
+                            let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
+                            let color = lookup[index]
+                            if whole, color.a == 255 {
+                                (row + x * 4).storeBytes(
+                                    of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
                             } else {
                                 Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
                             }
@@ -226,6 +230,20 @@ public struct Canvas: Sendable {
             // (not for glyphs, nor for an image drawn at its size, whose pixels are texels).
             let sourceColumns = maxX - minX + 1
             let separable = tint == nil && sourceColumns <= 2 * columns + 2 && (sx != 1 || sy != 1)
+            // An opaque source region (checked when it is not much larger than the area drawn) needs no
+            // alpha: a texel's weight is its bilinear weight, and the division by the alpha a shift.
+            var opaqueSource = separable && maxY - minY + 1 <= 2 * (y1 - y0) + 2
+            if opaqueSource {
+                source.pixels.withUnsafeBufferPointer { sp in
+                    for sy in minY...maxY {
+                        let rowStart = (sy * source.width + minX) * 4
+                        for k in 0..<sourceColumns where sp[rowStart + k * 4 + 3] != 255 {
+                            opaqueSource = false
+                            return
+                        }
+                    }
+                }
+            }
             withUnsafeTemporaryAllocation(of: Int.self, capacity: separable ? 4 * sourceColumns : 0) { rowStorage in
                 let rowBuffer: UnsafeMutableBufferPointer<Int>? = separable ? rowStorage : nil
                 image.pixels.withUnsafeMutableBytes { bytes in
@@ -260,6 +278,29 @@ public struct Canvas: Sendable {
                                         p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(blended)), as: UInt32.self)
                                     } else {
                                         Self.blendPixel(p, tint, alpha: blended)
+                                    }
+                                }
+                                continue
+                            }
+                            if let vertical = rowBuffer, opaqueSource, Self.rowIsOpaque(row, count: columns) {
+                                // Opaque texels onto opaque pixels: each channel ((Σ c·w) + 2¹⁵) >> 16 and one
+                                // alpha, (255 · opacity + 128) >> 8: the values of the general path below.
+                                let vb = vertical.baseAddress! - minX * 4
+                                let gy = 256 &- fy
+                                for k in minX...maxX {
+                                    let t = top + k * 4, b = bottom + k * 4
+                                    vb[k * 4] = Int(t[0]) &* gy &+ Int(b[0]) &* fy
+                                    vb[k * 4 + 1] = Int(t[1]) &* gy &+ Int(b[1]) &* fy
+                                    vb[k * 4 + 2] = Int(t[2]) &* gy &+ Int(b[2]) &* fy
+                                }
+                                let alpha = UInt32(truncatingIfNeeded: (255 &* opacity256 &+ 128) >> 8) << 24
+                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                    for c in 0..<columns {
+                                        let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                        let red = UInt32(truncatingIfNeeded: (vb[l] &* gx &+ vb[r] &* fx &+ 32768) >> 16)
+                                        let green = UInt32(truncatingIfNeeded: (vb[l + 1] &* gx &+ vb[r + 1] &* fx &+ 32768) >> 16)
+                                        let blue = UInt32(truncatingIfNeeded: (vb[l + 2] &* gx &+ vb[r + 2] &* fx &+ 32768) >> 16)
+                                        d[c] = Self.overOpaque(red | green << 8 | blue << 16 | alpha, d[c])
                                     }
                                 }
                                 continue
