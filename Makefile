@@ -40,6 +40,8 @@ test: setup
 bench: setup
 	@command -v hyperfine >/dev/null 2>&1 || { echo "hyperfine not found: installing it (the reference of the exec overhead benchmark)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y hyperfine >/dev/null 2>&1 || echo "could not install hyperfine: that benchmark is skipped"; }
+	@pkg-config --exists pixman-1 2>/dev/null || { echo "pixman not found by pkg-config: installing libpixman-1-dev (the reference of the drawing benchmark)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y libpixman-1-dev >/dev/null 2>&1 || echo "could not install libpixman-1-dev: that comparison is skipped"; }
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench

@@ -124,6 +124,8 @@ if arguments.first == "gate" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "decode" {
     BackgroundDecodeBenchmark().report()
+} else if arguments.first == "draw" {
+    DrawingBenchmark().report()
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
 } else if arguments.first == "startup" {
@@ -146,6 +148,7 @@ if arguments.first == "gate" {
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()
+    DrawingBenchmark().report()
     ExecOverheadBenchmark().report()
     StartupBenchmark().report()
     ThrottleBenchmark().report()

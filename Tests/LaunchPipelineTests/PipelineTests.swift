@@ -7,7 +7,7 @@ import Foundation
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the
     /// default theme, assets or rasterizer, after looking at the new snapshot.
-    static let defaultSnapshotSHA256 = "33a82bb3021df6caba833300cd94423de2fcfc4740ada499a79fe6de659491e3"
+    static let defaultSnapshotSHA256 = "29731b2c6ab72772a2cadf853e77be7f645b0a2eb7a232670d84ca44b9467bc2"
 
     func launch(_ manifestPath: String, touch: [String] = []) throws -> (Pipeline, RunRecord) {
         let clock = LaunchClock.startNow()

@@ -11,15 +11,40 @@ public struct AlphaMask: Equatable, Sendable {
     }
 
     /// Adds the anti-aliased coverage of a rounded rectangle (pixel coordinates of the mask).
+    ///
+    /// As ``Canvas/fillRoundedRect(_:radius:paint:opacity:)``: the distance is computed from each
+    /// end of a row inwards, up to the fully covered span, which is filled without it.
     public mutating func addRoundedRect(_ rect: Rect, radius: Double) {
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let x0 = max(0, rect.x.rounded(.down).pixel - 1), x1 = min(width, rect.maxX.rounded(.up).pixel + 1)
         let y0 = max(0, rect.y.rounded(.down).pixel - 1), y1 = min(height, rect.maxY.rounded(.up).pixel + 1)
         guard x0 < x1, y0 < y1 else { return }
-        for y in y0..<y1 {
-            for x in x0..<x1 {
-                let c = Canvas.coverage(distance: Canvas.roundedRectDistance(x, y, rect, r))
-                if c > 0 { values[y * width + x] = min(1, values[y * width + x] + Float(c)) }
+        let geometry = RoundedRectGeometry(rect, r)
+        let w = width
+        values.withUnsafeMutableBufferPointer { v in
+            let base = v.baseAddress!
+            @inline(__always) func add(_ i: Int, _ c: Double) {
+                if c > 0 { base[i] = min(1, base[i] + Float(c)) }
+            }
+            for y in y0..<y1 {
+                let row = y * w
+                let dy = geometry.rowTerm(y)
+                var left = x0
+                while left < x1 {
+                    let d = geometry.distance(left, dy)
+                    if d <= -0.5 { break }
+                    add(row + left, Canvas.coverage(distance: d))
+                    left += 1
+                }
+                guard left < x1 else { continue }
+                var right = x1 - 1
+                while right > left {
+                    let d = geometry.distance(right, dy)
+                    if d <= -0.5 { break }
+                    add(row + right, Canvas.coverage(distance: d))
+                    right -= 1
+                }
+                for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
             }
         }
     }
@@ -27,30 +52,64 @@ public struct AlphaMask: Equatable, Sendable {
     /// Blurs the mask with three passes of a box filter of `radius` pixels (close to a Gaussian).
     public mutating func blur(radius: Int) {
         guard radius > 0, width > 0, height > 0 else { return }
-        for _ in 0..<3 {
-            boxPass(horizontal: true, radius: radius)
-            boxPass(horizontal: false, radius: radius)
+        let w = width, h = height
+        let window = Float(2 * radius + 1)
+        // The vertical passes run along rows (a running sum per column), so memory is read in order.
+        var copy = [Float](repeating: 0, count: w * h)
+        var sums = [Float](repeating: 0, count: w)
+        values.withUnsafeMutableBufferPointer { v in
+            copy.withUnsafeMutableBufferPointer { c in
+                sums.withUnsafeMutableBufferPointer { s in
+                    let v = v.baseAddress!, c = c.baseAddress!, s = s.baseAddress!
+                    for _ in 0..<3 {
+                        for l in 0..<h { Self.horizontalPass(v + l * w, c, length: w, radius: radius, window: window) }
+                        Self.verticalPass(v, c, s, width: w, height: h, radius: radius, window: window)
+                    }
+                }
+            }
         }
     }
 
-    private mutating func boxPass(horizontal: Bool, radius: Int) {
-        let lines = horizontal ? height : width
-        let length = horizontal ? width : height
-        let stride = horizontal ? 1 : width
-        let window = Float(2 * radius + 1)
-        var line = [Float](repeating: 0, count: length)
-        values.withUnsafeMutableBufferPointer { v in
-            for l in 0..<lines {
-                let base = horizontal ? l * width : l
-                for i in 0..<length { line[i] = v[base + i * stride] }
-                var sum: Float = 0
-                for i in -radius...radius where i >= 0 && i < length { sum += line[i] }
-                for i in 0..<length {
-                    v[base + i * stride] = sum / window
-                    let outgoing = i - radius, incoming = i + radius + 1
-                    if outgoing >= 0 { sum -= line[outgoing] }
-                    if incoming < length { sum += line[incoming] }
-                }
+    /// One box pass along the `length` values at `line` (`scratch` holds a copy).
+    @inline(__always)
+    private static func horizontalPass(
+        _ line: UnsafeMutablePointer<Float>, _ scratch: UnsafeMutablePointer<Float>,
+        length: Int, radius: Int, window: Float
+    ) {
+        scratch.update(from: line, count: length)
+        var sum: Float = 0
+        for i in 0...min(radius, length - 1) { sum += scratch[i] }
+        for i in 0..<length {
+            line[i] = sum / window
+            let outgoing = i - radius, incoming = i + radius + 1
+            if outgoing >= 0 { sum -= scratch[outgoing] }
+            if incoming < length { sum += scratch[incoming] }
+        }
+    }
+
+    /// One box pass down every column at once: the same sums, in the same order, as a pass per column.
+    @inline(__always)
+    private static func verticalPass(
+        _ v: UnsafeMutablePointer<Float>, _ copy: UnsafeMutablePointer<Float>, _ sums: UnsafeMutablePointer<Float>,
+        width w: Int, height h: Int, radius: Int, window: Float
+    ) {
+        copy.update(from: v, count: w * h)
+        sums.update(repeating: 0, count: w)
+        for i in 0...min(radius, h - 1) {
+            let row = copy + i * w
+            for x in 0..<w { sums[x] += row[x] }
+        }
+        for i in 0..<h {
+            let out = v + i * w
+            for x in 0..<w { out[x] = sums[x] / window }
+            let outgoing = i - radius, incoming = i + radius + 1
+            if outgoing >= 0 {
+                let row = copy + outgoing * w
+                for x in 0..<w { sums[x] -= row[x] }
+            }
+            if incoming < h {
+                let row = copy + incoming * w
+                for x in 0..<w { sums[x] += row[x] }
             }
         }
     }

@@ -12,6 +12,10 @@ import LaunchImage
 /// canvas.fillRoundedRect(Rect(x: 10, y: 10, width: 100, height: 40), radius: 8, paint: .solid(RGBA(255, 160, 0)))
 /// canvas.drawImage(icon, in: Rect(x: 20, y: 60, width: 48, height: 48))
 /// ```
+///
+/// Speed: coverage is computed only on anti-aliased edges (a shape's fully covered pixels form one
+/// span per row, filled whole); blending is integer arithmetic on 32-bit pixels (two channels per
+/// multiply onto opaque pixels, exact rounding of `x / 255`); loops run on raw pointers.
 public struct Canvas: Sendable {
     public private(set) var image: RGBAImage
     /// Pixels visited by drawing operations (the area of their clipped bounds), a measure of drawing work.
@@ -30,7 +34,7 @@ public struct Canvas: Sendable {
     ///
     /// The signed distance to a rounded rectangle is convex along a row, so the pixels it covers
     /// fully form one span: the distance is computed only from each end inwards, up to that span,
-    /// which is then filled without it.
+    /// which is then filled without it (one colour per row for a solid or vertical gradient paint).
     public mutating func fillRoundedRect(_ rect: Rect, radius: Double, paint: Paint, opacity: Double = 1) {
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let shader = Shader(paint: paint, rect: rect)
@@ -38,35 +42,58 @@ public struct Canvas: Sendable {
         pixelsDrawn += (x1 - x0) * (y1 - y0)
         let w = width
         let opacity = min(1, max(0, opacity))
-        image.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in y0..<y1 {
-                let row = y * w
-                // From the left: edge pixels, up to the first fully covered one.
-                var left = x0
-                while left < x1 {
-                    let d = Self.roundedRectDistance(left, y, rect, r)
-                    if d <= -0.5 { break }
-                    let coverage = Self.coverage(distance: d)
-                    if coverage > 0 { Self.blend(dst, (row + left) * 4, shader.color(left, y), coverage * opacity) }
-                    left += 1
-                }
-                guard left < x1 else { continue }
-                var right = x1 - 1
-                while right > left {
-                    let d = Self.roundedRectDistance(right, y, rect, r)
-                    if d <= -0.5 { break }
-                    let coverage = Self.coverage(distance: d)
-                    if coverage > 0 { Self.blend(dst, (row + right) * 4, shader.color(right, y), coverage * opacity) }
-                    right -= 1
-                }
-                // The fully covered span.
-                if let solid = shader.solid {
-                    let alpha = Self.alpha255(solid.a, opacity)
-                    for x in left...right { Self.blend(dst, (row + x) * 4, solid, alpha: alpha) }
-                } else {
-                    for x in left...right {
-                        let color = shader.color(x, y)
-                        Self.blend(dst, (row + x) * 4, color, alpha: Self.alpha255(color.a, opacity))
+        let geometry = RoundedRectGeometry(rect, r)
+        image.pixels.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            shader.lookup.withUnsafeBufferPointer { lookup in
+                for y in y0..<y1 {
+                    let row = base + y * w * 4
+                    let dy = geometry.rowTerm(y)
+                    // From the left: edge pixels, up to the first fully covered one.
+                    var left = x0
+                    while left < x1 {
+                        let d = geometry.distance(left, dy)
+                        if d <= -0.5 { break }
+                        let coverage = Self.coverage(distance: d)
+                        if coverage > 0 {
+                            let color = shader.color(left, y, lookup)
+                            Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
+                        }
+                        left += 1
+                    }
+                    guard left < x1 else { continue }
+                    var right = x1 - 1
+                    while right > left {
+                        let d = geometry.distance(right, dy)
+                        if d <= -0.5 { break }
+                        let coverage = Self.coverage(distance: d)
+                        if coverage > 0 {
+                            let color = shader.color(right, y, lookup)
+                            Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
+                        }
+                        right -= 1
+                    }
+                    // The fully covered span.
+                    if shader.constantAlongRows {
+                        let color = shader.color(left, y, lookup)
+                        Self.blendSpan(row + left * 4, count: right - left + 1, color, alpha: Self.alpha255(color.a, opacity))
+                    } else {
+                        let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
+                        let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
+                        let whole = opacity >= 1
+                        for x in left...right {
+                            // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
+                            // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
+                            let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
+                            let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
+                            let color = lookup[index]
+                            if whole, color.a == 255 {
+                                (row + x * 4).storeBytes(
+                                    of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
+                            } else {
+                                Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
+                            }
+                        }
                     }
                 }
             }
@@ -74,14 +101,41 @@ public struct Canvas: Sendable {
     }
 
     /// Strokes the inside edge of a rounded rectangle with a line `lineWidth` pixels wide.
+    ///
+    /// As for a fill, the pixels of a row inside the line (distance ≤ −lineWidth − ½: no coverage)
+    /// form one span, which is skipped: only the line's pixels are visited.
     public mutating func strokeRoundedRect(_ rect: Rect, radius: Double, lineWidth: Double, color: RGBA) {
         guard lineWidth > 0 else { return }
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let half = lineWidth / 2
-        forEachPixel(in: rect.outset(by: 1)) { x, y in
-            let d = Self.roundedRectDistance(x, y, rect, r)
-            let coverage = Self.coverage(distance: abs(d + half) - half)
-            return coverage > 0 ? (color, coverage) : nil
+        let inside = -lineWidth - 0.5
+        guard let (x0, x1, y0, y1) = clip(rect.outset(by: 1)) else { return }
+        pixelsDrawn += (x1 - x0) * (y1 - y0)
+        let w = width
+        let geometry = RoundedRectGeometry(rect, r)
+        image.pixels.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            for y in y0..<y1 {
+                let row = base + y * w * 4
+                let dy = geometry.rowTerm(y)
+                var left = x0
+                while left < x1 {
+                    let d = geometry.distance(left, dy)
+                    if d <= inside { break }
+                    let coverage = Self.coverage(distance: abs(d + half) - half)
+                    if coverage > 0 { Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage)) }
+                    left += 1
+                }
+                guard left < x1 else { continue }
+                var right = x1 - 1
+                while right > left {
+                    let d = geometry.distance(right, dy)
+                    if d <= inside { break }
+                    let coverage = Self.coverage(distance: abs(d + half) - half)
+                    if coverage > 0 { Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage)) }
+                    right -= 1
+                }
+            }
         }
     }
 
@@ -89,9 +143,49 @@ public struct Canvas: Sendable {
     public mutating func fillMask(_ mask: [Float], maskWidth: Int, origin: (x: Int, y: Int), color: RGBA) {
         let maskHeight = mask.count / max(maskWidth, 1)
         let bounds = Rect(x: Double(origin.x), y: Double(origin.y), width: Double(maskWidth), height: Double(maskHeight))
-        forEachPixel(in: bounds) { x, y in
-            let a = mask[(y - origin.y) * maskWidth + (x - origin.x)]
-            return a > 0 ? (color, Double(a)) : nil
+        guard let (x0, x1, y0, y1) = clip(bounds) else { return }
+        pixelsDrawn += (x1 - x0) * (y1 - y0)
+        let w = width
+        let colorAlpha = Double(color.a)
+        let opaque = Self.OpaqueSource(color)
+        image.pixels.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            mask.withUnsafeBufferPointer { m in
+                let values = m.baseAddress!
+                for y in y0..<y1 {
+                    let row = base + y * w * 4
+                    let maskRow = values + (y - origin.y) * maskWidth - origin.x
+                    if Self.rowIsOpaque(row + x0 * 4, count: x1 - x0) {
+                        // Branch-free (vectorised): coverage clamped to 0…1 (NaN to 0), the alpha rounded
+                        // to nearest by adding 1.5 × 2²³ (whose float has a unit last place); alpha 0 keeps the pixel.
+                        let colorAlpha = Float(color.a)
+                        (row + x0 * 4).withMemoryRebound(to: UInt32.self, capacity: x1 - x0) { d in
+                            let m = maskRow + x0
+                            for i in 0..<(x1 - x0) {
+                                let a = m[i]
+                                let c = a > 0 ? (a < 1 ? a : 1) : 0
+                                let alpha = (colorAlpha * c + 12_582_912).bitPattern & 0x1FF
+                                d[i] = opaque.blend(onto: d[i], alpha: alpha)
+                            }
+                        }
+                        continue
+                    }
+                    for x in x0..<x1 {
+                        let a = maskRow[x]
+                        guard a > 0 else { continue }
+                        // `(Double(color.a) * coverage).rounded()`, as the per-pixel definition.
+                        let alpha = Int(colorAlpha * Double(min(1, a)) + 0.5)
+                        guard alpha > 0 else { continue }
+                        let p = row + x * 4
+                        let d = p.load(as: UInt32.self)
+                        if d >= 0xFF00_0000, alpha < 255 {
+                            p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(alpha)), as: UInt32.self)
+                        } else {
+                            Self.blendPixel(p, color, alpha: alpha)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -102,8 +196,10 @@ public struct Canvas: Sendable {
     ///
     /// Fixed point: sample weights in 1/256ths, colour interpolated premultiplied (so transparent
     /// texels do not darken edges); each column's sample positions are computed once per call.
-    public mutating func drawImage(_ source: RGBAImage, from sourceRect: Rect? = nil, in rect: Rect,
-                                   opacity: Double = 1, tint: RGBA? = nil) {
+    public mutating func drawImage(
+        _ source: RGBAImage, from sourceRect: Rect? = nil, in rect: Rect,
+        opacity: Double = 1, tint: RGBA? = nil
+    ) {
         let src = sourceRect ?? Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
         guard rect.width > 0, rect.height > 0, src.width > 0, src.height > 0 else { return }
         let sx = src.width / rect.width, sy = src.height / rect.height
@@ -114,55 +210,186 @@ public struct Canvas: Sendable {
         pixelsDrawn += (x1 - x0) * (y1 - y0)
         let opacity256 = Int((min(1, max(0, opacity)) * 256).rounded())
         guard opacity256 > 0 else { return }
-        // Per column: the two source columns (as byte offsets) and the weight of the right one.
         let columns = x1 - x0
-        var left = [Int](repeating: 0, count: columns), right = [Int](repeating: 0, count: columns)
-        var weight = [Int](repeating: 0, count: columns)
-        for x in x0..<x1 {
-            let u = src.x + (Double(x) + 0.5 - rect.x) * sx - 0.5
-            let uf = u.rounded(.down)
-            left[x - x0] = min(max(uf.pixel, minX), maxX) * 4
-            right[x - x0] = min(max(uf.pixel + 1, minX), maxX) * 4
-            weight[x - x0] = Int(((u - uf) * 256).rounded())
-        }
         let w = width, sw = source.width
-        image.pixels.withUnsafeMutableBufferPointer { dst in
-            source.pixels.withUnsafeBufferPointer { sp in
-                left.withUnsafeBufferPointer { left in
-                right.withUnsafeBufferPointer { right in
-                weight.withUnsafeBufferPointer { weight in
-                    for y in y0..<y1 {
-                        let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
-                        let vf = v.rounded(.down)
-                        let top = min(max(vf.pixel, minY), maxY) * sw * 4
-                        let bottom = min(max(vf.pixel + 1, minY), maxY) * sw * 4
-                        let fy = Int(((v - vf) * 256).rounded())
-                        let row = y * w
-                        for c in 0..<columns {
-                            let fx = weight[c]
-                            // Weights sum to 65536.
-                            let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
-                            let i00 = top + left[c], i10 = top + right[c], i01 = bottom + left[c], i11 = bottom + right[c]
-                            let a00 = Int(sp[i00 + 3]), a10 = Int(sp[i10 + 3]), a01 = Int(sp[i01 + 3]), a11 = Int(sp[i11 + 3])
-                            let a = a00 * w00 + a10 * w10 + a01 * w01 + a11 * w11  // alpha × 65536
-                            guard a > 0 else { continue }
-                            let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
-                            guard alpha > 0 else { continue }
-                            let offset = (row + x0 + c) * 4
-                            if let tint {
-                                Self.blend(dst, offset, tint, alpha: (alpha * Int(tint.a) + 127) / 255)
-                                continue
-                            }
-                            @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                let p = Int(sp[i00 + k]) * a00 * w00 + Int(sp[i10 + k]) * a10 * w10
-                                    + Int(sp[i01 + k]) * a01 * w01 + Int(sp[i11 + k]) * a11 * w11
-                                return UInt8(min(255, (p + a / 2) / a))
-                            }
-                            Self.blend(dst, offset, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
+        // Per column: the two source columns (as byte offsets) and the weight of the right one.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * columns) { table in
+            let left = table.baseAddress!, right = left + columns, weight = right + columns
+            for x in x0..<x1 {
+                let u = src.x + (Double(x) + 0.5 - rect.x) * sx - 0.5
+                let uf = u.rounded(.down)
+                left[x - x0] = min(max(uf.pixel, minX), maxX) * 4
+                right[x - x0] = min(max(uf.pixel + 1, minX), maxX) * 4
+                let f = ((u - uf) * 256).rounded()
+                weight[x - x0] = f.isNaN ? 0 : Int(min(256, max(0, f)))
+            }
+            // An image drawn at its size on whole pixels: every sample is one texel, in a run of texels.
+            var onTexels = true
+            for c in 0..<columns where weight[c] != 0 || left[c] != left[0] + 4 * c { onTexels = false; break }
+            // The separable path when the source columns sampled are not many more than the columns drawn
+            // (not for glyphs, nor for an image drawn at its size, whose pixels are texels).
+            let sourceColumns = maxX - minX + 1
+            let separable = tint == nil && sourceColumns <= 2 * columns + 2 && (sx != 1 || sy != 1)
+            // An opaque source region (checked when it is not much larger than the area drawn) needs no
+            // alpha: a texel's weight is its bilinear weight, and the division by the alpha a shift.
+            var opaqueSource = separable && maxY - minY + 1 <= 2 * (y1 - y0) + 2
+            if opaqueSource {
+                source.pixels.withUnsafeBufferPointer { sp in
+                    for sy in minY...maxY {
+                        let rowStart = (sy * source.width + minX) * 4
+                        for k in 0..<sourceColumns where sp[rowStart + k * 4 + 3] != 255 {
+                            opaqueSource = false
+                            return
                         }
                     }
                 }
-                }
+            }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: separable ? 4 * sourceColumns : 0) { rowStorage in
+                let rowBuffer: UnsafeMutableBufferPointer<Int>? = separable ? rowStorage : nil
+                image.pixels.withUnsafeMutableBytes { bytes in
+                    let base = bytes.baseAddress!
+                    source.pixels.withUnsafeBufferPointer { sp in
+                        let sp = sp.baseAddress!
+                        for y in y0..<y1 {
+                            let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
+                            let vf = v.rounded(.down)
+                            let top = sp + min(max(vf.pixel, minY), maxY) * sw * 4
+                            let bottom = sp + min(max(vf.pixel + 1, minY), maxY) * sw * 4
+                            let fyRounded = ((v - vf) * 256).rounded()
+                            let fy = fyRounded.isNaN ? 0 : Int(min(256, max(0, fyRounded)))
+                            let row = base + (y * w + x0) * 4
+                            if let tint {
+                                // Glyphs: the alpha channel only, as coverage of the tint.
+                                let opaque = Self.OpaqueSource(tint)
+                                let tintAlpha = Int(tint.a)
+                                for c in 0..<columns {
+                                    let fx = weight[c], l = left[c] + 3, r = right[c] + 3
+                                    // Weights sum to 65536.
+                                    let a =
+                                        (Int(top[l]) * (256 - fx) + Int(top[r]) * fx) * (256 - fy)
+                                        + (Int(bottom[l]) * (256 - fx) + Int(bottom[r]) * fx) * fy  // alpha × 65536
+                                    guard a > 0 else { continue }
+                                    let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                                    guard alpha > 0 else { continue }
+                                    let blended = tintAlpha == 255 ? alpha : (alpha * tintAlpha + 127) / 255
+                                    let p = row + c * 4
+                                    let d = p.load(as: UInt32.self)
+                                    if d >= 0xFF00_0000, blended > 0, blended < 255 {
+                                        p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(blended)), as: UInt32.self)
+                                    } else {
+                                        Self.blendPixel(p, tint, alpha: blended)
+                                    }
+                                }
+                                continue
+                            }
+                            if let vertical = rowBuffer, opaqueSource, Self.rowIsOpaque(row, count: columns) {
+                                // Opaque texels onto opaque pixels: each channel ((Σ c·w) + 2¹⁵) >> 16 and one
+                                // alpha, (255 · opacity + 128) >> 8: the values of the general path below.
+                                let vb = vertical.baseAddress! - minX * 4
+                                let gy = 256 &- fy
+                                for k in minX...maxX {
+                                    let t = top + k * 4, b = bottom + k * 4
+                                    vb[k * 4] = Int(t[0]) &* gy &+ Int(b[0]) &* fy
+                                    vb[k * 4 + 1] = Int(t[1]) &* gy &+ Int(b[1]) &* fy
+                                    vb[k * 4 + 2] = Int(t[2]) &* gy &+ Int(b[2]) &* fy
+                                }
+                                let alpha = UInt32(truncatingIfNeeded: (255 &* opacity256 &+ 128) >> 8) << 24
+                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                    for c in 0..<columns {
+                                        let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                        let red = UInt32(truncatingIfNeeded: (vb[l] &* gx &+ vb[r] &* fx &+ 32768) >> 16)
+                                        let green = UInt32(truncatingIfNeeded: (vb[l + 1] &* gx &+ vb[r + 1] &* fx &+ 32768) >> 16)
+                                        let blue = UInt32(truncatingIfNeeded: (vb[l + 2] &* gx &+ vb[r + 2] &* fx &+ 32768) >> 16)
+                                        d[c] = Self.overOpaque(red | green << 8 | blue << 16 | alpha, d[c])
+                                    }
+                                }
+                                continue
+                            }
+                            if let vertical = rowBuffer {
+                                // Separable: each source column interpolated down once per row (alpha and
+                                // premultiplied channels), then across per pixel: the same integer sums.
+                                let vb = vertical.baseAddress! - minX * 4
+                                for k in minX...maxX {
+                                    let t = top + k * 4, b = bottom + k * 4
+                                    let at = Int(t[3]) * (256 - fy), ab = Int(b[3]) * fy
+                                    vb[k * 4] = Int(t[0]) * at + Int(b[0]) * ab
+                                    vb[k * 4 + 1] = Int(t[1]) * at + Int(b[1]) * ab
+                                    vb[k * 4 + 2] = Int(t[2]) * at + Int(b[2]) * ab
+                                    vb[k * 4 + 3] = at + ab
+                                }
+                                for c in 0..<columns {
+                                    // Wrapping arithmetic: every sum is below 2⁴⁰ (255 × 255 × 65536), none can overflow.
+                                    let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                    let a = vb[l + 3] &* gx &+ vb[r + 3] &* fx  // alpha × 65536
+                                    guard a > 0 else { continue }
+                                    let alpha = (a &* opacity256 &+ (1 << 23)) >> 24  // 0…255
+                                    guard alpha > 0 else { continue }
+                                    @inline(__always) func channel(_ k: Int) -> UInt8 {
+                                        let p = UInt(bitPattern: vb[l + k] &* gx &+ vb[r + k] &* fx)
+                                        // Opaque texels: an unsigned division by a constant (a multiply).
+                                        let value = a == 255 << 16 ? (p &+ (255 << 15)) / (255 << 16) : (p &+ UInt(a / 2)) / UInt(a)
+                                        return UInt8(truncatingIfNeeded: min(255, value))
+                                    }
+                                    Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
+                                }
+                                continue
+                            }
+                            if onTexels, fy == 0, tint == nil, Self.rowIsOpaque(row, count: columns) {
+                                // Branch-free (vectorised): the texel's alpha scaled by the opacity, as below.
+                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                    UnsafeRawPointer(top + left[0]).withMemoryRebound(to: UInt32.self, capacity: columns) { s in
+                                        let opacity = UInt32(opacity256)
+                                        for c in 0..<columns {
+                                            let texel = s[c]
+                                            let alpha = ((texel >> 24) &* opacity &+ 128) >> 8
+                                            d[c] = Self.overOpaque((texel & 0x00FF_FFFF) | alpha << 24, d[c])
+                                        }
+                                    }
+                                }
+                                continue
+                            }
+                            for c in 0..<columns {
+                                let fx = weight[c]
+                                if fx == 0, fy == 0 {
+                                    // On a texel (an image drawn at its size): the texel itself.
+                                    let s = UnsafeRawPointer(top + left[c]).loadUnaligned(as: UInt32.self)
+                                    let alpha = (Int(s >> 24) * opacity256 + 128) >> 8
+                                    guard alpha > 0 else { continue }
+                                    let p = row + c * 4
+                                    let d = p.load(as: UInt32.self)
+                                    if d >= 0xFF00_0000, alpha < 255 {
+                                        let keep = UInt32(255 - alpha), a = UInt32(alpha)
+                                        var x = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                                        var y = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                                        x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                                        y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                                        p.storeBytes(of: x | (y << 8), as: UInt32.self)
+                                    } else {
+                                        Self.blendPixel(p, RGBA(UInt8(s & 0xFF), UInt8((s >> 8) & 0xFF), UInt8((s >> 16) & 0xFF), 255), alpha: alpha)
+                                    }
+                                    continue
+                                }
+                                let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
+                                let p00 = top + left[c], p10 = top + right[c], p01 = bottom + left[c], p11 = bottom + right[c]
+                                let a00 = Int(p00[3]) * w00, a10 = Int(p10[3]) * w10, a01 = Int(p01[3]) * w01, a11 = Int(p11[3]) * w11
+                                let a = a00 + a10 + a01 + a11  // alpha × 65536
+                                guard a > 0 else { continue }
+                                let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                                guard alpha > 0 else { continue }
+                                // Four opaque texels: a / 255 = 65536, so the division is a shift (the same value).
+                                let opaqueTexels = a == 255 << 16
+                                @inline(__always) func channel(_ k: Int) -> UInt8 {
+                                    if opaqueTexels {
+                                        let p = Int(p00[k]) * w00 + Int(p10[k]) * w10 + Int(p01[k]) * w01 + Int(p11[k]) * w11
+                                        return UInt8(min(255, (p + (1 << 15)) >> 16))
+                                    }
+                                    let p = Int(p00[k]) * a00 + Int(p10[k]) * a10 + Int(p01[k]) * a01 + Int(p11[k]) * a11
+                                    return UInt8(min(255, (p + a / 2) / a))
+                                }
+                                Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -171,12 +398,80 @@ public struct Canvas: Sendable {
     /// Copies `tile` onto the canvas at a whole-pixel position with src-over compositing.
     public mutating func blit(_ tile: RGBAImage, at origin: (x: Int, y: Int)) {
         let bounds = Rect(x: Double(origin.x), y: Double(origin.y), width: Double(tile.width), height: Double(tile.height))
-        tile.pixels.withUnsafeBufferPointer { tp in
-            forEachPixel(in: bounds) { x, y in
-                let i = ((y - origin.y) * tile.width + (x - origin.x)) * 4
-                let a = tp[i + 3]
-                return a > 0 ? (RGBA(tp[i], tp[i + 1], tp[i + 2], 255), Double(a) / 255) : nil
+        guard let (x0, x1, y0, y1) = clip(bounds) else { return }
+        pixelsDrawn += (x1 - x0) * (y1 - y0)
+        let w = width, tw = tile.width
+        image.pixels.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            tile.pixels.withUnsafeBytes { tileBytes in
+                let tp = tileBytes.baseAddress!
+                for y in y0..<y1 {
+                    let row = base + (y * w + x0) * 4
+                    let tileRow = tp + ((y - origin.y) * tw + (x0 - origin.x)) * 4
+                    Self.compositeRow(row, tileRow, count: x1 - x0)
+                }
             }
+        }
+    }
+
+    /// Source-over of `count` straight-alpha pixels at `source` onto `destination`.
+    @inline(__always)
+    static func compositeRow(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, count: Int) {
+        if rowIsOpaque(destination, count: count) {
+            // Onto opaque pixels every alpha gives the exact result with the same arithmetic (0 keeps
+            // the pixel, 255 gives the source), so the loop has no branch and is vectorised.
+            destination.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+                source.withMemoryRebound(to: UInt32.self, capacity: count) { s in
+                    for i in 0..<count { d[i] = overOpaque(s[i], d[i]) }
+                }
+            }
+            return
+        }
+        var i = 0
+        while i < count {
+            let s = source.load(fromByteOffset: i * 4, as: UInt32.self)
+            let a = s >> 24
+            if a == 0 { i += 1; continue }
+            let p = destination + i * 4
+            if a == 255 {
+                p.storeBytes(of: s, as: UInt32.self)
+            } else {
+                let d = p.load(as: UInt32.self)
+                if d >= 0xFF00_0000 {
+                    // Two channels per multiply; the alpha lane is 255 on both sides, so it stays 255.
+                    let keep = 255 - a
+                    var rb = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                    var ga = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                    rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                    ga = ((ga &+ ((ga >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                    p.storeBytes(of: rb | (ga << 8), as: UInt32.self)
+                } else {
+                    blendTranslucent(p, r: Int(s & 0xFF), g: Int((s >> 8) & 0xFF), b: Int((s >> 16) & 0xFF), alpha: Int(a))
+                }
+            }
+            i += 1
+        }
+    }
+
+    /// Straight-alpha source-over of `s` onto the opaque pixel `d`, two channels per multiply; the
+    /// alpha lane is 255 on both sides, so it stays 255.
+    @inline(__always)
+    static func overOpaque(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        let a = s >> 24, keep = 255 &- a
+        var rb = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+        var ga = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        ga = ((ga &+ ((ga >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        return rb | (ga << 8)
+    }
+
+    /// Whether the `count` pixels from `p` are all opaque.
+    @inline(__always)
+    static func rowIsOpaque(_ p: UnsafeMutableRawPointer, count: Int) -> Bool {
+        p.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+            var all: UInt32 = 0xFFFF_FFFF
+            for i in 0..<count { all &= d[i] }
+            return all >= 0xFF00_0000
         }
     }
 
@@ -195,6 +490,101 @@ public struct Canvas: Sendable {
     @inline(__always)
     static func alpha255(_ alpha: UInt8, _ opacity: Double) -> Int {
         opacity >= 1 ? Int(alpha) : Int((Double(alpha) * opacity).rounded())
+    }
+
+    /// `alpha` (0…255) scaled by a coverage 0…1 (NaN counts as 0), rounded as `(alpha × coverage).rounded()`.
+    @inline(__always)
+    static func alpha(_ alpha: UInt8, _ coverage: Double) -> Int {
+        let c = coverage > 0 ? min(1, coverage) : 0
+        return Int(Double(alpha) * c + 0.5)
+    }
+
+    /// A colour prepared for integer source-over onto opaque pixels, two channels per multiply.
+    struct OpaqueSource {
+        let rb: UInt32, ga: UInt32, packed: UInt32
+
+        @inline(__always)
+        init(_ color: RGBA) {
+            rb = UInt32(color.r) | UInt32(color.b) << 16
+            ga = UInt32(color.g) | 0x00FF_0000
+            packed = UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000
+        }
+
+        /// Source-over at `alpha` (1…254) onto the opaque pixel `d`: each channel
+        /// `(s·a + d·(255 − a)) / 255` rounded to nearest (exactly: `t = x + 128; (t + t >> 8) >> 8`).
+        @inline(__always)
+        func blend(onto d: UInt32, alpha a: UInt32) -> UInt32 {
+            let keep = 255 &- a
+            var x = rb &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+            var y = ga &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+            x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+            y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+            return x | (y << 8)
+        }
+    }
+
+    /// Source-over of `color` (its own alpha ignored) at `alpha` (0…255) onto the pixel at `p`.
+    @inline(__always)
+    static func blendPixel(_ p: UnsafeMutableRawPointer, _ color: RGBA, alpha: Int) {
+        guard alpha > 0 else { return }
+        if alpha >= 255 {
+            p.storeBytes(of: OpaqueSource(color).packed, as: UInt32.self)
+            return
+        }
+        let d = p.load(as: UInt32.self)
+        if d >= 0xFF00_0000 {
+            p.storeBytes(of: OpaqueSource(color).blend(onto: d, alpha: UInt32(alpha)), as: UInt32.self)
+        } else {
+            blendTranslucent(p, r: Int(color.r), g: Int(color.g), b: Int(color.b), alpha: alpha)
+        }
+    }
+
+    /// Source-over of a colour at `alpha` (1…254) onto a pixel that is not opaque, straight alpha,
+    /// in integers: with `S = a·255` and `K = da·(255 − a)` each channel is `(s·S + d·K) / (S + K)`
+    /// and the alpha `(S + K) / 255`, rounded (the exact values of ``blendOntoTranslucent``).
+    @inline(__always)
+    static func blendTranslucent(_ p: UnsafeMutableRawPointer, r: Int, g: Int, b: Int, alpha: Int) {
+        let d = p.load(as: UInt32.self)
+        let da = Int(d >> 24)
+        if da == 0 {
+            p.storeBytes(of: UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(alpha) << 24, as: UInt32.self)
+            return
+        }
+        let s = alpha * 255, k = da * (255 - alpha), o = s + k, half = o / 2
+        let dr = Int(d & 0xFF), dg = Int((d >> 8) & 0xFF), db = Int((d >> 16) & 0xFF)
+        let nr = (r * s + dr * k + half) / o, ng = (g * s + dg * k + half) / o, nb = (b * s + db * k + half) / o
+        let na = (o + 127) / 255
+        p.storeBytes(of: UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(na) << 24, as: UInt32.self)
+    }
+
+    /// Source-over of `color` (its own alpha ignored) at `alpha` (0…255) onto `count` pixels from `p`:
+    /// a store of one word when opaque, two channels per multiply onto opaque pixels.
+    @inline(__always)
+    static func blendSpan(_ p: UnsafeMutableRawPointer, count: Int, _ color: RGBA, alpha: Int) {
+        guard alpha > 0, count > 0 else { return }
+        let source = OpaqueSource(color)
+        if alpha >= 255 {
+            for i in 0..<count { p.storeBytes(of: source.packed, toByteOffset: i * 4, as: UInt32.self) }
+            return
+        }
+        let a = UInt32(alpha)
+        if rowIsOpaque(p, count: count) {
+            p.withMemoryRebound(to: UInt32.self, capacity: count) { d in
+                for i in 0..<count { d[i] = source.blend(onto: d[i], alpha: a) }
+            }
+            return
+        }
+        var i = 0
+        while i < count {
+            let q = p + i * 4
+            let d = q.load(as: UInt32.self)
+            if d >= 0xFF00_0000 {
+                q.storeBytes(of: source.blend(onto: d, alpha: a), as: UInt32.self)
+            } else {
+                blendTranslucent(q, r: Int(color.r), g: Int(color.g), b: Int(color.b), alpha: alpha)
+            }
+            i += 1
+        }
     }
 
     /// Source-over compositing of `color` (its own alpha ignored) at `alpha` (0…255) onto the pixel
@@ -217,24 +607,8 @@ public struct Canvas: Sendable {
         dst[i + 2] = UInt8((Int(color.b) * alpha + Int(dst[i + 2]) * keep + 127) / 255)
     }
 
-    /// Visits every pixel of `bounds` (clipped to the canvas); `shade` returns a colour and a
-    /// coverage 0…1 (multiplied with the colour's alpha), or `nil` to leave the pixel.
-    @inline(__always)
-    private mutating func forEachPixel(in bounds: Rect, _ shade: (Int, Int) -> (RGBA, Double)?) {
-        guard let (x0, x1, y0, y1) = clip(bounds) else { return }
-        pixelsDrawn += (x1 - x0) * (y1 - y0)
-        let w = width
-        image.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    guard let (color, coverage) = shade(x, y) else { continue }
-                    Self.blend(dst, (y * w + x) * 4, color, coverage)
-                }
-            }
-        }
-    }
-
-    /// Source-over compositing of `color` at `coverage` onto the pixel at byte offset `i`, straight alpha.
+    /// Source-over compositing of `color` at `coverage` onto the pixel at byte offset `i`, straight
+    /// alpha: the per-pixel definition the fast paths are tested against.
     @inline(__always)
     static func blend(_ dst: UnsafeMutableBufferPointer<UInt8>, _ i: Int, _ color: RGBA, _ coverage: Double) {
         if dst[i + 3] == 255 {
@@ -278,6 +652,37 @@ public struct Canvas: Sendable {
     }
 }
 
+/// ``Canvas/roundedRectDistance(_:_:_:_:)`` with its per-rectangle and per-row terms computed once
+/// (the same arithmetic, so the same values).
+struct RoundedRectGeometry {
+    let centreX: Double, centreY: Double, halfInnerX: Double, halfInnerY: Double, radius: Double
+
+    @inline(__always)
+    init(_ rect: Rect, _ radius: Double) {
+        centreX = rect.x + rect.width / 2
+        centreY = rect.y + rect.height / 2
+        halfInnerX = rect.width / 2 - radius
+        halfInnerY = rect.height / 2 - radius
+        self.radius = radius
+    }
+
+    /// `qy` of row `y`.
+    @inline(__always)
+    func rowTerm(_ y: Int) -> Double {
+        abs(Double(y) + 0.5 - centreY) - halfInnerY
+    }
+
+    @inline(__always)
+    func distance(_ x: Int, _ qy: Double) -> Double {
+        let qx = abs(Double(x) + 0.5 - centreX) - halfInnerX
+        let ox = max(qx, 0)
+        // Beside the straight sides (no corner on this row) the root of ox² is ox: no square root.
+        if qy <= 0 { return ox + min(max(qx, qy), 0) - radius }
+        let oy = max(qy, 0)
+        return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - radius
+    }
+}
+
 /// Evaluates a ``Paint`` at pixel centres of the rectangle it fills.
 struct Shader {
     let solid: RGBA?
@@ -286,6 +691,8 @@ struct Shader {
     let direction: (x: Double, y: Double)
     let length: Double
     let lookup: [RGBA]
+    /// Whether every row has one colour (a solid paint, or a gradient running vertically).
+    let constantAlongRows: Bool
 
     init(paint: Paint, rect: Rect) {
         switch paint {
@@ -296,6 +703,7 @@ struct Shader {
             direction = (0, 0)
             length = 1
             lookup = []
+            constantAlongRows = true
         case .linear(let g):
             solid = nil
             gradient = g
@@ -308,13 +716,22 @@ struct Shader {
             origin = (rect.x + rect.width / 2 - direction.x * extent / 2, rect.y + rect.height / 2 - direction.y * extent / 2)
             // 256 precomputed steps keep the inner loop free of stop searches.
             lookup = (0...255).map { g.color(at: Double($0) / 255) }
+            // With no horizontal component, x contributes (x + 0.5 - origin.x) × 0 = 0 (when finite).
+            constantAlongRows = direction.x == 0 && origin.x.isFinite
         }
     }
 
     @inline(__always)
     func color(_ x: Int, _ y: Int) -> RGBA {
+        lookup.withUnsafeBufferPointer { color(x, y, $0) }
+    }
+
+    @inline(__always)
+    func color(_ x: Int, _ y: Int, _ lookup: UnsafeBufferPointer<RGBA>) -> RGBA {
         if let solid { return solid }
         let t = ((Double(x) + 0.5 - origin.x) * direction.x + (Double(y) + 0.5 - origin.y) * direction.y) / length
-        return lookup[t.isNaN ? 0 : (min(1, max(0, t)) * 255).rounded().pixel]
+        // NaN and the ends clamp to 0…1; +0.5 and truncation round as `.rounded()` for these non-negative values.
+        let clamped = t > 0 ? (t < 1 ? t : 1) : 0
+        return lookup[Int(clamped * 255 + 0.5)]
     }
 }
