@@ -26,21 +26,21 @@ struct GateBenchmark: Sendable {
         var arguments: [String] {
             switch self {
             case .instructions: ["--metric", "instructions"]
-            // A threshold below the smallest change measured (5%) and a minimum change below 5% of the
-            // drawing (1.5 ms): with check's defaults (5% and 2 ms) a 5% slower drawing is by
+            // A threshold below the smallest change measured (5%) and a minimum change far below 5% of the
+            // drawing (now about 8 ms): with check's defaults (5% and 2 ms) a 5% slower drawing is by
             // definition not a regression, and no gate could "detect" it.
             case .timeAuto: ["--runs", "auto"] + Self.timeThreshold
             case .timeFixed: ["--runs", "10"] + Self.timeThreshold
             }
         }
 
-        static let timeThreshold = ["--threshold", "2.5", "--min-change", "0.0005"]
+        static let timeThreshold = ["--threshold", "2.5", "--min-change", "0.0001"]
 
         var label: String {
             switch self {
             case .instructions: "instructions (2 baseline runs + 1 candidate run under Callgrind, threshold 1%)"
-            case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 2.5% and 0.5 ms)"
-            case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 2.5% and 0.5 ms)"
+            case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 2.5% and 0.1 ms)"
+            case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 2.5% and 0.1 ms)"
             }
         }
     }
