@@ -8,7 +8,8 @@ import PackageDescription
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
 //   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
-//   LaunchTiers     device tiers: the tier table, host calibration, page-cache eviction
+//   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
+//                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   launchprof      the command-line tool (one file per subcommand)
@@ -58,7 +59,9 @@ let package = Package(
         // not use and which would make it (and so every program's peak memory) several MiB larger.
         .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
-        .target(name: "LaunchTiers", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline"]),
+        // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
+        .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
+        .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
         .executableTarget(

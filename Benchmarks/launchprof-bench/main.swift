@@ -122,6 +122,11 @@ if arguments.first == "gate" {
     ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
+} else if arguments.first == "xml" {
+    XMLBenchmark().report()
+    XMLParseBenchmark().report()
+} else if arguments.first == "png-decode" {
+    PNGDecodeBenchmark().report()
 } else if arguments.first == "decode" {
     BackgroundDecodeBenchmark().report()
 } else if arguments.first == "draw" {
@@ -137,13 +142,14 @@ if arguments.first == "gate" {
     let recorderOK = benchRecorder()
     do {
         try benchPipeline()
-        try benchXML()
     } catch {
         print("pipeline benchmark failed: \(error)")
     }
     if !recorderOK { print("note: the recorder missed its 1.3x goal on this run") }
     DiffScaleBenchmark().report()
+    XMLBenchmark().report()
     XMLParseBenchmark().report()
+    PNGDecodeBenchmark().report()
     CriticalPathBenchmark().report()
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()

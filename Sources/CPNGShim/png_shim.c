@@ -45,7 +45,9 @@ static void shim_read(png_structp png, png_bytep buffer, size_t count) {
     state->offset += count;
 }
 
-int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
+/// Both decoders: into `destination` (exactly `capacity` bytes, the caller's) when it is not NULL,
+/// else into memory malloc'ed here.
+static int decode(const uint8_t *data, size_t length, lp_png_limits limits, uint8_t *destination, size_t capacity,
                   lp_png_decoded *out, char *error, size_t error_capacity) {
     shim_state state = { error, error_capacity, data, length, 0, NULL, 0, 0 };
     memset(out, 0, sizeof *out);
@@ -67,7 +69,7 @@ int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
     uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
-        free(pixels);
+        if (destination == NULL) free(pixels);
         free(rows);
         png_destroy_read_struct(&png, &info, NULL);
         return 1;
@@ -97,7 +99,10 @@ int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
     if (row_bytes != (size_t)width * 4) {
         png_error(png, "unexpected row size after conversion to RGBA8");
     }
-    pixels = (uint8_t *)malloc(row_bytes * height);
+    if (destination != NULL && row_bytes * height != capacity) {
+        png_error(png, "the decoded size is not the one the caller expected");
+    }
+    pixels = destination != NULL ? destination : (uint8_t *)malloc(row_bytes * height);
     rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
     if (pixels == NULL || rows == NULL) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
@@ -113,6 +118,21 @@ int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
     out->color_type = color_type;
     out->interlaced = interlace != PNG_INTERLACE_NONE;
     return 0;
+}
+
+int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
+                  lp_png_decoded *out, char *error, size_t error_capacity) {
+    return decode(data, length, limits, NULL, 0, out, error, error_capacity);
+}
+
+int lp_png_decode_to(const uint8_t *data, size_t length, lp_png_limits limits, uint8_t *destination,
+                     size_t capacity, lp_png_decoded *out, char *error, size_t error_capacity) {
+    if (destination == NULL) {
+        set_error(error, error_capacity, "no destination buffer");
+        memset(out, 0, sizeof *out);
+        return 1;
+    }
+    return decode(data, length, limits, destination, capacity, out, error, error_capacity);
 }
 
 static void shim_write(png_structp png, png_bytep buffer, size_t count) {

@@ -68,24 +68,61 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
 }
 
 /// The emulated device of a result.
+///
+/// In JSON, ``factors`` and ``hostReference`` are objects keyed by the kind's name (`"cpu"`, `"io"`,
+/// `"decode"`, `"draw"`), exactly as when they were string-keyed; a key naming no kind, from another
+/// tool or a hand-edited file, is ignored on reading (the schema allows any key, and no reader uses it).
 public struct TierInfo: Codable, Equatable, Sendable {
     public var name: String
-    /// The factor applied to each kind of cost (`cpu`, `io`, `decode`, `draw`) on this host.
-    public var factors: [String: Double]
+    /// The factor applied to each kind of cost on this host.
+    public var factors: [PhaseKind: Double]
     /// Bytes of resident memory the device allows, if it has a budget.
     public var memoryBudget: Int?
     /// Bytes of dirty memory the device allows an app in the background, if it has a budget.
     public var backgroundMemory: Int?
     /// This host's reference-workload seconds by kind (calibrated tiers only).
-    public var hostReference: [String: Double]?
+    public var hostReference: [PhaseKind: Double]?
 
-    public init(name: String, factors: [String: Double], memoryBudget: Int?, hostReference: [String: Double]?,
+    public init(name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
                 backgroundMemory: Int? = nil) {
         self.backgroundMemory = backgroundMemory
         self.name = name
         self.factors = factors
         self.memoryBudget = memoryBudget
         self.hostReference = hostReference
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, factors, memoryBudget, backgroundMemory, hostReference
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        factors = Self.typed(try container.decode([String: Double].self, forKey: .factors))
+        memoryBudget = try container.decodeIfPresent(Int.self, forKey: .memoryBudget)
+        backgroundMemory = try container.decodeIfPresent(Int.self, forKey: .backgroundMemory)
+        hostReference = try container.decodeIfPresent([String: Double].self, forKey: .hostReference).map(Self.typed)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(Self.named(factors), forKey: .factors)
+        try container.encodeIfPresent(memoryBudget, forKey: .memoryBudget)
+        try container.encodeIfPresent(backgroundMemory, forKey: .backgroundMemory)
+        try container.encodeIfPresent(hostReference.map(Self.named), forKey: .hostReference)
+    }
+
+    /// The kinds among `values`' keys; keys naming no kind are left out.
+    private static func typed(_ values: [String: Double]) -> [PhaseKind: Double] {
+        var out: [PhaseKind: Double] = [:]
+        for (key, value) in values { if let kind = PhaseKind(rawValue: key) { out[kind] = value } }
+        return out
+    }
+
+    private static func named(_ values: [PhaseKind: Double]) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) })
     }
 }
 

@@ -219,8 +219,8 @@ public struct TextReportExporter: ResultExporter {
             text += ", \(c.mode)"
             if c.metric == .instructions { text += ", instructions under Callgrind" }
             if let tier = c.tier {
-                let factors = ["cpu", "io", "decode", "draw"].compactMap { kind in
-                    tier.factors[kind].map { "\(kind) ×\(SecondsFormat.format($0, precision: 1))" }
+                let factors = PhaseKind.allCases.compactMap { kind in
+                    tier.factors[kind].map { "\(kind.rawValue) ×\(SecondsFormat.format($0, precision: 1))" }
                 }
                 text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
                 if let throttle = result.command?.throttle { text += ": \(PlainText.oneLine(throttle))" }

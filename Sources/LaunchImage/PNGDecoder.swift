@@ -52,6 +52,26 @@ public struct PNGDecoder: Sendable {
         let cLimits = lp_png_limits(
             max_width: UInt32(clamping: limits.maxWidth), max_height: UInt32(clamping: limits.maxHeight),
             max_pixel_bytes: limits.maxPixelBytes, max_chunk_bytes: limits.maxChunkBytes)
+        // The usual case: the header's size is within the limits, so the pixels are decoded straight
+        // into the image's array (no second buffer, no copy: for a small file that inflates to
+        // megabytes, the copy cost more than the decoding). libpng checks the header again.
+        if let size = headerSize(bytes) {
+            var status: Int32 = 1
+            let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 4) { destination, count in
+                status = bytes.withUnsafeBufferPointer { buffer in
+                    lp_png_decode_to(buffer.baseAddress, buffer.count, cLimits, destination.baseAddress, destination.count,
+                                     &decoded, &message, message.count)
+                }
+                count = status == 0 ? destination.count : 0
+            }
+            guard status == 0 else {
+                let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
+            }
+            let format = SourceFormat(bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
+                                      interlaced: decoded.interlaced != 0)
+            return (RGBAImage(width: Int(decoded.width), height: Int(decoded.height), pixels: pixels), format)
+        }
         let status = bytes.withUnsafeBufferPointer { buffer in
             lp_png_decode(buffer.baseAddress, buffer.count, cLimits, &decoded, &message, message.count)
         }
@@ -66,5 +86,17 @@ public struct PNGDecoder: Sendable {
         let format = SourceFormat(bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
                                   interlaced: decoded.interlaced != 0)
         return (image, format)
+    }
+
+    /// The width and height in the IHDR chunk (which a PNG must begin with), when they are non-zero
+    /// and within ``limits``; `nil` otherwise (the shim then decodes into its own buffer and reports
+    /// what is wrong).
+    private func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return nil }
+        func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        let width = word(16), height = word(20)
+        guard width > 0, height > 0, width <= limits.maxWidth, height <= limits.maxHeight,
+              width <= limits.maxPixelBytes / 4 / height else { return nil }
+        return (width, height)
     }
 }

@@ -19,8 +19,8 @@ public struct PNGEncoder: Sendable {
     /// Writes RGBA even when every pixel is opaque (the file as libpng's defaults would make it).
     public var alwaysRGBA = false
 
-    /// libpng's own settings: zlib level 6, the filters libpng chooses, RGBA. The tiers' reference
-    /// decode workload is encoded with them, so that it stays what the tiers were calibrated on.
+    /// libpng's own settings: zlib level 6, the filters libpng chooses, RGBA (the file as libpng's
+    /// defaults would make it).
     public static let libpngDefaults = PNGEncoder(compressionLevel: 6, filters: [], strategy: .standard, alwaysRGBA: true)
 
     /// A set of PNG row filters (libpng's `PNG_FILTER_*` bits).

@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTierReference
 import LaunchCore
-import LaunchImage
-import LaunchPipeline
 
 /// How long this host takes for launchprof's fixed reference workloads, one per kind of cost.
 /// Calibrated tiers divide their device's times by these to get this host's factors.
@@ -34,51 +33,75 @@ public struct HostReference: Codable, Equatable, Sendable {
     }
 }
 
-/// The fixed reference workloads. Changing any of them changes what every calibrated tier means:
-/// don't, without recalibrating the built-in table.
-struct ReferenceWorkloads {
-    private let png: [UInt8]
-    private let payload: [UInt8]
+/// The fixed reference workloads, in plain C (CTierReference) that shares no code with the app: making
+/// the app's drawing, decoding, hashing or file code faster must not make the reference faster, or every
+/// calibrated tier's factor would rise with it and hide the improvement. Changing them changes what every
+/// calibrated tier means: don't, without re-deriving the built-in table (docs/tiers.md).
+final class ReferenceWorkloads {
+    private var state = lp_ref_state()
 
-    init() throws {
-        // A deterministic 256×256 noise image (compresses poorly, so decoding does real work).
-        var image = RGBAImage(width: 256, height: 256)
-        var state: UInt32 = 2463534242
-        for i in stride(from: 0, to: image.pixels.count, by: 4) {
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
-            image.pixels[i] = UInt8(truncatingIfNeeded: state)
-            image.pixels[i + 1] = UInt8(truncatingIfNeeded: state >> 8)
-            image.pixels[i + 2] = UInt8(truncatingIfNeeded: state >> 16)
-            image.pixels[i + 3] = 255
-        }
-        // libpng's defaults, not the app's snapshot settings: the workload must not change with the app.
-        png = try PNGEncoder.libpngDefaults.encode(image)
-        payload = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }
+    init() throws(ReferenceError) {
+        let code = lp_ref_init(&state)
+        guard code == 0 else { throw ReferenceError(workload: "setup", code: code, errno: 0) }
     }
 
-    func run(_ kind: PhaseKind) throws {
+    deinit {
+        lp_ref_free(&state)
+    }
+
+    /// Runs the workload of `kind` once.
+    func run(_ kind: PhaseKind) throws(ReferenceError) {
         switch kind {
         case .cpu:
-            // Hashing 256 KiB: integer work with no allocation in the loop.
-            _ = SHA256.digest(payload)
+            // SHA-256 of 256 KiB: integer work with no allocation in the loop.
+            var digest = [UInt8](repeating: 0, count: 32)
+            lp_ref_cpu(&state, &digest)
         case .io:
             // Write 1 MiB, flush it to the device, drop it from the page cache, read it back.
-            let path = "/tmp/launchprof-reference-\(getpid()).bin"
-            defer { unlink(path) }
-            let chunk = Array(payload[0..<(256 * 1024)])
-            try FileIO.writeAtomically(chunk + chunk + chunk + chunk, to: path)
-            PageCache.evict([path])
-            _ = try FileIO.read(path)
+            let code = lp_ref_io(&state, "/tmp")
+            guard code == 0 else { throw ReferenceError(workload: "io", code: code, errno: errno) }
         case .decode:
-            _ = try PNGDecoder().decode(png)
+            var checksum: UInt64 = 0
+            let code = lp_ref_decode(&state, &checksum)
+            guard code == 0 else { throw ReferenceError(workload: "decode", code: code, errno: 0) }
         case .draw:
-            var canvas = Canvas(width: 256, height: 256, fill: RGBA(0, 0, 0))
-            let gradient = LinearGradient(angle: 90, stops: [.init(offset: 0, color: RGBA(200, 120, 40)), .init(offset: 1, color: RGBA(40, 60, 200))])
-            for i in 0..<12 {
-                let inset = Double(i * 8)
-                canvas.fillRoundedRect(Rect(x: inset, y: inset, width: 256 - 2 * inset, height: 256 - 2 * inset),
-                                       radius: 12, paint: .linear(gradient), opacity: 0.6)
-            }
+            _ = lp_ref_draw(&state)
         }
+    }
+
+    /// The draw workload's canvas after one run (256×256 RGBA), for tests.
+    func drawnCanvas() -> [UInt8] {
+        _ = lp_ref_draw(&state)
+        return Array(UnsafeBufferPointer(start: state.canvas, count: 256 * 256 * 4))
+    }
+
+    /// The sum of the decode workload's RGBA bytes, for tests.
+    func decodedChecksum() throws(ReferenceError) -> UInt64 {
+        var checksum: UInt64 = 0
+        let code = lp_ref_decode(&state, &checksum)
+        guard code == 0 else { throw ReferenceError(workload: "decode", code: code, errno: 0) }
+        return checksum
+    }
+
+    /// The cpu workload's SHA-256 digest, for tests.
+    func cpuDigest() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        lp_ref_cpu(&state, &digest)
+        return digest
+    }
+}
+
+/// A reference workload that could not run (no memory, libpng refused, the temporary file failed).
+public struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `setup`, `io` or `decode`.
+    public var workload: String
+    /// CTierReference's error code (`LP_REF_*`).
+    public var code: Int32
+    /// `errno` after an io failure, else 0.
+    public var errno: Int32
+
+    public var description: String {
+        let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
+        return "the \(workload) reference workload failed (code \(code))\(reason)"
     }
 }

@@ -7,7 +7,7 @@ import LaunchCore
 /// ```json
 /// { "tiers": [
 ///   { "name": "iphone-3gs", "description": "…", "memoryBudgetMB": 96,
-///     "referenceSeconds": { "cpu": 0.0612, "io": 0.2296, "decode": 0.0795, "draw": 0.7182 } },
+///     "referenceSeconds": { "cpu": 0.0562, "io": 0.0464, "decode": 0.0780, "draw": 0.7344 } },
 ///   { "name": "half-speed", "description": "…", "factors": { "cpu": 2, "io": 2, "decode": 2, "draw": 2 } }
 /// ] }
 /// ```
@@ -107,7 +107,9 @@ public struct TierTable: Sendable {
     /// The built-in table. Calibration: the classic calculator launched in about 4 s on the original
     /// iPhone, 3 s on the iPod touch 2G and 2 s on the iPhone 3GS, so their reference times stand
     /// 4 : 3 : 2. The iPhone 3GS figures were set so that the default fixture's launch, emulated,
-    /// takes about 2 s; see README "Device tiers" for how they were measured.
+    /// takes about 2 s; see README "Device tiers" for how they were measured. The reference workloads
+    /// are CTierReference's frozen C ones; their seconds were carried over from the app-code workloads
+    /// by measuring both side by side (docs/tiers.md, "The references are frozen").
     public static let builtInJSON = """
         {
           "tiers": [
@@ -115,13 +117,13 @@ public struct TierTable: Sendable {
               "factors": { "cpu": 1, "io": 1, "decode": 1, "draw": 1 } },
             { "name": "iphone-3gs", "description": "iPhone 3GS (2009): 600 MHz Cortex-A8, 256 MB; the classic app launched in ~2 s",
               "memoryBudgetMB": 96, "backgroundMemoryMB": 24,
-              "referenceSeconds": { "cpu": 0.0612, "io": 0.2296, "decode": 0.0795, "draw": 0.7182 } },
+              "referenceSeconds": { "cpu": 0.0562, "io": 0.0464, "decode": 0.0780, "draw": 0.7344 } },
             { "name": "ipod-touch-2g", "description": "iPod touch 2G (2008): 533 MHz ARM11, 128 MB; the classic app launched in ~3 s",
               "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
-              "referenceSeconds": { "cpu": 0.0918, "io": 0.3444, "decode": 0.1192, "draw": 1.0773 } },
+              "referenceSeconds": { "cpu": 0.0843, "io": 0.0696, "decode": 0.1170, "draw": 1.1016 } },
             { "name": "iphone-1g", "description": "original iPhone (2007): 412 MHz ARM11, 128 MB; the classic app launched in ~4 s",
               "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
-              "referenceSeconds": { "cpu": 0.1224, "io": 0.4592, "decode": 0.1589, "draw": 1.4364 } }
+              "referenceSeconds": { "cpu": 0.1124, "io": 0.0928, "decode": 0.1560, "draw": 1.4688 } }
           ]
         }
         """

@@ -105,7 +105,7 @@ struct ExecPlan: LaunchPlan {
         launcher.throttle = spec
         launcher.throttleMechanism = mechanism
         launcher.memoryLimitLabel = "\(device.name) memory budget"
-        let info = TierInfo(name: device.name, factors: ["cpu": factor], memoryBudget: device.memoryBudget, hostReference: nil,
+        let info = TierInfo(name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: nil,
                             backgroundMemory: device.backgroundMemory)
         var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }

@@ -43,9 +43,9 @@ struct Profile {
             let factors = device.factors(host: reference)
             tierInfo = TierInfo(
                 name: device.name,
-                factors: Dictionary(uniqueKeysWithValues: factors.map { ($0.key.rawValue, $0.value) }),
+                factors: factors,
                 memoryBudget: device.memoryBudget,
-                hostReference: reference.map { Dictionary(uniqueKeysWithValues: $0.seconds.map { ($0.key.rawValue, $0.value) }) },
+                hostReference: reference?.seconds,
                 backgroundMemory: device.backgroundMemory)
             memoryBudget = device.memoryBudget
             if !device.isIdentity { environment[AppInterface.emulationVariable] = DeviceEmulation(factors: factors).encoded }

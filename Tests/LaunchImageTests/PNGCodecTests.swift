@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    /// The decoder reads the IHDR size itself to decode into the image's array; libpng still checks it.
+    @Test func theHeaderTheDecoderReadsIsStillCheckedByLibpng() throws {
+        var bytes = try PNGEncoder().encode(sample())
+        bytes[19] = 8  // width 7 → 8, CRC left as it was
+        #expect(throws: PNGError.self) { try PNGDecoder().decode(bytes, file: "crc.png") }
+        // Exactly at the memory limit decodes (straight into the array); one byte under refuses.
+        let good = try PNGEncoder().encode(sample())
+        let exact = PNGDecoder(limits: .init(maxWidth: 7, maxHeight: 5, maxPixelBytes: 7 * 5 * 4, maxChunkBytes: 1 << 16))
+        #expect(try exact.decode(good) == sample())
+        let under = PNGDecoder(limits: .init(maxWidth: 7, maxHeight: 5, maxPixelBytes: 7 * 5 * 4 - 1, maxChunkBytes: 1 << 16))
+        #expect(throws: PNGError.self) { try under.decode(good) }
+    }
+
     @Test func cacheDecodesEachPathOnce() throws {
         let cache = ImageCache()
         var loads = 0

@@ -208,7 +208,7 @@ enum CLI {
                                 "--snapshot", CLI.temporaryPath("s.png")])
         let result = try ResultFile.decode(Array(json.stdout.utf8), path: "stdout")
         #expect(result.configuration?.tier?.name == "tiny")
-        #expect(result.configuration?.tier?.factors["cpu"] == 1.5)
+        #expect(result.configuration?.tier?.factors[.cpu] == 1.5)
         #expect(result.warnings.contains { $0.contains("tiny memory budget") })
         #expect(json.stderr.isEmpty)
         #expect(result.runs[0].phases.contains { $0.hostDuration != nil })

@@ -265,7 +265,7 @@ import LaunchExport
         let outcome = try CLI.run(arguments + ["--", spin, "150"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
-        #expect(result.configuration?.tier?.factors == ["cpu": 4])
+        #expect(result.configuration?.tier?.factors == [.cpu: 4])
         #expect(result.command?.throttle?.contains(mechanism.isEmpty ? "cgroup" : "SIGSTOP/SIGCONT") == true, "\(result.command?.throttle ?? "")")
         for run in result.runs {
             // 150 ms of CPU at a quarter of a CPU: about 0.6 s; a loaded machine only adds time.

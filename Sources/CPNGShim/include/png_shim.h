@@ -35,6 +35,12 @@ typedef struct lp_png_decoded {
 int lp_png_decode(const uint8_t *data, size_t length, lp_png_limits limits,
                   lp_png_decoded *out, char *error, size_t error_capacity);
 
+/// As lp_png_decode, but into `destination`, the caller's `capacity` bytes, which must be exactly the
+/// decoded RGBA8 size (width * height * 4, from the header the caller read): no second buffer, no copy.
+/// `out->pixels` is then `destination` (not to be passed to lp_png_free). A size that differs is an error.
+int lp_png_decode_to(const uint8_t *data, size_t length, lp_png_limits limits, uint8_t *destination,
+                     size_t capacity, lp_png_decoded *out, char *error, size_t error_capacity);
+
 /// Encodes RGBA8 pixels (row-major, no padding) as a PNG in memory, deterministically
 /// (no time stamp). `compression_level` is zlib's 0–9, `filters` a mask of libpng's PNG_FILTER_*
 /// (0: libpng's default), `strategy` zlib's (Z_DEFAULT_STRATEGY, Z_FILTERED, Z_RLE…), and

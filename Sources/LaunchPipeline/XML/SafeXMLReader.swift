@@ -41,9 +41,9 @@ public enum SafeXMLReader {
                     let value = start.withMemoryRebound(to: UInt8.self, capacity: end - start) {
                         String(decoding: UnsafeBufferPointer(start: $0, count: max(0, end - start)), as: UTF8.self)
                     }
-                    dictionary[String(cString: key)] = value
+                    dictionary[builder.name(key)] = value
                 }
-                builder.start(String(cString: name!), dictionary, line: Int(line), column: Int(column))
+                builder.start(builder.name(name!), dictionary, line: Int(line), column: Int(column))
             },
             end: { context in
                 Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue().end()
@@ -89,6 +89,7 @@ public enum SafeXMLReader {
 
     /// The line, column and value of the first byte that is not part of valid UTF-8, if any.
     static func invalidUTF8Position(in bytes: [UInt8]) -> (Int, Int, UInt8)? {
+        if isASCIIWithoutNUL(bytes) { return nil }
         if String(validating: bytes, as: UTF8.self) != nil, !bytes.contains(0) { return nil }
         var line = 1, column = 1, i = 0
         while i < bytes.count {
@@ -111,6 +112,21 @@ public enum SafeXMLReader {
             i += length
         }
         return nil
+    }
+
+    /// `true` when every byte is ASCII and none is NUL (most themes and data files): valid UTF-8
+    /// without building a `String` of the whole document to find out.
+    static func isASCIIWithoutNUL(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            // Branch-free, so the loop vectorizes: the OR of all bytes has bit 7 clear for ASCII only,
+            // and the smallest byte is 0 when there is a NUL.
+            var high: UInt8 = 0, low: UInt8 = 0xFF
+            for b in buffer {
+                high |= b
+                low = min(low, b)
+            }
+            return high < 0x80 && low != 0
+        }
     }
 
     /// The `encoding` of the XML declaration, if there is one.
@@ -172,6 +188,21 @@ private final class TreeBuilder {
 
     private var stack: [Open] = []
     var root: XMLNode?
+    /// Element and attribute names made so far, by libxml2's pointer. SAX2 hands over local names
+    /// interned in the parser's dictionary (xmlParseQName → xmlDictLookup), which lives as long as the
+    /// parse: a name seen again has the same pointer, and no pointer ever names two strings. (libxml2's
+    /// own tree builder relies on the same: with `dictNames` it keeps the pointer instead of copying.)
+    /// So each name's `String` is made once per parse.
+    private var names: [(pointer: UnsafePointer<CChar>, name: String)] = []
+
+    /// The name at `pointer` (NUL-terminated UTF-8 from libxml2's dictionary).
+    func name(_ pointer: UnsafePointer<CChar>) -> String {
+        for entry in names where entry.pointer == pointer { return entry.name }
+        let name = String(cString: pointer)
+        // A few distinct names per document; past that, stop remembering (a hostile file may have many).
+        if names.count < 32 { names.append((pointer, name)) }
+        return name
+    }
     /// The innermost element still open, if the document ended inside one.
     var openElement: (name: String, line: Int)? { stack.last.map { ($0.name, $0.line) } }
 

@@ -1,0 +1,66 @@
+import Foundation
+import LaunchCore
+
+/// A C reference program a benchmark writes to a temporary directory and compiles itself with
+/// `cc -O2` and a pkg-config library's flags, so the reference is plain C calling the library, with
+/// nothing of launchprof in between. Its standard output is read back as text.
+struct CReferenceProgram {
+    /// The compiled program.
+    let executable: String
+
+    /// Writes `source` as `name.c` to a new temporary directory and compiles it against `packages`
+    /// (pkg-config names). `nil`, with the compiler's complaint printed, when it cannot be built.
+    init?(name: String, source: String, packages: [String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("launchprof-\(name)-\(getpid())").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileIO.writeAtomically(source, to: "\(directory)/\(name).c")
+        } catch {
+            print("\(name): cannot write the C reference: \(error)")
+            return nil
+        }
+        executable = "\(directory)/\(name)"
+        let flags = packages.joined(separator: " ")
+        let command = "cc -O2 -o '\(executable)' '\(directory)/\(name).c' $(pkg-config --cflags --libs \(flags)) 2>&1"
+        guard Self.shell(command)?.status == 0 else {
+            print("\(name): cannot compile the C reference: \(Self.shell(command)?.output ?? "no shell")")
+            return nil
+        }
+    }
+
+    /// Runs the program with `arguments`; its standard output, or `nil` when it failed.
+    func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func shell(_ command: String) -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// The middle value of `values` (the upper one of an even count).
+func medianOf(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+}
+
+/// This machine's load averages (1, 5 and 15 minutes), for the benchmark's output.
+func machineLoad() -> String {
+    ((try? FileIO.readText("/proc/loadavg")) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+}
