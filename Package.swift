@@ -25,10 +25,10 @@ let package = Package(
         .executable(name: "launchprof-spawn", targets: ["launchprof-spawn"]),
         .library(name: "LaunchCore", targets: ["LaunchCore"]),
         // The client library other programs report their phases with (`launchprof exec`): no dependencies.
-        .library(name: "LaunchprofClient", targets: ["LaunchprofClient"]),
+        .library(name: "LaunchprofClient", targets: ["LaunchprofClient"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // Callgrind client requests for --metric instructions (valgrind/callgrind.h, when installed).
@@ -52,8 +52,9 @@ let package = Package(
         .target(name: "LaunchApp", dependencies: ["LaunchCore", "LaunchPipeline"]),
         // The Swift runtime linked in (no Foundation either): its process start is then a few ms shorter
         // than a `swiftc -O` hello world's, which loads libswiftCore and its companions (BENCHMARKS.md).
-        .executableTarget(name: "launchprof-app", dependencies: ["LaunchApp", "LaunchCore"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
+        .executableTarget(
+            name: "launchprof-app", dependencies: ["LaunchApp", "LaunchCore"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
         // The small C process `launchprof exec` spawns each program through (its peak memory is then the program's own).
         // --as-needed: SwiftPM links every executable with the Swift runtime, which this C program does
         // not use and which would make it (and so every program's peak memory) several MiB larger.
@@ -70,7 +71,7 @@ let package = Package(
                 "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Built with the CLI, so that `swift build --product launchprof` puts the app and the spawner beside it.
-                "launchprof-app", "launchprof-spawn",
+                "launchprof-app", "launchprof-spawn"
             ]
         ),
         // Glibc only, no Foundation: it runs in the program being measured.
@@ -93,10 +94,11 @@ let package = Package(
         .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
-        .target(name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"],
-                path: "Tests/Fuzz/LaunchFuzz"),
+        .target(
+            name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"],
+            path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),
-        .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/LaunchFuzzTests"),
+        .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/LaunchFuzzTests")
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,8 @@ struct BackgroundDecodeBenchmark {
     func manifest(backgroundDecode: Bool) throws -> Manifest {
         let path = "Fixtures/heavy/manifest.json"
         guard var root = try JSONSerialization.jsonObject(with: Data(try FileIO.read(path))) as? [String: Any],
-              var strategies = root["strategies"] as? [String: Any] else { throw PipelineError("\(path): not a manifest") }
+            var strategies = root["strategies"] as? [String: Any]
+        else { throw PipelineError("\(path): not a manifest") }
         strategies["snapshotFirst"] = false
         for key in ["loadingDialog", "thumbnailsFirst", "checkStaleDecodes"] { strategies[key] = nil }
         strategies["backgroundDecode"] = backgroundDecode ? ["threads": 2] : nil
@@ -30,7 +31,8 @@ struct BackgroundDecodeBenchmark {
         try pipeline.launch()
         let marks = RunRecord(clock: clock, recorders: [recorder]).marks
         guard let first = marks.first(where: { $0.name == AppInterface.firstFrameMark })?.time,
-              let interactive = marks.first(where: { $0.name == AppInterface.interactiveMark })?.time else {
+            let interactive = marks.first(where: { $0.name == AppInterface.interactiveMark })?.time
+        else {
             throw PipelineError("the launch sent no first frame or interactive mark")
         }
         return (first, interactive)
@@ -45,10 +47,14 @@ struct BackgroundDecodeBenchmark {
                 b.append(try launch(on))
             }
             func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            for (name, offValue, onValue) in [("first frame", median(a.map(\.0)), median(b.map(\.0))),
-                                              ("interactive", median(a.map(\.1)), median(b.map(\.1)))] {
+            for (name, offValue, onValue) in [
+                ("first frame", median(a.map(\.0)), median(b.map(\.0))),
+                ("interactive", median(a.map(\.1)), median(b.map(\.1)))
+            ] {
                 let ratio = offValue / max(onValue, 1e-9)
-                print("background decode: \(name) off \(format(offValue * 1000)) ms, on \(format(onValue * 1000)) ms, \(format(ratio))x sooner, goal >= 1.3x: \(ratio >= 1.3 ? "met" : "missed")")
+                print(
+                    "background decode: \(name) off \(format(offValue * 1000)) ms, on \(format(onValue * 1000)) ms, \(format(ratio))x sooner, goal >= 1.3x: \(ratio >= 1.3 ? "met" : "missed")"
+                )
             }
         } catch {
             print("background decode: cannot launch the heavy fixture: \(error)")

@@ -34,8 +34,12 @@ struct CoalescedLayoutBenchmark {
             let medianOff = off.sorted()[off.count / 2], medianOn = on.sorted()[on.count / 2]
             let ratio = medianOff / max(medianOn, 1e-9)
             let perOrientation = orientations > 0 ? Double(passesOn) / Double(orientations) : .nan
-            print("coalesced layout: applying settings off \(format(medianOff * 1000)) ms (\(passesOff) layout passes), on \(format(medianOn * 1000)) ms (\(passesOn) passes), \(format(ratio))x, goal >= 5x: \(ratio >= 5 ? "met" : "missed")")
-            print("coalesced layout: passes per orientation with the strategy on \(format(perOrientation)), goal exactly 1: \(perOrientation == 1 ? "met" : "missed")")
+            print(
+                "coalesced layout: applying settings off \(format(medianOff * 1000)) ms (\(passesOff) layout passes), on \(format(medianOn * 1000)) ms (\(passesOn) passes), \(format(ratio))x, goal >= 5x: \(ratio >= 5 ? "met" : "missed")"
+            )
+            print(
+                "coalesced layout: passes per orientation with the strategy on \(format(perOrientation)), goal exactly 1: \(perOrientation == 1 ? "met" : "missed")"
+            )
         } catch {
             print("coalesced layout: cannot launch the heavy fixture: \(error)")
         }

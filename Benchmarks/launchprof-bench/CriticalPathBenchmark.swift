@@ -11,13 +11,16 @@ struct CriticalPathBenchmark {
             phases.reserveCapacity(count)
             for i in 0..<count {
                 let start = Double(i / 2) * 0.001
-                phases.append(PhaseRecord(name: "phase \(i)", start: start + (i % 2 == 0 ? 0 : 0.0002),
-                                          duration: i % 2 == 0 ? 0.001 : 0.0005, thread: i % 2))
+                phases.append(
+                    PhaseRecord(
+                        name: "phase \(i)", start: start + (i % 2 == 0 ? 0 : 0.0002),
+                        duration: i % 2 == 0 ? 0.001 : 0.0005, thread: i % 2))
             }
             let run = RunRecord(index: 1, total: Double(count / 2) * 0.001, phases: phases)
-            let result = LaunchResult(date: "", manifest: ManifestInfo(name: "bench", path: "bench", sha256: ""),
-                                      host: HostInfo(cpuModel: "", cores: 1, os: "", architecture: "", swiftVersion: "", hostname: ""),
-                                      runs: [run])
+            let result = LaunchResult(
+                date: "", manifest: ManifestInfo(name: "bench", path: "bench", sha256: ""),
+                host: HostInfo(cpuModel: "", cores: 1, os: "", architecture: "", swiftVersion: "", hostname: ""),
+                runs: [run])
             let start = MonotonicClock.nanoseconds()
             let text = (try? CriticalPathReport().render(result)) ?? ""
             let seconds = Double(MonotonicClock.nanoseconds() - start) / 1e9

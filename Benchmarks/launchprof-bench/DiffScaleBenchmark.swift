@@ -65,7 +65,9 @@ struct DiffScaleBenchmark {
         analysis.sort()
         let slower = comparison?.regressions.count ?? 0
         let bootstrapped = comparison?.rows.filter { $0.intervalMethod == .bootstrap }.count ?? 0
-        print("diff at scale: comparison alone           \(format(analysis[1] * 1000)) ms  (goal <= 200 ms, \(format(analysis[1] / 0.2))x: \(verdict(analysis[1] <= 0.2)); \(slower) slower, \(bootstrapped) phases bootstrapped)")
+        print(
+            "diff at scale: comparison alone           \(format(analysis[1] * 1000)) ms  (goal <= 200 ms, \(format(analysis[1] / 0.2))x: \(verdict(analysis[1] <= 0.2)); \(slower) slower, \(bootstrapped) phases bootstrapped)"
+        )
 
         // End to end: the real binary, output discarded; wall time and peak resident memory (median of 3).
         var walls: [Double] = [], peaks: [Int] = []
@@ -85,7 +87,9 @@ struct DiffScaleBenchmark {
         peaks.sort()
         let wall = walls[1], peak = peaks[1]
         print("diff at scale: launchprof diff end to end  \(format(wall * 1000)) ms  (goal <= 1000 ms: \(format(wall / 1.0))x the goal, \(verdict(wall <= 1)))")
-        print("diff at scale: peak memory                 \(peak / (1 << 20)) MiB  (goal <= 300 MB: \(format(Double(peak) / 300e6))x the goal, \(verdict(peak <= 300_000_000)))")
+        print(
+            "diff at scale: peak memory                 \(peak / (1 << 20)) MiB  (goal <= 300 MB: \(format(Double(peak) / 300e6))x the goal, \(verdict(peak <= 300_000_000)))"
+        )
         // The CI gate on the same files: `check --result B --baseline A` (exit 1: B is slower).
         var checkWalls: [Double] = [], checkPeaks: [Int] = []
         for _ in 0..<3 {
@@ -97,7 +101,9 @@ struct DiffScaleBenchmark {
             checkPeaks.append(peak)
         }
         let checkWall = checkWalls.sorted()[1], checkPeak = checkPeaks.sorted()[1]
-        print("diff at scale: launchprof check end to end \(format(checkWall * 1000)) ms  (goal <= 1000 ms: \(format(checkWall / 1.0))x the goal, \(verdict(checkWall <= 1))), peak \(checkPeak / (1 << 20)) MiB")
+        print(
+            "diff at scale: launchprof check end to end \(format(checkWall * 1000)) ms  (goal <= 1000 ms: \(format(checkWall / 1.0))x the goal, \(verdict(checkWall <= 1))), peak \(checkPeak / (1 << 20)) MiB"
+        )
         print("diff at scale: load average after          \(loadAverage())")
     }
 
@@ -109,7 +115,8 @@ struct DiffScaleBenchmark {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, 64, file) != nil else { return "unknown" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").first.map(String.init) ?? "unknown"
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").first.map(String.init)
+            ?? "unknown"
     }
 
     /// Runs `arguments` with stdout and stderr to /dev/null: wall seconds, peak RSS bytes, exit status.
@@ -155,11 +162,17 @@ struct DiffScaleBenchmark {
             return PhaseTable.Row(path: top ? name : "phase \(i / perTop)/\(name)", name: name, depth: top ? 0 : 1, kind: .cpu, afterLaunch: false)
         }
         var totals: [Double] = []
-        emit("{\n  \"configuration\" : {\n    \"metric\" : \"time\",\n    \"mode\" : \"warm\",\n    \"runs\" : \(runs),\n    \"timeout\" : 60,\n    \"warmup\" : 1\n  },\n")
-        emit("  \"date\" : \"2026-11-22T00:00:00Z\",\n  \"host\" : {\n    \"architecture\" : \"x86_64\",\n    \"cores\" : 2,\n    \"cpuModel\" : \"bench\",\n    \"hostname\" : \"bench\",\n    \"os\" : \"Linux\",\n    \"swiftVersion\" : \"6.3\"\n  },\n")
+        emit(
+            "{\n  \"configuration\" : {\n    \"metric\" : \"time\",\n    \"mode\" : \"warm\",\n    \"runs\" : \(runs),\n    \"timeout\" : 60,\n    \"warmup\" : 1\n  },\n"
+        )
+        emit(
+            "  \"date\" : \"2026-11-22T00:00:00Z\",\n  \"host\" : {\n    \"architecture\" : \"x86_64\",\n    \"cores\" : 2,\n    \"cpuModel\" : \"bench\",\n    \"hostname\" : \"bench\",\n    \"os\" : \"Linux\",\n    \"swiftVersion\" : \"6.3\"\n  },\n"
+        )
         emit("  \"manifest\" : {\n    \"name\" : \"scale\",\n    \"path\" : \"scale.json\",\n    \"sha256\" : \"\"\n  },\n  \"runs\" : [\n")
         for r in 0..<runs {
-            emit("    {\n      \"counters\" : [\n\n      ],\n      \"deferred\" : [\n\n      ],\n      \"index\" : \(r + 1),\n      \"marks\" : [\n\n      ],\n      \"phases\" : [\n")
+            emit(
+                "    {\n      \"counters\" : [\n\n      ],\n      \"deferred\" : [\n\n      ],\n      \"index\" : \(r + 1),\n      \"marks\" : [\n\n      ],\n      \"phases\" : [\n"
+            )
             var clock = 0.0
             var topIndex = 0
             for i in 0..<phases {
@@ -170,13 +183,16 @@ struct DiffScaleBenchmark {
                 let top = i % perTop == 0
                 if top { topIndex = i % phases }
                 let parent = top ? "" : "          \"parent\" : \(topIndex),\n"
-                emit("        {\n          \"afterLaunch\" : false,\n          \"depth\" : \(top ? 0 : 1),\n          \"duration\" : \(duration),\n          \"kind\" : \"cpu\",\n          \"name\" : \"\(rows[i].name)\",\n\(parent)          \"start\" : \(clock),\n          \"thread\" : 0\n        }\(i == phases - 1 ? "" : ",")\n")
+                emit(
+                    "        {\n          \"afterLaunch\" : false,\n          \"depth\" : \(top ? 0 : 1),\n          \"duration\" : \(duration),\n          \"kind\" : \"cpu\",\n          \"name\" : \"\(rows[i].name)\",\n\(parent)          \"start\" : \(clock),\n          \"thread\" : 0\n        }\(i == phases - 1 ? "" : ",")\n"
+                )
                 if !top { clock += duration }
             }
             totals.append(clock)
             emit("      ],\n      \"pid\" : \(1000 + r),\n      \"total\" : \(clock)\n    }\(r == runs - 1 ? "" : ",")\n")
         }
-        emit("  ],\n  \"schemaVersion\" : 2,\n  \"tool\" : {\n    \"name\" : \"launchprof\",\n    \"version\" : \"0.1.0\"\n  },\n  \"warnings\" : [\n\n  ]\n}\n")
+        emit(
+            "  ],\n  \"schemaVersion\" : 2,\n  \"tool\" : {\n    \"name\" : \"launchprof\",\n    \"version\" : \"0.1.0\"\n  },\n  \"warnings\" : [\n\n  ]\n}\n")
         written += fwrite(out, 1, out.count, file)
         let table = PhaseTable(rows: rows, totals: totals, hostTotals: totals, instructionTotals: [], deferred: [], runCount: runs)
         return (table, written)

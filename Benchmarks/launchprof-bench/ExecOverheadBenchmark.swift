@@ -23,7 +23,8 @@ struct ExecOverheadBenchmark {
         for round in 0..<rounds {
             let result = "\(directory)/exec-\(round).json", export = "\(directory)/hyperfine-\(round).json"
             guard run(".build/release/launchprof", ["exec", "--runs", String(runs), "--warmup", "3", "--quiet", "--output", result, "--", "/bin/true"]),
-                  run(hyperfine, ["-N", "--runs", String(runs), "--warmup", "3", "--style", "none", "--export-json", export, "/bin/true"]) else {
+                run(hyperfine, ["-N", "--runs", String(runs), "--warmup", "3", "--style", "none", "--export-json", export, "/bin/true"])
+            else {
                 print("exec overhead: a run failed")
                 return
             }
@@ -36,15 +37,18 @@ struct ExecOverheadBenchmark {
         }
         let a = ours.sorted()[ours.count / 2], b = theirs.sorted()[theirs.count / 2]
         let ratio = a / b
-        print("exec overhead: /bin/true mean wall, launchprof exec \(format(a * 1e6)) µs, hyperfine -N \(format(b * 1e6)) µs (\(runs) runs, median of \(rounds) alternated rounds)")
+        print(
+            "exec overhead: /bin/true mean wall, launchprof exec \(format(a * 1e6)) µs, hyperfine -N \(format(b * 1e6)) µs (\(runs) runs, median of \(rounds) alternated rounds)"
+        )
         print("exec overhead: ratio \(format(ratio))x, goal <= 1.05x: \(ratio <= 1.05 ? "met" : "missed")")
     }
 
     /// hyperfine's `results[0].mean`, in seconds.
     static func hyperfineMean(_ path: String) -> Double? {
         guard let data = FileManager.default.contents(atPath: path),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let results = json["results"] as? [[String: Any]], let mean = results.first?["mean"] as? Double else { return nil }
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let results = json["results"] as? [[String: Any]], let mean = results.first?["mean"] as? Double
+        else { return nil }
         return mean
     }
 

@@ -82,22 +82,25 @@ struct GateBenchmark: Sendable {
     func trial(base: String, candidate: String) -> Trial {
         let out = "/tmp/launchprof-gate-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { unlink(out) }
-        let command = ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
+        let command =
+            ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
             + mode.arguments).joined(separator: " ") + " > \(out) 2>/dev/null"
         let start = MonotonicClock.nanoseconds()
         let status = system(command)
         let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
         let exit = (status >> 8) & 0xff
         guard let data = FileManager.default.contents(atPath: out),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             return Trial(exit: exit, regressions: [], drawingChange: nil, runs: nil, seconds: seconds)
         }
         let rows = json["rows"] as? [[String: Any]] ?? []
         let drawing = rows.first { $0["path"] as? String == "drawing" }
         let total = json["total"] as? [String: Any]
-        return Trial(exit: exit, regressions: json["regressions"] as? [String] ?? [],
-                     drawingChange: drawing?["changePercent"] as? Double,
-                     runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds)
+        return Trial(
+            exit: exit, regressions: json["regressions"] as? [String] ?? [],
+            drawingChange: drawing?["changePercent"] as? Double,
+            runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds)
     }
 
     func run() throws {
@@ -106,7 +109,8 @@ struct GateBenchmark: Sendable {
             return
         }
         let base = try manifest(fraction: 0)
-        let cells: [(String, Double)] = [("no change", 0)] + changePercents.map { ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing work", $0 / 100) }
+        let cells: [(String, Double)] =
+            [("no change", 0)] + changePercents.map { ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing work", $0 / 100) }
         let tag = "gate (\(mode.rawValue))"
         print("\(tag): \(mode.label); default fixture without snapshot; host \(HostInfo.current().cpuModel), \(HostInfo.current().cores) cores")
         let workers = mode == .instructions ? 2 : 1
@@ -131,7 +135,8 @@ struct GateBenchmark: Sendable {
             let errors = all.filter { $0.exit != 0 && $0.exit != 1 }.count
             let changes = all.compactMap(\.drawingChange).sorted()
             let median = changes.isEmpty ? "-" : "\(format(changes[changes.count / 2]))%"
-            var line = "\(tag): \(label): \(fraction == 0 ? "wrongly failed" : "detected") \(failed)/\(trials) = \(format(Double(failed) / Double(trials) * 100))%"
+            var line =
+                "\(tag): \(label): \(fraction == 0 ? "wrongly failed" : "detected") \(failed)/\(trials) = \(format(Double(failed) / Double(trials) * 100))%"
             line += " (drawing named in \(named); errors \(errors); drawing's median change \(median)"
             let runs = all.compactMap(\.runs).sorted()
             if !runs.isEmpty { line += "; runs a side \(runs[0])…\(runs[runs.count - 1]), median \(runs[runs.count / 2])" }

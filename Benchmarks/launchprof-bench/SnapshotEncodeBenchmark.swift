@@ -14,8 +14,9 @@ struct SnapshotEncodeBenchmark {
     func report() {
         let frame: RGBAImage
         do {
-            let pipeline = Pipeline(manifest: try ManifestLoader.load(path: "Fixtures/heavy/manifest.json"),
-                                    recorder: PhaseRecorder(clock: .startNow()))
+            let pipeline = Pipeline(
+                manifest: try ManifestLoader.load(path: "Fixtures/heavy/manifest.json"),
+                recorder: PhaseRecorder(clock: .startNow()))
             pipeline.snapshotPath = nil
             try pipeline.launch()
             guard let canvas = pipeline.canvas else { print("encode: the heavy launch drew no frame"); return }
@@ -34,7 +35,9 @@ struct SnapshotEncodeBenchmark {
             beforeTimes.append(time { beforeBytes = (try? before.encode(frame))?.count ?? 0 })
         }
         let a = median(appTimes), c = median(cTimes), b = median(beforeTimes)
-        print("encode: heavy frame \(frame.width)x\(frame.height), app \(format(a / 1e6)) ms (\(appBytes) bytes), C libpng same settings \(format(c / 1e6)) ms (\(cBytes) bytes), before \(format(b / 1e6)) ms (\(beforeBytes) bytes)")
+        print(
+            "encode: heavy frame \(frame.width)x\(frame.height), app \(format(a / 1e6)) ms (\(appBytes) bytes), C libpng same settings \(format(c / 1e6)) ms (\(cBytes) bytes), before \(format(b / 1e6)) ms (\(beforeBytes) bytes)"
+        )
         let vsC = a / c, speedup = b / a, size = Double(appBytes) / Double(max(1, beforeBytes))
         print("encode: app / C libpng \(format(vsC))x, goal <= 1.10x: \(vsC <= 1.1 ? "met" : "missed")")
         print("encode: speed-up over before \(format(speedup))x, goal >= 3x: \(speedup >= 3 ? "met" : "missed")")
@@ -50,8 +53,9 @@ struct SnapshotEncodeBenchmark {
             var opaque: Int32 = 1
             var i = 3
             while i < buffer.count { if buffer[i] != 255 { opaque = 0; break }; i += 4 }
-            _ = lp_png_encode_rgba(buffer.baseAddress, UInt32(image.width), UInt32(image.height), Int32(settings.compressionLevel),
-                                   settings.filters.rawValue, settings.strategy.rawValue, opaque, &out, &length, &message, message.count)
+            _ = lp_png_encode_rgba(
+                buffer.baseAddress, UInt32(image.width), UInt32(image.height), Int32(settings.compressionLevel),
+                settings.filters.rawValue, settings.strategy.rawValue, opaque, &out, &length, &message, message.count)
         }
         lp_png_free(out)
         return length

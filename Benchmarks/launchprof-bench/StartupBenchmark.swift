@@ -26,8 +26,9 @@ struct StartupBenchmark {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         guard let hello = Self.compile(Self.helloSource(importingFoundation: false), name: "hello", in: directory),
-              let helloFoundation = Self.compile(Self.helloSource(importingFoundation: true), name: "hello-foundation", in: directory),
-              let helloStatic = Self.compile(Self.helloSource(importingFoundation: false), name: "hello-static", in: directory, flags: ["-static-stdlib"]) else {
+            let helloFoundation = Self.compile(Self.helloSource(importingFoundation: true), name: "hello-foundation", in: directory),
+            let helloStatic = Self.compile(Self.helloSource(importingFoundation: false), name: "hello-static", in: directory, flags: ["-static-stdlib"])
+        else {
             print("startup: skipped: swiftc could not build the hello world (is the toolchain on the PATH?)")
             return
         }
@@ -35,7 +36,7 @@ struct StartupBenchmark {
             (app, ["--manifest", "\(directory)/no-such-manifest.json", "--no-snapshot"]),
             (hello, []),
             (helloFoundation, []),
-            (helloStatic, []),
+            (helloStatic, [])
         ]
         // A few unmeasured launches each: the binaries and their libraries into the page cache.
         for _ in 0..<5 { for side in sides { _ = Self.spawnToMain(side.0, side.1) } }
@@ -52,8 +53,12 @@ struct StartupBenchmark {
         }
         let medians = samples.map { $0.sorted()[$0.count / 2] }
         let ratio = medians[0] / medians[1]
-        print("startup: app spawn-to-main \(format(medians[0])) ms, Swift hello world \(format(medians[1])) ms, ratio \(format(ratio)), goal <= 1.3x: \(ratio <= 1.3 ? "met" : "missed") (medians of \(pairs) alternated pairs)")
-        print("startup: for reference, Swift hello worlds: importing Foundation \(format(medians[2])) ms, ratio \(format(medians[2] / medians[1])) (the app when it linked Foundation: 2.95x); -static-stdlib \(format(medians[3])) ms, the app \(format(medians[0] / medians[3]))x that")
+        print(
+            "startup: app spawn-to-main \(format(medians[0])) ms, Swift hello world \(format(medians[1])) ms, ratio \(format(ratio)), goal <= 1.3x: \(ratio <= 1.3 ? "met" : "missed") (medians of \(pairs) alternated pairs)"
+        )
+        print(
+            "startup: for reference, Swift hello worlds: importing Foundation \(format(medians[2])) ms, ratio \(format(medians[2] / medians[1])) (the app when it linked Foundation: 2.95x); -static-stdlib \(format(medians[3])) ms, the app \(format(medians[0] / medians[3]))x that"
+        )
     }
 
     /// A Swift program whose first statement reads the clock and writes `main <ns>` to fd 3.

@@ -56,7 +56,9 @@ struct ThrottleBenchmark {
                     cells += 1
                     if ok { met += 1 }
                     let range = stretches.count > 1 ? ", \(format(stretches.first!))–\(format(stretches.last!))" : ""
-                    print("throttle: \(mechanism.optionName) F=\(Int(factor)) \(milliseconds) ms CPU-bound: stretch \(format(median))x (\(stretches.count == 1 ? "1 run" : "median of \(stretches.count)")\(range)), ratio \(format(median / factor)) of F, goal within ±10%: \(ok ? "met" : "missed")")
+                    print(
+                        "throttle: \(mechanism.optionName) F=\(Int(factor)) \(milliseconds) ms CPU-bound: stretch \(format(median))x (\(stretches.count == 1 ? "1 run" : "median of \(stretches.count)")\(range)), ratio \(format(median / factor)) of F, goal within ±10%: \(ok ? "met" : "missed")"
+                    )
                 }
             }
         }
@@ -73,7 +75,9 @@ struct ThrottleBenchmark {
             // Sleeps 20 ms, then computes 30 ms: 50 ms unthrottled; expected (20 + 30 F) / 50 = 0.6 F + 0.4.
             if let sleeper = run([spin, "30", "20"], factor: factor, mechanism: mechanism) {
                 let stretch = sleeper.wall / (sleeper.cpu + 0.020)
-                print("\(name), sleeps 20 ms then computes 30 ms: stretch \(format(stretch))x = \(format(stretch / factor)) F (0.6 F + 0.4 expected: the sleep is not stretched)")
+                print(
+                    "\(name), sleeps 20 ms then computes 30 ms: stretch \(format(stretch))x = \(format(stretch / factor)) F (0.6 F + 0.4 expected: the sleep is not stretched)"
+                )
             }
             let short = (0..<10).compactMap { _ in run([spin, "2"], factor: factor, mechanism: mechanism) }.map { $0.wall / $0.cpu }.sorted()
             if short.count == 10 {

@@ -36,7 +36,9 @@ struct XMLBenchmark {
                 app.append(measure(samples: parsesPerBatch, operations: 1) { _ = try? SafeXMLReader.parse(bytes, file: path) })
             }
             let a = medianOf(app) / 1e6, r = medianOf(c) / 1e6, ratio = a / r
-            print("xml: \(label) (\(bytes.count) bytes) app \(format(a)) ms, C libxml2 SAX \(format(r)) ms, ratio \(format(ratio))x, goal <= \(format(Self.goal))x: \(ratio <= Self.goal ? "met" : "missed")")
+            print(
+                "xml: \(label) (\(bytes.count) bytes) app \(format(a)) ms, C libxml2 SAX \(format(r)) ms, ratio \(format(ratio))x, goal <= \(format(Self.goal))x: \(ratio <= Self.goal ? "met" : "missed")"
+            )
         }
         print("xml: load average \(machineLoad()) (after)")
     }
@@ -44,69 +46,69 @@ struct XMLBenchmark {
     /// The reference: `xml-sax-reference FILE N` reads FILE, parses it from memory N times (one untimed
     /// parse first) and prints the median nanoseconds per parse, then the element count.
     static let cSource = #"""
-    #include <libxml/parser.h>
-    #include <libxml/SAX2.h>
-    #include <stdio.h>
-    #include <stdlib.h>
-    #include <string.h>
-    #include <time.h>
+        #include <libxml/parser.h>
+        #include <libxml/SAX2.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <time.h>
 
-    typedef struct { long elements, attributes, text; int depth; } counts;
+        typedef struct { long elements, attributes, text; int depth; } counts;
 
-    static void start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
-                      int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
-                      const xmlChar **attributes) {
-        counts *c = ctx;
-        c->elements++;
-        c->attributes += nb_attributes;
-        c->depth++;
-    }
-    static void end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
-        ((counts *)ctx)->depth--;
-    }
-    static void characters(void *ctx, const xmlChar *ch, int len) { ((counts *)ctx)->text += len; }
-
-    static long long now(void) {
-        struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-    }
-    static int compare(const void *a, const void *b) {
-        long long x = *(const long long *)a, y = *(const long long *)b;
-        return x < y ? -1 : x > y;
-    }
-
-    int main(int argc, char **argv) {
-        if (argc != 3) return 2;
-        FILE *f = fopen(argv[1], "rb");
-        if (!f) return 1;
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char *bytes = malloc(size);
-        if (fread(bytes, 1, size, f) != (size_t)size) return 1;
-        fclose(f);
-        int n = atoi(argv[2]);
-        long long *times = malloc(sizeof(long long) * n);
-        xmlSAXHandler sax;
-        memset(&sax, 0, sizeof sax);
-        sax.initialized = XML_SAX2_MAGIC;
-        sax.startElementNs = start;
-        sax.endElementNs = end;
-        sax.characters = characters;
-        counts c = {0};
-        xmlInitParser();
-        if (xmlSAXUserParseMemory(&sax, &c, bytes, (int)size) != 0) return 1;
-        for (int i = 0; i < n; i++) {
-            memset(&c, 0, sizeof c);
-            long long t0 = now();
-            int status = xmlSAXUserParseMemory(&sax, &c, bytes, (int)size);
-            times[i] = now() - t0;
-            if (status != 0) return 1;
+        static void start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+                          int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
+                          const xmlChar **attributes) {
+            counts *c = ctx;
+            c->elements++;
+            c->attributes += nb_attributes;
+            c->depth++;
         }
-        qsort(times, n, sizeof times[0], compare);
-        printf("%lld %ld\n", times[n / 2], c.elements);
-        return 0;
-    }
-    """#
+        static void end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
+            ((counts *)ctx)->depth--;
+        }
+        static void characters(void *ctx, const xmlChar *ch, int len) { ((counts *)ctx)->text += len; }
+
+        static long long now(void) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+        }
+        static int compare(const void *a, const void *b) {
+            long long x = *(const long long *)a, y = *(const long long *)b;
+            return x < y ? -1 : x > y;
+        }
+
+        int main(int argc, char **argv) {
+            if (argc != 3) return 2;
+            FILE *f = fopen(argv[1], "rb");
+            if (!f) return 1;
+            fseek(f, 0, SEEK_END);
+            long size = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            char *bytes = malloc(size);
+            if (fread(bytes, 1, size, f) != (size_t)size) return 1;
+            fclose(f);
+            int n = atoi(argv[2]);
+            long long *times = malloc(sizeof(long long) * n);
+            xmlSAXHandler sax;
+            memset(&sax, 0, sizeof sax);
+            sax.initialized = XML_SAX2_MAGIC;
+            sax.startElementNs = start;
+            sax.endElementNs = end;
+            sax.characters = characters;
+            counts c = {0};
+            xmlInitParser();
+            if (xmlSAXUserParseMemory(&sax, &c, bytes, (int)size) != 0) return 1;
+            for (int i = 0; i < n; i++) {
+                memset(&c, 0, sizeof c);
+                long long t0 = now();
+                int status = xmlSAXUserParseMemory(&sax, &c, bytes, (int)size);
+                times[i] = now() - t0;
+                if (status != 0) return 1;
+            }
+            qsort(times, n, sizeof times[0], compare);
+            printf("%lld %ld\n", times[n / 2], c.elements);
+            return 0;
+        }
+        """#
 }

@@ -28,8 +28,9 @@ struct XMLParseBenchmark {
         }
         let t = tree.sorted()[samples / 2], s = sax.sorted()[samples / 2]
         let ratio = t / s
-        print("xml: \(path) (\(bytes.count) bytes)  parse + tree \(format(t / 1e6)) ms, libxml2 SAX alone \(format(s / 1e6)) ms"
-              + "  (ratio \(format(ratio))x, goal <= \(format(Self.goal))x: \(ratio <= Self.goal ? "met" : "missed"))")
+        print(
+            "xml: \(path) (\(bytes.count) bytes)  parse + tree \(format(t / 1e6)) ms, libxml2 SAX alone \(format(s / 1e6)) ms"
+                + "  (ratio \(format(ratio))x, goal <= \(format(Self.goal))x: \(ratio <= Self.goal ? "met" : "missed"))")
     }
 
     /// libxml2's SAX2 parse with the reader's options and callbacks that do nothing.

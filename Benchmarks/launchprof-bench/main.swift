@@ -36,22 +36,25 @@ func benchRecorder() -> Bool {
     // all of them alike; each figure is the median sample.
     var bareSamples: [Double] = [], pairSamples: [Double] = [], closureSamples: [Double] = []
     for _ in 0..<301 {
-        bareSamples.append(measure(samples: 1, operations: batch) {
-            for _ in 0..<batch {
-                sink &+= MonotonicClock.nanoseconds()
-                sink &+= MonotonicClock.nanoseconds()
-            }
-        })
-        pairSamples.append(measure(samples: 1, operations: batch) {
-            for i in 0..<batch {
-                let token = recorder.begin(names[i])
-                recorder.end(token)
-            }
-        })
+        bareSamples.append(
+            measure(samples: 1, operations: batch) {
+                for _ in 0..<batch {
+                    sink &+= MonotonicClock.nanoseconds()
+                    sink &+= MonotonicClock.nanoseconds()
+                }
+            })
+        pairSamples.append(
+            measure(samples: 1, operations: batch) {
+                for i in 0..<batch {
+                    let token = recorder.begin(names[i])
+                    recorder.end(token)
+                }
+            })
         recorder.reset()
-        closureSamples.append(measure(samples: 1, operations: batch) {
-            for i in 0..<batch { recorder.phase(names[i]) {} }
-        })
+        closureSamples.append(
+            measure(samples: 1, operations: batch) {
+                for i in 0..<batch { recorder.phase(names[i]) {} }
+            })
         recorder.reset()
     }
     let bare = bareSamples.sorted()[150], pair = pairSamples.sorted()[150], closure = closureSamples.sorted()[150]

@@ -43,7 +43,9 @@ public enum BuiltInApp {
             guard CallgrindBoundaries.isCompiled else {
                 fail("this launchprof was built without valgrind/callgrind.h and cannot count instructions: install valgrind (make setup), then rebuild")
             }
-            guard CallgrindBoundaries.isRunningOnValgrind else { fail("\(AppInterface.metricVariable)=instructions, but the app is not running under Valgrind") }
+            guard CallgrindBoundaries.isRunningOnValgrind else {
+                fail("\(AppInterface.metricVariable)=instructions, but the app is not running under Valgrind")
+            }
             // Memory samples would count /proc reads as the phases' work; Valgrind's memory is not the app's anyway.
             recorder.countsInstructions = true
         } else {
@@ -70,7 +72,8 @@ public enum BuiltInApp {
             // `interactive` and can send events; what follows is reported at the end.
             // The worker threads' recorders go out with the launch's: the decode workers', and the
             // preload's (joined first).
-            let launch = ProtocolWriter.report(recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+            let launch = ProtocolWriter.report(
+                recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
             write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
             recorder.reset()
             try serveControlChannel(pipeline)
@@ -107,7 +110,9 @@ public enum BuiltInApp {
     static func handle(_ line: String, _ pipeline: Pipeline, duringLaunch: Bool) throws -> Bool {
         if line.isEmpty { return true }
         guard let command = ControlCommand(line: Substring(line)) else {
-            throw PipelineError("the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)")
+            throw PipelineError(
+                "the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)"
+            )
         }
         switch command {
         case .background:

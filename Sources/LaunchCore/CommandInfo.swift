@@ -27,10 +27,12 @@ public struct CommandInfo: Codable, Equatable, Sendable {
 
     /// `word` as a POSIX shell reads it: bare when it holds only safe characters, else in single quotes.
     public static func shellQuoted(_ word: String) -> String {
-        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
-                || (scalar.value >= 0x61 && scalar.value <= 0x7A) || "-_./=:,+@%".unicodeScalars.contains(scalar)
-        }
+        let safe =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
+                    || (scalar.value >= 0x61 && scalar.value <= 0x7A) || "-_./=:,+@%".unicodeScalars.contains(scalar)
+            }
         return safe ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }

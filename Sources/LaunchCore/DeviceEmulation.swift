@@ -42,7 +42,8 @@ public struct DeviceEmulation: Sendable, Equatable {
         for part in encoded.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, let kind = PhaseKind(rawValue: String(pair[0])), let value = Double(String(pair[1])),
-                  value.isFinite, value >= 1 else { return nil }
+                value.isFinite, value >= 1
+            else { return nil }
             factors[kind] = value
         }
         self.init(factors: factors)

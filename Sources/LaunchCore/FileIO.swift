@@ -65,8 +65,9 @@ public enum FileIO {
         guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else {
-            throw FileError(path: path, reason: "is \(fileTypeName(type)), not a regular file: launchprof reads inputs from regular files only",
-                            kind: .notRegularFile)
+            throw FileError(
+                path: path, reason: "is \(fileTypeName(type)), not a regular file: launchprof reads inputs from regular files only",
+                kind: .notRegularFile)
         }
         let limit = min(max(0, maxBytes), Int.max - 1)
         let described = InputLimit.describe(limit)
@@ -152,7 +153,8 @@ public enum FileIO {
         // between link and rename. File systems without O_TMPFILE get a named temporary file.
         let oTmpFile: Int32 = 0o20000000 | O_DIRECTORY  // __O_TMPFILE | O_DIRECTORY
         let base = target.split(separator: "/").last.map(String.init) ?? "output"
-        let temp = (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
+        let temp =
+            (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
             + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let unnamed = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | oTmpFile, 0o644)
         let fd = unnamed >= 0 ? unnamed : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -233,7 +235,6 @@ public enum FileIO {
             unlink(path)
         }
     }
-
 
     /// Writes `bytes` into the existing non-regular file at `path` (a device, FIFO or socket):
     /// opened write-only without creating or replacing it, as a shell's `>` would.

@@ -28,9 +28,11 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     /// were timed; `nil` when no diagnosis was made (results before it, instruction counts).
     public var slowReasons: [SlowReason]?
 
-    public init(schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,
-                manifest: ManifestInfo, host: HostInfo, git: GitInfo? = nil, configuration: RunConfiguration? = nil,
-                runs: [RunRecord], warnings: [String] = []) {
+    public init(
+        schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,
+        manifest: ManifestInfo, host: HostInfo, git: GitInfo? = nil, configuration: RunConfiguration? = nil,
+        runs: [RunRecord], warnings: [String] = []
+    ) {
         self.schemaVersion = schemaVersion
         self.tool = tool
         self.date = date
@@ -83,8 +85,10 @@ public struct TierInfo: Codable, Equatable, Sendable {
     /// This host's reference-workload seconds by kind (calibrated tiers only).
     public var hostReference: [PhaseKind: Double]?
 
-    public init(name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
-                backgroundMemory: Int? = nil) {
+    public init(
+        name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
+        backgroundMemory: Int? = nil
+    ) {
         self.backgroundMemory = backgroundMemory
         self.name = name
         self.factors = factors

@@ -33,10 +33,12 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     /// "not measured").
     public var instructions: Int?
 
-    public init(name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
-                thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
-                hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil,
-                instructions: Int? = nil, background: Bool? = nil) {
+    public init(
+        name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
+        thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
+        hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil,
+        instructions: Int? = nil, background: Bool? = nil
+    ) {
         self.name = name
         self.kind = kind
         self.start = start

@@ -108,10 +108,12 @@ public final class PhaseRecorder {
         self.thread = thread
         let capacity = max(capacity, 1)
         state = .allocate(capacity: 1)
-        state.initialize(to: Storage(entries: .allocate(capacity: capacity), count: 0, capacity: capacity,
-                                     open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false,
-                                     instrumented: false, emulation: nil, memoryDepth: -1,
-                                     countsInstructions: false))
+        state.initialize(
+            to: Storage(
+                entries: .allocate(capacity: capacity), count: 0, capacity: capacity,
+                open: .allocate(capacity: 32), openCount: 0, openCapacity: 32, afterLaunch: false,
+                instrumented: false, emulation: nil, memoryDepth: -1,
+                countsInstructions: false))
     }
 
     deinit {
@@ -173,9 +175,10 @@ public final class PhaseRecorder {
         let index = s.pointee.count
         let depth = s.pointee.openCount
         let parent = depth > 0 ? s.pointee.open[depth - 1] : -1
-        (s.pointee.entries + index).initialize(to: Entry(
-            name: name, kind: kind, start: now, parent: parent,
-            depth: Int32(truncatingIfNeeded: depth), afterLaunch: s.pointee.afterLaunch))
+        (s.pointee.entries + index).initialize(
+            to: Entry(
+                name: name, kind: kind, start: now, parent: parent,
+                depth: Int32(truncatingIfNeeded: depth), afterLaunch: s.pointee.afterLaunch))
         s.pointee.count = index + 1
         s.pointee.open[depth] = Int32(truncatingIfNeeded: index)
         s.pointee.openCount = depth + 1

@@ -22,8 +22,10 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// CPU time and exit of the process, for runs of `launchprof exec`; `nil` for the built-in app's.
     public var process: ProcessRecord?
 
-    public init(index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
-                marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []) {
+    public init(
+        index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],
+        marks: [MarkRecord] = [], counters: [CounterRecord] = [], deferred: [String] = []
+    ) {
         self.index = index
         self.pid = pid
         self.total = total
@@ -53,8 +55,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
             }
         }
         let launchEnd = phases.filter { !$0.afterLaunch }.map(\.end).max() ?? clock.elapsedSeconds()
-        self.init(index: index, pid: pid, total: launchEnd, phases: phases, marks: marks,
-                  counters: counters, deferred: deferred)
+        self.init(
+            index: index, pid: pid, total: launchEnd, phases: phases, marks: marks,
+            counters: counters, deferred: deferred)
     }
 
     /// The value of counter `name`, or `nil` when it was never counted.

@@ -34,7 +34,8 @@ public struct BlameReport: ResultExporter {
         func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
         var text = "\(pad("self", selfWidth))  \(pad("inclusive", inclusiveWidth))  phase\n"
         for (path, selfTime, total) in rows {
-            text += "\(pad(SecondsFormat.seconds(selfTime, precision: p), selfWidth))  \(pad(SecondsFormat.seconds(total, precision: p), inclusiveWidth))  \(PlainText.oneLine(path))\n"
+            text +=
+                "\(pad(SecondsFormat.seconds(selfTime, precision: p), selfWidth))  \(pad(SecondsFormat.seconds(total, precision: p), inclusiveWidth))  \(PlainText.oneLine(path))\n"
         }
         return text
     }

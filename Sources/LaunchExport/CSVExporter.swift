@@ -17,16 +17,20 @@ public struct CSVExporter: ResultExporter {
         for run in result.runs {
             for phase in run.phases {
                 let parent = phase.parent.flatMap { $0 >= 0 && $0 < run.phases.count ? run.phases[$0].name : nil } ?? ""
-                var fields = [String(run.index), Self.quote(phase.name), Self.quote(parent), String(phase.thread),
-                              SecondsFormat.format(phase.start, precision: 6), SecondsFormat.format(phase.duration, precision: 6),
-                              phase.residentBytes.map(String.init) ?? ""]
+                var fields = [
+                    String(run.index), Self.quote(phase.name), Self.quote(parent), String(phase.thread),
+                    SecondsFormat.format(phase.start, precision: 6), SecondsFormat.format(phase.duration, precision: 6),
+                    phase.residentBytes.map(String.init) ?? ""
+                ]
                 if counted { fields.append(phase.instructions.map(String.init) ?? "") }
                 lines.append(fields.joined(separator: ","))
             }
             // Marks as spans from the spawn: `Time to first frame`, start 0, duration the mark's time.
             for mark in run.marks {
-                var fields = [String(run.index), Self.quote(PhaseTable.markRowName(mark.name)), "", String(mark.thread),
-                              "0", SecondsFormat.format(mark.time, precision: 6), ""]
+                var fields = [
+                    String(run.index), Self.quote(PhaseTable.markRowName(mark.name)), "", String(mark.thread),
+                    "0", SecondsFormat.format(mark.time, precision: 6), ""
+                ]
                 if counted { fields.append("") }
                 lines.append(fields.joined(separator: ","))
             }

@@ -27,7 +27,8 @@ public struct ChromeTraceExporter: ResultExporter {
             events.append(#"{"name":"process_name","ph":"M","pid":\#(pid),"tid":0,"args":{"name":\#(json(label))}}"#)
             events.append(#"{"name":"process_sort_index","ph":"M","pid":\#(pid),"tid":0,"args":{"sort_index":\#(pid)}}"#)
             for thread in Set(run.phases.map(\.thread) + run.marks.map(\.thread)).sorted() {
-                events.append(#"{"name":"thread_name","ph":"M","pid":\#(pid),"tid":\#(thread),"args":{"name":\#(json(thread == 0 ? "main" : "thread \(thread)"))}}"#)
+                events.append(
+                    #"{"name":"thread_name","ph":"M","pid":\#(pid),"tid":\#(thread),"args":{"name":\#(json(thread == 0 ? "main" : "thread \(thread)"))}}"#)
             }
             for phase in run.phases {
                 var args: [String] = []
@@ -36,14 +37,19 @@ public struct ChromeTraceExporter: ResultExporter {
                 if let rss = phase.residentBytes { args.append(#""rss_bytes":\#(rss)"#) }
                 if phase.afterLaunch { args.append(#""after_launch":true"#) }
                 if let count = phase.instructions { args.append(#""instructions":\#(count)"#) }
-                events.append(#"{"name":\#(json(phase.name)),"cat":\#(json(phase.kind?.rawValue ?? "phase")),"ph":"X","ts":\#(micro(phase.start)),"dur":\#(micro(phase.duration)),"pid":\#(pid),"tid":\#(phase.thread),"args":{\#(args.joined(separator: ","))}}"#)
+                events.append(
+                    #"{"name":\#(json(phase.name)),"cat":\#(json(phase.kind?.rawValue ?? "phase")),"ph":"X","ts":\#(micro(phase.start)),"dur":\#(micro(phase.duration)),"pid":\#(pid),"tid":\#(phase.thread),"args":{\#(args.joined(separator: ","))}}"#
+                )
                 if let rss = phase.residentBytes {
-                    events.append(#"{"name":"resident memory","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"MiB":\#(number(Double(rss) / 1_048_576))}}"#)
+                    events.append(
+                        #"{"name":"resident memory","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"MiB":\#(number(Double(rss) / 1_048_576))}}"#
+                    )
                 }
                 if let count = phase.instructions, phase.depth == 0, !phase.afterLaunch {
                     let (sum, overflow) = instructionsSoFar.addingReportingOverflow(count)
                     instructionsSoFar = overflow ? Int.max : sum
-                    events.append(#"{"name":"instructions","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"instructions":\#(instructionsSoFar)}}"#)
+                    events.append(
+                        #"{"name":"instructions","ph":"C","ts":\#(micro(phase.end)),"pid":\#(pid),"tid":0,"args":{"instructions":\#(instructionsSoFar)}}"#)
                 }
             }
             for mark in run.marks {
@@ -54,7 +60,7 @@ public struct ChromeTraceExporter: ResultExporter {
             #""tool":\#(json("\(result.tool.name) \(result.tool.version)"))"#,
             #""manifest":\#(json(result.manifest.name))"#,
             #""host":\#(json("\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os)"))"#,
-            #""date":\#(json(result.date))"#,
+            #""date":\#(json(result.date))"#
         ]
         if let tier = result.configuration?.tier { metadata.append(#""tier":\#(json(tier.name))"#) }
         if let mode = result.configuration?.mode { metadata.append(#""mode":\#(json(mode))"#) }

@@ -21,7 +21,8 @@ public struct ComparisonMarkdown: ComparisonExporter {
             let isTotal = row.path == comparison.total.path
             let indent = String(repeating: "&nbsp;&nbsp;", count: isTotal ? 0 : row.depth)
             let name = isTotal ? "**\(escape(row.name))**" : indent + escape(row.name)
-            text += "| \(name) | \(ComparisonWording.quantity(row.baselineMedian, row.metric, p)) | \(ComparisonWording.quantity(row.candidateMedian, row.metric, p)) "
+            text +=
+                "| \(name) | \(ComparisonWording.quantity(row.baselineMedian, row.metric, p)) | \(ComparisonWording.quantity(row.candidateMedian, row.metric, p)) "
                 + "| \(ComparisonWording.change(row.change, row.metric, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
         }
         return text

@@ -10,9 +10,11 @@ public struct ComparisonTextTable: ComparisonExporter {
         var rows = [["phase", PlainText.oneLine(context.baselineLabel), PlainText.oneLine(context.candidateLabel), "change", "%", "verdict"]]
         for row in comparison.rows + [comparison.total] {
             let name = row.path == comparison.total.path ? PlainText.oneLine(row.name) : String(repeating: "  ", count: row.depth) + PlainText.oneLine(row.name)
-            rows.append([name, ComparisonWording.quantity(row.baselineMedian, row.metric, p), ComparisonWording.quantity(row.candidateMedian, row.metric, p),
-                         ComparisonWording.change(row.change, row.metric, p), ComparisonWording.percent(row.changePercent),
-                         ComparisonWording.verdict(row)])
+            rows.append([
+                name, ComparisonWording.quantity(row.baselineMedian, row.metric, p), ComparisonWording.quantity(row.candidateMedian, row.metric, p),
+                ComparisonWording.change(row.change, row.metric, p), ComparisonWording.percent(row.changePercent),
+                ComparisonWording.verdict(row)
+            ])
         }
         var text = TextTable.render(rows)
         for v in context.violations { text += "over budget: \(PlainText.oneLine(ComparisonWording.violation(v, p)))\n" }

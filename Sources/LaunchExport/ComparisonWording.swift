@@ -71,7 +71,8 @@ public enum ComparisonWording {
     /// `'drawing': 0.031s → 0.034s (+0.003s, +9.7%), confidence 99.98%`
     public static func regression(_ row: ComparisonRow, _ precision: Int) -> String {
         let m = row.metric
-        let values = "\(quantity(row.baselineMedian, m, precision)) → \(quantity(row.candidateMedian, m, precision)) (\(change(row.change, m, precision)), \(percent(row.changePercent)))"
+        let values =
+            "\(quantity(row.baselineMedian, m, precision)) → \(quantity(row.candidateMedian, m, precision)) (\(change(row.change, m, precision)), \(percent(row.changePercent)))"
         if row.deterministic == true { return "'\(row.path)': instructions \(values), deterministic counts" }
         if let runs = row.sequentialRuns { return "'\(row.path)': median \(values), \(interval(row)) after \(runs) runs" }
         return "'\(row.path)': median \(m == .instructions ? "instructions " : "")\(values), confidence \(confidence(row))"

@@ -27,7 +27,8 @@ public struct CriticalPathReport: ResultExporter {
         for (step, i) in chain.enumerated() {
             let phase = run.phases[i]
             let prefix = step == 0 ? "" : String(repeating: " ", count: 2 * min(step - 1, Self.maximumIndentSteps)) + "└─ "
-            text += "\(prefix)\(PlainText.oneLine(phase.name)) @\(SecondsFormat.seconds(phase.start, precision: p)) +\(SecondsFormat.seconds(phase.duration, precision: p))\n"
+            text +=
+                "\(prefix)\(PlainText.oneLine(phase.name)) @\(SecondsFormat.seconds(phase.start, precision: p)) +\(SecondsFormat.seconds(phase.duration, precision: p))\n"
         }
         return text
     }

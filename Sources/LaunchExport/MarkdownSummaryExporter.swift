@@ -18,15 +18,18 @@ public struct MarkdownSummaryExporter: ResultExporter {
         let p = options.precision
         var text = "### Launch: \(escape(result.manifest.name)) (\(result.runs.count) run\(result.runs.count == 1 ? "" : "s"))\n\n"
         let counted = table.rows.contains { !$0.instructions.isEmpty } || !table.instructionTotals.isEmpty
-        text += counted ? "| Phase | Median | MAD | Min | p90 | Instructions |\n|---|---:|---:|---:|---:|---:|\n"
-                        : "| Phase | Median | MAD | Min | p90 |\n|---|---:|---:|---:|---:|\n"
+        text +=
+            counted
+            ? "| Phase | Median | MAD | Min | p90 | Instructions |\n|---|---:|---:|---:|---:|---:|\n"
+            : "| Phase | Median | MAD | Min | p90 |\n|---|---:|---:|---:|---:|\n"
         func instructions(_ values: [Double]) -> String {
             guard counted else { return "" }
             return " \(Summary(values).map { InstructionFormat.count($0.median) } ?? "-") |"
         }
         func line(_ name: String, _ values: [Double], _ counts: [Double] = []) {
             guard let s = Summary(values) else { return }
-            text += "| \(name) | \([s.median, s.mad, s.min, s.p90].map { SecondsFormat.seconds($0, precision: p) }.joined(separator: " | ")) |"
+            text +=
+                "| \(name) | \([s.median, s.mad, s.min, s.p90].map { SecondsFormat.seconds($0, precision: p) }.joined(separator: " | ")) |"
                 + instructions(counts) + "\n"
         }
         for row in table.rows where !row.afterLaunch && !row.isMark {

@@ -41,16 +41,19 @@ enum PhaseFastLane {
     }
 
     /// The keys of a phase, as ``ResultStreamParser`` numbers them.
-    static let keys = KeySet(["duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-                              "hostDuration", "residentBytes", "residentGrowth", "background"])
-    private static let kinds = KeySet(PhaseKind.allCases.map { kind -> StaticString in
-        switch kind {
-        case .cpu: "cpu"
-        case .io: "io"
-        case .decode: "decode"
-        case .draw: "draw"
-        }
-    })
+    static let keys = KeySet([
+        "duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
+        "hostDuration", "residentBytes", "residentGrowth", "background"
+    ])
+    private static let kinds = KeySet(
+        PhaseKind.allCases.map { kind -> StaticString in
+            switch kind {
+            case .cpu: "cpu"
+            case .io: "io"
+            case .decode: "decode"
+            case .draw: "draw"
+            }
+        })
     /// The keys every phase has: duration, name, start, depth, thread and afterLaunch.
     private static let required: UInt16 = 0b11_1111
 
@@ -223,7 +226,11 @@ enum PhaseFastLane {
             while p < e {
                 let c = b[p]
                 guard c >= 0x30 && c <= 0x39 else { break }
-                if n.significant < 19 { n.mantissa = n.mantissa * 10 + UInt64(c - 0x30); if n.mantissa > 0 { n.significant += 1 } } else { n.exact = false; n.exponent += 1 }
+                if n.significant < 19 {
+                    n.mantissa = n.mantissa * 10 + UInt64(c - 0x30); if n.mantissa > 0 { n.significant += 1 }
+                } else {
+                    n.exact = false; n.exponent += 1
+                }
                 p += 1
             }
             guard p > leading, p - leading == 1 || b[leading] != 0x30 else { return nil }
@@ -234,7 +241,11 @@ enum PhaseFastLane {
                 while p < e {
                     let c = b[p]
                     guard c >= 0x30 && c <= 0x39 else { break }
-                    if n.significant < 19 { n.mantissa = n.mantissa * 10 + UInt64(c - 0x30); if n.mantissa > 0 { n.significant += 1 }; n.exponent -= 1 } else { n.exact = false }
+                    if n.significant < 19 {
+                        n.mantissa = n.mantissa * 10 + UInt64(c - 0x30); if n.mantissa > 0 { n.significant += 1 }; n.exponent -= 1
+                    } else {
+                        n.exact = false
+                    }
                     p += 1
                 }
                 guard p > first else { return nil }

@@ -45,7 +45,9 @@ public enum ResultFile {
                 }
                 if let host = phase.hostDuration, !host.isFinite || host < 0 { return "\(at).hostDuration must be a finite, non-negative number" }
                 guard phase.depth >= 0, phase.thread >= 0 else { return "\(at): depth and thread must not be negative" }
-                if phase.depth > ResultLimits.maximumPhaseDepth { return "\(at).depth: \(phase.depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest" }
+                if phase.depth > ResultLimits.maximumPhaseDepth {
+                    return "\(at).depth: \(phase.depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest"
+                }
                 if let count = phase.instructions, count < 0 { return "\(at).instructions: an instruction count must not be negative, found \(count)" }
             }
             if let count = run.instructions, count < 0 { return "runs[\(r)].instructions: an instruction count must not be negative, found \(count)" }
@@ -55,7 +57,9 @@ public enum ResultFile {
             }
             if let taps = run.taps {
                 if taps.delivered < 0 || taps.lost < 0 { return "runs[\(r)].taps: a tap count must not be negative" }
-                if taps.latencies.contains(where: { !$0.isFinite || $0 < 0 }) { return "runs[\(r)].taps.latencies: a latency must be a finite, non-negative number" }
+                if taps.latencies.contains(where: { !$0.isFinite || $0 < 0 }) {
+                    return "runs[\(r)].taps.latencies: a latency must be a finite, non-negative number"
+                }
             }
         }
         return nil

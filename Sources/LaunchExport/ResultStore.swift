@@ -29,11 +29,15 @@ public struct ResultStore: Sendable {
     @discardableResult
     public func save(_ result: LaunchResult) throws -> String {
         guard let git = result.git else {
-            throw ResultFile.ReadError(path: directory, reason: "record needs a git work tree to name the result by its commit (use `launchprof run --output FILE` outside one)")
+            throw ResultFile.ReadError(
+                path: directory, reason: "record needs a git work tree to name the result by its commit (use `launchprof run --output FILE` outside one)")
         }
-        let path = "\(directory)/" + Self.fileName(commit: git.commit, tier: result.configuration?.tier?.name,
-                                                    manifest: result.manifest.name, metric: result.configuration?.metric ?? .time,
-                                                    dirty: git.dirty)
+        let path =
+            "\(directory)/"
+            + Self.fileName(
+                commit: git.commit, tier: result.configuration?.tier?.name,
+                manifest: result.manifest.name, metric: result.configuration?.metric ?? .time,
+                dirty: git.dirty)
         try ResultFile.write(result, to: path)
         return path
     }
@@ -41,8 +45,10 @@ public struct ResultStore: Sendable {
     /// A result file path for `reference`: an existing file as it is, else a git revision resolved
     /// with `resolveRevision` to a commit, looked up in the store for `tier` and `manifest`
     /// (a clean result first, else one recorded with uncommitted changes).
-    public func locate(_ reference: String, tier: String?, manifest: String, metric: Metric = .time,
-                       resolveRevision: (String) -> String?) throws -> String {
+    public func locate(
+        _ reference: String, tier: String?, manifest: String, metric: Metric = .time,
+        resolveRevision: (String) -> String?
+    ) throws -> String {
         if FileIO.exists(reference), !FileIO.isDirectory(reference) { return reference }
         guard let commit = resolveRevision(reference) else {
             throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
@@ -53,7 +59,11 @@ public struct ResultStore: Sendable {
         }
         let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: false)
         let record = metric == .instructions ? "launchprof record --metric instructions" : "launchprof record"
-        throw ResultFile.ReadError(path: reference, reason: "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && \(record)`")
+        throw ResultFile.ReadError(
+            path: reference,
+            reason:
+                "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && \(record)`"
+        )
     }
 
     static func sanitize(_ text: String) -> String {

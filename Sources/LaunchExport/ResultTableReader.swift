@@ -31,12 +31,14 @@ public enum ResultTableReader {
         var started: [ReadJob] = []
         for job in others {
             let context = Unmanaged.passRetained(job).toOpaque()
-            let status = pthread_create(&job.thread, nil, { raw in
-                guard let raw else { return nil }
-                let job = Unmanaged<ReadJob>.fromOpaque(raw).takeRetainedValue()
-                job.outcome = ResultTableReader.outcome(job.path)
-                return nil
-            }, context)
+            let status = pthread_create(
+                &job.thread, nil,
+                { raw in
+                    guard let raw else { return nil }
+                    let job = Unmanaged<ReadJob>.fromOpaque(raw).takeRetainedValue()
+                    job.outcome = ResultTableReader.outcome(job.path)
+                    return nil
+                }, context)
             if status == 0 {
                 started.append(job)
             } else {
@@ -150,7 +152,10 @@ final class ResultStreamParser {
             let position = "line \(error.line), column \(error.column)"
             let at = error.keyPath.isEmpty ? "" : "\(error.keyPath): "
             switch error.kind {
-            case .syntax: throw ResultFile.ReadError(path: path, reason: "not a launchprof result (invalid JSON at \(position)\(error.keyPath.isEmpty ? "" : ", in \(error.keyPath)"): \(error.message))")
+            case .syntax:
+                throw ResultFile.ReadError(
+                    path: path,
+                    reason: "not a launchprof result (invalid JSON at \(position)\(error.keyPath.isEmpty ? "" : ", in \(error.keyPath)"): \(error.message))")
             case .schema: throw ResultFile.ReadError(path: path, reason: "malformed result: \(at)\(error.message) (\(position))")
             case .limit: throw ResultFile.ReadError(path: path, reason: "\(at)\(error.message) (\(position))")
             }
@@ -224,8 +229,12 @@ final class ResultStreamParser {
         }
         guard LaunchResult.readableSchemaVersions.contains(schema) else {
             let versions = LaunchResult.readableSchemaVersions
-            throw JSONFailure(kind: .limit, message: "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))",
-                              keyPath: "", line: 0, column: 0).plain
+            throw JSONFailure(
+                kind: .limit,
+                message:
+                    "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))",
+                keyPath: "", line: 0, column: 0
+            ).plain
         }
         if sawRuns { appendHeaderMember("runs") { self.header += Array("[]".utf8) } }
         header.append(0x7D)
@@ -235,8 +244,10 @@ final class ResultStreamParser {
         } catch {
             throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
         }
-        let table = PhaseTable(rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals, hostTotals: hostTotals, instructionTotals: instructionTotals,
-                               deferred: deferred, runCount: runCount)
+        let table = PhaseTable(
+            rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals,
+            hostTotals: hostTotals, instructionTotals: instructionTotals,
+            deferred: deferred, runCount: runCount)
         return TabulatedResult(header: decoded, table: table, tapsLost: tapsLost, dirtyBytesAfterBackground: dirtyAfterBackground)
     }
 
@@ -429,7 +440,9 @@ final class ResultStreamParser {
     // MARK: Runs
 
     // The keys of each typed object, in the order of the indices their parsers switch on.
-    private static let runKeys = KeySet(["phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"])
+    private static let runKeys = KeySet([
+        "phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"
+    ])
     private static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit"])
     private static let phaseKeys = PhaseFastLane.keys
     private static let markKeys = KeySet(["name", "time", "thread"])
@@ -636,7 +649,9 @@ final class ResultStreamParser {
         guard duration >= 0 else { throw schema("start and duration must be finite, and the duration not negative") }
         if let host = f.hostDuration, host < 0 { field = "hostDuration"; throw schema("must be a finite, non-negative number") }
         guard depth >= 0, thread >= 0 else { throw schema("depth and thread must not be negative") }
-        guard depth <= ResultLimits.maximumPhaseDepth else { field = "depth"; throw schema("\(depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest") }
+        guard depth <= ResultLimits.maximumPhaseDepth else {
+            field = "depth"; throw schema("\(depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest")
+        }
         if let count = f.instructions, count < 0 { field = "instructions"; throw schema("an instruction count must not be negative, found \(count)") }
 
         // The phase's row: by its parent's row and its name, so a path string is built only once per row.

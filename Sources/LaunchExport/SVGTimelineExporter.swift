@@ -45,9 +45,10 @@ public struct SVGTimelineExporter: ResultExporter {
                 let labelWidth = Double(label.count) * 6.4
                 let (lx, anchor) = x0 + w + 6 + labelWidth <= Self.width - 4 ? (x0 + w + 6, "start") : (x0 - 6, "end")
                 let indent = String(repeating: "  ", count: phase.depth)
-                body.append(#"<g><title>\#(escape(indent + phase.name)): start \#(Self.milliseconds(phase.start)), duration \#(Self.milliseconds(phase.duration))</title>"#
-                    + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
-                    + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#)
+                body.append(
+                    #"<g><title>\#(escape(indent + phase.name)): start \#(Self.milliseconds(phase.start)), duration \#(Self.milliseconds(phase.duration))</title>"#
+                        + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
+                        + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#)
                 y += Self.rowHeight
             }
             y += Self.laneGap - Self.rowHeight / 2
@@ -65,7 +66,8 @@ public struct SVGTimelineExporter: ResultExporter {
         var marks: [String] = []
         let totalX = x(run.total)
         marks.append(#"<line x1="\#(f(totalX))" y1="\#(f(Self.top - 8))" x2="\#(f(totalX))" y2="\#(f(bottom))" class="total"/>"#)
-        marks.append(#"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.milliseconds(run.total))</text>"#)
+        marks.append(
+            #"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.milliseconds(run.total))</text>"#)
         for mark in run.marks {
             let mx = x(mark.time)
             marks.append(#"<line x1="\#(f(mx))" y1="\#(f(Self.top - 8))" x2="\#(f(mx))" y2="\#(f(bottom))" class="mark"/>"#)
@@ -76,13 +78,19 @@ public struct SVGTimelineExporter: ResultExporter {
         var lx = Self.left
         for (name, kind) in [("pre-main", "pre"), ("cpu", "cpu"), ("io", "io"), ("decode", "decode"), ("draw", "draw")] {
             let color = kind == "pre" ? "#b7c2c9" : Self.colors[kind]!
-            legend.append(#"<rect x="\#(f(lx))" y="\#(f(footer - 10))" width="12" height="12" rx="2" fill="\#(color)"/><text x="\#(f(lx + 16))" y="\#(f(footer))" class="legend">\#(name)</text>"#)
+            legend.append(
+                #"<rect x="\#(f(lx))" y="\#(f(footer - 10))" width="12" height="12" rx="2" fill="\#(color)"/><text x="\#(f(lx + 16))" y="\#(f(footer))" class="legend">\#(name)</text>"#
+            )
             lx += 24 + Double(name.count) * 7
         }
-        legend.append(##"<rect x="\##(f(lx))" y="\##(f(footer - 10))" width="12" height="12" rx="2" fill="none" stroke="#c62828" stroke-width="2.5"/><text x="\##(f(lx + 18))" y="\##(f(footer))" class="legend">critical path</text>"##)
+        legend.append(
+            ##"<rect x="\##(f(lx))" y="\##(f(footer - 10))" width="12" height="12" rx="2" fill="none" stroke="#c62828" stroke-width="2.5"/><text x="\##(f(lx + 18))" y="\##(f(footer))" class="legend">critical path</text>"##
+        )
         if !run.deferred.isEmpty {
             footer += 20
-            legend.append(#"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">deferred (lazy, not run at launch): \#(escape(run.deferred.joined(separator: ", ")))</text>"#)
+            legend.append(
+                #"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">deferred (lazy, not run at launch): \#(escape(run.deferred.joined(separator: ", ")))</text>"#
+            )
         }
         let height = footer + 16
         var title = "launchprof: \(result.manifest.name), run \(run.index)"

@@ -17,8 +17,10 @@ public struct StatisticsTable: ResultExporter {
         func row(_ name: String, _ values: [Double]) {
             guard let s = Summary(values) else { return }
             let outliers = Outliers.indexes(values).map { String($0 + 1) }.joined(separator: ",")
-            rows.append([name] + [s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90]
-                .map { SecondsFormat.seconds($0, precision: max(options.precision, 3)) } + [outliers.isEmpty ? "-" : outliers])
+            rows.append(
+                [name]
+                    + [s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90]
+                    .map { SecondsFormat.seconds($0, precision: max(options.precision, 3)) } + [outliers.isEmpty ? "-" : outliers])
         }
         for r in table.rows { row(String(repeating: "  ", count: r.depth) + PlainText.oneLine(r.name) + (r.afterLaunch ? " (first use)" : ""), r.durations) }
         row("Total launch time", table.totals)

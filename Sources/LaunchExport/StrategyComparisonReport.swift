@@ -37,8 +37,10 @@ public struct StrategyComparisonReport {
     }
 
     func cells(_ row: StrategyComparisonRow) -> [String] {
-        [row.strategy, row.tier, row.measure.rawValue, value(row.off, row.measure.unit), value(row.on, row.measure.unit),
-         change(row), row.verdict.rawValue]
+        [
+            row.strategy, row.tier, row.measure.rawValue, value(row.off, row.measure.unit), value(row.on, row.measure.unit),
+            change(row), row.verdict.rawValue
+        ]
     }
 
     /// The table in `format` (one of ``OutputFormat/Subject/strategies``' formats).
@@ -56,8 +58,10 @@ public struct StrategyComparisonReport {
         case .csv:
             var text = "strategy,tier,measure,unit,off,on,change_percent,verdict\n"
             for row in rows {
-                let fields = [row.strategy, row.tier, row.measure.rawValue, row.measure.unit.rawValue,
-                              row.off.map { "\($0)" } ?? "", row.on.map { "\($0)" } ?? "", row.changePercent.map { "\($0)" } ?? "", row.verdict.rawValue]
+                let fields = [
+                    row.strategy, row.tier, row.measure.rawValue, row.measure.unit.rawValue,
+                    row.off.map { "\($0)" } ?? "", row.on.map { "\($0)" } ?? "", row.changePercent.map { "\($0)" } ?? "", row.verdict.rawValue
+                ]
                 text += fields.map(CSVExporter.quote).joined(separator: ",") + "\n"
             }
             return text

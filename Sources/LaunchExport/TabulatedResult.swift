@@ -28,8 +28,9 @@ public struct TabulatedResult: Sendable, Equatable {
     public init(_ result: LaunchResult) {
         var header = result
         header.runs = []
-        self.init(header: header, table: PhaseTable(result),
-                  tapsLost: result.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost },
-                  dirtyBytesAfterBackground: result.runs.compactMap { $0.counter(Self.dirtyAfterBackgroundCounter) })
+        self.init(
+            header: header, table: PhaseTable(result),
+            tapsLost: result.runs.compactMap(\.taps).reduce(0) { $0 + $1.lost },
+            dirtyBytesAfterBackground: result.runs.compactMap { $0.counter(Self.dirtyAfterBackgroundCounter) })
     }
 }

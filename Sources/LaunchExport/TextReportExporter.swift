@@ -118,7 +118,8 @@ public struct TextReportExporter: ResultExporter {
             lines.append("Peak memory: \(MemoryFormat.mebibytes(peak.median))" + (multi ? " ± \(MemoryFormat.mebibytes(peak.mad))" : ""))
         }
         let endings = runs.compactMap(\.process).map { process in
-            process.killedOverMemoryLimit == true ? "killed: over the memory budget"
+            process.killedOverMemoryLimit == true
+                ? "killed: over the memory budget"
                 : process.signal.map { "killed by \(SignalNames.name(Int32(clamping: $0)))" } ?? process.exitStatus.map { "\($0)" } ?? "stopped when ready"
         }
         if endings.contains(where: { $0 != "0" && $0 != "stopped when ready" }) {
@@ -147,7 +148,8 @@ public struct TextReportExporter: ResultExporter {
 
     /// Counters the report prints on lines of their own (memory around the background step, the dialog).
     static func hasLineOfItsOwn(_ counter: String) -> Bool {
-        counter.hasSuffix(" background") || counter.hasPrefix(SlowLaunchDiagnosis.unusedAtLaunchPrefix) || counter.hasPrefix("loading dialog") || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
+        counter.hasSuffix(" background") || counter.hasPrefix(SlowLaunchDiagnosis.unusedAtLaunchPrefix) || counter.hasPrefix("loading dialog")
+            || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
     }
 
     /// `Loading dialog: shown in 3 of 3 runs, for 1.52s, 45 spinner frames, longest gap 0.05s`, or
@@ -158,7 +160,8 @@ public struct TextReportExporter: ResultExporter {
         let shown = runs.filter { ($0.counter("loading dialog shown") ?? 0) > 0 }
         guard !shown.isEmpty else { return "Loading dialog: not shown (init finished before it was due)" }
         func median(_ name: String) -> Double { Summary(shown.compactMap { $0.counter(name) }.map(Double.init))?.median ?? 0 }
-        return "Loading dialog: shown in \(shown.count) of \(flags.count) runs, for \(SecondsFormat.seconds(median("loading dialog milliseconds") / 1000, precision: precision)), "
+        return
+            "Loading dialog: shown in \(shown.count) of \(flags.count) runs, for \(SecondsFormat.seconds(median("loading dialog milliseconds") / 1000, precision: precision)), "
             + "\(Int(median("spinner frames drawn"))) spinner frames, longest gap \(SecondsFormat.seconds(median("longest spinner gap milliseconds") / 1000, precision: precision))"
     }
 

@@ -22,8 +22,9 @@ public struct PNGDecoder: Sendable {
         }
 
         /// 8192 × 8192 pixels and 256 MiB of decoded pixels at most; 8 MiB per chunk.
-        public static let standard = Limits(maxWidth: 8192, maxHeight: 8192,
-                                            maxPixelBytes: 256 << 20, maxChunkBytes: 8 << 20)
+        public static let standard = Limits(
+            maxWidth: 8192, maxHeight: 8192,
+            maxPixelBytes: 256 << 20, maxChunkBytes: 8 << 20)
     }
 
     /// What the file held before conversion to RGBA8.
@@ -59,8 +60,9 @@ public struct PNGDecoder: Sendable {
             var status: Int32 = 1
             let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 4) { destination, count in
                 status = bytes.withUnsafeBufferPointer { buffer in
-                    lp_png_decode_to(buffer.baseAddress, buffer.count, cLimits, destination.baseAddress, destination.count,
-                                     &decoded, &message, message.count)
+                    lp_png_decode_to(
+                        buffer.baseAddress, buffer.count, cLimits, destination.baseAddress, destination.count,
+                        &decoded, &message, message.count)
                 }
                 count = status == 0 ? destination.count : 0
             }
@@ -68,8 +70,9 @@ public struct PNGDecoder: Sendable {
                 let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
             }
-            let format = SourceFormat(bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
-                                      interlaced: decoded.interlaced != 0)
+            let format = SourceFormat(
+                bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
+                interlaced: decoded.interlaced != 0)
             return (RGBAImage(width: Int(decoded.width), height: Int(decoded.height), pixels: pixels), format)
         }
         let status = bytes.withUnsafeBufferPointer { buffer in
@@ -81,10 +84,12 @@ public struct PNGDecoder: Sendable {
         }
         defer { lp_png_free(pixels) }
         let width = Int(decoded.width), height = Int(decoded.height)
-        let image = RGBAImage(width: width, height: height,
-                              pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
-        let format = SourceFormat(bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
-                                  interlaced: decoded.interlaced != 0)
+        let image = RGBAImage(
+            width: width, height: height,
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
+        let format = SourceFormat(
+            bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
+            interlaced: decoded.interlaced != 0)
         return (image, format)
     }
 
@@ -96,7 +101,8 @@ public struct PNGDecoder: Sendable {
         func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
         let width = word(16), height = word(20)
         guard width > 0, height > 0, width <= limits.maxWidth, height <= limits.maxHeight,
-              width <= limits.maxPixelBytes / 4 / height else { return nil }
+            width <= limits.maxPixelBytes / 4 / height
+        else { return nil }
         return (width, height)
     }
 }

@@ -57,9 +57,10 @@ public struct PNGEncoder: Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let opaque = !alwaysRGBA && Self.isOpaque(image)
         let status = image.pixels.withUnsafeBufferPointer { buffer in
-            lp_png_encode_rgba(buffer.baseAddress, UInt32(image.width), UInt32(image.height),
-                               Int32(max(0, min(9, compressionLevel))), filters.rawValue, strategy.rawValue,
-                               opaque ? 1 : 0, &out, &length, &message, message.count)
+            lp_png_encode_rgba(
+                buffer.baseAddress, UInt32(image.width), UInt32(image.height),
+                Int32(max(0, min(9, compressionLevel))), filters.rawValue, strategy.rawValue,
+                opaque ? 1 : 0, &out, &length, &message, message.count)
         }
         guard status == 0, let out else {
             let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -12,7 +12,8 @@ public enum PNGTextChunk {
     public static func inserting(keyword: String, text: String, into png: [UInt8]) -> [UInt8]? {
         let key = Array(keyword.utf8)
         guard (1...79).contains(key.count), key.allSatisfy({ (0x20...0x7E).contains($0) }),
-              png.starts(with: signature), png.count >= 33, Array(png[12..<16]) == Array("IHDR".utf8) else { return nil }
+            png.starts(with: signature), png.count >= 33, Array(png[12..<16]) == Array("IHDR".utf8)
+        else { return nil }
         let data = key + [0] + Array(text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
         guard data.count <= 1 << 20 else { return nil }
         let type = Array("tEXt".utf8)

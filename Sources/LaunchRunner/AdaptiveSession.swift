@@ -44,8 +44,10 @@ public struct AdaptiveSession: Sendable {
 
     /// Runs the warm-ups, then pairs until `look` returns `true` or the budget is spent (the last
     /// call has `isLast` set). The first failed launch ends the session with its failure.
-    public func run(progress: @escaping @Sendable (LaunchSession.Event) -> Void = { _ in },
-                    look: (Look) -> Bool) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord], stop: Stop) {
+    public func run(
+        progress: @escaping @Sendable (LaunchSession.Event) -> Void = { _ in },
+        look: (Look) -> Bool
+    ) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord], stop: Stop) {
         var launcherA = a.launcher, launcherB = b.launcher
         launcherA.onProgress = { progress(.stage($0)) }
         launcherB.onProgress = { progress(.stage($0)) }

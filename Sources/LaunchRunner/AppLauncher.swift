@@ -254,10 +254,13 @@ public struct AppLauncher: Sendable {
         return marked
 
         func collectRun() throws(LaunchFailure) -> RunRecord {
-            try collect(pid: pid, pipes: Pipes(protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
-                                                   reportFD: reportPipe[0]),
-                           spawnReading: spawnReading, index: index, runToken: runToken,
-                           trace: trace.map { ($0, traceFile, spawnClock) })
+            try collect(
+                pid: pid,
+                pipes: Pipes(
+                    protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
+                    reportFD: reportPipe[0]),
+                spawnReading: spawnReading, index: index, runToken: runToken,
+                trace: trace.map { ($0, traceFile, spawnClock) })
         }
     }
 
@@ -273,8 +276,10 @@ public struct AppLauncher: Sendable {
 
     /// Reads the pipes until they close or the deadline passes (or the program is ready), then
     /// reaps the process.
-    private func collect(pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String,
-                         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?) throws(LaunchFailure) -> RunRecord {
+    private func collect(
+        pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String,
+        trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?
+    ) throws(LaunchFailure) -> RunRecord {
         let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
         let reportFD = pipes.reportFD
         var spawner = SpawnerReport()
@@ -394,11 +399,13 @@ public struct AppLauncher: Sendable {
                     backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
                 }
             }
-            var fds = [pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0)
+            ]
             // Until the program has exited: short waits when its exit cannot be polled, so it is
             // noticed while a pipe stays open; 1 ms while a ready condition is probed.
             var waitNs = min(deadline, drainDeadline) - now
@@ -466,10 +473,11 @@ public struct AppLauncher: Sendable {
             if let failure { throw failure }
             // The run's origin: the spawner's reading just before the program's spawn, when it gave one.
             let origin = spawner.spawnReading ?? spawnReading
-            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
-                                     endReading: readyReading, origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: true,
-                                     trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
-                                     stderr: stderrTruncated ? nil : stderrBytes)
+            return try programRecord(
+                parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
+                endReading: readyReading, origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: true,
+                trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
+                stderr: stderrTruncated ? nil : stderrBytes)
         }
         guard var ending = ended ?? reap(pid, deadline: deadline) else {
             kill(-pid, SIGKILL)
@@ -505,10 +513,11 @@ public struct AppLauncher: Sendable {
         if program != nil {
             let origin = reportFD >= 0 ? spawner.spawnReading ?? spawnReading : spawnReading
             let end = exitReading ?? origin
-            return try programRecord(parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
-                                     origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: false,
-                                     trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
-                                     stderr: stderrTruncated ? nil : stderrBytes)
+            return try programRecord(
+                parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
+                origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: false,
+                trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
+                stderr: stderrTruncated ? nil : stderrBytes)
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
@@ -529,9 +538,11 @@ public struct AppLauncher: Sendable {
     /// The run of a program (`launchprof exec`): its protocol report if it sent one (complete, unless
     /// it was stopped at ready), else the whole process; the total is from the spawn to its exit or
     /// to ready (`interactive`); CPU time and exit from `wait4`.
-    private func programRecord(parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
-                               origin: UInt64, launcherOrigin: UInt64, index: Int, pid: pid_t, ready: Bool,
-                               trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?) throws(LaunchFailure) -> RunRecord {
+    private func programRecord(
+        parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
+        origin: UInt64, launcherOrigin: UInt64, index: Int, pid: pid_t, ready: Bool,
+        trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?
+    ) throws(LaunchFailure) -> RunRecord {
         let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
         if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
@@ -551,7 +562,8 @@ public struct AppLauncher: Sendable {
         if let trace {
             // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
             guard let stderr else {
-                throw .traceUnreadable("its standard error is over the \(ProgramOptions.maximumStderrBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short")
+                throw .traceUnreadable(
+                    "its standard error is over the \(ProgramOptions.maximumStderrBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short")
             }
             let reading: TraceReading
             do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
@@ -575,8 +587,9 @@ public struct AppLauncher: Sendable {
         }
         if record.peakResidentBytes == nil, ending?.usageKnown == true { record.peakResidentBytes = ending?.peak }
         if let ending, ending.usageKnown {
-            record.process = ProcessRecord(user: ending.user, system: ending.system,
-                                           exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
+            record.process = ProcessRecord(
+                user: ending.user, system: ending.system,
+                exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
         }
         return record
     }
@@ -591,9 +604,10 @@ public struct AppLauncher: Sendable {
     private func spawnerEnding(_ report: SpawnerReport) -> Ending? {
         guard let exit = report.exit else { return nil }
         let low = exit.status & 0x7f
-        return Ending(status: low == 0 ? (exit.status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
-                      peak: Int(clamping: exit.peakKibibytes) &* 1024,
-                      user: Double(exit.userMicroseconds) / 1e6, system: Double(exit.systemMicroseconds) / 1e6)
+        return Ending(
+            status: low == 0 ? (exit.status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
+            peak: Int(clamping: exit.peakKibibytes) &* 1024,
+            user: Double(exit.userMicroseconds) / 1e6, system: Double(exit.systemMicroseconds) / 1e6)
     }
 
     /// Whether `fd` has something to read (or is at its end) right now.
@@ -628,8 +642,10 @@ public struct AppLauncher: Sendable {
         return unsafeBitCast(symbol, to: PidfdOpen.self)
     }()
 
-    private func consumeLines(_ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
-                              progress: inout String?) throws(ProtocolParser.Error) {
+    private func consumeLines(
+        _ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
+        progress: inout String?
+    ) throws(ProtocolParser.Error) {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
@@ -720,8 +736,9 @@ public struct AppLauncher: Sendable {
         }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         let low = status & 0x7f
-        return Ending(status: low == 0 ? (status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
-                      peak: Int(usage.ru_maxrss) * 1024, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+        return Ending(
+            status: low == 0 ? (status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
+            peak: Int(usage.ru_maxrss) * 1024, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
     }
 
     private func currentEnvironment() -> [String: String] {

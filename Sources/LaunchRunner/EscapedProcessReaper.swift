@@ -67,7 +67,8 @@ enum EscapedProcessReaper {
     static func children(of parent: pid_t) -> [Child] {
         FileIO.entries(of: "/proc").compactMap { name in
             guard let pid = pid_t(name), pid > 0, let text = readStat(pid),
-                  let stat = parseStat(text), stat.parent == parent else { return nil }
+                let stat = parseStat(text), stat.parent == parent
+            else { return nil }
             return Child(pid: pid, group: stat.group)
         }
     }

@@ -28,7 +28,10 @@ public struct InstructionCounting: Sendable {
     /// Valgrind is not installed.
     public static func prepare() -> Result<InstructionCounting, LaunchFailure> {
         guard let valgrind = ExecutableSearch.find("valgrind") else {
-            return .failure(.instructionsNotCounted("--metric instructions runs the app under Valgrind's Callgrind, and valgrind is not installed: install it with `sudo apt-get install valgrind` (or `make setup`)"))
+            return .failure(
+                .instructionsNotCounted(
+                    "--metric instructions runs the app under Valgrind's Callgrind, and valgrind is not installed: install it with `sudo apt-get install valgrind` (or `make setup`)"
+                ))
         }
         let made: String
         do { made = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-callgrind-") } catch {
@@ -44,12 +47,15 @@ public struct InstructionCounting: Sendable {
 
     /// The command that runs `executable arguments…` under Callgrind.
     public func command(executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
-        (valgrind, [
-            "--tool=callgrind", "--quiet",
-            "--combine-dumps=yes", "--dump-line=no", "--compress-strings=yes",
-            "--callgrind-out-file=\(outputDirectory)/callgrind.out.%p",
-            executable,
-        ] + arguments)
+        (
+            valgrind,
+            [
+                "--tool=callgrind", "--quiet",
+                "--combine-dumps=yes", "--dump-line=no", "--compress-strings=yes",
+                "--callgrind-out-file=\(outputDirectory)/callgrind.out.%p",
+                executable
+            ] + arguments
+        )
     }
 
     /// The environment the counted child needs.
@@ -80,7 +86,8 @@ public struct InstructionCounting: Sendable {
     public static func attach(_ output: CallgrindOutput, to record: inout RunRecord) throws(LaunchFailure) {
         guard let at = output.cumulative() else { throw .instructionsNotCounted("the counts overflow") }
         guard let main = at["launchprof main"] else {
-            throw .instructionsNotCounted("the program made no Callgrind dump at main (was it built without valgrind/callgrind.h? install valgrind, then rebuild launchprof)")
+            throw .instructionsNotCounted(
+                "the program made no Callgrind dump at main (was it built without valgrind/callgrind.h? install valgrind, then rebuild launchprof)")
         }
         var perThread: [Int: Int] = [:]
         var launchEnd = main
@@ -93,7 +100,8 @@ public struct InstructionCounting: Sendable {
             let index = perThread[phase.thread, default: 0]
             perThread[phase.thread] = index + 1
             guard let begin = at["launchprof begin \(phase.thread) \(index)"],
-                  let end = at["launchprof end \(phase.thread) \(index)"], end >= begin else {
+                let end = at["launchprof end \(phase.thread) \(index)"], end >= begin
+            else {
                 throw .instructionsNotCounted("no Callgrind dumps for phase '\(phase.name)' (thread \(phase.thread), phase \(index))")
             }
             record.phases[i].instructions = end - begin

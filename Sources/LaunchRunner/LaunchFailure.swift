@@ -70,9 +70,11 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .readyBeforeLaunch(let readiness):
             switch readiness {
             case .file(let path):
-                return "--ready-when-file \(path) already exists before \(subject) is started, so its launch could not be timed: remove it before each run (--prepare 'rm -f \(path)')"
+                return
+                    "--ready-when-file \(path) already exists before \(subject) is started, so its launch could not be timed: remove it before each run (--prepare 'rm -f \(path)')"
             case .port(let port):
-                return "port \(port) already accepts connections before \(subject) is started (another server is listening there, perhaps one left running): stop it, or choose another port"
+                return
+                    "port \(port) already accepts connections before \(subject) is started (another server is listening there, perhaps one left running): stop it, or choose another port"
             case .output:
                 return "the ready condition held before \(subject) was started"
             }
@@ -104,7 +106,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
             var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
             if let phase { text += " (it was in '\(phase)')" }
-            return text + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
+            return text
+                + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
             return "\(subject) finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
         }

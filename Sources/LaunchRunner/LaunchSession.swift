@@ -57,8 +57,10 @@ public struct LaunchSession: Sendable {
     /// Runs two sessions alternately, A B B A A B …, so both sides see the same machine state (noise on
     /// a shared machine drifts over minutes; alternating spreads it evenly). Warm-ups come first, in
     /// the same alternation. Returns the measured runs of each side.
-    public static func interleaved(_ a: LaunchSession, _ b: LaunchSession,
-                                   progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord]) {
+    public static func interleaved(
+        _ a: LaunchSession, _ b: LaunchSession,
+        progress: @escaping @Sendable (Event) -> Void = { _ in }
+    ) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord]) {
         var launcherA = a.launcher, launcherB = b.launcher
         launcherA.onProgress = { progress(.stage($0)) }
         launcherB.onProgress = { progress(.stage($0)) }
@@ -68,7 +70,8 @@ public struct LaunchSession: Sendable {
         var number = 0
         for round in 0..<(warmup + runs) {
             let isWarmup = round < warmup
-            let order: [(LaunchSession, AppLauncher, Bool)] = round % 2 == 0
+            let order: [(LaunchSession, AppLauncher, Bool)] =
+                round % 2 == 0
                 ? [(a, launcherA, true), (b, launcherB, false)] : [(b, launcherB, false), (a, launcherA, true)]
             for (session, launcher, isA) in order {
                 number += 1

@@ -74,21 +74,27 @@ struct OverlappingLaunches: @unchecked Sendable {
             started.started = MonotonicClock.nanoseconds()
             let context = Unmanaged.passRetained(started).toOpaque()
             flights.append(started)
-            let status = pthread_create(&started.thread, nil, { raw in
-                let flight = Unmanaged<Flight>.fromOpaque(raw!).takeRetainedValue()
-                let result: Result<RunRecord, LaunchFailure>
-                if let launcher = flight.launcher {
-                    do throws(LaunchFailure) { result = .success(try launcher.launch(index: flight.index)) } catch { result = .failure(error) }
-                } else {
-                    result = .failure(.incomplete(lines: 0))
-                }
-                let ended = MonotonicClock.nanoseconds()
-                flight.signal { $0.outcome = result; $0.ended = ended }
-                return nil
-            }, context)
+            let status = pthread_create(
+                &started.thread, nil,
+                { raw in
+                    let flight = Unmanaged<Flight>.fromOpaque(raw!).takeRetainedValue()
+                    let result: Result<RunRecord, LaunchFailure>
+                    if let launcher = flight.launcher {
+                        do throws(LaunchFailure) { result = .success(try launcher.launch(index: flight.index)) } catch { result = .failure(error) }
+                    } else {
+                        result = .failure(.incomplete(lines: 0))
+                    }
+                    let ended = MonotonicClock.nanoseconds()
+                    flight.signal {
+                        $0.outcome = result; $0.ended = ended
+                    }
+                    return nil
+                }, context)
             if status != 0 {
                 Unmanaged<Flight>.fromOpaque(context).release()
-                started.signal { $0.outcome = .failure(.spawnFailed(executable: launcher.executable, reason: "cannot start a thread for the launch")); $0.ended = $0.started }
+                started.signal {
+                    $0.outcome = .failure(.spawnFailed(executable: launcher.executable, reason: "cannot start a thread for the launch")); $0.ended = $0.started
+                }
             }
         }
         var records: [RunRecord] = []

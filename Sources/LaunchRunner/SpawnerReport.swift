@@ -35,7 +35,8 @@ struct SpawnerReport {
                 if words.count == 3, let wall = UInt64(words[2]) { spawnRealtime = Double(wall) / 1e9 }
             case "exit" where words.count == 6:
                 if let reading = UInt64(words[1]), let status = Int32(words[2]), let user = Int64(words[3]),
-                   let system = Int64(words[4]), let peak = Int64(words[5]), user >= 0, system >= 0, peak >= 0 {
+                    let system = Int64(words[4]), let peak = Int64(words[5]), user >= 0, system >= 0, peak >= 0
+                {
                     exit = Exit(reading: reading, status: status, userMicroseconds: user, systemMicroseconds: system, peakKibibytes: peak)
                 }
             case "error" where words.count == 2:

@@ -24,8 +24,10 @@ public enum StrippedCopy {
             throw .instructionsNotCounted("cannot make a copy of \(executable) without debug information: \(error.description)")
         }
         let temporary = "\(copy).\(getpid()).tmp"
-        let tools: [[String]] = [["objcopy", "--strip-debug", executable, temporary],
-                                 ["strip", "--strip-debug", "-o", temporary, executable]]
+        let tools: [[String]] = [
+            ["objcopy", "--strip-debug", executable, temporary],
+            ["strip", "--strip-debug", "-o", temporary, executable]
+        ]
         for tool in tools {
             guard let path = ExecutableSearch.find(tool[0]) else { continue }
             if run(path, Array(tool.dropFirst())) == 0, chmod(temporary, 0o755) == 0, rename(temporary, copy) == 0 {

@@ -3,8 +3,10 @@
 public enum Bootstrap {
     /// The `confidence` (e.g. 0.99) percentile interval of median(B*) − median(A*) over `resamples`,
     /// each side resampled on its own.
-    public static func medianDifferenceInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99,
-                                                resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (lower: Double, upper: Double)? {
+    public static func medianDifferenceInterval(
+        _ a: [Double], _ b: [Double], confidence: Double = 0.99,
+        resamples: Int = 2000, seed: UInt64 = 0x5EED
+    ) -> (lower: Double, upper: Double)? {
         guard !a.isEmpty, !b.isEmpty else { return nil }
         return interval(a, b, confidence: confidence, resamples: resamples, seed: seed) { generator, sampleA, sampleB in
             for i in 0..<a.count { sampleA[i] = a[Int(generator.next() % UInt64(a.count))] }
@@ -14,8 +16,10 @@ public enum Bootstrap {
 
     /// The interval for paired samples: pairs (a[i], b[i]) are resampled together, so what two
     /// neighbouring runs share stays together. `nil` unless both have the same, non-zero size.
-    public static func pairedMedianDifferenceInterval(_ a: [Double], _ b: [Double], confidence: Double = 0.99,
-                                                      resamples: Int = 2000, seed: UInt64 = 0x5EED) -> (lower: Double, upper: Double)? {
+    public static func pairedMedianDifferenceInterval(
+        _ a: [Double], _ b: [Double], confidence: Double = 0.99,
+        resamples: Int = 2000, seed: UInt64 = 0x5EED
+    ) -> (lower: Double, upper: Double)? {
         guard !a.isEmpty, a.count == b.count else { return nil }
         return interval(a, b, confidence: confidence, resamples: resamples, seed: seed) { generator, sampleA, sampleB in
             for i in 0..<a.count {
@@ -27,8 +31,10 @@ public enum Bootstrap {
     }
 
     /// The percentile interval of median(B*) − median(A*), where `draw` fills each resample.
-    private static func interval(_ a: [Double], _ b: [Double], confidence: Double, resamples: Int, seed: UInt64,
-                                 draw: (inout SplitMix64, inout [Double], inout [Double]) -> Void) -> (lower: Double, upper: Double) {
+    private static func interval(
+        _ a: [Double], _ b: [Double], confidence: Double, resamples: Int, seed: UInt64,
+        draw: (inout SplitMix64, inout [Double], inout [Double]) -> Void
+    ) -> (lower: Double, upper: Double) {
         var generator = SplitMix64(seed: seed)
         var differences: [Double] = []
         differences.reserveCapacity(resamples)

@@ -148,14 +148,18 @@ public struct Comparison: Equatable, Sendable, Codable {
     /// Phases (and the total) that got slower.
     public var regressions: [ComparisonRow] { (rows + [total]).filter { $0.verdict == .slower } }
 
-    public init(baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false,
-                metric: Metric = .time) {
+    public init(
+        baseline a: LaunchResult, candidate b: LaunchResult, thresholds: Thresholds = Thresholds(), paired: Bool = false,
+        metric: Metric = .time
+    ) {
         self.init(baseline: PhaseTable(a), candidate: PhaseTable(b), thresholds: thresholds, paired: paired, metric: metric)
     }
 
     /// Compares two phase tables (as ``PhaseTable/init(_:)`` or a streaming reader build them).
-    public init(baseline tableA: PhaseTable, candidate tableB: PhaseTable, thresholds: Thresholds = Thresholds(), paired: Bool = false,
-                metric: Metric = .time) {
+    public init(
+        baseline tableA: PhaseTable, candidate tableB: PhaseTable, thresholds: Thresholds = Thresholds(), paired: Bool = false,
+        metric: Metric = .time
+    ) {
         let paired = paired && tableA.runCount == tableB.runCount
         self.paired = paired
         self.metric = metric
@@ -240,8 +244,9 @@ public struct Comparison: Equatable, Sendable, Codable {
                 let end = Swift.min(count, (chunk + 1) * chunkSize)
                 for i in (chunk * chunkSize)..<end {
                     let job = jobs[i]
-                    out[i] = compare(path: job.path, name: job.name, depth: job.depth, job.a, job.b, thresholds,
-                                     paired: paired, metric: metric, tables: tables)
+                    out[i] = compare(
+                        path: job.path, name: job.name, depth: job.depth, job.a, job.b, thresholds,
+                        paired: paired, metric: metric, tables: tables)
                 }
             }
             if chunks > 1 {
@@ -255,8 +260,10 @@ public struct Comparison: Equatable, Sendable, Codable {
 
     /// Compares two samples of one measure as a phase is compared: `nil` on a side means not measured
     /// there (the row is `added` or `removed`).
-    public static func compareSamples(name: String, baseline a: [Double]?, candidate b: [Double]?, thresholds: Thresholds,
-                                      paired: Bool, metric: Metric) -> ComparisonRow {
+    public static func compareSamples(
+        name: String, baseline a: [Double]?, candidate b: [Double]?, thresholds: Thresholds,
+        paired: Bool, metric: Metric
+    ) -> ComparisonRow {
         compare(path: name, name: name, depth: 0, a, b, thresholds, paired: paired, metric: metric)
     }
 
@@ -281,8 +288,10 @@ public struct Comparison: Equatable, Sendable, Codable {
         return sorted
     }
 
-    static func compare(path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
-                        paired: Bool = false, metric: Metric = .time, tables: RankTables? = nil) -> ComparisonRow {
+    static func compare(
+        path: String, name: String, depth: Int, _ a: [Double]?, _ b: [Double]?, _ thresholds: Thresholds,
+        paired: Bool = false, metric: Metric = .time, tables: RankTables? = nil
+    ) -> ComparisonRow {
         var row = ComparisonRow(path: path, name: name, depth: depth, verdict: .inconclusive)
         row.metric = metric
         // Only finite values take part (readers refuse others; this keeps the arithmetic total).
@@ -318,14 +327,16 @@ public struct Comparison: Equatable, Sendable, Codable {
             }
             let (side, sorted) = deterministicA ? ("candidate", sortedB) : ("baseline", sortedA)
             let spread = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Swift.max(abs(Summary.quantile(sorted, 0.5)), 1)
-            row.note = "not deterministic: the \(side)'s counts spread by \(SpreadFormat.percent(spread * 100)) of their median (over 0.1%), so the rank test decides"
+            row.note =
+                "not deterministic: the \(side)'s counts spread by \(SpreadFormat.percent(spread * 100)) of their median (over 0.1%), so the rank test decides"
         }
 
         // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i,
         // and when there are enough pairs for the signed-rank test to reach α at all (its smallest
         // p-value is 2 / 2ⁿ: 7 pairs cannot reach 0.01); otherwise the two samples are compared.
         let a = a ?? [], b = b ?? []
-        let pairs = paired && a.count == b.count && a.count == sortedA.count && b.count == sortedB.count
+        let pairs =
+            paired && a.count == b.count && a.count == sortedA.count && b.count == sortedB.count
             && Self.signedRankCanReach(thresholds.alpha, pairs: a.count)
         let exact = tables?.mannWhitney[RankTables.Sizes(sortedA.count, sortedB.count)]
         row.p = pairs ? WilcoxonSignedRank.test(a, b)?.p : MannWhitney.test(sortedA: sortedA, sortedB: sortedB, exactCounts: exact)?.p
@@ -339,8 +350,10 @@ public struct Comparison: Equatable, Sendable, Codable {
         }
         let significant = (row.p ?? 1) < thresholds.alpha
         func bootstrap() {
-            interval = pairs ? Bootstrap.pairedMedianDifferenceInterval(a, b, confidence: intervalConfidence)
-                             : Bootstrap.medianDifferenceInterval(sortedA, sortedB, confidence: intervalConfidence)
+            interval =
+                pairs
+                ? Bootstrap.pairedMedianDifferenceInterval(a, b, confidence: intervalConfidence)
+                : Bootstrap.medianDifferenceInterval(sortedA, sortedB, confidence: intervalConfidence)
             row.intervalMethod = .bootstrap
         }
         if let found = interval {
@@ -395,7 +408,8 @@ struct RankTables: Sendable {
             guard let a = job.a, let b = job.b else { continue }
             let sizes = Sizes(a.count, b.count)
             guard sizes.n > 0, sizes.m > 0, mannWhitney[sizes] == nil,
-                  MannWhitney.usesExactDistribution(n: sizes.n, m: sizes.m) else { continue }
+                MannWhitney.usesExactDistribution(n: sizes.n, m: sizes.m)
+            else { continue }
             mannWhitney[sizes] = MannWhitney.exactDistribution(n: sizes.n, m: sizes.m)
         }
     }

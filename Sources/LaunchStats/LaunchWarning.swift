@@ -17,11 +17,13 @@ public enum LaunchWarning: Equatable, Sendable {
         var warnings: [LaunchWarning] = []
         let totals = result.runs.map(\.total)
         if totals.count >= 3, Outliers.indexes(totals).contains(0), let summary = Summary(totals),
-           totals[0] > summary.median * (1 + outlierMinimumExcess) {
+            totals[0] > summary.median * (1 + outlierMinimumExcess)
+        {
             warnings.append(.firstRunOutlier(total: totals[0], median: summary.median))
         }
         if let memoryBudget, let tier = result.configuration?.tier,
-           let peak = result.runs.compactMap(\.peakResidentBytes).max(), peak > memoryBudget {
+            let peak = result.runs.compactMap(\.peakResidentBytes).max(), peak > memoryBudget
+        {
             warnings.append(.overMemoryBudget(peak: peak, budget: memoryBudget, tier: tier.name))
         }
         return warnings

@@ -33,9 +33,11 @@ public struct PhaseTable: Sendable, Equatable {
         /// A phase recorded on a thread other than the main one (a worker's), in the first run it appears in.
         public var onWorkerThread = false
 
-        public init(path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
-                    hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = [],
-                    isMark: Bool = false) {
+        public init(
+            path: String, name: String, depth: Int, kind: PhaseKind?, afterLaunch: Bool, durations: [Double] = [],
+            hostDurations: [Double] = [], residentBytes: [Int] = [], residentGrowth: [Int] = [], instructions: [Double] = [],
+            isMark: Bool = false
+        ) {
             self.path = path
             self.name = name
             self.depth = depth
@@ -112,14 +114,16 @@ public struct PhaseTable: Sendable, Equatable {
                 if let count = phase.instructions { rows[i].instructions.append(Double(count)) }
             }
         }
-        self.rows = rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
+        self.rows =
+            rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
             + Self.tapLatencyRow(result.runs.compactMap { $0.taps?.latencies })
             + Self.processRows(result.runs.compactMap(\.process))
         totals = result.runs.map(\.total)
         // Host total: the emulated total less the waiting inside the top-level launch phases.
         hostTotals = result.runs.map { run in
             // The main thread's waits only: a worker's overlap them.
-            run.total - run.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.thread == 0 }
+            run.total
+                - run.phases.filter { $0.depth == 0 && !$0.afterLaunch && $0.thread == 0 }
                 .reduce(0) { sum, phase in sum + (phase.hostDuration.map { phase.duration - $0 } ?? 0) }
         }
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
@@ -150,8 +154,10 @@ public struct PhaseTable: Sendable, Equatable {
     /// The CPU-time rows for runs' process records (none when no run has one).
     public static func processRows(_ runs: [ProcessRecord]) -> [Row] {
         guard !runs.isEmpty else { return [] }
-        return [Row(path: userCPURowName, name: userCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.user), isMark: true),
-                Row(path: systemCPURowName, name: systemCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.system), isMark: true)]
+        return [
+            Row(path: userCPURowName, name: userCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.user), isMark: true),
+            Row(path: systemCPURowName, name: systemCPURowName, depth: 0, kind: nil, afterLaunch: false, durations: runs.map(\.system), isMark: true)
+        ]
     }
 
     /// The phase rows (marks excluded).

@@ -69,14 +69,18 @@ public enum RankIntervals {
 
     /// The `confidence` interval of the Hodges–Lehmann shift of `sortedB` against `sortedA` (both
     /// sorted ascending, finite). `nil` when the samples are too small for the level.
-    public static func shiftInterval(sortedA a: [Double], sortedB b: [Double], confidence: Double = 0.99,
-                                     exactCounts: [Double]? = nil) -> (lower: Double, upper: Double)? {
+    public static func shiftInterval(
+        sortedA a: [Double], sortedB b: [Double], confidence: Double = 0.99,
+        exactCounts: [Double]? = nil
+    ) -> (lower: Double, upper: Double)? {
         guard !a.isEmpty, !b.isEmpty,
-              let k = shiftOrder(n: a.count, m: b.count, confidence: confidence, exactCounts: exactCounts) else { return nil }
+            let k = shiftOrder(n: a.count, m: b.count, confidence: confidence, exactCounts: exactCounts)
+        else { return nil }
         let total = a.count * b.count
         guard k <= total + 1 - k,
-              let lower = kthPairwiseDifference(sortedA: a, sortedB: b, k: k),
-              let upper = kthPairwiseDifference(sortedA: a, sortedB: b, k: total + 1 - k) else { return nil }
+            let lower = kthPairwiseDifference(sortedA: a, sortedB: b, k: k),
+            let upper = kthPairwiseDifference(sortedA: a, sortedB: b, k: total + 1 - k)
+        else { return nil }
         return (lower, upper)
     }
 

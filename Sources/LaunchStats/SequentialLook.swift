@@ -66,8 +66,9 @@ public struct SequentialLook: Sendable {
         let totalName = "Total launch time"
         if let base = Summary(tableA.totals)?.median, tableA.totals.count == pairs, tableB.totals.count == pairs {
             let threshold = thresholds.threshold(.time, path: totalName, name: totalName, baseline: base)
-            outcomes[Self.totalKey] = gate.decide(differences: zip(tableB.totals, tableA.totals).map { $0 - $1 },
-                                                  threshold: threshold, alpha: alpha)
+            outcomes[Self.totalKey] = gate.decide(
+                differences: zip(tableB.totals, tableA.totals).map { $0 - $1 },
+                threshold: threshold, alpha: alpha)
         }
         return outcomes
     }

@@ -13,8 +13,12 @@ extension SlowLaunchDiagnosis {
                 run.phases.first { $0.depth == 0 && $0.afterLaunch && $0.background != true && $0.name == stage }?.duration
             }
             guard let median = Summary(durations)?.median, median > rule.threshold else { continue }
-            reasons.append(SlowReason(rule: rule.rawValue, value: median, threshold: rule.threshold,
-                                      message: "the first use of '\(stage)' took \(cents(median)) (over \(cents(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"))
+            reasons.append(
+                SlowReason(
+                    rule: rule.rawValue, value: median, threshold: rule.threshold,
+                    message:
+                        "the first use of '\(stage)' took \(cents(median)) (over \(cents(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"
+                ))
         }
         return reasons
     }

@@ -46,27 +46,39 @@ public enum SlowLaunchDiagnosis {
         func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
 
         for (rule, kind, finding, advice) in [
-            (SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding", "try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"),
-            (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread"),
+            (
+                SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding",
+                "try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"
+            ),
+            (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread")
         ] {
             guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
-                  share > rule.threshold else { continue }
+                share > rule.threshold
+            else { continue }
             var advice = advice
             // With backgroundDecode on, the advice is not to turn it on: say what still decodes on the main thread.
             if kind == .decode, let run = runs.first, run.counter(AppInterface.imagesQueuedForWorkersCounter) != nil {
                 let largest = largestMainThreadPhase(of: kind, in: run).map { " is '\($0)'" } ?? " is not an image of the theme"
-                advice = "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
+                advice =
+                    "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
             }
-            reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
-                                      message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
+            reasons.append(
+                SlowReason(
+                    rule: rule.rawValue, value: share, threshold: rule.threshold,
+                    message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
         }
 
         if let passes = median(runs.compactMap { $0.counter("layout passes").map(Double.init) }),
-           let orientations = median(runs.compactMap { $0.counter("orientations laid out").map(Double.init) }), orientations > 0,
-           passes / orientations > SlowLaunchRule.repeatedLayout.threshold {
+            let orientations = median(runs.compactMap { $0.counter("orientations laid out").map(Double.init) }), orientations > 0,
+            passes / orientations > SlowLaunchRule.repeatedLayout.threshold
+        {
             let rule = SlowLaunchRule.repeatedLayout
-            reasons.append(SlowReason(rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
-                                      message: "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"))
+            reasons.append(
+                SlowReason(
+                    rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
+                    message:
+                        "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"
+                ))
         }
 
         let firstFrames = runs.compactMap { $0.marks.first { $0.name == AppInterface.firstFrameMark }?.time }
@@ -79,8 +91,10 @@ public enum SlowLaunchDiagnosis {
             } else {
                 advice = "try snapshotFirst (show the snapshot saved when the app last left, then initialise)"
             }
-            reasons.append(SlowReason(rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
-                                      message: "first frame at \(seconds(firstFrame)) (over \(seconds(rule.threshold))): \(advice)"))
+            reasons.append(
+                SlowReason(
+                    rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
+                    message: "first frame at \(seconds(firstFrame)) (over \(seconds(rule.threshold))): \(advice)"))
         }
 
         if let first = runs.first {
@@ -89,9 +103,12 @@ public enum SlowLaunchDiagnosis {
                 guard runs.allSatisfy({ ($0.counter(counter.name) ?? 0) > 0 }) else { continue }
                 let stage = String(counter.name.dropFirst(unusedAtLaunchPrefix.count))
                 guard let share = median(runs.map { topLevelSeconds(stage, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
-                      share >= rule.threshold else { continue }
-                reasons.append(SlowReason(rule: rule.rawValue, value: share, threshold: rule.threshold,
-                                          message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy"))
+                    share >= rule.threshold
+                else { continue }
+                reasons.append(
+                    SlowReason(
+                        rule: rule.rawValue, value: share, threshold: rule.threshold,
+                        message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy"))
             }
         }
 
@@ -105,8 +122,12 @@ public enum SlowLaunchDiagnosis {
             }
             if !small.isEmpty {
                 let listed = small.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (small.count > 4 ? " and \(small.count - 4) more" : "")
-                reasons.append(SlowReason(rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
-                                          message: "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"))
+                reasons.append(
+                    SlowReason(
+                        rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
+                        message:
+                            "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"
+                    ))
             }
         }
         return reasons

@@ -37,9 +37,12 @@ public enum StrategyMeasure: String, CaseIterable, Codable, Sendable {
         case .total: values = result.runs.map(\.total)
         case .firstUse:
             guard let firstUse else { return nil }
-            values = result.runs.compactMap { run in run.phases.first { $0.depth == 0 && $0.afterLaunch && $0.background != true && $0.name == firstUse }?.duration }
+            values = result.runs.compactMap { run in
+                run.phases.first { $0.depth == 0 && $0.afterLaunch && $0.background != true && $0.name == firstUse }?.duration
+            }
         case .backgroundTime: values = result.runs.compactMap { run in run.phases.first { $0.depth == 0 && $0.background == true }?.duration }
-        case .returnToForeground: values = result.runs.compactMap { run in run.phases.first { $0.depth == 0 && $0.name == "returning to foreground" }?.duration }
+        case .returnToForeground:
+            values = result.runs.compactMap { run in run.phases.first { $0.depth == 0 && $0.name == "returning to foreground" }?.duration }
         case .dirtyMemory: values = result.runs.compactMap { $0.counter("dirty bytes after background") }.map(Double.init)
         case .layoutPasses: values = result.runs.compactMap { $0.counter("layout passes") }.map(Double.init)
         case .tapsLost: values = result.runs.compactMap { $0.taps?.lost }.map(Double.init)
@@ -75,8 +78,10 @@ public struct StrategyComparisonRow: Codable, Equatable, Sendable {
     /// in pairs. Times use `thresholds`' time limit; memory 5% (at least 64 KiB) and counts any
     /// change of at least one, both decided by their medians when they repeat (within 0.1%), as
     /// instruction counts are, else by the rank test.
-    public static func compare(strategy: String, tier: String, measure: StrategyMeasure, off: LaunchResult, on: LaunchResult,
-                               firstUse: String?, thresholds: Thresholds) -> StrategyComparisonRow? {
+    public static func compare(
+        strategy: String, tier: String, measure: StrategyMeasure, off: LaunchResult, on: LaunchResult,
+        firstUse: String?, thresholds: Thresholds
+    ) -> StrategyComparisonRow? {
         let a = measure.samples(off, firstUse: firstUse), b = measure.samples(on, firstUse: firstUse)
         guard a != nil || b != nil else { return nil }
         var limits = thresholds
@@ -102,7 +107,8 @@ public struct StrategyComparisonRow: Codable, Equatable, Sendable {
         case .inconclusive: verdict = .inconclusive
         case .added, .removed: verdict = .notComparable
         }
-        return StrategyComparisonRow(strategy: strategy, tier: tier, measure: measure, off: row.baselineMedian, on: row.candidateMedian,
-                                     changePercent: row.changePercent, verdict: verdict, comparison: row)
+        return StrategyComparisonRow(
+            strategy: strategy, tier: tier, measure: measure, off: row.baselineMedian, on: row.candidateMedian,
+            changePercent: row.changePercent, verdict: verdict, comparison: row)
     }
 }

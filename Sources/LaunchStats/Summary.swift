@@ -23,7 +23,8 @@ public struct Summary: Equatable, Sendable {
         median = Self.quantile(sorted, 0.5)
         p90 = Self.quantile(sorted, 0.9)
         let m = mean
-        standardDeviation = sorted.count > 1
+        standardDeviation =
+            sorted.count > 1
             ? (sorted.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(sorted.count - 1)).squareRoot()
             : 0
         let med = median

@@ -29,8 +29,10 @@ public struct Thresholds: Equatable, Sendable {
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
 
-    public init(time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 10_000),
-                perPhase: [String: Double] = [:], alpha: Double = 0.01) {
+    public init(
+        time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 10_000),
+        perPhase: [String: Double] = [:], alpha: Double = 0.01
+    ) {
         self.time = time
         self.instructions = instructions
         self.perPhase = perPhase

@@ -18,8 +18,10 @@ public struct DeviceTier: Equatable, Sendable {
     /// Dirty memory an app may keep in the background, in bytes (`backgroundMemoryMB`).
     public var backgroundMemory: Int?
 
-    public init(name: String, description: String, referenceSeconds: [PhaseKind: Double]? = nil,
-                fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil, backgroundMemory: Int? = nil) {
+    public init(
+        name: String, description: String, referenceSeconds: [PhaseKind: Double]? = nil,
+        fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil, backgroundMemory: Int? = nil
+    ) {
         self.backgroundMemory = backgroundMemory
         self.name = name
         self.description = description

@@ -78,8 +78,10 @@ public struct TierTable: Sendable {
                 }
                 background = Int(mb * 1_048_576)
             }
-            tiers.append(DeviceTier(name: name, description: entry["description"] as? String ?? "",
-                                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background))
+            tiers.append(
+                DeviceTier(
+                    name: name, description: entry["description"] as? String ?? "",
+                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background))
         }
         self.tiers = tiers
     }

@@ -62,13 +62,14 @@ struct EventLine: ~Copyable {
             var i = 0
             while i < source.count {
                 let byte = source[i]
-                let escaped: UInt8? = switch byte {
-                case UInt8(ascii: "\\"): UInt8(ascii: "\\")
-                case UInt8(ascii: "\n"): UInt8(ascii: "n")
-                case UInt8(ascii: "\r"): UInt8(ascii: "r")
-                case UInt8(ascii: "\t"): UInt8(ascii: "t")
-                default: nil
-                }
+                let escaped: UInt8? =
+                    switch byte {
+                    case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                    case UInt8(ascii: "\n"): UInt8(ascii: "n")
+                    case UInt8(ascii: "\r"): UInt8(ascii: "r")
+                    case UInt8(ascii: "\t"): UInt8(ascii: "t")
+                    default: nil
+                    }
                 if let escaped {
                     guard limit - count >= 2 else { return }
                     appendByte(UInt8(ascii: "\\"))

@@ -51,7 +51,8 @@ final class Reporter: Sendable {
 
     private static func usableDescriptor(_ text: String?) -> Int32? {
         guard let text, !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Int32(text) else { return nil }
+            let value = Int32(text)
+        else { return nil }
         let flags = fcntl(value, F_GETFL)
         guard flags >= 0, flags & O_ACCMODE != O_RDONLY else { return nil }
         let descriptorFlags = fcntl(value, F_GETFD)
@@ -93,7 +94,8 @@ final class Reporter: Sendable {
 
     func done() {
         guard descriptor.load(ordering: .relaxed) >= 0,
-              !finished.exchange(true, ordering: .sequentiallyConsistent) else { return }
+            !finished.exchange(true, ordering: .sequentiallyConsistent)
+        else { return }
         while writing.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
         let fd = greetOnce()
         guard fd >= 0 else { return }

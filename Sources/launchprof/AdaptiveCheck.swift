@@ -31,8 +31,9 @@ struct AdaptiveCheck {
     func run(baseline a: some LaunchPlan, candidate b: some LaunchPlan) throws -> Outcome {
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }
-        let session = AdaptiveSession(a: a.session(runs: 0, warmup: a.warmup), b: b.session(runs: 0, warmup: b.warmup),
-                                      maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
+        let session = AdaptiveSession(
+            a: a.session(runs: 0, warmup: a.warmup), b: b.session(runs: 0, warmup: b.warmup),
+            maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
         var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns)
         let runs: (a: [RunRecord], b: [RunRecord], stop: AdaptiveSession.Stop)
         do {
@@ -45,7 +46,8 @@ struct AdaptiveCheck {
             throw InputError(error.description)
         }
         let resultA = a.result(runs.a), resultB = b.result(runs.b)
-        return Outcome(baseline: resultA, candidate: resultB, comparison: sequential.comparison(baseline: resultA, candidate: resultB),
-                       pairs: runs.a.count, stop: runs.stop)
+        return Outcome(
+            baseline: resultA, candidate: resultB, comparison: sequential.comparison(baseline: resultA, candidate: resultB),
+            pairs: runs.a.count, stop: runs.stop)
     }
 }

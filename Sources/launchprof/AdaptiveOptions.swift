@@ -2,17 +2,23 @@ import ArgumentParser
 
 /// The budget of `check --runs auto` (docs/sequential.md).
 struct AdaptiveOptions: ParsableArguments {
-    @Option(name: .customLong("max-runs"), parsing: .unconditional, help: ArgumentHelp(
-        "With --runs auto: at most this many runs a side, 10 to 10000 (default 200). With a stored --baseline: the most candidate runs.",
-        valueName: "n"), transform: OptionRanges.maxRuns.parse)
+    @Option(
+        name: .customLong("max-runs"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --runs auto: at most this many runs a side, 10 to 10000 (default 200). With a stored --baseline: the most candidate runs.",
+            valueName: "n"), transform: OptionRanges.maxRuns.parse)
     var maxRuns: Int = 200
 
-    @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp(
-        "With --runs auto: stop adding runs after this many seconds, 1 to 86400 (default 120); what is undecided then is reported as inconclusive.",
-        valueName: "seconds"), transform: OptionRanges.maxTime.parse)
+    @Option(
+        name: .customLong("max-time"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --runs auto: stop adding runs after this many seconds, 1 to 86400 (default 120); what is undecided then is reported as inconclusive.",
+            valueName: "seconds"), transform: OptionRanges.maxTime.parse)
     var maxTime: Double = 120
 
-    @Flag(name: .customLong("fail-on-inconclusive"), help: "With --runs auto: fail (exit 1) when a phase is still undecided when the budget runs out (by default it is reported and passes).")
+    @Flag(
+        name: .customLong("fail-on-inconclusive"),
+        help: "With --runs auto: fail (exit 1) when a phase is still undecided when the budget runs out (by default it is reported and passes).")
     var failOnInconclusive = false
 
     func validate() throws {

@@ -33,7 +33,8 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The baseline: a result file or a git revision.", valueName: "file|revision"))
     var baseline: String?
 
-    @Option(name: .customLong("baseline-manifest"), help: ArgumentHelp("Profile this manifest as the baseline, interleaved with the candidate.", valueName: "path"))
+    @Option(
+        name: .customLong("baseline-manifest"), help: ArgumentHelp("Profile this manifest as the baseline, interleaved with the candidate.", valueName: "path"))
     var baselineManifest: String?
 
     @Option(name: .long, help: ArgumentHelp("A budget file: per tier, per phase maximum seconds.", valueName: "file"))
@@ -91,9 +92,13 @@ struct CheckCommand: ParsableCommand {
         }
         if let output {
             do {
-                if let madeNow { try ResultFile.write(madeNow, to: output) }
+                if let madeNow {
+                    try ResultFile.write(madeNow, to: output)
+                }
                 // A candidate read from --result is copied as it is.
-                else if let result { try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output) }
+                else if let result {
+                    try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
+                }
             } catch { throw InputError(error) }
         }
 
@@ -106,9 +111,11 @@ struct CheckCommand: ParsableCommand {
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
         let candidateTable = candidate.table
-        let comparison = try sequential?.comparison ?? Comparison(
-            baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
-            paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
+        let comparison =
+            try sequential?.comparison
+            ?? Comparison(
+                baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
+                paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: decimals.precision, violations: violations)
@@ -144,14 +151,21 @@ struct CheckCommand: ParsableCommand {
         // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).
         var overBackgroundMemory = false
         if let tier = candidate.header.configuration?.tier, let limit = tier.backgroundMemory,
-           let dirty = Summary(candidate.dirtyBytesAfterBackground.map(Double.init))?.median,
-           dirty > Double(limit) {
-            StandardError.write("launchprof: over budget: dirty memory in the background on \(tier.name) is \(MemoryFormat.mebibytes(dirty)), budget \(MemoryFormat.mebibytes(Double(limit))) (try releaseCachesOnBackground)\n")
+            let dirty = Summary(candidate.dirtyBytesAfterBackground.map(Double.init))?.median,
+            dirty > Double(limit)
+        {
+            StandardError.write(
+                "launchprof: over budget: dirty memory in the background on \(tier.name) is \(MemoryFormat.mebibytes(dirty)), budget \(MemoryFormat.mebibytes(Double(limit))) (try releaseCachesOnBackground)\n"
+            )
             overBackgroundMemory = true
         }
         // A tap lost during the launch is a regression of its own: the user's input went nowhere.
         let lostTaps = candidate.tapsLost
-        if lostTaps > 0 { StandardError.write("launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n") }
+        if lostTaps > 0 {
+            StandardError.write(
+                "launchprof: \(lostTaps) tap\(lostTaps == 1 ? "" : "s") lost during the launch (made before the app was interactive, without queueInputDuringLaunch)\n"
+            )
+        }
         // The sequential rule decides the launch's phases and marks; after-launch work (the background
         // step, first uses) keeps its fixed-sample verdict and is not waited for.
         let afterLaunch = Set(candidateTable.rows.filter(\.afterLaunch).map(\.path))
@@ -166,7 +180,8 @@ struct CheckCommand: ParsableCommand {
         if baselineResult != nil {
             let t = comparison.total, m = comparison.metric
             let unit = m == .instructions ? "instructions " : ""
-            line += ": no launch regression (total \(unit)\(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
+            line +=
+                ": no launch regression (total \(unit)\(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
         }
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
         if let sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }

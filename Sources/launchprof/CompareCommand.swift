@@ -23,7 +23,9 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A strategy to compare off and on (repeatable): \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A strategy to compare off and on (repeatable): \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")).", valueName: "name"))
     var strategy: [String] = []
 
     @Flag(name: .long, help: "Compare every strategy the manifest's \"strategies\" lists.")
@@ -81,8 +83,10 @@ struct CompareCommand: ParsableCommand {
                 let (offResult, onResult) = try measure(off: off, on: on, thresholds: limits)
                 runsASide = max(runsASide, min(offResult.runs.count, onResult.runs.count))
                 for measure in StrategyMeasure.allCases {
-                    if let row = StrategyComparisonRow.compare(strategy: name, tier: label, measure: measure, off: offResult, on: onResult,
-                                                               firstUse: profile.touch.first, thresholds: limits) {
+                    if let row = StrategyComparisonRow.compare(
+                        strategy: name, tier: label, measure: measure, off: offResult, on: onResult,
+                        firstUse: profile.touch.first, thresholds: limits)
+                    {
                         rows.append(row)
                     }
                 }
@@ -109,4 +113,3 @@ struct CompareCommand: ParsableCommand {
         }
     }
 }
-

@@ -72,8 +72,9 @@ extension StoreLookupOptions {
         do {
             let store = ResultStore(directory: store)
             let paths = try references.map { reference in
-                try store.locate(reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
-                                 metric: metric, resolveRevision: ResultMetadata.resolveRevision)
+                try store.locate(
+                    reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                    metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             }
             return try ResultTableReader.read(all: paths).map { try $0.get() }
         } catch {

@@ -29,12 +29,16 @@ struct ExecCommand: ParsableCommand {
     @OptionGroup var options: ExecOptions
     @OptionGroup var report: ReportOutputOptions
 
-    @Option(name: .customLong("baseline-command"), help: ArgumentHelp(
-        "A shell command line to compare with: both run alternately (interleaved), and the comparison is printed with a verdict per measure.",
-        valueName: "command"))
+    @Option(
+        name: .customLong("baseline-command"),
+        help: ArgumentHelp(
+            "A shell command line to compare with: both run alternately (interleaved), and the comparison is printed with a verdict per measure.",
+            valueName: "command"))
     var baselineCommand: String?
 
-    @Flag(name: .customLong("fail-on-regression"), help: "With --baseline-command: exit 1 when the command is a real regression over the baseline, as check does.")
+    @Flag(
+        name: .customLong("fail-on-regression"), help: "With --baseline-command: exit 1 when the command is a real regression over the baseline, as check does."
+    )
     var failOnRegression = false
 
     @OptionGroup var thresholds: ThresholdOptions
@@ -91,8 +95,10 @@ struct ExecCommand: ParsableCommand {
             let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
             let runs: (a: [RunRecord], b: [RunRecord])
             do {
-                runs = try LaunchSession.interleaved(baseline.session(runs: baseline.runs, warmup: baseline.warmup),
-                                                     candidate.session(runs: candidate.runs, warmup: candidate.warmup)) { progress.handle($0) }
+                runs = try LaunchSession.interleaved(
+                    baseline.session(runs: baseline.runs, warmup: baseline.warmup),
+                    candidate.session(runs: candidate.runs, warmup: candidate.warmup)
+                ) { progress.handle($0) }
                 progress.finish()
             } catch {
                 progress.finish()
@@ -103,8 +109,9 @@ struct ExecCommand: ParsableCommand {
         }
         if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
         try save(candidateResult)
-        let context = ComparisonContext(baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
-                                        precision: report.precision + 1)
+        let context = ComparisonContext(
+            baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
+            precision: report.precision + 1)
         if let exporter = report.format.comparisonExporter {
             let table = try exporter.render(comparison, context: context)
             print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
@@ -118,7 +125,9 @@ struct ExecCommand: ParsableCommand {
         }
         if !options.quiet {
             let t = comparison.total
-            StandardError.write("launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, .time, p)) → \(ComparisonWording.quantity(t.candidateMedian, .time, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n")
+            StandardError.write(
+                "launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, .time, p)) → \(ComparisonWording.quantity(t.candidateMedian, .time, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n"
+            )
         }
     }
 }

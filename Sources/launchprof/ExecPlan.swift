@@ -46,7 +46,9 @@ struct ExecPlan: LaunchPlan {
         trace = program.trace?.format.rawValue
         if program.trace?.runFile(in: "/") != program.trace?.traceFile {
             // git-trace2 without --trace-file: each run's events go to a file of launchprof's own.
-            do { scratch = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-exec-") } catch { throw InputError(error) }
+            do { scratch = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-exec-") } catch {
+                throw InputError(error)
+            }
             program.traceDirectory = scratch ?? "/tmp"
         } else {
             scratch = nil
@@ -64,7 +66,9 @@ struct ExecPlan: LaunchPlan {
         for input in options.input {
             var info = stat()
             guard stat(input, &info) == 0 else { throw InputError("--input \(input): \(String(cString: strerror(errno)))") }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw InputError("--input \(input): not a regular file (only files are evicted from the page cache)") }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw InputError("--input \(input): not a regular file (only files are evicted from the page cache)")
+            }
         }
         coldFiles = options.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
         func untimed(_ text: String?) -> AppLauncher? {
@@ -105,8 +109,9 @@ struct ExecPlan: LaunchPlan {
         launcher.throttle = spec
         launcher.throttleMechanism = mechanism
         launcher.memoryLimitLabel = "\(device.name) memory budget"
-        let info = TierInfo(name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: nil,
-                            backgroundMemory: device.backgroundMemory)
+        let info = TierInfo(
+            name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: nil,
+            backgroundMemory: device.backgroundMemory)
         var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }
         if let limit { text += ", memory limit \(limit >> 20) MiB" }

@@ -28,7 +28,10 @@ struct Launchprof: ParsableCommand {
             Exit codes: 0 success, 1 regression found, 2 usage or input error.
             """,
         version: launchprofVersion,
-        subcommands: [RunCommand.self, ExecCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self, TiersCommand.self],
+        subcommands: [
+            RunCommand.self, ExecCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self,
+            TiersCommand.self
+        ],
         defaultSubcommand: nil
     )
 

@@ -53,7 +53,6 @@ extension OptionRange where Value == Double {
     }
 }
 
-
 /// Every numeric option's range, in one place so `--help`, the checks and docs/limits.md agree.
 enum OptionRanges {
     /// `--runs N`: at least one run; 10,000 launches of a heavy manifest already take hours.

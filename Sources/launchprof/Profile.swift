@@ -25,7 +25,9 @@ struct Profile {
         let timeout = options.timeout ?? (metric == .instructions ? 600 : 60)
         self.timeout = timeout
         if metric == .instructions, let tier = options.tier {
-            throw InputError("--tier \(tier) does not apply to --metric instructions: a device tier stretches time, and an instruction count is the same on every device (leave out --tier, or measure time)")
+            throw InputError(
+                "--tier \(tier) does not apply to --metric instructions: a device tier stretches time, and an instruction count is the same on every device (leave out --tier, or measure time)"
+            )
         }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
@@ -67,8 +69,9 @@ struct Profile {
                 app = try StrippedCopy.of(executable)
             } catch { throw InputError(error.description) }
             let command = counting.command(executable: app, arguments: arguments)
-            launcher = AppLauncher(executable: command.executable, arguments: command.arguments,
-                                   environment: environment.merging(counting.environment) { $1 }, timeout: timeout)
+            launcher = AppLauncher(
+                executable: command.executable, arguments: command.arguments,
+                environment: environment.merging(counting.environment) { $1 }, timeout: timeout)
             launcher.instructionCounting = counting
         }
         if options.enforceMemory {
@@ -147,9 +150,10 @@ struct Profile {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: manifest.name, path: manifestPath, sha256: manifest.sha256),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: records.count, warmup: warmup,
-                                            mode: options.cold ? "cold" : "warm",
-                                            timeout: timeout, tier: tierInfo, metric: metric),
+            configuration: RunConfiguration(
+                runs: records.count, warmup: warmup,
+                mode: options.cold ? "cold" : "warm",
+                timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
         // Rules on shares of time: not for Valgrind's times under --metric instructions.

@@ -6,17 +6,24 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The manifest to launch.", valueName: "path"))
     var manifest: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "Measured runs, each a new process: 1 to 10000, or auto (check only, its default: interleaved pairs until every phase is decided, within --max-runs and --max-time; see docs/sequential.md). Default 10 for run and record (2 with --metric instructions).",
-        valueName: "n|auto"), transform: RunCount.parse)
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Measured runs, each a new process: 1 to 10000, or auto (check only, its default: interleaved pairs until every phase is decided, within --max-runs and --max-time; see docs/sequential.md). Default 10 for run and record (2 with --metric instructions).",
+            valueName: "n|auto"), transform: RunCount.parse)
     var runs: RunCount?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"),
-            transform: OptionRanges.warmup.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"),
+        transform: OptionRanges.warmup.parse)
     var warmup: Int = 1
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds a run may take before it is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, which runs under Valgrind).", valueName: "seconds"),
-            transform: OptionRanges.timeout.parse)
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds a run may take before it is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, which runs under Valgrind).",
+            valueName: "seconds"),
+        transform: OptionRanges.timeout.parse)
     var timeout: Double?
 
     @Flag(name: .long, help: "Evict the manifest's files from the page cache before each run (a cold launch).")
@@ -34,37 +41,56 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A tiers file adding or overriding tiers.", valueName: "file"))
     var tiers: String?
 
-    @Flag(name: .customLong("enforce-memory"), help: "With --tier: run each launch in a cgroup whose memory limit is the tier's memory budget, so an app that grows past it is killed as on the device.")
+    @Flag(
+        name: .customLong("enforce-memory"),
+        help:
+            "With --tier: run each launch in a cgroup whose memory limit is the tier's memory budget, so an app that grows past it is killed as on the device.")
     var enforceMemory = false
 
     @Option(name: .long, help: ArgumentHelp("Write the snapshot PNG here instead of the manifest's path.", valueName: "file"))
     var snapshot: String?
 
-    @Option(name: .customLong("background-budget"), parsing: .unconditional, help: ArgumentHelp(
-        "Seconds the app may take to enter the background after the launch, 0.001 to 60 (default 5, the OS's limit); past it the app is killed with SIGKILL, as the OS does, and the run fails. Under --tier the step is stretched like any phase.",
-        valueName: "seconds"), transform: OptionRanges.backgroundBudget.parse)
+    @Option(
+        name: .customLong("background-budget"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds the app may take to enter the background after the launch, 0.001 to 60 (default 5, the OS's limit); past it the app is killed with SIGKILL, as the OS does, and the run fails. Under --tier the step is stretched like any phase.",
+            valueName: "seconds"), transform: OptionRanges.backgroundBudget.parse)
     var backgroundBudget: Double = 5
 
-    @Option(name: .customLong("tap"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Press KEY (a key's label or icon in the theme: 7, +, ×, =, AC, backspace…) SECONDS after the spawn, 0 to 3600, like a user tapping the app while it launches (repeatable). The report says how many were delivered, lost, and how long until a frame showed each.",
-        valueName: "seconds:key"), transform: TapOption.parse)
+    @Option(
+        name: .customLong("tap"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Press KEY (a key's label or icon in the theme: 7, +, ×, =, AC, backspace…) SECONDS after the spawn, 0 to 3600, like a user tapping the app while it launches (repeatable). The report says how many were delivered, lost, and how long until a frame showed each.",
+            valueName: "seconds:key"), transform: TapOption.parse)
     var taps: [ScheduledTap] = []
 
-    @Option(name: .customLong("relaunch-after"), parsing: .unconditional, help: ArgumentHelp(
-        "Start each launch this many seconds after the previous one was sent to the background, 0 to 60, while it may still be closing (saving, sending its report on close): the relaunch's 'waiting for the state lock' shows how long it waited.",
-        valueName: "seconds"), transform: OptionRanges.relaunchAfter.parse)
+    @Option(
+        name: .customLong("relaunch-after"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Start each launch this many seconds after the previous one was sent to the background, 0 to 60, while it may still be closing (saving, sending its report on close): the relaunch's 'waiting for the state lock' shows how long it waited.",
+            valueName: "seconds"), transform: OptionRanges.relaunchAfter.parse)
     var relaunchAfter: Double?
 
     @Option(name: .long, help: ArgumentHelp("Seed the loading dialog's choice of message, so runs repeat it (0 to 18446744073709551615).", valueName: "n"))
     var seed: UInt64?
 
-    @Flag(name: .customLong("force-decode-race"), help: "For tests of backgroundDecode: while the window's image decodes on a worker, give the window another image, and hand the first decode back last (the reuse race, every run).")
+    @Flag(
+        name: .customLong("force-decode-race"),
+        help:
+            "For tests of backgroundDecode: while the window's image decodes on a worker, give the window another image, and hand the first decode back last (the reuse race, every run)."
+    )
     var forceDecodeRace = false
 
-    @Flag(name: .long, help: "After the background step, bring the app back to the foreground and time its return ('returning to foreground'): the cost of releaseCachesOnBackground.")
+    @Flag(
+        name: .long,
+        help:
+            "After the background step, bring the app back to the foreground and time its return ('returning to foreground'): the cost of releaseCachesOnBackground."
+    )
     var resume = false
 
-    @Flag(name: .customLong("fresh-install"), help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
+    @Flag(
+        name: .customLong("fresh-install"),
+        help: "Delete the app's saved state (its snapshot and state file) before each run, as a fresh install: with snapshotFirst the splash shows.")
     var freshInstall = false
 
     @Option(name: .long, help: ArgumentHelp("After launch, run this lazy stage as a first use would, and time it (repeatable).", valueName: "name"))

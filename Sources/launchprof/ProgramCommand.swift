@@ -28,7 +28,8 @@ struct ProgramCommand {
         typed = words
         if shell {
             guard words.count == 1 else {
-                throw InputError("--shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got \(words.count) arguments)")
+                throw InputError(
+                    "--shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got \(words.count) arguments)")
             }
             arguments = ["/bin/sh", "-c", first]
             displayName = "the shell command"

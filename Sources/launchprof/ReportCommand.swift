@@ -30,8 +30,10 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write to this file (atomically) instead of stdout.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("run"), parsing: .unconditional, help: ArgumentHelp("Only this run (chrome-trace, svg, critical path); svg and critical path default to the median run. 1 to 1000000.", valueName: "k"),
-            transform: OptionRanges.run.parse)
+    @Option(
+        name: .customLong("run"), parsing: .unconditional,
+        help: ArgumentHelp("Only this run (chrome-trace, svg, critical path); svg and critical path default to the median run. 1 to 1000000.", valueName: "k"),
+        transform: OptionRanges.run.parse)
     var runNumber: Int?
 
     @Flag(name: .customLong("critical-path"), help: "Print the chain of phases that decided the total.")
@@ -40,8 +42,9 @@ struct ReportCommand: ParsableCommand {
     @Flag(name: .long, help: "List phases by self time (time not in child phases), with inclusive time.")
     var blame = false
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"),
-            transform: OptionRanges.precision.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"),
+        transform: OptionRanges.precision.parse)
     var precision: Int = 2
 
     func validate() throws {

@@ -7,12 +7,14 @@ struct ReportOutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Write the result document (JSON) to this file, atomically.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: "Output format: text (the classic report, the default) or json (the result document).",
-            transform: OutputFormat.argument(.launch))
+    @Option(
+        name: .long, help: "Output format: text (the classic report, the default) or json (the result document).",
+        transform: OutputFormat.argument(.launch))
     var format: OutputFormat = .text
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"),
-            transform: OptionRanges.precision.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"),
+        transform: OptionRanges.precision.parse)
     var precision: Int = 2
 
     @Flag(name: .long, help: "Show resident memory at the end of each phase and its growth.")
@@ -53,8 +55,10 @@ struct ReportOutputOptions: ParsableArguments {
         if let output {
             do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
         }
-        let exports: [(OutputFormat, String?)] = [(.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
-                                                  (.chromeTrace, exportChromeTrace), (.svg, exportSVG)]
+        let exports: [(OutputFormat, String?)] = [
+            (.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
+            (.chromeTrace, exportChromeTrace), (.svg, exportSVG)
+        ]
         for case let (format, path?) in exports {
             do {
                 try FileIO.writeAtomically(try format.resultExporter(precision: precision).render(result), to: path)

@@ -9,23 +9,31 @@ import LaunchStats
 /// applies to that metric only and wins over a bare one, in any order. Unset, time keeps 5% and
 /// instructions 1% (``Thresholds``).
 struct ThresholdOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Smallest relative change that counts, in percent of the baseline median, 0 to 1000: 5 or 5% (the compared metric), time=5%, instructions=1% (repeatable). Defaults: time 5%, instructions 1%.",
-        valueName: "[metric=]percent"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Smallest relative change that counts, in percent of the baseline median, 0 to 1000: 5 or 5% (the compared metric), time=5%, instructions=1% (repeatable). Defaults: time 5%, instructions 1%.",
+            valueName: "[metric=]percent"))
     var threshold: [String] = []
 
-    @Option(name: .customLong("min-change"), parsing: .unconditional, help: ArgumentHelp(
-        "Smallest absolute change of time that counts, in seconds, 0 to 3600 (default 0.002).", valueName: "seconds"),
-            transform: OptionRanges.minChange.parse)
+    @Option(
+        name: .customLong("min-change"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Smallest absolute change of time that counts, in seconds, 0 to 3600 (default 0.002).", valueName: "seconds"),
+        transform: OptionRanges.minChange.parse)
     var minChange: Double = 0.002
 
-    @Option(name: .customLong("phase-threshold"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "A phase's own relative threshold, 0 to 1000 percent, e.g. drawing=10 (repeatable).", valueName: "name=percent"))
+    @Option(
+        name: .customLong("phase-threshold"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A phase's own relative threshold, 0 to 1000 percent, e.g. drawing=10 (repeatable).", valueName: "name=percent"))
     var phaseThresholds: [String] = []
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "Significance level of the test, 0.0001 to 0.5 (default 0.01); with --runs auto, spent over the looks.", valueName: "alpha"),
-            transform: OptionRanges.alpha.parse)
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Significance level of the test, 0.0001 to 0.5 (default 0.01); with --runs auto, spent over the looks.", valueName: "alpha"),
+        transform: OptionRanges.alpha.parse)
     var alpha: Double = 0.01
 
     func validate() throws {
@@ -40,7 +48,8 @@ struct ThresholdOptions: ParsableArguments {
         var perPhase: [String: Double] = [:]
         for item in phaseThresholds {
             guard let eq = item.lastIndex(of: "="), eq != item.startIndex,
-                  let value = Self.percent(item[item.index(after: eq)...]) else {
+                let value = Self.percent(item[item.index(after: eq)...])
+            else {
                 throw ValidationError("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000), e.g. drawing=10, not '\(item)'")
             }
             guard OptionRanges.phaseThresholdPercent.range.contains(value) else {
@@ -51,8 +60,9 @@ struct ThresholdOptions: ParsableArguments {
         let defaults = Thresholds()
         return Thresholds(
             time: Thresholds.Limit(percent: limits[.time] ?? defaults.time.percent, floor: minChange),
-            instructions: Thresholds.Limit(percent: limits[.instructions] ?? defaults.instructions.percent,
-                                           floor: defaults.instructions.floor),
+            instructions: Thresholds.Limit(
+                percent: limits[.instructions] ?? defaults.instructions.percent,
+                floor: defaults.instructions.floor),
             perPhase: perPhase, alpha: alpha)
     }
 
@@ -75,7 +85,8 @@ struct ThresholdOptions: ParsableArguments {
                 number = item[...]
             }
             guard let value = percent(number) else {
-                throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000, e.g. 5, 5%, instructions=1%), not '\(item)'")
+                throw ValidationError(
+                    "--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000, e.g. 5, 5%, instructions=1%), not '\(item)'")
             }
             guard OptionRanges.thresholdPercent.range.contains(value) else {
                 throw ValidationError("\(OptionRanges.thresholdPercent.requirement), not '\(item)'")

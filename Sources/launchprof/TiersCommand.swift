@@ -37,8 +37,9 @@ struct TiersCommand: ParsableCommand {
         var rows = [["tier", "cpu", "io", "decode", "draw", "memory", "description"]]
         for tier in table.tiers {
             let factors = tier.factors(host: reference)
-            rows.append([tier.name] + PhaseKind.allCases.map { "×" + SecondsFormat.format(factors[$0] ?? 1, precision: 1) }
-                        + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.description])
+            rows.append(
+                [tier.name] + PhaseKind.allCases.map { "×" + SecondsFormat.format(factors[$0] ?? 1, precision: 1) }
+                    + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.description])
         }
         print(TextTable.render(rows), terminator: "")
         print("")

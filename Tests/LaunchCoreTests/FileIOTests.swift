@@ -81,7 +81,8 @@ import Glibc
                 Issue.record("a \(kind) over \(kind.bytes) bytes must be refused")
             } catch {
                 #expect(error.kind == .tooLarge)
-                #expect(error.description == "\(path): is \(kind.bytes + 1) bytes, larger than the limit of \(InputLimit.describe(kind.bytes)) for a \(kind.name)")
+                #expect(
+                    error.description == "\(path): is \(kind.bytes + 1) bytes, larger than the limit of \(InputLimit.describe(kind.bytes)) for a \(kind.name)")
             }
             unlink(path)
         }
@@ -98,7 +99,8 @@ import Glibc
 
     /// A file whose size `fstat` does not tell (procfs says 0) is still read at most limit + 1 bytes.
     @Test func aFileLargerThanItsStatSizeIsCutAtTheLimit() {
-        #expect(throws: FileError(path: "/proc/self/status", reason: "grew past the limit of 16 bytes for this kind of file while being read", kind: .tooLarge)) {
+        #expect(throws: FileError(path: "/proc/self/status", reason: "grew past the limit of 16 bytes for this kind of file while being read", kind: .tooLarge))
+        {
             try FileIO.read("/proc/self/status", limit: 16)
         }
     }

@@ -96,8 +96,12 @@ import LaunchCore
     }
 
     @Test func loneSurrogatesAreRefused() {
-        #expect(failure(#"["\ud800"]"#) == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: #"\uD800 is half of a surrogate pair, without the other half"#))
-        #expect(failure(#"["x\udc00"]"#) == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: #"\uDC00 is half of a surrogate pair, without the other half"#))
+        #expect(
+            failure(#"["\ud800"]"#) == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: #"\uD800 is half of a surrogate pair, without the other half"#)
+        )
+        #expect(
+            failure(#"["x\udc00"]"#)
+                == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: #"\uDC00 is half of a surrogate pair, without the other half"#))
         #expect(failure(#""\ud800\u0041""#)?.reason == #"\uD800 is half of a surrogate pair, without the other half"#)
         #expect(failure(#""\ud800x""#)?.offset == 1)
         #expect(failure(#""\ud83d\ud83d""#)?.offset == 1)
@@ -110,23 +114,26 @@ import LaunchCore
     }
 
     @Test func controlCharactersAndNULBytesMustBeEscaped() {
-        #expect(failure("\"a\tb\"") == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "control character U+0009 in a string (write it as an escape)"))
-        #expect(failure("[\"\\n\n\"]") == JSONParser.Failure(offset: 4, line: 1, column: 5, reason: "control character U+000A in a string (write it as an escape)"))
-        #expect(failure(Array(#"{"a": "x"#.utf8) + [0] + Array(#""}"#.utf8)) == JSONParser.Failure(offset: 8, line: 1, column: 9, reason: "a NUL byte in a string"))
+        #expect(
+            failure("\"a\tb\"") == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "control character U+0009 in a string (write it as an escape)"))
+        #expect(
+            failure("[\"\\n\n\"]") == JSONParser.Failure(offset: 4, line: 1, column: 5, reason: "control character U+000A in a string (write it as an escape)"))
+        #expect(
+            failure(Array(#"{"a": "x"#.utf8) + [0] + Array(#""}"#.utf8)) == JSONParser.Failure(offset: 8, line: 1, column: 9, reason: "a NUL byte in a string"))
         #expect(failure(Array("{}".utf8) + [0]) == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "text after the end of the JSON value"))
         #expect(failure([0]) == JSONParser.Failure(offset: 0, line: 1, column: 1, reason: "a NUL byte"))
         #expect(failure(Array("[1,".utf8) + [0] + Array("]".utf8)) == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: "a NUL byte"))
     }
 
     @Test(arguments: [
-        [0xFF] as [UInt8],          // never UTF-8
-        [0xC0, 0xAF],               // overlong "/"
-        [0xE0, 0x80, 0xAF],         // overlong
-        [0xED, 0xA0, 0x80],         // an encoded surrogate (U+D800)
-        [0xF4, 0x90, 0x80, 0x80],   // past U+10FFFF
-        [0xC3],                     // a lead byte, then the closing quote
-        [0x80],                     // a continuation byte alone
-        [0xE2, 0x82],               // a sequence cut short
+        [0xFF] as [UInt8],  // never UTF-8
+        [0xC0, 0xAF],  // overlong "/"
+        [0xE0, 0x80, 0xAF],  // overlong
+        [0xED, 0xA0, 0x80],  // an encoded surrogate (U+D800)
+        [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
+        [0xC3],  // a lead byte, then the closing quote
+        [0x80],  // a continuation byte alone
+        [0xE2, 0x82]  // a sequence cut short
     ])
     func invalidUTF8InAStringIsRefusedWhereItStarts(sequence: [UInt8]) {
         let bytes = Array("{\"k\": \"ab".utf8) + sequence + Array("\"}".utf8)
@@ -188,7 +195,12 @@ import LaunchCore
 
     @Test func aByteOrderMarkIsSkippedAndNotCountedAsAColumn() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        #expect(try JSONParser.parse(bom + Array(#"{"a": 1}"#.utf8)) == .object({ var o = JSONValue.Object(); o["a"] = .number(JSONValue.Number(1)); return o }()))
+        #expect(
+            try JSONParser.parse(bom + Array(#"{"a": 1}"#.utf8))
+                == .object(
+                    {
+                        var o = JSONValue.Object(); o["a"] = .number(JSONValue.Number(1)); return o
+                    }()))
         #expect(failure(bom + Array("{,}".utf8)) == JSONParser.Failure(offset: 4, line: 1, column: 2, reason: nil))
         // Only at the very start: a second one is an unexpected character.
         #expect(failure(bom + bom + Array("{}".utf8)) == JSONParser.Failure(offset: 3, line: 1, column: 1, reason: nil))
@@ -211,7 +223,8 @@ import LaunchCore
     /// Every prefix of a document that uses each construct fails with a position inside the input
     /// (or parses, for a prefix that is itself a document), and never crashes.
     @Test func everyTruncationFailsCleanly() throws {
-        let document = "\u{FEFF}{\"name\": \"Calc é😀\", \"n\": [-0, 1.5e3, 9007199254740993, true, false, null],\n \"esc\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\", \"o\": {\"deep\": [[{}]]}}"
+        let document =
+            "\u{FEFF}{\"name\": \"Calc é😀\", \"n\": [-0, 1.5e3, 9007199254740993, true, false, null],\n \"esc\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\", \"o\": {\"deep\": [[{}]]}}"
         let bytes = Array(document.utf8)
         #expect(failure(bytes) == nil)
         for end in 0..<bytes.count {
@@ -249,23 +262,24 @@ import LaunchCore
     @Test func theWriterSortsKeysKeepsNumbersAsWrittenAndReadsBack() throws {
         let value = try parse(#"{"b": [1.50, "x/\"y\"\n", null, true, {}, []], "a": {"z": -0, "c": 1e20}}"#)
         let text = JSONWriter.pretty(value)
-        #expect(text == """
-            {
-              "a": {
-                "c": 1e20,
-                "z": -0
-              },
-              "b": [
-                1.50,
-                "x/\\"y\\"\\n",
-                null,
-                true,
-                {},
-                []
-              ]
-            }
+        #expect(
+            text == """
+                {
+                  "a": {
+                    "c": 1e20,
+                    "z": -0
+                  },
+                  "b": [
+                    1.50,
+                    "x/\\"y\\"\\n",
+                    null,
+                    true,
+                    {},
+                    []
+                  ]
+                }
 
-            """)
+                """)
         let again = try parse(text)
         #expect(again.object?["a"] == value.object?["a"])
         #expect(again.object?["b"] == value.object?["b"])

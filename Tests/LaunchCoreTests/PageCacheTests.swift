@@ -31,7 +31,8 @@ struct PageCacheTests {
         // Two links up: followed, the walk would double at every level until paths grew too long.
         #expect(symlink("..", directory + "/assets/up") == 0)
         #expect(symlink("../..", directory + "/assets/icons/top") == 0)
-        #expect(PageCache.files(under: directory + "/assets") == [directory + "/assets/icons/key.png", directory + "/assets/icons/top", directory + "/assets/up"])
+        #expect(
+            PageCache.files(under: directory + "/assets") == [directory + "/assets/icons/key.png", directory + "/assets/icons/top", directory + "/assets/up"])
     }
 }
 

@@ -12,8 +12,11 @@ import Testing
     @Test func nestingPastTheResultDepthLimitIsRefused() throws {
         var parser = try parser()
         for _ in 0..<ProtocolParser.maximumDepth { try parser.consume("begin 1 0 - p") }
-        #expect(throws: ProtocolParser.Error(line: ProtocolParser.maximumDepth + 2,
-                                             reason: "phases nested more than 256 deep on thread 0 (the limit of the protocol)")) {
+        #expect(
+            throws: ProtocolParser.Error(
+                line: ProtocolParser.maximumDepth + 2,
+                reason: "phases nested more than 256 deep on thread 0 (the limit of the protocol)")
+        ) {
             try parser.consume("begin 1 0 - p")
         }
         // Another thread has its own stack.
@@ -30,14 +33,18 @@ import Testing
         #expect(parser.run(index: 1, pid: nil).phases.count == ProtocolParser.maximumPhases)
     }
 
-    @Test(arguments: ["line\nend 5 0 forged", "crlf\r\nreturn", "back\\slash\\n", "tab\there",
-                      "combining \\\u{301} and \n\u{301}", "<script> | ` %0A ::", "\u{FFFE}\u{FFFF}\u{1}\u{1B}"])
+    @Test(arguments: [
+        "line\nend 5 0 forged", "crlf\r\nreturn", "back\\slash\\n", "tab\there",
+        "combining \\\u{301} and \n\u{301}", "<script> | ` %0A ::", "\u{FFFE}\u{FFFF}\u{1}\u{1B}"
+    ])
     func escapedNamesRoundTripOnOneLine(_ name: String) throws {
         let escaped = ProtocolWriter.escape(name)
         #expect(!escaped.unicodeScalars.contains("\n") && !escaped.unicodeScalars.contains("\r"))
         var parser = try parser()
-        for line in ["begin 1 0 - \(escaped)", "end 2 0 \(escaped)", "mark 3 0 \(escaped)", "count 1 \(escaped)",
-                     "deferred \(escaped)", "done 4"] {
+        for line in [
+            "begin 1 0 - \(escaped)", "end 2 0 \(escaped)", "mark 3 0 \(escaped)", "count 1 \(escaped)",
+            "deferred \(escaped)", "done 4"
+        ] {
             try parser.consume(Substring(line))
         }
         let run = parser.run(index: 1, pid: nil)

@@ -18,8 +18,10 @@ import LaunchCore
     }
 
     @Test func phasesAfterABackgroundLineAreTheBackgroundStepsAndOutsideTheTotal() throws {
-        let run = try parse(["launchprof 1", "main 1000", "begin 2000 0 cpu work", "end 3000 0 work", "mark 3000 0 interactive",
-                             "background 4000", "begin 4000 0 io entering background", "end 9000 0 entering background", "done 9000"])
+        let run = try parse([
+            "launchprof 1", "main 1000", "begin 2000 0 cpu work", "end 3000 0 work", "mark 3000 0 interactive",
+            "background 4000", "begin 4000 0 io entering background", "end 9000 0 entering background", "done 9000"
+        ])
         #expect(run.phases.map(\.background) == [nil, nil, true])
         #expect(run.phases[2].afterLaunch)
         #expect(run.total == 2e-6)  // The end of `work`, from the spawn reading.
@@ -34,7 +36,9 @@ import LaunchCore
         recorder.phase("entering background") {}
         let lines = ProtocolWriter.report(recorders: [recorder], deferred: [], background: reading)
         let verbs = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(verbs.prefix(6) == ["begin", "end", "launched", "background", "begin", "end"] || verbs.prefix(7) == ["begin", "end", "stats", "launched", "background", "begin", "end"])
+        #expect(
+            verbs.prefix(6) == ["begin", "end", "launched", "background", "begin", "end"]
+                || verbs.prefix(7) == ["begin", "end", "stats", "launched", "background", "begin", "end"])
         #expect(!ProtocolWriter.report(recorders: [recorder], deferred: [], finish: false).contains { $0.hasPrefix("done") })
     }
 
@@ -48,15 +52,19 @@ import LaunchCore
     }
 
     @Test func phasesAfterLaunchedAreAfterLaunch() throws {
-        let run = try parse(["launchprof 1", "begin 2000 0 cpu a", "end 3000 0 a", "launched 4000",
-                             "begin 5000 0 cpu lazy", "end 9000 0 lazy", "done 9000"])
+        let run = try parse([
+            "launchprof 1", "begin 2000 0 cpu a", "end 3000 0 a", "launched 4000",
+            "begin 5000 0 cpu lazy", "end 9000 0 lazy", "done 9000"
+        ])
         #expect(run.phases.map(\.afterLaunch) == [false, true])
         #expect(run.total == 2e-6)
     }
 
     @Test func threadsNestIndependently() throws {
-        let run = try parse(["launchprof 1", "begin 2000 0 - main work", "begin 2100 1 decode bg", "begin 2200 0 - child",
-                             "end 2300 0 child", "end 2400 1 bg", "end 2500 0 main work", "done 2600"])
+        let run = try parse([
+            "launchprof 1", "begin 2000 0 - main work", "begin 2100 1 decode bg", "begin 2200 0 - child",
+            "end 2300 0 child", "end 2400 1 bg", "end 2500 0 main work", "done 2600"
+        ])
         #expect(run.phases.map(\.name) == ["main work", "bg", "child"])
         #expect(run.phases.map(\.parent) == [nil, nil, 0])
         #expect(run.phases.map(\.thread) == [0, 1, 0])
@@ -66,10 +74,12 @@ import LaunchCore
     @Test func malformedLinesNameTheirNumber() {
         #expect(failure(["hello"]) == "protocol line 1: expected the greeting 'launchprof 1' first, got 'hello'")
         #expect(failure(["launchprof 2"]) == "protocol line 1: protocol version '2' is not supported (this launchprof speaks version 1)")
-        #expect(failure(["launchprof 1", "begin x 0 cpu a"])
+        #expect(
+            failure(["launchprof 1", "begin x 0 cpu a"])
                 == "protocol line 2: expected 'begin <ns> <thread> <kind> <name>' with <ns> a CLOCK_MONOTONIC reading in nanoseconds, got 'x'")
         #expect(failure(["launchprof 1", "begin 1 0 gpu a"]) == "protocol line 2: unknown kind 'gpu' (expected cpu, io, decode, draw or -)")
-        #expect(failure(["launchprof 1", "begin 1 0 cpu a", "end 2 0 b"])
+        #expect(
+            failure(["launchprof 1", "begin 1 0 cpu a", "end 2 0 b"])
                 == "protocol line 3: end of 'b' on thread 0, but 'a' is the phase open there")
         #expect(failure(["launchprof 1", "end 2 0 b"]) == "protocol line 2: end of 'b' on thread 0, but no phase is open there")
         #expect(failure(["launchprof 1", "begin 5 0 cpu a", "end 2 0 a"]) == "protocol line 3: phase 'a' ends before it begins")

@@ -10,9 +10,12 @@ import LaunchCore
         recorder.count("cache hits", 3)
         recorder.recordingAfterLaunch = true
         recorder.phase("after") {}
-        let lines = ProtocolWriter.lines(mainReading: recorder.clock.originNanoseconds, recorders: [recorder], deferred: ["lazy\nstage"])
-            + [ProtocolWriter.progress("drawing"), ProtocolWriter.tap(shownAt: MonotonicClock.nanoseconds(), key: "7"),
-               ProtocolWriter.tapLost(key: "+")]
+        let lines =
+            ProtocolWriter.lines(mainReading: recorder.clock.originNanoseconds, recorders: [recorder], deferred: ["lazy\nstage"])
+            + [
+                ProtocolWriter.progress("drawing"), ProtocolWriter.tap(shownAt: MonotonicClock.nanoseconds(), key: "7"),
+                ProtocolWriter.tapLost(key: "+")
+            ]
         let verbs = Set(lines.map { ProtocolVerb(rawValue: String(ProtocolVerb.split(Substring($0)).verb)) })
         #expect(!verbs.contains(nil))
         #expect(verbs.isSuperset(of: [.greeting, .main, .begin, .end, .mark, .count, .deferred, .launched, .peak, .done, .progress, .tap, .tapLost]))

@@ -20,12 +20,14 @@ import LaunchCore
     }
 
     @Test func theJSONIsTheStringKeyedOne() throws {
-        let typed = TierInfo(name: "iphone-3gs", factors: [.cpu: 58.9, .io: 88.3, .decode: 2, .draw: 1],
-                             memoryBudget: 100_663_296, hostReference: [.cpu: 0.00104, .io: 0.0026, .decode: 0.00135, .draw: 0.0122],
-                             backgroundMemory: 25_165_824)
-        let old = StringKeyed(name: "iphone-3gs", factors: ["cpu": 58.9, "io": 88.3, "decode": 2, "draw": 1],
-                              memoryBudget: 100_663_296, backgroundMemory: 25_165_824,
-                              hostReference: ["cpu": 0.00104, "io": 0.0026, "decode": 0.00135, "draw": 0.0122])
+        let typed = TierInfo(
+            name: "iphone-3gs", factors: [.cpu: 58.9, .io: 88.3, .decode: 2, .draw: 1],
+            memoryBudget: 100_663_296, hostReference: [.cpu: 0.00104, .io: 0.0026, .decode: 0.00135, .draw: 0.0122],
+            backgroundMemory: 25_165_824)
+        let old = StringKeyed(
+            name: "iphone-3gs", factors: ["cpu": 58.9, "io": 88.3, "decode": 2, "draw": 1],
+            memoryBudget: 100_663_296, backgroundMemory: 25_165_824,
+            hostReference: ["cpu": 0.00104, "io": 0.0026, "decode": 0.00135, "draw": 0.0122])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let expected = String(decoding: try encoder.encode(old), as: UTF8.self)

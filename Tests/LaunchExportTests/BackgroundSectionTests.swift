@@ -12,8 +12,10 @@ import LaunchStats
             let start = result.runs[i].total + 0.1
             let parent = result.runs[i].phases.count
             result.runs[i].phases.append(PhaseRecord(name: "entering background", kind: .io, start: start, duration: 0.21, afterLaunch: true, background: true))
-            result.runs[i].phases.append(PhaseRecord(name: "encoding PNG", kind: .cpu, start: start, duration: 0.2, depth: 1, parent: parent,
-                                                     afterLaunch: true, background: true))
+            result.runs[i].phases.append(
+                PhaseRecord(
+                    name: "encoding PNG", kind: .cpu, start: start, duration: 0.2, depth: 1, parent: parent,
+                    afterLaunch: true, background: true))
         }
         return result
     }
@@ -28,7 +30,10 @@ import LaunchStats
     @Test func theTextReportPrintsTheSectionBelowTheTotalAndOutsideIt() {
         let lines = TextReportExporter().render(result()).split(separator: "\n").map(String.init)
         #expect(lines.suffix(4).first?.hasPrefix("Total launch time: ") == true)
-        #expect(Array(lines.suffix(3)) == ["Time to first frame: 3.68s ± 0.00s",
-                                           "Time for entering background: 0.21s ± 0.00s", "  Time for encoding PNG: 0.20s ± 0.00s"])
+        #expect(
+            Array(lines.suffix(3)) == [
+                "Time to first frame: 3.68s ± 0.00s",
+                "Time for entering background: 0.21s ± 0.00s", "  Time for encoding PNG: 0.20s ± 0.00s"
+            ])
     }
 }

@@ -28,25 +28,30 @@ import LaunchStats
     }
 
     var comparison: Comparison { let (a, b) = results(); return Comparison(baseline: a, candidate: b) }
-    let context = ComparisonContext(baselineLabel: "main", candidateLabel: "pr", precision: 3,
-                                    violations: [Budget.Violation(phase: "Total launch time", tier: "host", time: 0.3252, budget: 0.3)])
+    let context = ComparisonContext(
+        baselineLabel: "main", candidateLabel: "pr", precision: 3,
+        violations: [Budget.Violation(phase: "Total launch time", tier: "host", time: 0.3252, budget: 0.3)])
 
     @Test func textTableRowsExactly() {
         let text = ComparisonTextTable().render(comparison, context: ComparisonContext(baselineLabel: "main", candidateLabel: "pr"))
-        #expect(text == """
-            phase                main      pr   change       %  verdict
-            Init               0.100s  0.100s  +0.000s   +0.0%  within noise
-            drawing            0.200s  0.220s  +0.020s  +10.0%  slower (confidence 99.99%)
-            new                     -  0.005s        -       -  added
-            old                0.010s       -        -       -  removed
-            Total launch time  0.310s  0.325s  +0.015s   +4.8%  within noise
+        #expect(
+            text == """
+                phase                main      pr   change       %  verdict
+                Init               0.100s  0.100s  +0.000s   +0.0%  within noise
+                drawing            0.200s  0.220s  +0.020s  +10.0%  slower (confidence 99.99%)
+                new                     -  0.005s        -       -  added
+                old                0.010s       -        -       -  removed
+                Total launch time  0.310s  0.325s  +0.015s   +4.8%  within noise
 
-            """)
+                """)
     }
 
     @Test func markdownTableAndSummary() {
         let text = ComparisonMarkdown().render(comparison, context: context)
-        #expect(text.hasPrefix("### launchprof: main → pr\n\n- :x: regression in 'drawing': median 0.200s → 0.220s (+0.020s, +10.0%), confidence 99.99%\n- :x: over budget: 'Total launch time' on host took 0.325s, budget 0.300s\n\n"))
+        #expect(
+            text.hasPrefix(
+                "### launchprof: main → pr\n\n- :x: regression in 'drawing': median 0.200s → 0.220s (+0.020s, +10.0%), confidence 99.99%\n- :x: over budget: 'Total launch time' on host took 0.325s, budget 0.300s\n\n"
+            ))
         #expect(text.contains("| Phase | main | pr | Change | % | Verdict |\n|---|---:|---:|---:|---:|---|\n"))
         #expect(text.contains("| drawing | 0.200s | 0.220s | +0.020s | +10.0% | slower (confidence 99.99%) |\n"))
         #expect(text.hasSuffix("| **Total launch time** | 0.310s | 0.325s | +0.015s | +4.8% | within noise |\n"))
@@ -54,11 +59,12 @@ import LaunchStats
 
     @Test func githubAnnotationsEscapeTheirFields() {
         let text = GitHubAnnotations().render(comparison, context: context)
-        #expect(text == """
-            ::error title=Launch regression%3A drawing::'drawing': median 0.200s → 0.220s (+0.020s, +10.0%25), confidence 99.99%25
-            ::error title=Launch budget%3A Total launch time::'Total launch time' on host took 0.325s, budget 0.300s
+        #expect(
+            text == """
+                ::error title=Launch regression%3A drawing::'drawing': median 0.200s → 0.220s (+0.020s, +10.0%25), confidence 99.99%25
+                ::error title=Launch budget%3A Total launch time::'Total launch time' on host took 0.325s, budget 0.300s
 
-            """)
+                """)
     }
 
     @Test func junitParsesBackAsXMLWithOneCasePerPhase() throws {

@@ -30,9 +30,10 @@ import LaunchStats
                 let start = Double(Int.random(in: 0...10, using: &generator)) / 10
                 let duration = Double(Int.random(in: 0...5, using: &generator)) / 10
                 let nested = i > 0 && Int.random(in: 0...4, using: &generator) == 0
-                return PhaseRecord(name: "p\(i)", start: start, duration: duration, thread: Int.random(in: 0...2, using: &generator),
-                                   depth: nested ? 1 : 0, parent: nested ? 0 : nil,
-                                   afterLaunch: Int.random(in: 0...9, using: &generator) == 0)
+                return PhaseRecord(
+                    name: "p\(i)", start: start, duration: duration, thread: Int.random(in: 0...2, using: &generator),
+                    depth: nested ? 1 : 0, parent: nested ? 0 : nil,
+                    afterLaunch: Int.random(in: 0...9, using: &generator) == 0)
             }
             let run = RunRecord(total: 1, phases: phases)
             #expect(PhaseAnalysis.criticalPath(run) == referenceCriticalPath(run), "trial \(trial): \(phases.map { ($0.start, $0.end, $0.depth) })")

@@ -30,22 +30,23 @@ import LaunchCore
 
     @Test func markdownSummaryTable() {
         let text = MarkdownSummaryExporter().render(SampleResult.classic(runs: 3))
-        #expect(text == """
-            ### Launch: default (3 runs)
+        #expect(
+            text == """
+                ### Launch: default (3 runs)
 
-            | Phase | Median | MAD | Min | p90 |
-            |---|---:|---:|---:|---:|
-            | Init | 0.900s | 0.010s | 0.890s | 0.908s |
-            | building layouts | 0.910s | 0.000s | 0.910s | 0.910s |
-            | &nbsp;&nbsp;portrait | 0.500s | 0.000s | 0.500s | 0.500s |
-            | loading themes | 0.450s | 0.000s | 0.450s | 0.450s |
-            | drawing | 1.430s | 0.000s | 1.430s | 1.430s |
-            | loading conversions | deferred | | | |
-            | loading constants | deferred | | | |
-            | **Total launch time** | 3.690s | 0.010s | 3.680s | 3.698s |
-            | **Time to first frame** | 3.680s | 0.000s | 3.680s | 3.680s |
+                | Phase | Median | MAD | Min | p90 |
+                |---|---:|---:|---:|---:|
+                | Init | 0.900s | 0.010s | 0.890s | 0.908s |
+                | building layouts | 0.910s | 0.000s | 0.910s | 0.910s |
+                | &nbsp;&nbsp;portrait | 0.500s | 0.000s | 0.500s | 0.500s |
+                | loading themes | 0.450s | 0.000s | 0.450s | 0.450s |
+                | drawing | 1.430s | 0.000s | 1.430s | 1.430s |
+                | loading conversions | deferred | | | |
+                | loading constants | deferred | | | |
+                | **Total launch time** | 3.690s | 0.010s | 3.680s | 3.698s |
+                | **Time to first frame** | 3.680s | 0.000s | 3.680s | 3.680s |
 
-            """)
+                """)
     }
 
     @Test func chromeTraceParsesBackWithEveryEvent() throws {
@@ -109,23 +110,26 @@ import LaunchCore
 
     @Test func criticalPathChainsTheTopLevelPhases() throws {
         let text = try CriticalPathReport().render(SampleResult.classic())
-        #expect(text == """
-            Critical path of run 1 (total 3.680s): each phase waited for the one above it.
-            Init @0.000s +0.890s
-            └─ building layouts @0.890s +0.910s
-              └─ loading themes @1.800s +0.450s
-                └─ drawing @2.250s +1.430s
+        #expect(
+            text == """
+                Critical path of run 1 (total 3.680s): each phase waited for the one above it.
+                Init @0.000s +0.890s
+                └─ building layouts @0.890s +0.910s
+                  └─ loading themes @1.800s +0.450s
+                    └─ drawing @2.250s +1.430s
 
-            """)
+                """)
     }
 
     @Test func criticalPathSkipsAConcurrentPhaseThatEndedEarlier() throws {
-        let run = RunRecord(total: 1.0, phases: [
-            PhaseRecord(name: "a", start: 0, duration: 0.2),
-            PhaseRecord(name: "background decode", start: 0.2, duration: 0.3, thread: 1),
-            PhaseRecord(name: "b", start: 0.2, duration: 0.5),
-            PhaseRecord(name: "c", start: 0.7, duration: 0.3),
-        ])
+        let run = RunRecord(
+            total: 1.0,
+            phases: [
+                PhaseRecord(name: "a", start: 0, duration: 0.2),
+                PhaseRecord(name: "background decode", start: 0.2, duration: 0.3, thread: 1),
+                PhaseRecord(name: "b", start: 0.2, duration: 0.5),
+                PhaseRecord(name: "c", start: 0.7, duration: 0.3)
+            ])
         var result = SampleResult.classic()
         result.runs = [run]
         let text = try CriticalPathReport().render(result)
@@ -137,16 +141,17 @@ import LaunchCore
 
     @Test func blameSortsBySelfTime() {
         let text = BlameReport().render(SampleResult.classic())
-        #expect(text == """
-              self  inclusive  phase
-            1.430s     1.430s  drawing
-            0.890s     0.890s  Init
-            0.500s     0.500s  building layouts/portrait
-            0.450s     0.450s  loading themes
-            0.410s     0.910s  building layouts
-            0.123s     0.123s  loading conversions
+        #expect(
+            text == """
+                  self  inclusive  phase
+                1.430s     1.430s  drawing
+                0.890s     0.890s  Init
+                0.500s     0.500s  building layouts/portrait
+                0.450s     0.450s  loading themes
+                0.410s     0.910s  building layouts
+                0.123s     0.123s  loading conversions
 
-            """)
+                """)
     }
 }
 

@@ -24,7 +24,7 @@ import LaunchStats
         "crlf\r\nline",
         "comma, name",
         "back\\slash\\|",
-        "tab\there",
+        "tab\there"
     ]
 
     /// One run per index, phases named by ``names``, each `scale` times as long as in the baseline.
@@ -37,21 +37,24 @@ import LaunchStats
                 phases.append(PhaseRecord(name: name, kind: .cpu, start: start, duration: duration))
                 start += duration
             }
-            return RunRecord(index: i + 1, pid: 100 + i, total: start, phases: phases,
-                             marks: [MarkRecord(name: names[3], time: start)],
-                             counters: [CounterRecord(name: names[0], value: 3)], deferred: [names[1], names[6]])
+            return RunRecord(
+                index: i + 1, pid: 100 + i, total: start, phases: phases,
+                marks: [MarkRecord(name: names[3], time: start)],
+                counters: [CounterRecord(name: names[0], value: 3)], deferred: [names[1], names[6]])
         }
-        return LaunchResult(date: "2026-11-22T07:00:00Z",
-                            manifest: ManifestInfo(name: names[3], path: names[0], sha256: "abc"),
-                            host: SampleResult.host, runs: runRecords)
+        return LaunchResult(
+            date: "2026-11-22T07:00:00Z",
+            manifest: ManifestInfo(name: names[3], path: names[0], sha256: "abc"),
+            host: SampleResult.host, runs: runRecords)
     }
 
     static var comparison: Comparison {
         Comparison(baseline: result(runs: 10), candidate: result(runs: 10, scale: 1.2))
     }
 
-    static let context = ComparisonContext(baselineLabel: "main|<b>", candidateLabel: "pr\n::error::x", precision: 3,
-                                           violations: [Budget.Violation(phase: names[9], tier: "host", time: 0.3, budget: 0.2)])
+    static let context = ComparisonContext(
+        baselineLabel: "main|<b>", candidateLabel: "pr\n::error::x", precision: 3,
+        violations: [Budget.Violation(phase: names[9], tier: "host", time: 0.3, budget: 0.2)])
 
     /// `text` split at line feeds (bytes, not characters: a CR LF pair is one Swift character).
     func lines(_ text: String) -> [String] {

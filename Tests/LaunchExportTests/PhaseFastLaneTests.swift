@@ -23,19 +23,43 @@ import Glibc
         }
         return [
             ("as written", good),
-            ("exponents", with([("\"duration\" : 0.89", "\"duration\" : 8.9e-1"), ("\"duration\" : 0.91", "\"duration\" : 91E-2"),
-                                ("\"duration\" : 0.5", "\"duration\" : 0.05e+1")])),
+            (
+                "exponents",
+                with([
+                    ("\"duration\" : 0.89", "\"duration\" : 8.9e-1"), ("\"duration\" : 0.91", "\"duration\" : 91E-2"),
+                    ("\"duration\" : 0.5", "\"duration\" : 0.05e+1")
+                ])
+            ),
             ("start with an exponent", with([("\"start\" : 0.89", "\"start\" : 8.9e-1"), ("\"start\" : 1.8", "\"start\" : 1.7e308")])),
-            ("more digits than a double keeps", with([("\"duration\" : 0.89", "\"duration\" : 0.890000000000000000000000001"),
-                                                      ("\"duration\" : 0.91", "\"duration\" : 0.91000000000000003")])),
+            (
+                "more digits than a double keeps",
+                with([
+                    ("\"duration\" : 0.89", "\"duration\" : 0.890000000000000000000000001"),
+                    ("\"duration\" : 0.91", "\"duration\" : 0.91000000000000003")
+                ])
+            ),
             ("zeros", with([("\"duration\" : 0.5", "\"duration\" : -0.0"), ("\"duration\" : 0.45", "\"duration\" : 0.0e1")])),
             ("CRLF and tabs", good.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "  ", with: "\t")),
-            ("no white space", good.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " : ", with: ":")
-                .replacingOccurrences(of: "  ", with: "")),
+            (
+                "no white space",
+                good.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " : ", with: ":")
+                    .replacingOccurrences(of: "  ", with: "")
+            ),
             ("nulls", with([("\"kind\" : \"io\"", "\"kind\" : null, \"hostDuration\" : null, \"background\" : null, \"residentBytes\" : null")])),
-            ("optional fields", with([("\"kind\" : \"draw\"", "\"kind\" : \"draw\", \"hostDuration\" : 0.25, \"background\" : true, \"residentBytes\" : 4096, \"residentGrowth\" : -12")])),
+            (
+                "optional fields",
+                with([
+                    (
+                        "\"kind\" : \"draw\"",
+                        "\"kind\" : \"draw\", \"hostDuration\" : 0.25, \"background\" : true, \"residentBytes\" : 4096, \"residentGrowth\" : -12"
+                    )
+                ])
+            ),
             ("an unknown key", with([("\"kind\" : \"io\"", "\"kind\" : \"io\", \"extra\" : {\"a\" : [1, 2.5e3, null]}")])),
-            ("escaped and non-ASCII names", with([("\"name\" : \"Init\"", "\"name\" : \"In\\u0069t \\\"x\\\"\""), ("\"name\" : \"drawing\"", "\"name\" : \"dr\u{e9}wing\"")])),
+            (
+                "escaped and non-ASCII names",
+                with([("\"name\" : \"Init\"", "\"name\" : \"In\\u0069t \\\"x\\\"\""), ("\"name\" : \"drawing\"", "\"name\" : \"dr\u{e9}wing\"")])
+            )
         ]
     }
 
@@ -51,8 +75,10 @@ import Glibc
 
     @Test func numbersConvertExactlyAsTheCodableReader() throws {
         // Durations in the forms encoders write, each checked against Swift's own parsing.
-        let spellings = ["1e-05", "1.2e-05", "0.000123456", "0.0199999", "12345.678901234", "4.9406564584124654e-300", "0.1", "3", "1E2",
-                         "0.30000000000000004", "9007199254740993", "123456789012345678901234567890e-30"]
+        let spellings = [
+            "1e-05", "1.2e-05", "0.000123456", "0.0199999", "12345.678901234", "4.9406564584124654e-300", "0.1", "3", "1E2",
+            "0.30000000000000004", "9007199254740993", "123456789012345678901234567890e-30"
+        ]
         let good = try Self.good()
         for spelling in spellings {
             let text = good.replacingOccurrences(of: "\"duration\" : 0.89,", with: "\"duration\" : \(spelling),")
@@ -84,7 +110,7 @@ import Glibc
             ("\"name\" : \"Init\"", "\"name\" : \"In\u{01}it\""),
             ("\"instructions\" : 1000,", "\"instructions\" : -1000,"),
             ("\"thread\" : 0", "\"thread\" : -1"),
-            ("\"thread\" : 0", "\"thread\" : null"),
+            ("\"thread\" : 0", "\"thread\" : null")
         ]
         for (old, new) in mutations {
             #expect(good.contains(old), "\(old)")

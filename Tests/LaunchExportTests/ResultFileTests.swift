@@ -42,7 +42,9 @@ import Glibc
     }
 
     @Test func garbageAndMissingFieldsAreClearErrors() {
-        #expect(throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (invalid JSON at line 1, column 2: expected a string, found 'n')")) {
+        #expect(
+            throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (invalid JSON at line 1, column 2: expected a string, found 'n')")
+        ) {
             try ResultFile.decode(Array("{nope".utf8), path: "x.json")
         }
         #expect(throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (no schemaVersion)")) {

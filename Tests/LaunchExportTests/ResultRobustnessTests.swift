@@ -30,9 +30,11 @@ import LaunchStats
             guard let result = decoded else { continue }
             #expect(tabulated == TabulatedResult(result))
             rendered += 1
-            let exporters: [any ResultExporter] = [TextReportExporter(), JSONResultExporter(), CSVExporter(), MarkdownSummaryExporter(),
-                                                   ChromeTraceExporter(), SVGTimelineExporter(), CriticalPathReport(), BlameReport(),
-                                                   StatisticsTable()]
+            let exporters: [any ResultExporter] = [
+                TextReportExporter(), JSONResultExporter(), CSVExporter(), MarkdownSummaryExporter(),
+                ChromeTraceExporter(), SVGTimelineExporter(), CriticalPathReport(), BlameReport(),
+                StatisticsTable()
+            ]
             for exporter in exporters { _ = try? exporter.render(result) }
         }
         #expect(rendered > 50)
@@ -47,7 +49,8 @@ import LaunchStats
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int(truncatingIfNeeded: state >> 33)
         }
-        let replacements: [[UInt8]] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u12", "\\ud800", "x", " ", "-", "0", ".", "e5", "null", "1e400"]
+        let replacements: [[UInt8]] =
+            ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u12", "\\ud800", "x", " ", "-", "0", ".", "e5", "null", "1e400"]
             .map { Array($0.utf8) } + [[0x01], [0xFF], [0xC3], [0xED, 0xA0, 0x80]]
         var accepted = 0
         for round in 0..<600 {

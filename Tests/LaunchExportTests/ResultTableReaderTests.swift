@@ -87,10 +87,13 @@ import Glibc
         _ = refused(good.replacingOccurrences(of: "\"Init\"", with: "\"In\u{01}it\""), "control character")
         // Nesting past the limit, with the key path.
         let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
-        let nested = refused(good.replacingOccurrences(of: "\"warnings\" : [", with: "\"extra\" : \(deep),\n  \"warnings\" : ["), "nesting deeper than 64 levels")
+        let nested = refused(
+            good.replacingOccurrences(of: "\"warnings\" : [", with: "\"extra\" : \(deep),\n  \"warnings\" : ["), "nesting deeper than 64 levels")
         #expect(nested.contains("extra[0][0]"))
         // Types and missing keys, with the key path.
-        let wrongType = refused(good.replacingOccurrences(of: "\"duration\" : 0.89", with: "\"duration\" : \"slow\""), "runs[0].phases[0].duration: expected a number, found a string")
+        let wrongType = refused(
+            good.replacingOccurrences(of: "\"duration\" : 0.89", with: "\"duration\" : \"slow\""),
+            "runs[0].phases[0].duration: expected a number, found a string")
         #expect(wrongType.contains("malformed result"))
         _ = refused(good.replacingOccurrences(of: "\"afterLaunch\" : false,", with: ""), "missing key \"afterLaunch\"")
         _ = refused(good.replacingOccurrences(of: "\"depth\" : 0", with: "\"depth\" : 1.5"), "expected an integer")

@@ -9,8 +9,10 @@ import LaunchCore
 /// The SVG time axis and every Double → Int conversion in the exporters, for spans and values no
 /// real launch has: the exporter terminates and writes well-formed SVG with finite coordinates.
 @Suite struct SVGAxisTests {
-    static let spans: [Double] = [.nan, .infinity, -.infinity, 0, -1, 1e-320, .leastNormalMagnitude, 1e-6, 1e300,
-                                  .greatestFiniteMagnitude]
+    static let spans: [Double] = [
+        .nan, .infinity, -.infinity, 0, -1, 1e-320, .leastNormalMagnitude, 1e-6, 1e300,
+        .greatestFiniteMagnitude
+    ]
 
     @Test(arguments: spans) func tickStepIsFiniteAndPositive(span: Double) {
         let step = SVGTimelineExporter.tickStep(span)
@@ -19,10 +21,12 @@ import LaunchCore
     }
 
     func result(end: Double, markTime: Double = 0.5) -> LaunchResult {
-        let run = RunRecord(index: 1, total: end, phases: [
-            PhaseRecord(name: "a", kind: .cpu, start: 0, duration: 0.5),
-            PhaseRecord(name: "b", kind: .io, start: 0.5, duration: end - 0.5),
-        ], marks: [MarkRecord(name: "m", time: markTime)])
+        let run = RunRecord(
+            index: 1, total: end,
+            phases: [
+                PhaseRecord(name: "a", kind: .cpu, start: 0, duration: 0.5),
+                PhaseRecord(name: "b", kind: .io, start: 0.5, duration: end - 0.5)
+            ], marks: [MarkRecord(name: "m", time: markTime)])
         return LaunchResult(date: "", manifest: ManifestInfo(name: "x", path: "x", sha256: ""), host: SampleResult.host, runs: [run])
     }
 

@@ -5,18 +5,19 @@ import LaunchCore
 @Suite struct TextReportTests {
     @Test func classicLinesExactly() {
         let text = TextReportExporter().render(SampleResult.classic())
-        #expect(text == """
-            Time for Init: 0.89s
-            Time for building layouts: 0.91s
-              Time for portrait: 0.50s
-            Time for loading themes: 0.45s
-            Time for drawing: 1.43s
-            Time for loading conversions: deferred, 0.12s on first use
-            Time for loading constants: deferred
-            Total launch time: 3.68s
-            Time to first frame: 3.68s
+        #expect(
+            text == """
+                Time for Init: 0.89s
+                Time for building layouts: 0.91s
+                  Time for portrait: 0.50s
+                Time for loading themes: 0.45s
+                Time for drawing: 1.43s
+                Time for loading conversions: deferred, 0.12s on first use
+                Time for loading constants: deferred
+                Total launch time: 3.68s
+                Time to first frame: 3.68s
 
-            """)
+                """)
     }
 
     @Test func marksThatSomeRunsMissSayInHowManyRunsTheyCame() {
@@ -29,18 +30,19 @@ import LaunchCore
 
     @Test func instructionCountsReplaceValgrindsTimes() {
         let text = TextReportExporter().render(SampleResult.instructions())
-        #expect(text == """
-            (2 runs: median instruction counts; times under Valgrind are not shown)
-            Instructions for Init: 890.0 M
-            Instructions for building layouts: 910.0 M
-              Instructions for portrait: 500.0 M
-            Instructions for loading themes: 45.0 K
-            Instructions for drawing: 1.4 G
-            Instructions for loading conversions: deferred, 123.0 K on first use
-            Instructions for loading constants: deferred
-            Total launch instructions: 3.3 G
+        #expect(
+            text == """
+                (2 runs: median instruction counts; times under Valgrind are not shown)
+                Instructions for Init: 890.0 M
+                Instructions for building layouts: 910.0 M
+                  Instructions for portrait: 500.0 M
+                Instructions for loading themes: 45.0 K
+                Instructions for drawing: 1.4 G
+                Instructions for loading conversions: deferred, 123.0 K on first use
+                Instructions for loading constants: deferred
+                Total launch instructions: 3.3 G
 
-            """)
+                """)
         // Runs that disagree by more than 0.1% say so next to the median.
         let drifting = TextReportExporter().render(SampleResult.instructions(drift: 10_000_000))
         #expect(drifting.contains("Instructions for Init: 895.0 M (runs differ by 1.12%)"))
@@ -67,7 +69,7 @@ import LaunchCore
 
     @Test(arguments: [
         (0.8912, 2, "0.89"), (0.895, 2, "0.90"), (3.68, 2, "3.68"), (0.0, 2, "0.00"), (12.5, 0, "13"),
-        (0.0004, 3, "0.000"), (1.23456789, 6, "1.234568"), (-0.25, 2, "-0.25"),
+        (0.0004, 3, "0.000"), (1.23456789, 6, "1.234568"), (-0.25, 2, "-0.25")
     ])
     func secondsFormat(value: Double, precision: Int, expected: String) {
         #expect(SecondsFormat.format(value, precision: precision) == expected)

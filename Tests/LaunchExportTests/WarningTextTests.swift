@@ -5,9 +5,11 @@ import LaunchStats
 /// The wording of each warning, as printed after `launchprof: warning: ` and stored in results.
 struct WarningTextTests {
     @Test func eachWarningIsWordedWithItsNumbers() {
-        #expect(LaunchWarning.firstRunOutlier(total: 0.5, median: 0.1).message
-            == "run 1 is an outlier (total 0.500s against a median of 0.100s): first launches after a build are often slower; try --warmup 2")
-        #expect(LaunchWarning.overMemoryBudget(peak: 40 << 20, budget: 32 << 20, tier: "iphone-3gs").message
-            == "peak resident memory 40.0 MiB is over the iphone-3gs memory budget of 32.0 MiB: an app this large would be killed there")
+        #expect(
+            LaunchWarning.firstRunOutlier(total: 0.5, median: 0.1).message
+                == "run 1 is an outlier (total 0.500s against a median of 0.100s): first launches after a build are often slower; try --warmup 2")
+        #expect(
+            LaunchWarning.overMemoryBudget(peak: 40 << 20, budget: 32 << 20, tier: "iphone-3gs").message
+                == "peak resident memory 40.0 MiB is over the iphone-3gs memory budget of 32.0 MiB: an app this large would be killed there")
     }
 }

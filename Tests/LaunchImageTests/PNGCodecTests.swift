@@ -109,7 +109,9 @@ import Testing
         let cache = ImageCache()
         var loads = 0
         for path in ["a.png", "b.png", "a.png", "a.png"] {
-            _ = cache.image(for: path) { _ in loads += 1; return RGBAImage(width: 2, height: 2) }
+            _ = cache.image(for: path) { _ in
+                loads += 1; return RGBAImage(width: 2, height: 2)
+            }
         }
         #expect(loads == 2)
         #expect(cache.misses == 2)

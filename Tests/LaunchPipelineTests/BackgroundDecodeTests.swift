@@ -38,8 +38,11 @@ import LaunchImage
         let (workers, run) = try launch(try heavy(["backgroundDecode": ["threads": 2]]))
         // Every font atlas and image of the theme is decoded on a worker thread, none on the main one.
         let decodes = run.phases.filter { $0.name.hasPrefix("decoding ") }
-        #expect(decodes.map(\.name).sorted() == ["decoding backdrop@2x.png", "decoding font-display@2x.png", "decoding font-label@2x.png",
-                                                  "decoding icon-backspace@2x.png", "decoding logo@2x.png", "decoding texture@2x.png"])
+        #expect(
+            decodes.map(\.name).sorted() == [
+                "decoding backdrop@2x.png", "decoding font-display@2x.png", "decoding font-label@2x.png",
+                "decoding icon-backspace@2x.png", "decoding logo@2x.png", "decoding texture@2x.png"
+            ])
         #expect(decodes.allSatisfy { (1...2).contains($0.thread) && $0.depth == 0 && $0.kind == .decode })
         #expect(mainRun.phases.filter { $0.name.hasPrefix("decoding ") }.allSatisfy { $0.thread == 0 })
         #expect(run.counter("images queued for workers") == 6)
@@ -99,7 +102,8 @@ import LaunchImage
         #expect(checkedShowsTheNewImage)
         #expect(uncheckedShowsTheOldImage)
         // The difference is in the window's texture: at least a tenth of the pixels differ.
-        let differing = stride(from: 0, to: checkedFrame.pixels.count, by: 4).filter { checkedFrame.pixels[$0..<$0 + 3] != uncheckedFrame.pixels[$0..<$0 + 3] }.count
+        let differing = stride(from: 0, to: checkedFrame.pixels.count, by: 4).filter { checkedFrame.pixels[$0..<$0 + 3] != uncheckedFrame.pixels[$0..<$0 + 3] }
+            .count
         #expect(differing * 10 > checkedFrame.width * checkedFrame.height)
     }
 
@@ -108,7 +112,8 @@ import LaunchImage
         let theme = try FileIO.readText(Paths.packageRoot + "/Fixtures/heavy/theme.xml")
         try FileIO.writeAtomically(theme.replacingOccurrences(of: #" texture="backdrop" texture-opacity="0.35""#, with: ""), to: "\(dir)/theme.xml")
         #expect { try launch(try heavy(["backgroundDecode": ["threads": 1]], theme: "\(dir)/theme.xml"), race: true) } throws: {
-            "\($0)" == "--force-decode-race: \(dir)/theme.xml: the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with"
+            "\($0)"
+                == "--force-decode-race: \(dir)/theme.xml: the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with"
         }
     }
 
@@ -116,8 +121,10 @@ import LaunchImage
     /// it, with the file named, and the launch ends (no hang, no wait for a decode that never comes).
     @Test func specialFilesAreRefusedOnEitherThread() throws {
         let source = Paths.packageRoot + "/Fixtures/heavy/assets"
-        for (file, make) in [("backdrop@thumb.png", { (path: String) in mkfifo(path, 0o600) }),
-                             ("backdrop@2x.png", { (path: String) in symlink("/dev/zero", path) })] {
+        for (file, make) in [
+            ("backdrop@thumb.png", { (path: String) in mkfifo(path, 0o600) }),
+            ("backdrop@2x.png", { (path: String) in symlink("/dev/zero", path) })
+        ] {
             let dir = Paths.temporaryDirectory()
             for name in FileIO.entries(of: source) where name != file {
                 try FileIO.writeAtomically(try FileIO.read("\(source)/\(name)"), to: "\(dir)/\(name)")
@@ -164,9 +171,12 @@ import LaunchImage
         (#""backgroundDecode": {"threads": 1.5}"#, "strategies.backgroundDecode.threads: expected a whole number, found a number"),
         (#""backgroundDecode": {"workers": 2}"#, #"strategies.backgroundDecode: unknown key "workers" (expected: threads)"#),
         (#""thumbnailsFirst": true"#, "strategies.thumbnailsFirst: thumbnailsFirst is about images decoded on worker threads, so it needs backgroundDecode"),
-        (#""checkStaleDecodes": true"#, "strategies.checkStaleDecodes: checkStaleDecodes is about images decoded on worker threads, so it needs backgroundDecode"),
+        (
+            #""checkStaleDecodes": true"#,
+            "strategies.checkStaleDecodes: checkStaleDecodes is about images decoded on worker threads, so it needs backgroundDecode"
+        ),
         (#""backgroundDecode": {}, "thumbnailsFirst": "yes""#, "strategies.thumbnailsFirst: expected true or false, found a string"),
-        (#""backgroundDecode": {}, "checkStaleDecodes": null"#, "strategies.checkStaleDecodes: expected true or false, found null"),
+        (#""backgroundDecode": {}, "checkStaleDecodes": null"#, "strategies.checkStaleDecodes: expected true or false, found null")
     ])
     func badValuesAreRefusedWithTheKeyPath(strategies: String, message: String) {
         let json = #"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}], "strategies": {"# + strategies + "}}"

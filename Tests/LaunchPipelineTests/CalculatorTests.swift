@@ -23,7 +23,7 @@ import Testing
         #expect(typed(["9", "+", "1", "AC"]) == "0")
         #expect(typed(["7"], from: "1234.5") == "7")  // The theme's display is replaced by typing.
         #expect(Calculator(display: "Hello").display == "Hello")  // Shown until the first key,
-        #expect(typed(["+", "2", "="], from: "Hello") == "2")     // where it counts as 0.
+        #expect(typed(["+", "2", "="], from: "Hello") == "2")  // where it counts as 0.
     }
 
     @Test func errorsAndLimits() {

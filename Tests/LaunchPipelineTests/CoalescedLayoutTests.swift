@@ -82,7 +82,7 @@ import Glibc
         (#"{"keyLabels": {"sin": "日"}}"#, #"keyLabels.sin: the label font has no glyph for "日""#),
         (#"{"keyLabels": [1]}"#, "keyLabels: expected an object of key labels"),
         (#"{"title": "a""#, "not valid JSON"),
-        (String(repeating: "[", count: 100) + String(repeating: "]", count: 100), "nested more than"),
+        (String(repeating: "[", count: 100) + String(repeating: "]", count: 100), "nested more than")
     ])
     func badSettingsAreRefusedWithTheKeyPath(json: String, message: String) throws {
         let theme = try ThemeParser.load(path: Paths.packageRoot + "/Fixtures/heavy/theme.xml")
@@ -99,8 +99,12 @@ import Glibc
                 return !message.contains("\n") && !message.contains("\r") && message.contains(#"\n"#)
             }
         }
-        #expect { try ManifestLoader.parse(Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "sneaky\nkey": 1}"#.utf8), path: "/m/m.json") } throws: {
-            "\($0)" == #"/m/m.json: top level: unknown key "sneaky\nkey" (expected: assets, name, orientations, screen, snapshot, splash, stages, strategies, test, theme)"#
+        #expect {
+            try ManifestLoader.parse(
+                Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "sneaky\nkey": 1}"#.utf8), path: "/m/m.json")
+        } throws: {
+            "\($0)"
+                == #"/m/m.json: top level: unknown key "sneaky\nkey" (expected: assets, name, orientations, screen, snapshot, splash, stages, strategies, test, theme)"#
         }
     }
 
@@ -125,13 +129,19 @@ import Glibc
     }
 
     @Test func theManifestKeysAreChecked() {
-        let base = #"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "g", "run": "images"}, {"name": "s", "run": "settings"}]"#
+        let base =
+            #"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "g", "run": "images"}, {"name": "s", "run": "settings"}]"#
         #expect { try ManifestLoader.parse(Array((base + #", "strategies": {"coalescedLayout": "yes"}}"#).utf8), path: "/m/manifest.json") } throws: {
             "\($0)" == "/m/manifest.json: strategies.coalescedLayout: expected true or false, found a string"
         }
         let manifest = try? ManifestLoader.parse(Array((base + "}").utf8), path: "/m/manifest.json")
         #expect(manifest?.stages.last?.file == "/m/settings.json")
-        #expect { try ManifestLoader.parse(Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "s", "run": "settings"}]}"#.utf8), path: "/m/m.json") } throws: {
+        #expect {
+            try ManifestLoader.parse(
+                Array(
+                    #"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "s", "run": "settings"}]}"#
+                        .utf8), path: "/m/m.json")
+        } throws: {
             "\($0)".contains("the \"settings\" stage (s) needs a \"layout\" stage before it")
         }
     }

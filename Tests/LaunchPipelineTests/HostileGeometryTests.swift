@@ -73,8 +73,9 @@ import Foundation
                         {"name": "building layouts", "run": "layout"}]}
             """
         try FileIO.writeAtomically(manifest, to: directory + "/manifest.json")
-        let pipeline = Pipeline(manifest: try ManifestLoader.load(path: directory + "/manifest.json"),
-                                recorder: PhaseRecorder(clock: .startNow()))
+        let pipeline = Pipeline(
+            manifest: try ManifestLoader.load(path: directory + "/manifest.json"),
+            recorder: PhaseRecorder(clock: .startNow()))
         do {
             try pipeline.launch()
             Issue.record("insets wider than the screen were accepted")

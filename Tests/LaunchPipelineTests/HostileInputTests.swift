@@ -86,7 +86,8 @@ import Glibc
         let xml = "<data>\n" + String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth) + "</data>"
         let thrown = error { _ = try DataTable.parse(Array(xml.utf8), file: "deep.xml") } as? XMLError
         #expect(thrown?.kind == .tooDeep)
-        #expect(thrown?.description == "deep.xml:2:\(3 * SafeXMLReader.maximumDepth): elements are nested more than \(SafeXMLReader.maximumDepth) deep (the limit)")
+        #expect(
+            thrown?.description == "deep.xml:2:\(3 * SafeXMLReader.maximumDepth): elements are nested more than \(SafeXMLReader.maximumDepth) deep (the limit)")
     }
 
     @Test func unclosedDeepDocumentIsRefusedNotRecursed() {
@@ -107,12 +108,17 @@ import Glibc
         let thrown = error { try launch("\(dir)/manifest.json") } as? FileError
         #expect(thrown?.kind == .notRegularFile)
         #expect(thrown?.path == path)
-        #expect(thrown?.description == "\(path): is \(how == "fifo" ? "a FIFO (named pipe)" : "a character device"), not a regular file: launchprof reads inputs from regular files only")
+        #expect(
+            thrown?.description
+                == "\(path): is \(how == "fifo" ? "a FIFO (named pipe)" : "a character device"), not a regular file: launchprof reads inputs from regular files only"
+        )
     }
 
     /// An oversized input of each kind (sparse: nothing is written), refused before it is read.
-    @Test(arguments: [("manifest.json", InputLimit.manifest), ("theme.xml", .theme), ("conversions.xml", .data),
-                      ("assets/font-label.png", .asset)])
+    @Test(arguments: [
+        ("manifest.json", InputLimit.manifest), ("theme.xml", .theme), ("conversions.xml", .data),
+        ("assets/font-label.png", .asset)
+    ])
     func oversizedInputsAreRefused(file: String, kind: InputLimit) throws {
         let dir = try Paths.copyOfDefaultFixture()
         let path = "\(dir)/\(file)"
@@ -131,7 +137,7 @@ import Glibc
         (#"margin="1e9""#, "attribute 'margin' must be between -10000 and 10000, not 1e9"),
         (#"spacing="-1""#, "attribute 'spacing' must be at least 0, not -1"),
         (#"rows="100000""#, "attribute 'rows' must be at most 64, not 100000"),
-        (#"rows="99999999999999999999999""#, "attribute 'rows' must be a whole number, not '99999999999999999999999'"),
+        (#"rows="99999999999999999999999""#, "attribute 'rows' must be a whole number, not '99999999999999999999999'")
     ])
     func outOfRangeLayoutNumbersAreRefused(attribute: String, reason: String) {
         let rows = attribute.hasPrefix("rows=") ? "" : #"rows="2""#
@@ -154,7 +160,7 @@ import Glibc
         (##"shadow="#000" shadow-blur="1000""##, "attribute 'shadow-blur' must be at most 32, not 1000"),
         (#"corner-radius="1e12""#, "attribute 'corner-radius' must be between -10000 and 10000, not 1e12"),
         (#"border-width="-3""#, "attribute 'border-width' must be at least 0, not -3"),
-        (#"label-size="100000""#, "attribute 'label-size' must be at most 1000, not 100000"),
+        (#"label-size="100000""#, "attribute 'label-size' must be at most 1000, not 100000")
     ])
     func outOfRangeStyleNumbersAreRefused(attribute: String, reason: String) {
         let xml = """
@@ -239,7 +245,7 @@ import Glibc
         (#""screen": {"width": 1e300, "height": 480}"#, "m.json: screen.width: expected a whole number, found a number"),
         (#""screen": {"width": -320, "height": 480}"#, "m.json: screen.width: expected a whole number from 1 to 8192, found -320"),
         (#""screen": {"width": 320, "height": 480, "scale": 99}"#, "m.json: screen.scale: expected a whole number from 1 to 4, found 99"),
-        (#""screen": {"width": 4000, "height": 480, "scale": 4}"#, "m.json: screen: 4000×480 @4x is larger than 8192 pixels on a side"),
+        (#""screen": {"width": 4000, "height": 480, "scale": 4}"#, "m.json: screen: 4000×480 @4x is larger than 8192 pixels on a side")
     ])
     func outOfRangeManifestNumbersAreRefused(screen: String, message: String) {
         let json = #"{"theme": "t.xml", \#(screen), "stages": [{"name": "Init", "run": "init"}]}"#

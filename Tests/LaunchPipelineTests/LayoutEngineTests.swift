@@ -2,13 +2,16 @@ import Testing
 @testable import LaunchPipeline
 
 @Suite struct LayoutEngineTests {
-    func spec(rows: Int = 5, columns: Int = 4, insets: EdgeInsets = EdgeInsets(top: 20, right: 0, bottom: 0, left: 0),
-              margin: Double = 10, spacing: Double = 8, displayHeight: Double = 96, displaySpacing: Double = 10,
-              minKeyHeight: Double = 44, maxKeyHeight: Double = 80, maxKeyWidth: Double = .greatestFiniteMagnitude,
-              equalSize: Bool = false, keys: [KeySpec]) -> LayoutSpec {
-        LayoutSpec(orientation: .portrait, rows: rows, columns: columns, insets: insets, margin: margin, spacing: spacing,
-                   displayHeight: displayHeight, displaySpacing: displaySpacing, minKeyWidth: 0, maxKeyWidth: maxKeyWidth,
-                   minKeyHeight: minKeyHeight, maxKeyHeight: maxKeyHeight, equalSize: equalSize, keys: keys)
+    func spec(
+        rows: Int = 5, columns: Int = 4, insets: EdgeInsets = EdgeInsets(top: 20, right: 0, bottom: 0, left: 0),
+        margin: Double = 10, spacing: Double = 8, displayHeight: Double = 96, displaySpacing: Double = 10,
+        minKeyHeight: Double = 44, maxKeyHeight: Double = 80, maxKeyWidth: Double = .greatestFiniteMagnitude,
+        equalSize: Bool = false, keys: [KeySpec]
+    ) -> LayoutSpec {
+        LayoutSpec(
+            orientation: .portrait, rows: rows, columns: columns, insets: insets, margin: margin, spacing: spacing,
+            displayHeight: displayHeight, displaySpacing: displaySpacing, minKeyWidth: 0, maxKeyWidth: maxKeyWidth,
+            minKeyHeight: minKeyHeight, maxKeyHeight: maxKeyHeight, equalSize: equalSize, keys: keys)
     }
 
     func key(_ row: Int, _ column: Int, rowSpan: Int = 1, columnSpan: Int = 1) -> KeySpec {
@@ -19,8 +22,9 @@ import Testing
         // Content: x 10, y 30 (20 inset + 10 margin), 300 × 440.
         // Grid height 440 - 96 - 10 = 334; cell height (334 - 4·8) / 5 = 60.4; cell width (300 - 3·8) / 4 = 69.
         // Grid top 30 + 440 - 334 = 136; the display fills 30…126.
-        let layout = try LayoutEngine.build(spec(keys: [key(0, 0), key(4, 0, columnSpan: 2), key(2, 3)]),
-                                            portraitWidth: 320, portraitHeight: 480)
+        let layout = try LayoutEngine.build(
+            spec(keys: [key(0, 0), key(4, 0, columnSpan: 2), key(2, 3)]),
+            portraitWidth: 320, portraitHeight: 480)
         #expect(layout.display == Rect(x: 10, y: 30, width: 300, height: 96))
         #expect(layout.cellWidth == 69)
         #expect(abs(layout.cellHeight - 60.4) < 1e-9)
@@ -71,7 +75,8 @@ import Testing
             _ = try LayoutEngine.build(spec(keys: [key(0, 0)]), portraitWidth: 320, portraitHeight: 300)
             Issue.record("keys below the minimum height must fail")
         } catch {
-            #expect(error.description == "portrait layout: keys would be 24.4 pt tall, below the minimum 44 pt: the screen is too short for 5 rows and the display")
+            #expect(
+                error.description == "portrait layout: keys would be 24.4 pt tall, below the minimum 44 pt: the screen is too short for 5 rows and the display")
         }
     }
 

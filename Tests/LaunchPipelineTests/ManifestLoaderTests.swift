@@ -40,60 +40,93 @@ import Testing
     }
 
     @Test func theSnapshotIsNotALaunchStageAndSnapshotFirstNeedsWhatItShows() {
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "s", "run": "snapshot"}]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "s", "run": "snapshot"}]}"#)
                 .hasPrefix(#"dir/m.json: stages[0].run: "snapshot" is not a launch stage any more"#))
-        let draw = #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "splash": "s.png"}"#)
+        let draw =
+            #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "splash": "s.png"}"#)
                 == #"dir/m.json: strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a "snapshot" path"#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "snapshot": "L.png"}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"snapshotFirst": true}, "snapshot": "L.png"}"#)
                 == #"dir/m.json: strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a "splash" image (an asset)"#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": true}, "snapshot": "L.png", "splash": "s.png"}"#)
+        #expect(
+            message(
+                #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": true}, "snapshot": "L.png", "splash": "s.png"}"#
+            )
                 == #"dir/m.json: strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a "draw" stage"#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": "yes"}}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"snapshotFirst": "yes"}}"#)
                 == "dir/m.json: strategies.snapshotFirst: expected true or false, found a string")
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "splash": ""}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "splash": ""}"#)
                 == "dir/m.json: splash: expected the file name of a PNG in the assets directory")
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"releaseCachesOnBackground": 1}}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"releaseCachesOnBackground": 1}}"#)
                 == "dir/m.json: strategies.releaseCachesOnBackground: expected true or false, found a number")
     }
 
     @Test func loadingDialogValuesAreChecked() {
-        let draw = #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
+        let draw =
+            #"[{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}]"#
         let first = #""snapshot": "L.png", "splash": "s.png""#
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"loadingDialog": {}}}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), "strategies": {"loadingDialog": {}}}"#)
                 == "dir/m.json: strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"showAfter": -1}}}"#)
+        #expect(
+            message(
+                #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"showAfter": -1}}}"#
+            )
                 == "dir/m.json: strategies.loadingDialog.showAfter: expected seconds from 0 to 60, found -1.0")
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"minMessageSeconds": 1e400}}}"#)
-                .hasPrefix("dir/m.json: "))
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"spinner": 3}}}"#)
-                .hasPrefix(#"dir/m.json: strategies.loadingDialog: unknown key "spinner""#))
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": true}}"#)
-                .hasPrefix("dir/m.json: strategies.loadingDialog: expected an object"))
+        #expect(
+            message(
+                #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"minMessageSeconds": 1e400}}}"#
+            )
+            .hasPrefix("dir/m.json: "))
+        #expect(
+            message(
+                #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": {"spinner": 3}}}"#
+            )
+            .hasPrefix(#"dir/m.json: strategies.loadingDialog: unknown key "spinner""#))
+        #expect(
+            message(
+                #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(draw), \#(first), "strategies": {"snapshotFirst": true, "loadingDialog": true}}"#
+            )
+            .hasPrefix("dir/m.json: strategies.loadingDialog: expected an object"))
     }
 
     @Test func errorsNameTheKeyPathAndWhatWasExpected() {
         #expect(message(#"{"screen": {"width": 1, "height": 1}, "stages": \#(stages)}"#) == #"dir/m.json: missing required key "theme""#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1, "scale": 9}, "stages": \#(stages)}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1, "scale": 9}, "stages": \#(stages)}"#)
                 == "dir/m.json: screen.scale: expected a whole number from 1 to 4, found 9")
-        #expect(message(#"{"theme": "t", "screen": {"width": "wide", "height": 1}, "stages": \#(stages)}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": "wide", "height": 1}, "stages": \#(stages)}"#)
                 == "dir/m.json: screen.width: expected a whole number, found a string")
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "x", "run": "drw"}]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "x", "run": "drw"}]}"#)
                 == #"dir/m.json: stages[0].run: expected one of "init", "theme", "layout", "images", "draw", "data", "settings", found "drw""#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategy": {}}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategy": {}}"#)
                 .hasPrefix(#"dir/m.json: top level: unknown key "strategy" (expected: assets, name, orientations"#))
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "orientations": ["upside-down"]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "orientations": ["upside-down"]}"#)
                 == #"dir/m.json: orientations[0]: expected "portrait" or "landscape", found "upside-down""#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"reuseKeyBackgrounds": 1}}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "strategies": {"reuseKeyBackgrounds": 1}}"#)
                 == "dir/m.json: strategies.reuseKeyBackgrounds: expected true or false, found a number")
     }
 
     @Test func stagesMustComeAfterWhatTheyNeed() {
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "layouts", "run": "layout"}]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "layouts", "run": "layout"}]}"#)
                 == #"dir/m.json: stages[0]: the "layout" stage (layouts) needs a "theme" stage before it"#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "d", "run": "data", "lazy": true}]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "d", "run": "data", "lazy": true}]}"#)
                 == #"dir/m.json: stages[0]: a "data" stage needs a "file""#)
-        #expect(message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init", "lazy": true}]}"#)
+        #expect(
+            message(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init", "lazy": true}]}"#)
                 == #"dir/m.json: stages[0]: only "data" stages can be lazy (the UI needs the others to launch)"#)
     }
 

@@ -24,7 +24,8 @@ import Foundation
     @Test func defaultLaunchRunsEveryStageAsANamedPhase() throws {
         let (pipeline, run) = try launch(Paths.defaultManifest)
         let top = run.phases.filter { $0.depth == 0 }.map(\.name)
-        #expect(top == ["showing snapshot", "Init", "loading themes", "building layouts", "loading images", "applying settings", "drawing", "entering background"])
+        #expect(
+            top == ["showing snapshot", "Init", "loading themes", "building layouts", "loading images", "applying settings", "drawing", "entering background"])
         // No launch phase writes the snapshot: the background step does, outside the total.
         let background = try #require(run.phases.first { $0.name == "entering background" })
         #expect(background.afterLaunch)

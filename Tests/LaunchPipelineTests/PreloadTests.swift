@@ -113,10 +113,12 @@ import LaunchImage
     @Test func charactersTheLabelFontLacksAreSubstitutedNotFatal() throws {
         let (pipeline, _) = try launch(preload: false, touch: false)
         let font = try #require(PreparedPanel.font(in: pipeline.fonts))
-        let table = DataTable(kind: "conversions", items: [
-            DataTable.Item(group: "長さ", name: "metre", symbol: "m", value: 1),
-            DataTable.Item(group: "長さ", name: "ångström", symbol: "Å", value: 1e-10),
-        ])
+        let table = DataTable(
+            kind: "conversions",
+            items: [
+                DataTable.Item(group: "長さ", name: "metre", symbol: "m", value: 1),
+                DataTable.Item(group: "長さ", name: "ångström", symbol: "Å", value: 1e-10)
+            ])
         let panel = DataPanel(table: table, font: font, screen: pipeline.manifest.screen)
         #expect(panel.charactersSubstituted == 5)  // 長, さ, å, ö and Å
         #expect(panel.rows.map(\.title) == ["??", "metre", "?ngstr?m"])
@@ -166,14 +168,18 @@ import LaunchImage
     @Test func badPreloadValuesAreRefusedNamingTheKeyPath() throws {
         let file = Paths.defaultManifest
         #expect(message(#""preload": true"#) == "\(file): strategies.preload: expected an object, found a boolean")
-        #expect(message(#""preload": { "stage": "loading conversions", "during": "launch animation", "when": 1 }"#)
+        #expect(
+            message(#""preload": { "stage": "loading conversions", "during": "launch animation", "when": 1 }"#)
                 == #"\#(file): strategies.preload: unknown key "when" (expected: during, stage)"#)
         #expect(message(#""preload": { "stage": 3, "during": "launch animation" }"#) == "\(file): strategies.preload.stage: expected a string, found a number")
-        #expect(message(#""preload": { "stage": "nope", "during": "launch animation" }"#)
+        #expect(
+            message(#""preload": { "stage": "nope", "during": "launch animation" }"#)
                 == #"\#(file): strategies.preload.stage: no stage is named "nope" (lazy data stages: "loading conversions", "loading constants")"#)
-        #expect(message(#""preload": { "stage": "drawing", "during": "launch animation" }"#)
+        #expect(
+            message(#""preload": { "stage": "drawing", "during": "launch animation" }"#)
                 .hasPrefix(#"\#(file): strategies.preload.stage: "drawing" is not a lazy data stage"#))
-        #expect(message(#""preload": { "stage": "loading conversions", "during": "splash" }"#)
+        #expect(
+            message(#""preload": { "stage": "loading conversions", "during": "splash" }"#)
                 == #"\#(file): strategies.preload.during: expected "launch animation" (the only moment a preload can hide under for now), found "splash""#)
         #expect(message(#""preload": { "stage": "loading conversions" }"#) == #"\#(file): strategies.preload: missing required key "during""#)
         #expect(try manifest(Self.preload).strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
@@ -181,7 +187,8 @@ import LaunchImage
     }
 
     @Test func thePreloadNeedsADrawStageAtLaunch() {
-        let json = #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init"}, {"name": "u", "run": "data", "file": "u.xml", "lazy": true}], "strategies": { \#(Self.preload.replacingOccurrences(of: "loading conversions", with: "u")) }}"#
+        let json =
+            #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init"}, {"name": "u", "run": "data", "file": "u.xml", "lazy": true}], "strategies": { \#(Self.preload.replacingOccurrences(of: "loading conversions", with: "u")) }}"#
         do {
             _ = try ManifestLoader.parse(Array(json.utf8), path: "dir/m.json")
             Issue.record("a preload without a draw stage must be refused")
@@ -191,7 +198,8 @@ import LaunchImage
     }
 
     @Test func compareTurnsItOnForTheManifestsFirstLazyDataStage() throws {
-        let json = #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}, {"name": "c", "run": "data", "file": "c.xml"}, {"name": "units", "run": "data", "file": "u.xml", "lazy": true}], "strategies": {"preload": null}}"#
+        let json =
+            #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": [{"name": "i", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "m", "run": "images"}, {"name": "d", "run": "draw"}, {"name": "c", "run": "data", "file": "c.xml"}, {"name": "units", "run": "data", "file": "u.xml", "lazy": true}], "strategies": {"preload": null}}"#
         let variants = try StrategyVariants(strategy: "preload", manifest: Array(json.utf8), path: "/d/m.json", directory: "/d")
         let on = try ManifestLoader.parse(variants.on, path: "/d/on.json")
         #expect(on.strategies.preload == PreloadSpec(stage: "units", during: .launchAnimation))

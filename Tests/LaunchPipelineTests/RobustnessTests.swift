@@ -19,8 +19,10 @@ import LaunchImage
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
     }
 
-    static let tokens: [[UInt8]] = ["<", ">", "\"", "&", "&amp;", "]]>", "<!--", "1e308", "-1", "0", "NaN", "99999999999999999999",
-                                    "100000", "-100000", "#", "\u{0}", "é", "\u{FFFF}", "<!DOCTYPE x>", "/>"].map { Array($0.utf8) }
+    static let tokens: [[UInt8]] = [
+        "<", ">", "\"", "&", "&amp;", "]]>", "<!--", "1e308", "-1", "0", "NaN", "99999999999999999999",
+        "100000", "-100000", "#", "\u{0}", "é", "\u{FFFF}", "<!DOCTYPE x>", "/>"
+    ].map { Array($0.utf8) }
 
     /// One random mutation: flip, delete, duplicate or insert.
     static func mutate(_ bytes: [UInt8], _ g: inout Generator) -> [UInt8] {
@@ -52,8 +54,10 @@ import LaunchImage
     @Test func extremeNumbersInAThemeNeverCrashTheLaunch() throws {
         let dir = try Paths.copyOfDefaultFixture()
         let original = try FileIO.readText("\(dir)/theme.xml")
-        let attributes = ["corner-radius", "border-width", "shadow-blur", "padding", "label-size", "text-size", "margin", "spacing",
-                          "display-height", "display-spacing", "max-key-height", "angle", "size", "texture-opacity"]
+        let attributes = [
+            "corner-radius", "border-width", "shadow-blur", "padding", "label-size", "text-size", "margin", "spacing",
+            "display-height", "display-spacing", "max-key-height", "angle", "size", "texture-opacity"
+        ]
         var launched = 0
         for attribute in attributes {
             for value in ["100000", "-100000", "0", "0.0001", "64", "1e5"] {

@@ -30,7 +30,8 @@ import LaunchCore
                 #expect(!off.strategies.thumbnailsFirst && on.strategies.thumbnailsFirst && on.strategies.backgroundDecode != nil)
             case "checkStaleDecodes":
                 #expect(!off.strategies.checkStaleDecodes && on.strategies.checkStaleDecodes && on.strategies.backgroundDecode != nil)
-            case "preload": #expect(off.strategies.preload == nil && on.strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
+            case "preload":
+                #expect(off.strategies.preload == nil && on.strategies.preload == PreloadSpec(stage: "loading conversions", during: .launchAnimation))
             default: Issue.record("a strategy without a test: \(entry.key)")
             }
         }
@@ -50,7 +51,8 @@ import LaunchCore
     /// `launchprof compare` writes the variants to a temporary directory: a settings stage that names
     /// no file must still read the settings.json beside the user's manifest, or both sides apply none.
     @Test func aSettingsStageWithoutAFileKeepsReadingTheUsersSettings() throws {
-        let manifest = #"{"theme": "theme.xml", "screen": {"width": 320, "height": 480}, "stages": [{"name": "Init", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "i", "run": "images"}, {"name": "s", "run": "settings"}], "strategies": {"coalescedLayout": true}}"#
+        let manifest =
+            #"{"theme": "theme.xml", "screen": {"width": 320, "height": 480}, "stages": [{"name": "Init", "run": "init"}, {"name": "t", "run": "theme"}, {"name": "l", "run": "layout"}, {"name": "i", "run": "images"}, {"name": "s", "run": "settings"}], "strategies": {"coalescedLayout": true}}"#
         let v = try StrategyVariants(strategy: "coalescedLayout", manifest: Array(manifest.utf8), path: "/home/u/app/m.json", directory: "/home/u/app")
         for bytes in [v.off, v.on] {
             let variant = try ManifestLoader.parse(bytes, path: "/tmp/elsewhere/variant.json")
@@ -60,13 +62,16 @@ import LaunchCore
 
     @Test func unknownStrategiesAndNonObjectsAreRefused() {
         #expect(throws: PipelineError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
-        #expect(throws: PipelineError("m.json: not a JSON object")) { try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/") }
+        #expect(throws: PipelineError("m.json: not a JSON object")) {
+            try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/")
+        }
         #expect(StrategyVariants.listed(in: Array(#"{"strategies": {"snapshotFirst": true, "bogus": 1}}"#.utf8)) == ["snapshotFirst"])
     }
 
     @Test func theLoaderAcceptsExactlyTheCatalogsKeys() throws {
         #expect(throws: PipelineError.self) {
-            try ManifestLoader.parse(Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "strategies": {"warpDrive": true}}"#.utf8), path: "/x/m.json")
+            try ManifestLoader.parse(
+                Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "strategies": {"warpDrive": true}}"#.utf8), path: "/x/m.json")
         }
     }
 }

@@ -50,8 +50,12 @@ import LaunchImage
 
     @Test func minimalThemeParses() throws {
         let theme = try parse(minimal())
-        #expect(theme.layouts[.portrait]?.keys == [KeySpec(label: "1", icon: nil, style: "k", row: 0, column: 0, rowSpan: 1, columnSpan: 1,
-                                                            sourceLine: 7, sourceColumn: 48)])
+        #expect(
+            theme.layouts[.portrait]?.keys == [
+                KeySpec(
+                    label: "1", icon: nil, style: "k", row: 0, column: 0, rowSpan: 1, columnSpan: 1,
+                    sourceLine: 7, sourceColumn: 48)
+            ])
     }
 
     // Syntax errors: file:line:column from libxml2.
@@ -78,13 +82,17 @@ import LaunchImage
         var bytes = Array("<theme>\n  <colors nam".utf8)
         bytes.append(0xED)
         bytes += Array("e=\"x\"/></theme>".utf8)
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 14, reason: "invalid UTF-8 (byte 0xED): themes and data files must be UTF-8", kind: .encoding)) {
+        #expect(throws: XMLError(file: "t.xml", line: 2, column: 14, reason: "invalid UTF-8 (byte 0xED): themes and data files must be UTF-8", kind: .encoding))
+        {
             try ThemeParser.parse(bytes, file: "t.xml")
         }
     }
 
     @Test func otherEncodingsAreRefused() {
-        #expect(throws: XMLError(file: "t.xml", line: 1, column: 1, reason: "encoding 'ISO-8859-1' is not supported: themes and data files must be UTF-8", kind: .encoding)) {
+        #expect(
+            throws: XMLError(
+                file: "t.xml", line: 1, column: 1, reason: "encoding 'ISO-8859-1' is not supported: themes and data files must be UTF-8", kind: .encoding)
+        ) {
             try parse("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<theme/>")
         }
     }
@@ -105,14 +113,18 @@ import LaunchImage
             <theme>&lol2;</theme>
             """
         // Refused by the parser itself when it reaches the internal subset (line 2, after `lolz [`).
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 16, reason: "DOCTYPE declarations are not allowed (entities are never expanded)", kind: .doctype)) {
+        #expect(
+            throws: XMLError(file: "t.xml", line: 2, column: 16, reason: "DOCTYPE declarations are not allowed (entities are never expanded)", kind: .doctype)
+        ) {
             try parse(bomb)
         }
     }
 
     @Test func externalEntityIsRefused() {
         let xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE t [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<theme>&xxe;</theme>"
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 13, reason: "DOCTYPE declarations are not allowed (entities are never expanded)", kind: .doctype)) {
+        #expect(
+            throws: XMLError(file: "t.xml", line: 2, column: 13, reason: "DOCTYPE declarations are not allowed (entities are never expanded)", kind: .doctype)
+        ) {
             try parse(xxe)
         }
     }
@@ -132,8 +144,11 @@ import LaunchImage
     @Test func deepNestingIsRefusedAtTheLimit() {
         let depth = 50_000
         let deep = "<theme>\n" + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth) + "</theme>"
-        #expect(throws: XMLError(file: "t.xml", line: 2, column: 3 * SafeXMLReader.maximumDepth,
-                                 reason: "elements are nested more than \(SafeXMLReader.maximumDepth) deep (the limit)", kind: .tooDeep)) {
+        #expect(
+            throws: XMLError(
+                file: "t.xml", line: 2, column: 3 * SafeXMLReader.maximumDepth,
+                reason: "elements are nested more than \(SafeXMLReader.maximumDepth) deep (the limit)", kind: .tooDeep)
+        ) {
             try parse(deep)
         }
     }

@@ -31,7 +31,8 @@ import Glibc
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
             guard let pid = Int(name), let stat = try? FileIO.readText("/proc/\(pid)/stat"),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 2, fields[0] == "Z", Int(fields[1]) == Int(getpid()) { found.append(pid) }
         }
@@ -39,9 +40,11 @@ import Glibc
     }
 
     @Test func aWellBehavedProgramGivesItsPhasesTimedFromTheSpawn() throws {
-        let run = try shell("""
+        let run = try shell(
+            """
             printf 'launchprof 1\\nmain -\\nbegin - 0 cpu work\\nbegin - 0 io inner part\\nend - 0 inner part\\nstats 0 rss=1000 growth=10\\nend - 0 work\\ncount 3 things\\ncount 2 things\\nmark - 0 ready\\ndeferred later\\ndone -\\n' >&3
-            """).launch(index: 1)
+            """
+        ).launch(index: 1)
         #expect(run.phases.map(\.name) == ["process start", "work", "inner part"])
         #expect(run.phases.map(\.parent) == [nil, nil, 1])
         #expect(run.phases[0].duration > 0)
@@ -84,7 +87,10 @@ import Glibc
             _ = try shell("printf 'launchprof 1\\nmain 5\\nhello world\\n' >&3").launch(index: 1)
             Issue.record("garbage must fail")
         } catch {
-            #expect(error.description == "the app sent garbage: protocol line 3: unknown line 'hello world' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)")
+            #expect(
+                error.description
+                    == "the app sent garbage: protocol line 3: unknown line 'hello world' (expected begin, end, mark, count, stats, deferred, launched, background, tap, tap-lost, peak, main or done)"
+            )
         }
     }
 
@@ -113,8 +119,9 @@ import Glibc
     }
 
     @Test func sessionRunsEachLaunchAsANewProcessAndDropsWarmups() throws {
-        let session = LaunchSession(launcher: shell("printf 'launchprof 1\\nmain -\\nbegin - 0 cpu a\\nend - 0 a\\ndone -\\n' >&3"),
-                                    runs: 3, warmup: 2)
+        let session = LaunchSession(
+            launcher: shell("printf 'launchprof 1\\nmain -\\nbegin - 0 cpu a\\nend - 0 a\\ndone -\\n' >&3"),
+            runs: 3, warmup: 2)
         let runs = try session.run()
         #expect(runs.count == 3)
         #expect(runs.map(\.index) == [1, 2, 3])

@@ -30,8 +30,10 @@ struct CallgrindOutputTests {
     }
 
     @Test func partsAndCumulativeCounts() throws {
-        let text = Self.file([("Client Request: launchprof main", 1000), ("Client Request: launchprof begin 0 0", 50),
-                              ("Client Request: launchprof end 0 0", 700), ("Program termination", 9)])
+        let text = Self.file([
+            ("Client Request: launchprof main", 1000), ("Client Request: launchprof begin 0 0", 50),
+            ("Client Request: launchprof end 0 0", 700), ("Program termination", 9)
+        ])
         let output = try CallgrindOutput(text: Substring(text))
         #expect(output.parts.map(\.instructions) == [1000, 50, 700, 9])
         #expect(output.parts.map(\.label) == ["launchprof main", "launchprof begin 0 0", "launchprof end 0 0", nil])
@@ -52,24 +54,28 @@ struct CallgrindOutputTests {
 
     /// Phases nested on thread 0 and one on thread 1, numbered per thread in begin order.
     @Test func attachesNestedAndPerThreadCounts() throws {
-        let output = try CallgrindOutput(text: Substring(Self.file([
-            ("Client Request: launchprof main", 100),
-            ("Client Request: launchprof begin 0 0", 10),  // 110
-            ("Client Request: launchprof begin 0 1", 20),  // 130
-            ("Client Request: launchprof begin 1 0", 5),   // 135
-            ("Client Request: launchprof end 1 0", 40),    // 175
-            ("Client Request: launchprof end 0 1", 25),    // 200
-            ("Client Request: launchprof end 0 0", 300),   // 500
-            ("Client Request: launchprof begin 0 2", 1),   // 501 (after launch)
-            ("Client Request: launchprof end 0 2", 99),    // 600
-        ])))
-        var record = RunRecord(pid: 42, total: 1, phases: [
-            PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01),
-            PhaseRecord(name: "loading", start: 0.01, duration: 0.5),
-            PhaseRecord(name: "theme", start: 0.02, duration: 0.1, depth: 1, parent: 1),
-            PhaseRecord(name: "decode", start: 0.03, duration: 0.05, thread: 1),
-            PhaseRecord(name: "lazy", start: 0.7, duration: 0.1, afterLaunch: true),
-        ])
+        let output = try CallgrindOutput(
+            text: Substring(
+                Self.file([
+                    ("Client Request: launchprof main", 100),
+                    ("Client Request: launchprof begin 0 0", 10),  // 110
+                    ("Client Request: launchprof begin 0 1", 20),  // 130
+                    ("Client Request: launchprof begin 1 0", 5),  // 135
+                    ("Client Request: launchprof end 1 0", 40),  // 175
+                    ("Client Request: launchprof end 0 1", 25),  // 200
+                    ("Client Request: launchprof end 0 0", 300),  // 500
+                    ("Client Request: launchprof begin 0 2", 1),  // 501 (after launch)
+                    ("Client Request: launchprof end 0 2", 99)  // 600
+                ])))
+        var record = RunRecord(
+            pid: 42, total: 1,
+            phases: [
+                PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01),
+                PhaseRecord(name: "loading", start: 0.01, duration: 0.5),
+                PhaseRecord(name: "theme", start: 0.02, duration: 0.1, depth: 1, parent: 1),
+                PhaseRecord(name: "decode", start: 0.03, duration: 0.05, thread: 1),
+                PhaseRecord(name: "lazy", start: 0.7, duration: 0.1, afterLaunch: true)
+            ])
         try InstructionCounting.attach(output, to: &record)
         #expect(record.phases.map(\.instructions) == [100, 390, 70, 40, 99])
         #expect(record.instructions == 500, "the total ends with the last launch phase, not the lazy one")
@@ -77,10 +83,12 @@ struct CallgrindOutputTests {
 
     @Test func aMissingDumpIsAnErrorNotZero() throws {
         let output = try CallgrindOutput(text: Substring(Self.file([("Client Request: launchprof main", 100)])))
-        var record = RunRecord(pid: 1, total: 1, phases: [
-            PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01),
-            PhaseRecord(name: "drawing", start: 0.01, duration: 0.5),
-        ])
+        var record = RunRecord(
+            pid: 1, total: 1,
+            phases: [
+                PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01),
+                PhaseRecord(name: "drawing", start: 0.01, duration: 0.5)
+            ])
         #expect(throws: LaunchFailure.instructionsNotCounted("no Callgrind dumps for phase 'drawing' (thread 0, phase 0)")) {
             try InstructionCounting.attach(output, to: &record)
         }

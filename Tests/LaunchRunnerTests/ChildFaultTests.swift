@@ -10,8 +10,10 @@ import Glibc
 /// at the timeout when it has exited, and leaves nothing of its process group behind.
 @Suite(.serialized) struct ChildFaultTests {
     /// `script` run by `/bin/sh`, which first writes its pid (its process group) to a file.
-    func launch(_ script: String, timeout: Double = 30, byteLimit: Int = AppLauncher.maxProtocolBytes,
-                recordLimit: Int = AppLauncher.maxProtocolRecords) -> (Result<RunRecord, LaunchFailure>, pid_t?) {
+    func launch(
+        _ script: String, timeout: Double = 30, byteLimit: Int = AppLauncher.maxProtocolBytes,
+        recordLimit: Int = AppLauncher.maxProtocolRecords
+    ) -> (Result<RunRecord, LaunchFailure>, pid_t?) {
         let pidFile = NSTemporaryDirectory() + "launchprof-childfault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
         var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
@@ -77,8 +79,9 @@ import Glibc
 
     @Test func aFloodOfBytesIsStoppedAtTheLimit() {
         // Valid extension lines of 60,000 bytes, for ever.
-        let (result, pid) = launch("printf 'launchprof 1\\n' >&3\nline=\"x-pad $(head -c 60000 /dev/zero | tr '\\0' a)\"\nwhile :; do printf '%s\\n' \"$line\"; done >&3",
-                                   byteLimit: 4 << 20)
+        let (result, pid) = launch(
+            "printf 'launchprof 1\\n' >&3\nline=\"x-pad $(head -c 60000 /dev/zero | tr '\\0' a)\"\nwhile :; do printf '%s\\n' \"$line\"; done >&3",
+            byteLimit: 4 << 20)
         #expect(result.failure == .overLimit("more than 4 MiB of protocol output"))
         #expect(result.failure?.description.contains("docs/limits.md") == true)
         #expect(groupIsGone(pid))
@@ -118,7 +121,8 @@ extension Result {
     func launchEscaping(_ script: String) throws -> pid_t {
         let pidFile = NSTemporaryDirectory() + "launchprof-escaped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
-        let launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + ChildFaultTests.report], timeout: 30)
+        let launcher = AppLauncher(
+            executable: "/bin/sh", arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + ChildFaultTests.report], timeout: 30)
         _ = try launcher.launch(index: 1)
         let text = try FileIO.readText(pidFile)
         return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -133,7 +137,9 @@ extension Result {
     }
 
     @Test func aDescendantInAGroupOfItsOwnIsKilledWhenTheRunEnds() throws {
-        let pid = try launchEscaping(#"python3 -c 'import os,sys,time; os.setpgid(0,0); open(sys.argv[1],"w").write(str(os.getpid())); time.sleep(60)' "$PIDFILE" </dev/null >/dev/null 2>&1 3>&- & sleep 0.5"#)
+        let pid = try launchEscaping(
+            #"python3 -c 'import os,sys,time; os.setpgid(0,0); open(sys.argv[1],"w").write(str(os.getpid())); time.sleep(60)' "$PIDFILE" </dev/null >/dev/null 2>&1 3>&- & sleep 0.5"#
+        )
         #expect(isGone(pid))
     }
 

@@ -132,7 +132,8 @@ import Glibc
 
     @Test func readyWhenPortAcceptsAConnection() throws {
         let port = UInt16.random(in: 20_000...60_000)
-        let server = "import socket, time; time.sleep(0.05); s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', \(port))); s.listen(); time.sleep(30)"
+        let server =
+            "import socket, time; time.sleep(0.05); s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', \(port))); s.listen(); time.sleep(30)"
         let record = try launcher("exec python3 -c \"\(server)\"") {
             $0.readiness = .port(port)
             $0.grace = 1

@@ -16,7 +16,10 @@ import Glibc
     @Test func aFIFOIsRefused() throws {
         let path = temporaryPath("budgets.json")
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(throws: FileError(path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+        #expect(
+            throws: FileError(
+                path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
+        ) {
             try Budget.load(path: path)
         }
     }

@@ -18,10 +18,14 @@ enum Fixed {
             }
             return RunRecord(index: i + 1, total: start, phases: records)
         }
-        let configuration = tier.map { RunConfiguration(runs: count, warmup: 0, mode: "warm", timeout: 60,
-                                                         tier: TierInfo(name: $0, factors: [:], memoryBudget: nil, hostReference: nil)) }
-        return LaunchResult(date: "2026-11-22T00:00:00Z", manifest: ManifestInfo(name: "default", path: "m.json", sha256: ""),
-                            host: host, configuration: configuration, runs: runs)
+        let configuration = tier.map {
+            RunConfiguration(
+                runs: count, warmup: 0, mode: "warm", timeout: 60,
+                tier: TierInfo(name: $0, factors: [:], memoryBudget: nil, hostReference: nil))
+        }
+        return LaunchResult(
+            date: "2026-11-22T00:00:00Z", manifest: ManifestInfo(name: "default", path: "m.json", sha256: ""),
+            host: host, configuration: configuration, runs: runs)
     }
 
     /// Ten values around `center`, spread by ±`spread`.
@@ -69,10 +73,14 @@ enum Fixed {
 
 @Suite struct ComparisonTests {
     @Test func verdictsOnFixedResults() throws {
-        let a = Fixed.result([("Init", Fixed.around(0.100)), ("drawing", Fixed.around(0.200)), ("theme", Fixed.around(0.050)),
-                              ("old", Fixed.around(0.010)), ("noisy", [0.01, 0.05, 0.02, 0.09, 0.03, 0.01, 0.06, 0.02, 0.08, 0.04])])
-        let b = Fixed.result([("Init", Fixed.around(0.100)), ("drawing", Fixed.around(0.220)), ("theme", Fixed.around(0.040)),
-                              ("noisy", [0.02, 0.09, 0.01, 0.05, 0.08, 0.03, 0.02, 0.07, 0.04, 0.06]), ("new", Fixed.around(0.005))])
+        let a = Fixed.result([
+            ("Init", Fixed.around(0.100)), ("drawing", Fixed.around(0.200)), ("theme", Fixed.around(0.050)),
+            ("old", Fixed.around(0.010)), ("noisy", [0.01, 0.05, 0.02, 0.09, 0.03, 0.01, 0.06, 0.02, 0.08, 0.04])
+        ])
+        let b = Fixed.result([
+            ("Init", Fixed.around(0.100)), ("drawing", Fixed.around(0.220)), ("theme", Fixed.around(0.040)),
+            ("noisy", [0.02, 0.09, 0.01, 0.05, 0.08, 0.03, 0.02, 0.07, 0.04, 0.06]), ("new", Fixed.around(0.005))
+        ])
         let comparison = Comparison(baseline: a, candidate: b)
         let verdicts = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.path, $0.verdict) })
         #expect(comparison.rows.map(\.path) == ["Init", "drawing", "theme", "noisy", "new", "old"])
@@ -122,7 +130,8 @@ enum Fixed {
 
     @Test func budgetsNameTierPhaseTimeAndBudget() throws {
         let result = Fixed.result([("Init", Fixed.around(0.5)), ("drawing", Fixed.around(1.5))], tier: "iphone-3gs")
-        let budget = try Budget(json: Array(#"{"budgets": {"iphone-3gs": {"Total launch time": 1.9, "drawing": 2.0, "Init": 0.4}, "host": {"Init": 0.1}}}"#.utf8), file: "b.json")
+        let budget = try Budget(
+            json: Array(#"{"budgets": {"iphone-3gs": {"Total launch time": 1.9, "drawing": 2.0, "Init": 0.4}, "host": {"Init": 0.1}}}"#.utf8), file: "b.json")
         let violations = budget.violations(in: result)
         #expect(violations.map(\.phase) == ["Init", "Total launch time"])
         #expect(violations.allSatisfy { $0.tier == "iphone-3gs" })
@@ -149,11 +158,12 @@ enum Fixed {
         var b = Fixed.result([("Init", Fixed.around(0.1))], tier: "iphone-3gs")
         b.manifest.sha256 = "ffffffffffff"
         b.configuration?.mode = "cold"
-        #expect(Comparison.caveats(baseline: a, candidate: b) == [
-            "the results are from different tiers (host and iphone-3gs)",
-            "the manifests differ (default aaaaaaaa and default ffffffff)",
-            "one result is warm, the other cold",
-        ])
+        #expect(
+            Comparison.caveats(baseline: a, candidate: b) == [
+                "the results are from different tiers (host and iphone-3gs)",
+                "the manifests differ (default aaaaaaaa and default ffffffff)",
+                "one result is warm, the other cold"
+            ])
         #expect(Comparison.caveats(baseline: a, candidate: a).isEmpty)
     }
 }

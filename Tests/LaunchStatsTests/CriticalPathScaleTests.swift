@@ -13,11 +13,13 @@ struct CriticalPathScaleTests {
 
     @Test func overlappingPhasesThatEndedEarlierDropOut() {
         // Thread 0: a 0…10, c 10…20. Thread 1: b 2…8 (overlaps a, ends earlier): not on the path.
-        let run = RunRecord(total: 20, phases: [
-            PhaseRecord(name: "a", start: 0, duration: 10),
-            PhaseRecord(name: "b", start: 2, duration: 6, thread: 1),
-            PhaseRecord(name: "c", start: 10, duration: 10),
-        ])
+        let run = RunRecord(
+            total: 20,
+            phases: [
+                PhaseRecord(name: "a", start: 0, duration: 10),
+                PhaseRecord(name: "b", start: 2, duration: 6, thread: 1),
+                PhaseRecord(name: "c", start: 10, duration: 10)
+            ])
         #expect(PhaseAnalysis.criticalPath(run) == [0, 2])
     }
 }

@@ -9,12 +9,14 @@ import LaunchCore
     static func table(_ phases: [(String, [Int])], totals: [Int]? = nil) -> PhaseTable {
         let runs = phases.map(\.1.count).max() ?? 0
         let rows = phases.map { name, counts in
-            PhaseTable.Row(path: name, name: name, depth: 0, kind: nil, afterLaunch: false,
-                           durations: [Double](repeating: 0.001, count: runs), instructions: counts.map(Double.init))
+            PhaseTable.Row(
+                path: name, name: name, depth: 0, kind: nil, afterLaunch: false,
+                durations: [Double](repeating: 0.001, count: runs), instructions: counts.map(Double.init))
         }
         let total = (totals ?? (0..<runs).map { r in phases.reduce(0) { $0 + (r < $1.1.count ? $1.1[r] : 0) } }).map(Double.init)
-        return PhaseTable(rows: rows, totals: [Double](repeating: 0.01, count: runs), hostTotals: [Double](repeating: 0.01, count: runs),
-                          instructionTotals: total, deferred: [], runCount: runs)
+        return PhaseTable(
+            rows: rows, totals: [Double](repeating: 0.01, count: runs), hostTotals: [Double](repeating: 0.01, count: runs),
+            instructionTotals: total, deferred: [], runCount: runs)
     }
 
     @Test func deterministicEqualCountsAreWithinNoise() throws {
@@ -70,18 +72,28 @@ import LaunchCore
     }
 
     @Test func determinismReportNamesTheUnstablePhasesOfATable() throws {
-        let table = Self.table([("steady", [1_000_000, 1_000_050]), ("racy", [1_000_000, 1_020_000]), ("uncounted", [])],
-                               totals: [5_000_000, 5_000_001])
+        let table = Self.table(
+            [("steady", [1_000_000, 1_000_050]), ("racy", [1_000_000, 1_020_000]), ("uncounted", [])],
+            totals: [5_000_000, 5_000_001])
         let unstable = Comparison.nondeterministicPhases(in: table)
         #expect(unstable.map(\.path) == ["racy"])
         #expect(abs((unstable.first?.spread ?? 0) - 20_000 / 1_010_000.0) < 1e-12)
     }
 
     @Test func phaseTableCarriesInstructionCounts() {
-        let result = LaunchResult(date: "d", manifest: ManifestInfo(name: "m", path: "m", sha256: ""), host: Fixed.host, runs: [
-            { var run = RunRecord(total: 1, phases: [PhaseRecord(name: "a", start: 0, duration: 1, instructions: 10),
-                                                     PhaseRecord(name: "b", start: 0, duration: 1)]); run.instructions = 12; return run }(),
-        ])
+        let result = LaunchResult(
+            date: "d", manifest: ManifestInfo(name: "m", path: "m", sha256: ""), host: Fixed.host,
+            runs: [
+                {
+                    var run = RunRecord(
+                        total: 1,
+                        phases: [
+                            PhaseRecord(name: "a", start: 0, duration: 1, instructions: 10),
+                            PhaseRecord(name: "b", start: 0, duration: 1)
+                        ]);
+                    run.instructions = 12; return run
+                }()
+            ])
         let table = PhaseTable(result)
         #expect(table.rows.map(\.instructions) == [[10], []])
         #expect(table.instructionTotals == [12])

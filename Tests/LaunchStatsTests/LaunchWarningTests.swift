@@ -10,12 +10,14 @@ struct LaunchWarningTests {
             run.peakResidentBytes = i < peaks.count ? peaks[i] : nil
             return run
         }
-        var result = LaunchResult(date: "2026-11-23T00:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: ""),
-                                  host: HostInfo(cpuModel: "cpu", cores: 2, os: "linux", architecture: "x86_64", swiftVersion: "6.3", hostname: "h"),
-                                  runs: runs)
+        var result = LaunchResult(
+            date: "2026-11-23T00:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: ""),
+            host: HostInfo(cpuModel: "cpu", cores: 2, os: "linux", architecture: "x86_64", swiftVersion: "6.3", hostname: "h"),
+            runs: runs)
         if tier {
-            result.configuration = RunConfiguration(runs: runs.count, warmup: 0, mode: "warm", timeout: 60,
-                                                    tier: TierInfo(name: "slow", factors: [:], memoryBudget: 1000, hostReference: nil))
+            result.configuration = RunConfiguration(
+                runs: runs.count, warmup: 0, mode: "warm", timeout: 60,
+                tier: TierInfo(name: "slow", factors: [:], memoryBudget: 1000, hostReference: nil))
         }
         return result
     }

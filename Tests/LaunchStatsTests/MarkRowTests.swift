@@ -9,9 +9,11 @@ import LaunchCore
     func result(firstFrame: [Double], interactive: [Double]) -> LaunchResult {
         var result = Fixed.result([("drawing", Fixed.around(0.3))])
         for i in result.runs.indices {
-            result.runs[i].marks = [MarkRecord(name: "first frame", time: firstFrame[i]),
-                                    MarkRecord(name: "interactive", time: interactive[i]),
-                                    MarkRecord(name: "first frame", time: 99)]  // A repeat counts at its first time.
+            result.runs[i].marks = [
+                MarkRecord(name: "first frame", time: firstFrame[i]),
+                MarkRecord(name: "interactive", time: interactive[i]),
+                MarkRecord(name: "first frame", time: 99)
+            ]  // A repeat counts at its first time.
         }
         return result
     }

@@ -7,21 +7,25 @@ struct MetricComparisonTests {
     /// A result whose runs count `drawing` and the total as given (time stays the same).
     func result(drawing counts: [Int], extra: Int = 1_000_000) -> LaunchResult {
         let runs = counts.enumerated().map { i, count in
-            var run = RunRecord(index: i + 1, total: 0.1, phases: [
-                PhaseRecord(name: "Init", start: 0, duration: 0.01, instructions: extra),
-                PhaseRecord(name: "drawing", start: 0.01, duration: 0.05, instructions: count),
-                PhaseRecord(name: "untimed", start: 0.06, duration: 0.01),
-            ])
+            var run = RunRecord(
+                index: i + 1, total: 0.1,
+                phases: [
+                    PhaseRecord(name: "Init", start: 0, duration: 0.01, instructions: extra),
+                    PhaseRecord(name: "drawing", start: 0.01, duration: 0.05, instructions: count),
+                    PhaseRecord(name: "untimed", start: 0.06, duration: 0.01)
+                ])
             run.instructions = extra + count
             return run
         }
-        return LaunchResult(date: "2026-11-22T00:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: ""),
-                            host: HostInfo(cpuModel: "cpu", cores: 2, os: "linux", architecture: "x86_64", swiftVersion: "6.3", hostname: "h"), runs: runs)
+        return LaunchResult(
+            date: "2026-11-22T00:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: ""),
+            host: HostInfo(cpuModel: "cpu", cores: 2, os: "linux", architecture: "x86_64", swiftVersion: "6.3", hostname: "h"), runs: runs)
     }
 
     @Test func twoPercentMoreWorkIsSlowerOnOneRunPerSide() throws {
-        let comparison = Comparison(baseline: result(drawing: [100_000_000, 100_000_050]),
-                                    candidate: result(drawing: [102_000_000]), metric: .instructions)
+        let comparison = Comparison(
+            baseline: result(drawing: [100_000_000, 100_000_050]),
+            candidate: result(drawing: [102_000_000]), metric: .instructions)
         let drawing = try #require(comparison.rows.first { $0.path == "drawing" })
         #expect(drawing.verdict == .slower)
         #expect(drawing.deterministic == true)
@@ -34,16 +38,18 @@ struct MetricComparisonTests {
     }
 
     @Test func halfAPercentIsWithinTheOnePercentThreshold() throws {
-        let comparison = Comparison(baseline: result(drawing: [100_000_000, 100_000_000]),
-                                    candidate: result(drawing: [100_500_000]), metric: .instructions)
+        let comparison = Comparison(
+            baseline: result(drawing: [100_000_000, 100_000_000]),
+            candidate: result(drawing: [100_500_000]), metric: .instructions)
         #expect(comparison.rows.allSatisfy { $0.verdict == .withinNoise })
         #expect(comparison.regressions.isEmpty)
     }
 
     @Test func countsThatAreNotRepeatableNeedATest() throws {
         // 3% apart within the baseline: no longer deterministic, so one run cannot decide.
-        let comparison = Comparison(baseline: result(drawing: [100_000_000, 103_000_000]),
-                                    candidate: result(drawing: [106_000_000]), metric: .instructions)
+        let comparison = Comparison(
+            baseline: result(drawing: [100_000_000, 103_000_000]),
+            candidate: result(drawing: [106_000_000]), metric: .instructions)
         let drawing = try #require(comparison.rows.first { $0.path == "drawing" })
         #expect(drawing.deterministic == false)
         #expect(drawing.verdict != .slower, "three runs cannot make a significant change")

@@ -66,7 +66,9 @@ struct SequentialLookTests {
 
     @Test func aTimeBudgetBetweenLooksSpendsWhatIsLeftExactlyOnce() {
         var look = SequentialLook(thresholds: Thresholds(), maxPairs: 200)
-        let (a, b) = { var rng = Seeded(state: 14); return Self.runs(30, shift: 0, rng: &rng) }()
+        let (a, b) = {
+            var rng = Seeded(state: 14); return Self.runs(30, shift: 0, rng: &rng)
+        }()
         #expect(look.alpha(atPairs: 17, last: false) == 0, "no look between the planned ones")
         _ = look.look(baseline: Fixed.result([]), candidate: Fixed.result([]), last: false)
         var first = a, second = b

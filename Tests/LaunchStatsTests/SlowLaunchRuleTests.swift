@@ -30,15 +30,22 @@ import LaunchCore
         let decoding = run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)])
         let reasons = SlowLaunchDiagnosis.reasons([decoding])
         #expect(reasons.first?.rule == "decodeOnMainThread")
-        #expect(reasons.first?.message == "decoding took 75% of the launch on the main thread (over 20%): try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch")
+        #expect(
+            reasons.first?.message
+                == "decoding took 75% of the launch on the main thread (over 20%): try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"
+        )
         #expect(rules([run([("Init", .cpu, 0.1), ("loading images", .decode, 0.3)], thread: 1)]) == [])
         #expect(rules([run([("Init", .cpu, 0.9), ("loading images", .decode, 0.1)])]) == [])
     }
 
     @Test func withBackgroundDecodeTheAdviceNamesWhatStillDecodesOnTheMainThread() {
-        let decoding = run([("Init", .cpu, 0.1), ("loading images", .decode, 0.2), ("drawing", .draw, 0.1)],
-                           counters: [AppInterface.imagesQueuedForWorkersCounter: 6])
-        #expect(SlowLaunchDiagnosis.reasons([decoding]).first?.message == "decoding took 50% of the launch on the main thread (over 20%): the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread is 'loading images': make it smaller, or show less before the first frame")
+        let decoding = run(
+            [("Init", .cpu, 0.1), ("loading images", .decode, 0.2), ("drawing", .draw, 0.1)],
+            counters: [AppInterface.imagesQueuedForWorkersCounter: 6])
+        #expect(
+            SlowLaunchDiagnosis.reasons([decoding]).first?.message
+                == "decoding took 50% of the launch on the main thread (over 20%): the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread is 'loading images': make it smaller, or show less before the first frame"
+        )
     }
 
     /// The saved snapshot decoded as the first frame is the first frame itself: the first-frame rule
@@ -68,7 +75,9 @@ import LaunchCore
         #expect(reasons.map(\.rule) == ["lateFirstFrame"])
         #expect(reasons[0].message.hasPrefix("first frame at 1.00s (over 0.40s): try snapshotFirst"))
         let shown = run([("showing snapshot", .cpu, 0.6), ("drawing", .draw, 0.4)], firstFrame: 0.6, counters: ["snapshot shown": 1])
-        #expect(SlowLaunchDiagnosis.reasons([shown]).first?.message == "first frame at 0.60s (over 0.40s): the saved snapshot is shown first already; the largest phase before it is 'showing snapshot'")
+        #expect(
+            SlowLaunchDiagnosis.reasons([shown]).first?.message
+                == "first frame at 0.60s (over 0.40s): the saved snapshot is shown first already; the largest phase before it is 'showing snapshot'")
         #expect(rules([run([("Init", .cpu, 0.6)], firstFrame: 0.3)]) == [])
     }
 
@@ -91,7 +100,9 @@ import LaunchCore
     }
 
     @Test func sliversAreNamedOnlyBesideARealReason() {
-        let phases: [(String, PhaseKind, Double)] = [("a", .cpu, 0.001), ("b", .cpu, 0.001), ("c", .cpu, 0.001), ("d", .cpu, 0.001), ("e", .cpu, 0.001), ("images", .decode, 0.5)]
+        let phases: [(String, PhaseKind, Double)] = [
+            ("a", .cpu, 0.001), ("b", .cpu, 0.001), ("c", .cpu, 0.001), ("d", .cpu, 0.001), ("e", .cpu, 0.001), ("images", .decode, 0.5)
+        ]
         let reasons = SlowLaunchDiagnosis.reasons([run(phases)])
         #expect(reasons.map(\.rule) == ["decodeOnMainThread", "notWorthOptimising"])
         #expect(reasons[1].message == "5 phases under 2% of the launch each ('a', 'b', 'c', 'd' and 1 more): not worth optimising")
@@ -112,7 +123,9 @@ import LaunchCore
         }
         let reasons = SlowLaunchDiagnosis.reasons([touched(0.29), touched(0.31), touched(0.01)])
         #expect(reasons.map(\.rule) == ["slowFirstUse"])
-        #expect(reasons.first?.message == "the first use of 'loading conversions' took 0.29s (over 0.10s): try preload (prepare it on a worker thread under the launch animation)")
+        #expect(
+            reasons.first?.message
+                == "the first use of 'loading conversions' took 0.29s (over 0.10s): try preload (prepare it on a worker thread under the launch animation)")
         #expect(rules([touched(0.09)]) == [])
         #expect(rules([touched(0.5, preloaded: true)]) == [])
     }

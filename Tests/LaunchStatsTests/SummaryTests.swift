@@ -34,14 +34,17 @@ import LaunchCore
 
     @Test func phaseTableLinesUpPhasesAcrossRunsByPath() {
         func run(_ i: Int, _ d: Double) -> RunRecord {
-            RunRecord(index: i, total: 1 + d, phases: [
-                PhaseRecord(name: "drawing", start: 0, duration: 1),
-                PhaseRecord(name: "keys", start: 0, duration: d, depth: 1, parent: 0),
-            ])
+            RunRecord(
+                index: i, total: 1 + d,
+                phases: [
+                    PhaseRecord(name: "drawing", start: 0, duration: 1),
+                    PhaseRecord(name: "keys", start: 0, duration: d, depth: 1, parent: 0)
+                ])
         }
-        let result = LaunchResult(date: "", manifest: ManifestInfo(name: "m", path: "m", sha256: ""),
-                                  host: HostInfo(cpuModel: "", cores: 1, os: "", architecture: "", swiftVersion: "", hostname: ""),
-                                  runs: [run(1, 0.25), run(2, 0.5)])
+        let result = LaunchResult(
+            date: "", manifest: ManifestInfo(name: "m", path: "m", sha256: ""),
+            host: HostInfo(cpuModel: "", cores: 1, os: "", architecture: "", swiftVersion: "", hostname: ""),
+            runs: [run(1, 0.25), run(2, 0.5)])
         let table = PhaseTable(result)
         #expect(table.rows.map(\.path) == ["drawing", "drawing/keys"])
         #expect(table.rows[1].durations == [0.25, 0.5])

@@ -32,7 +32,8 @@ import LaunchCore
     @Test func tiersSourcesImportNoAppCode() throws {
         let directories = ["Sources/LaunchTiers", "Sources/CTierReference", "Sources/CTierReference/include"]
         for directory in directories {
-            for name in try FileManager.default.contentsOfDirectory(atPath: "\(Self.root)/\(directory)") where name.hasSuffix(".swift") || name.hasSuffix(".c") || name.hasSuffix(".h") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: "\(Self.root)/\(directory)")
+            where name.hasSuffix(".swift") || name.hasSuffix(".c") || name.hasSuffix(".h") {
                 let text = try String(contentsOfFile: "\(Self.root)/\(directory)/\(name)", encoding: .utf8)
                 for forbidden in ["import LaunchPipeline", "import LaunchImage", "import CPNGShim", "png_shim.h"] {
                     #expect(!text.contains(forbidden), "\(directory)/\(name) uses the app's code (\(forbidden))")

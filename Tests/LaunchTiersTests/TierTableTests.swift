@@ -31,7 +31,8 @@ import Glibc
     }
 
     @Test func userFilesAddAndOverrideTiers() throws {
-        let json = #"{"tiers": [{"name": "iphone-3gs", "description": "mine", "factors": {"cpu": 3}}, {"name": "slow", "factors": {"draw": 2}, "memoryBudgetMB": 1.5}]}"#
+        let json =
+            #"{"tiers": [{"name": "iphone-3gs", "description": "mine", "factors": {"cpu": 3}}, {"name": "slow", "factors": {"draw": 2}, "memoryBudgetMB": 1.5}]}"#
         let user = try TierTable(json: Array(json.utf8), file: "t.json")
         #expect(user.tiers.count == 2)
         #expect(user.tiers[1].memoryBudget == 1_572_864)
@@ -67,7 +68,10 @@ import Glibc
     @Test func aFIFOIsRefused() throws {
         let path = temporaryPath("tiers.json")
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(throws: FileError(path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+        #expect(
+            throws: FileError(
+                path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
+        ) {
             try TierTable.load(userFile: path)
         }
     }
@@ -75,7 +79,10 @@ import Glibc
     @Test func aSymlinkToDevZeroIsRefused() throws {
         let path = temporaryPath("tiers.json")
         #expect(symlink("/dev/zero", path) == 0)
-        #expect(throws: FileError(path: path, reason: "is a character device, not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)) {
+        #expect(
+            throws: FileError(
+                path: path, reason: "is a character device, not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
+        ) {
             try TierTable.load(userFile: path)
         }
     }
@@ -101,7 +108,7 @@ import Glibc
         (#""factors": {"cpu": -2}"#, "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)"),
         (#""referenceSeconds": {"draw": 0}"#, "t.json: tiers[0].referenceSeconds.draw: expected a positive number (at most 1000000)"),
         (#""factors": {"cpu": 2}, "memoryBudgetMB": 1e300"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)"),
-        (#""factors": {"cpu": 2}, "memoryBudgetMB": -1"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)"),
+        (#""factors": {"cpu": 2}, "memoryBudgetMB": -1"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)")
     ])
     func outOfRangeNumbersNameTheFileAndKey(entry: String, message: String) {
         let json = #"{"tiers": [{"name": "x", \#(entry)}]}"#

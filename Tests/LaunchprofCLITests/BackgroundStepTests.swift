@@ -40,9 +40,12 @@ import LaunchExport
 @Suite(.serialized) struct BackgroundMemoryTests {
     @Test func checkFailsOverTheTiersBackgroundMemoryBudget() throws {
         let tiers = CLI.temporaryPath("tiers.json")
-        try FileIO.writeAtomically(#"{"tiers": [{"name": "tiny", "factors": {"cpu": 1, "io": 1, "decode": 1, "draw": 1}, "backgroundMemoryMB": 0.01}]}"#, to: tiers)
+        try FileIO.writeAtomically(
+            #"{"tiers": [{"name": "tiny", "factors": {"cpu": 1, "io": 1, "decode": 1, "draw": 1}, "backgroundMemoryMB": 0.01}]}"#, to: tiers)
         let result = CLI.temporaryPath("tiny.json")
-        let run = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--snapshot", CLI.temporaryPath("s.png"), "--output", result])
+        let run = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--snapshot", CLI.temporaryPath("s.png"), "--output", result
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(#/Memory in the background: dirty \d+\.\d MiB \(was \d+\.\d MiB\), resident/#))
         let check = try CLI.run(["check", "--result", result, "--baseline", result])
@@ -131,14 +134,18 @@ import LaunchExport
         // measured here.
         let factor = min(1_000, max(20, 2.0 / max(interactive - first, 0.001)))
         let tiers = CLI.temporaryPath("tiers.json")
-        try FileIO.writeAtomically(#"{"tiers": [{"name": "slow", "factors": {"cpu": \#(factor), "io": \#(factor), "decode": \#(factor), "draw": \#(factor)}}]}"#, to: tiers)
+        try FileIO.writeAtomically(
+            #"{"tiers": [{"name": "slow", "factors": {"cpu": \#(factor), "io": \#(factor), "decode": \#(factor), "draw": \#(factor)}}]}"#, to: tiers)
         // The background step is stretched too: it gets the OS's longest budget.
-        let slow = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot, "--tier", "slow", "--tiers", tiers, "--seed", "7",
-                                "--background-budget", "60"])
+        let slow = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot, "--tier", "slow", "--tiers", tiers, "--seed", "7",
+            "--background-budget", "60"
+        ])
         #expect(slow.status == 0, "\(slow.stderr)")
         #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds, \d+ spinner frames, longest gap \d+\.\d\ds/#), "\(slow.stdout)")
         let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])
-        #expect(quick.stdout.contains("Loading dialog: not shown (init finished before it was due)")
-            || (interactive - first > 0.8 && quick.stdout.contains("Loading dialog: shown in 1 of 1 runs")), "\(quick.stdout)")
+        #expect(
+            quick.stdout.contains("Loading dialog: not shown (init finished before it was due)")
+                || (interactive - first > 0.8 && quick.stdout.contains("Loading dialog: shown in 1 of 1 runs")), "\(quick.stdout)")
     }
 }

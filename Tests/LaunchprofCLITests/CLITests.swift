@@ -37,8 +37,9 @@ enum CLI {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     static func temporaryPath(_ name: String) -> String {
@@ -60,8 +61,9 @@ enum CLI {
         try #require(tail.count == 5)
         // The default manifest shows the dialog after 1 s of init: a quiet machine never reaches it, a
         // loaded one may; either way the line says which.
-        #expect(tail[3] == "Loading dialog: not shown (init finished before it was due)"
-            || tail[3].range(of: #"^Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds"#, options: .regularExpression) != nil, "\(tail[3])")
+        #expect(
+            tail[3] == "Loading dialog: not shown (init finished before it was due)"
+                || tail[3].range(of: #"^Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds"#, options: .regularExpression) != nil, "\(tail[3])")
         #expect(tail[4].hasPrefix("Time for entering background: "))
         #expect(tail[0].range(of: #"^Total launch time: \d+\.\d\ds$"#, options: .regularExpression) != nil)
         #expect(tail[1].range(of: #"^Time to first frame: \d+\.\d\ds$"#, options: .regularExpression) != nil)
@@ -137,8 +139,9 @@ enum CLI {
 
     @Test func malformedThemeIsAnInputErrorWithLineAndColumn() throws {
         let directory = CLI.temporaryPath("bad")
-        try FileIO.writeAtomically(#"{"theme": "theme.xml", "screen": {"width": 100, "height": 100}, "stages": [{"name": "t", "run": "theme"}]}"#,
-                                   to: directory + "/manifest.json")
+        try FileIO.writeAtomically(
+            #"{"theme": "theme.xml", "screen": {"width": 100, "height": 100}, "stages": [{"name": "t", "run": "theme"}]}"#,
+            to: directory + "/manifest.json")
         try FileIO.writeAtomically("<theme>\n <colors></theme>", to: directory + "/theme.xml")
         let outcome = try CLI.run(["run", "--manifest", directory + "/manifest.json"])
         #expect(outcome.status == 2)
@@ -198,14 +201,18 @@ enum CLI {
     @Test func aTierOverItsMemoryBudgetWarnsWithTierPeakAndBudget() throws {
         let tiers = CLI.temporaryPath("tiers.json")
         try FileIO.writeAtomically(#"{"tiers": [{"name": "tiny", "description": "1 MiB phone", "factors": {"cpu": 1.5}, "memoryBudgetMB": 1}]}"#, to: tiers)
-        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--output", CLI.temporaryPath("r.json"),
-                                   "--snapshot", CLI.temporaryPath("s.png")])
+        let outcome = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--output", CLI.temporaryPath("r.json"),
+            "--snapshot", CLI.temporaryPath("s.png")
+        ])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains(#/launchprof: warning: peak resident memory \d+\.\d MiB is over the tiny memory budget of 1\.0 MiB/#))
         #expect(outcome.stdout.contains("emulating tiny (cpu ×1.5, io ×1.0, decode ×1.0, draw ×1.0)"))
         #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d\ds \(host \d+\.\d\ds\)/#))
-        let json = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--format", "json", "--quiet",
-                                "--snapshot", CLI.temporaryPath("s.png")])
+        let json = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--format", "json", "--quiet",
+            "--snapshot", CLI.temporaryPath("s.png")
+        ])
         let result = try ResultFile.decode(Array(json.stdout.utf8), path: "stdout")
         #expect(result.configuration?.tier?.name == "tiny")
         #expect(result.configuration?.tier?.factors[.cpu] == 1.5)
@@ -231,8 +238,9 @@ enum CLI {
 
     @Test func aFailingAppIsReportedWithItsMessage() throws {
         let directory = CLI.temporaryPath("missing")
-        try FileIO.writeAtomically(#"{"theme": "nope.xml", "screen": {"width": 100, "height": 100}, "stages": [{"name": "t", "run": "theme"}]}"#,
-                                   to: directory + "/manifest.json")
+        try FileIO.writeAtomically(
+            #"{"theme": "nope.xml", "screen": {"width": 100, "height": 100}, "stages": [{"name": "t", "run": "theme"}]}"#,
+            to: directory + "/manifest.json")
         let outcome = try CLI.run(["run", "--runs", "2", "--manifest", directory + "/manifest.json"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr == "launchprof: error: \(directory)/nope.xml: cannot read: No such file or directory\n")

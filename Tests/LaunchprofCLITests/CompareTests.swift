@@ -10,7 +10,8 @@ import LaunchCore
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "strategy,tier,measure,unit,off,on,change_percent,verdict")
         let strategies = Set(lines.dropFirst().map { String($0.split(separator: ",")[0]) })
-        #expect(strategies == ["reuseKeyBackgrounds", "snapshotFirst", "queueInputDuringLaunch", "loadingDialog", "releaseCachesOnBackground", "coalescedLayout"])
+        #expect(
+            strategies == ["reuseKeyBackgrounds", "snapshotFirst", "queueInputDuringLaunch", "loadingDialog", "releaseCachesOnBackground", "coalescedLayout"])
         // Coalesced layout: one pass instead of one per setting (10 on the default fixture), whatever the noise.
         #expect(lines.contains("coalescedLayout,host,layout passes,count,10.0,1.0,-90.0,better"), "\(lines.filter { $0.contains("layout passes") })")
         let verdicts = Set(lines.dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) })
@@ -24,7 +25,9 @@ import LaunchCore
     }
 
     @Test func aTextTableNamesTheRunsAndTheTiers() throws {
-        let outcome = try CLI.run(["compare", "--strategy", "releaseCachesOnBackground", "--runs", "2", "--warmup", "0", "--resume", "--tier", "host", "--tier", "host", "--quiet"])
+        let outcome = try CLI.run([
+            "compare", "--strategy", "releaseCachesOnBackground", "--runs", "2", "--warmup", "0", "--resume", "--tier", "host", "--tier", "host", "--quiet"
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("strategy"))
         #expect(outcome.stdout.contains("return to foreground"))
@@ -41,7 +44,9 @@ import LaunchCore
         #expect(try CLI.run(["compare", "--all", "--snapshot", "/tmp/x.png"]).status == 2)
         let bare = CLI.temporaryPath("bare") + "/manifest.json"
         let fixture = CLI.packageRoot + "/Fixtures/default"
-        try FileIO.writeAtomically(#"{"theme": "\#(fixture)/theme.xml", "assets": "\#(fixture)/assets", "screen": {"width": 320, "height": 480}, "stages": [{"name": "Init", "run": "init"}]}"#, to: bare)
+        try FileIO.writeAtomically(
+            #"{"theme": "\#(fixture)/theme.xml", "assets": "\#(fixture)/assets", "screen": {"width": 320, "height": 480}, "stages": [{"name": "Init", "run": "init"}]}"#,
+            to: bare)
         let none = try CLI.run(["compare", "--all", "--manifest", bare])
         #expect(none.status == 2)
         #expect(none.stderr.contains("\"strategies\" lists none to compare"), "\(none.stderr)")

@@ -18,8 +18,10 @@ import LaunchExport
 
     @Test func checkAndDiffRefuseAnEmptySide() throws {
         let (full, empty) = try results()
-        for arguments in [["check", "--result", empty, "--baseline", full], ["check", "--result", full, "--baseline", empty],
-                          ["diff", full, empty], ["diff", empty, full]] {
+        for arguments in [
+            ["check", "--result", empty, "--baseline", full], ["check", "--result", full, "--baseline", empty],
+            ["diff", full, empty], ["diff", empty, full]
+        ] {
             let outcome = try CLI.run(arguments)
             #expect(outcome.status == 2, "\(arguments): \(outcome.stdout)")
             #expect(outcome.stderr.contains(empty), "\(arguments): \(outcome.stderr)")

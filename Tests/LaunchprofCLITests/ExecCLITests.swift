@@ -16,9 +16,11 @@ import LaunchExport
         let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0].hasPrefix("launchprof \(launchprofVersion): python3 -c pass, 5 runs after 1 warm-up, warm, on "))
         let body = reportLines(outcome.stdout)
-        let patterns = [#"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+\.\d\ds ± \d+\.\d\ds$"#,
-                        #"^User CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#, #"^System CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#,
-                        #"^Peak memory: \d+\.\d MiB ± \d+\.\d MiB$"#, #"^$"#]
+        let patterns = [
+            #"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+\.\d\ds ± \d+\.\d\ds$"#,
+            #"^User CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#, #"^System CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#,
+            #"^Peak memory: \d+\.\d MiB ± \d+\.\d MiB$"#, #"^$"#
+        ]
         #expect(body.count == patterns.count, "\(body)")
         for (line, pattern) in zip(body, patterns) {
             #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line) !~ \(pattern)")
@@ -70,13 +72,17 @@ import LaunchExport
     }
 
     @Test func aSlowerCommandFailsTheInterleavedComparison() throws {
-        let outcome = try CLI.run(["exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "true",
-                                   "--fail-on-regression", "--", "/bin/sh", "-c", "sleep 0.1"])
+        let outcome = try CLI.run([
+            "exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "true",
+            "--fail-on-regression", "--", "/bin/sh", "-c", "sleep 0.1"
+        ])
         #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stderr.contains("launchprof: regression in 'Total launch time': median "), "\(outcome.stderr)")
         #expect(outcome.stdout.contains("true"))
-        let same = try CLI.run(["exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "sleep 0.05",
-                                "--fail-on-regression", "--threshold", "50", "--", "/bin/sh", "-c", "sleep 0.05"])
+        let same = try CLI.run([
+            "exec", "--runs", "6", "--warmup", "0", "--quiet", "--baseline-command", "sleep 0.05",
+            "--fail-on-regression", "--threshold", "50", "--", "/bin/sh", "-c", "sleep 0.05"
+        ])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
     }
 
@@ -105,9 +111,18 @@ import LaunchExport
             (["exec", "--", directory], "launchprof: error: '\(directory)' is a directory, not a program\n"),
             (["exec", "--", plain], "launchprof: error: '\(plain)' is not executable (Permission denied; chmod +x it, or run it through its interpreter)\n"),
             (["exec"], "launchprof: error: give the command to profile after --: launchprof exec [options] -- CMD [ARGS…]\n"),
-            (["exec", "--ready-when-output", "(", "--", "/bin/true"], "launchprof: error: --ready-when-output: '(' is not a valid extended regular expression: Unmatched ( or \\(\n"),
-            (["exec", "--shell", "--", "echo", "a"], "launchprof: error: --shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got 2 arguments)\n"),
-            (["exec", "--input", directory, "--", "/bin/true"], "launchprof: error: --input \(directory): not a regular file (only files are evicted from the page cache)\n"),
+            (
+                ["exec", "--ready-when-output", "(", "--", "/bin/true"],
+                "launchprof: error: --ready-when-output: '(' is not a valid extended regular expression: Unmatched ( or \\(\n"
+            ),
+            (
+                ["exec", "--shell", "--", "echo", "a"],
+                "launchprof: error: --shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got 2 arguments)\n"
+            ),
+            (
+                ["exec", "--input", directory, "--", "/bin/true"],
+                "launchprof: error: --input \(directory): not a regular file (only files are evicted from the page cache)\n"
+            )
         ]
         for (arguments, message) in cases {
             let outcome = try CLI.run(arguments)
@@ -120,7 +135,10 @@ import LaunchExport
             (["exec", "--ready-when-port", "0", "--", "/bin/true"], "--ready-when-port must be from 1 to 65535"),
             (["exec", "--grace", "-1", "--", "/bin/true"], "--grace must be from 0 to 3600 seconds"),
             (["exec", "--runs", "auto", "--", "/bin/true"], "--runs auto chooses how many runs a comparison needs"),
-            (["exec", "--ready-when-port", "80", "--ready-when-file", "x", "--", "/bin/true"], "give one of --ready-when-output, --ready-when-port and --ready-when-file"),
+            (
+                ["exec", "--ready-when-port", "80", "--ready-when-file", "x", "--", "/bin/true"],
+                "give one of --ready-when-output, --ready-when-port and --ready-when-file"
+            )
         ] {
             let outcome = try CLI.run(arguments)
             #expect(outcome.status == 2, "\(arguments)")
@@ -148,11 +166,15 @@ import LaunchExport
     @Test func aMissingExpectedPhaseFailsWithAClearError() throws {
         let outcome = try CLI.run(["exec", "--runs", "1", "--expect-phase", "loading config", "--", "/bin/true"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr == "launchprof: error: /bin/true never reported the phase 'loading config' that --expect-phase requires (a missing phase is never taken as 0)\n")
+        #expect(
+            outcome.stderr
+                == "launchprof: error: /bin/true never reported the phase 'loading config' that --expect-phase requires (a missing phase is never taken as 0)\n"
+        )
     }
 
     @Test func aShellScriptsOwnPhasesAreReported() throws {
-        let script = "printf 'launchprof 1\\nbegin - 0 io reading config\\n' >&$LAUNCHPROF_FD; sleep 0.01; printf 'end - 0 reading config\\nmark - 0 interactive\\ndone -\\n' >&$LAUNCHPROF_FD"
+        let script =
+            "printf 'launchprof 1\\nbegin - 0 io reading config\\n' >&$LAUNCHPROF_FD; sleep 0.01; printf 'end - 0 reading config\\nmark - 0 interactive\\ndone -\\n' >&$LAUNCHPROF_FD"
         let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--expect-phase", "reading config", "--shell", "--", script])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let body = reportLines(outcome.stdout)
@@ -178,7 +200,9 @@ import LaunchExport
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         let json = try #require(lines.firstIndex { $0.hasPrefix("Time for import json: ") })
         #expect(lines[json + 1].hasPrefix("  Time for import json.decoder: "), "\(lines)")
-        let result = try ResultFile.decode(Array(try CLI.run(["exec", "--runs", "1", "--format", "json", "--trace", "python-importtime", "--", "python3", "-c", "import json"]).stdout.utf8), path: "stdout")
+        let result = try ResultFile.decode(
+            Array(try CLI.run(["exec", "--runs", "1", "--format", "json", "--trace", "python-importtime", "--", "python3", "-c", "import json"]).stdout.utf8),
+            path: "stdout")
         #expect(result.command?.trace == "python-importtime")
         let phases = try #require(result.runs.first?.phases)
         let parent = try #require(phases.firstIndex { $0.name == "import json" })
@@ -209,7 +233,10 @@ import LaunchExport
             """
         let file = CLI.temporaryPath("trace.json")
         defer { unlink(file) }
-        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3", "-c", script])
+        let outcome = try CLI.run([
+            "exec", "--runs", "2", "--precision", "3", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3",
+            "-c", script
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(#/\nTime for loading config: 0\.02\ds/#), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("\nTime to interactive: "))
@@ -224,7 +251,7 @@ import LaunchExport
             (["exec", "--trace-file", "x.json", "--", "/bin/true"], "--trace-file needs --trace FORMAT"),
             (["exec", "--trace", "perfetto", "--", "/bin/true"], "--trace"),
             (["exec", "--trace", "chrome-trace", "--trace-file", directory, "--", "/bin/true"], directory),
-            (["exec", "--runs", "1", "--trace", "chrome-trace", "--trace-file", directory + "/never.json", "--", "/bin/true"], "the program wrote no trace"),
+            (["exec", "--runs", "1", "--trace", "chrome-trace", "--trace-file", directory + "/never.json", "--", "/bin/true"], "the program wrote no trace")
         ] {
             let outcome = try CLI.run(arguments)
             #expect(outcome.status == 2, "\(arguments)")
@@ -238,14 +265,19 @@ import LaunchExport
     /// Examples/cpu-bound/spin.c compiled once, or `nil` without a C compiler.
     static let spin: String? = {
         let binary = CLI.temporaryPath("spin")
-        guard let outcome = try? CLI.run(["exec", "--runs", "1", "--warmup", "0", "--quiet", "--", "cc", "-O2", "-pthread", "-o", binary,
-                                          CLI.packageRoot + "/Examples/cpu-bound/spin.c"]), outcome.status == 0 else { return nil }
+        guard
+            let outcome = try? CLI.run([
+                "exec", "--runs", "1", "--warmup", "0", "--quiet", "--", "cc", "-O2", "-pthread", "-o", binary,
+                CLI.packageRoot + "/Examples/cpu-bound/spin.c"
+            ]), outcome.status == 0
+        else { return nil }
         return binary
     }()
 
     func tiersFile(cpu: Double, memoryMB: Int) throws -> String {
         let path = CLI.temporaryPath("tiers.json")
-        try FileIO.writeAtomically(#"{"tiers": [{"name": "slow", "factors": {"cpu": \#(cpu), "io": 1, "decode": 1, "draw": 1}, "memoryBudgetMB": \#(memoryMB)}]}"#, to: path)
+        try FileIO.writeAtomically(
+            #"{"tiers": [{"name": "slow", "factors": {"cpu": \#(cpu), "io": 1, "decode": 1, "draw": 1}, "memoryBudgetMB": \#(memoryMB)}]}"#, to: path)
         return path
     }
 
@@ -253,7 +285,8 @@ import LaunchExport
     /// tests, running in parallel, make and remove cgroups named by its pid).
     func runCgroups() -> Set<String> {
         let own = "launchprof-\(getpid())-"
-        return Set((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") && !$0.hasPrefix(own) } ?? [])
+        return Set(
+            (try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") && !$0.hasPrefix(own) } ?? [])
     }
 
     @Test(arguments: ["", "signals"]) func aCPUBoundProgramIsStretchedByTheFactor(_ mechanism: String) throws {
@@ -277,8 +310,10 @@ import LaunchExport
 
     @Test func enforceMemoryKillsAProgramOverTheBudget() throws {
         let tiers = try tiersFile(cpu: 1, memoryMB: 32)
-        let outcome = try CLI.run(["exec", "--runs", "1", "--warmup", "0", "--tier", "slow", "--tiers", tiers, "--enforce-memory", "--",
-                                   "python3", "-c", "b = bytearray(96 << 20)"])
+        let outcome = try CLI.run([
+            "exec", "--runs", "1", "--warmup", "0", "--tier", "slow", "--tiers", tiers, "--enforce-memory", "--",
+            "python3", "-c", "b = bytearray(96 << 20)"
+        ])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("killed: over the slow memory budget of 32 MiB"), "\(outcome.stderr)")
         let small = try CLI.run(["exec", "--runs", "1", "--warmup", "0", "--tier", "slow", "--tiers", tiers, "--enforce-memory", "--", "/bin/true"])
@@ -287,8 +322,10 @@ import LaunchExport
 
     @Test func theBuiltInAppIsKilledOverATinyBudgetToo() throws {
         let tiers = try tiersFile(cpu: 1, memoryMB: 3)
-        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", CLI.temporaryPath("s.png"),
-                                   "--tier", "slow", "--tiers", tiers, "--enforce-memory"])
+        let outcome = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--snapshot", CLI.temporaryPath("s.png"),
+            "--tier", "slow", "--tiers", tiers, "--enforce-memory"
+        ])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("the app was killed: over the slow memory budget of 3 MiB"), "\(outcome.stderr)")
     }
@@ -298,7 +335,7 @@ import LaunchExport
             (["exec", "--enforce-memory", "--", "/bin/true"], "--tiers, --enforce-memory and --throttle need --tier NAME"),
             (["exec", "--tier", "iphone-3gs", "--throttle", "cgroups", "--", "/bin/true"], "--throttle must be cgroup-v1, cgroup-v2 or signals"),
             (["exec", "--tier", "no-such-tier", "--", "/bin/true"], "no-such-tier"),
-            (["run", "--enforce-memory"], "--enforce-memory needs --tier NAME"),
+            (["run", "--enforce-memory"], "--enforce-memory needs --tier NAME")
         ] {
             let outcome = try CLI.run(arguments)
             #expect(outcome.status == 2, "\(arguments)")

@@ -21,7 +21,10 @@ import LaunchExport
         let outcome = try CLI.run(["check", "--result", result, "--baseline", result])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasSuffix(")\n"))
-        #expect(outcome.stdout.contains(#/launchprof check: passed: no launch regression \(total \d\.\d{3}s → \d\.\d{3}s, \+0\.0%, (within noise|inconclusive \(~\d+ more runs each\))\)/#))
+        #expect(
+            outcome.stdout.contains(
+                #/launchprof check: passed: no launch regression \(total \d\.\d{3}s → \d\.\d{3}s, \+0\.0%, (within noise|inconclusive \(~\d+ more runs each\))\)/#
+            ))
         #expect(outcome.stderr.isEmpty)
     }
 
@@ -42,11 +45,15 @@ import LaunchExport
     @Test func interleavedCheckFailsOnAClearInjectedRegression() throws {
         let junit = CLI.temporaryPath("launch.xml")
         let summary = CLI.temporaryPath("summary.md")
-        let outcome = try CLI.run(["check", "--baseline-manifest", try manifest(), "--manifest", try manifest(slowdown: 1.0),
-                                   "--runs", "10", "--warmup", "1", "--quiet", "--junit", junit],
-                                  environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
+        let outcome = try CLI.run(
+            [
+                "check", "--baseline-manifest", try manifest(), "--manifest", try manifest(slowdown: 1.0),
+                "--runs", "10", "--warmup", "1", "--quiet", "--junit", junit
+            ],
+            environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), confidence \d+\.\d+%/#))
+        #expect(
+            outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), confidence \d+\.\d+%/#))
         #expect(outcome.stdout.contains("::error title=Launch regression%3A drawing::'drawing': median "))
         let markdown = try FileIO.readText(summary)
         #expect(markdown.contains("- :x: regression in 'drawing'"))
@@ -165,25 +172,33 @@ import LaunchExport
 /// `check --runs auto`: interleaved pairs until the sequential rule decides.
 @Suite(.serialized) struct AdaptiveCheckTests {
     @Test func aDoubledDrawingIsCaughtAtAnEarlyLook() throws {
-        let outcome = try CLI.run(["check", "--baseline-manifest", try TestManifest.make(),
-                                   "--manifest", try TestManifest.make(slowdown: 1.0), "--warmup", "1", "--max-time", "900"])
+        let outcome = try CLI.run([
+            "check", "--baseline-manifest", try TestManifest.make(),
+            "--manifest", try TestManifest.make(slowdown: 1.0), "--warmup", "1", "--max-time", "900"
+        ])
         #expect(outcome.status == 1, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains(#/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs/#),
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                #/launchprof: regression in 'drawing': median \d\.\d{3}s → \d\.\d{3}s \(\+\d\.\d{3}s, \+\d+\.\d%\), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs/#
+            ),
+            "\(outcome.stderr)")
     }
 
     @Test func anUnchangedLaunchPassesAndSaysHowManyRuns() throws {
         let manifest = try TestManifest.make()
         let outcome = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "16"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains(#/; \d+ runs a side \(--runs auto\)/#),
-                "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains(#/; \d+ runs a side \(--runs auto\)/#),
+            "\(outcome.stdout)")
         // Whatever is still undecided is reported in the words, never as a pass or a failure.
         for line in outcome.stderr.split(separator: "\n") where line.contains("inconclusive") {
             #expect(line.contains(#/inconclusive after \d+ runs \(change [+-]\d+\.\d%, \d+(\.\d)?% CI [−+]\d+\.\d%…[−+]\d+\.\d%\)/#), "\(line)")
         }
-        let failing = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "10",
-                                   "--threshold", "0", "--min-change", "0", "--fail-on-inconclusive"])
+        let failing = try CLI.run([
+            "check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "10",
+            "--threshold", "0", "--min-change", "0", "--fail-on-inconclusive"
+        ])
         #expect(failing.status == 1, "with no threshold nothing can be decided in 10 runs: \(failing.stdout)")
     }
 
@@ -192,7 +207,7 @@ import LaunchExport
             (["--runs", "99999999999999999999"], "--runs"), (["--runs", "0"], "--runs"), (["--runs", "-3"], "--runs"),
             (["--warmup", "1001"], "--warmup must be from 0 to 1000"), (["--timeout", "1e300"], "--timeout must be from 0.001 to 86400"),
             (["--timeout", "nan"], "--timeout"), (["--max-runs", "5"], "--max-runs must be from 10 to 10000"),
-            (["--max-time", "inf"], "--max-time"),
+            (["--max-time", "inf"], "--max-time")
         ] {
             let outcome = try CLI.run(["check", "--baseline", "x.json"] + arguments)
             #expect(outcome.status == 2, "\(arguments)")

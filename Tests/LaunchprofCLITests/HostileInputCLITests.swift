@@ -11,7 +11,9 @@ import LaunchCore
         defer { unlink(path) }
         let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--warmup", "0"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)"
+        )
     }
 
     @Test func runWithAManifestLinkedToDevZeroExitsTwo() throws {
@@ -20,7 +22,8 @@ import LaunchCore
         defer { unlink(path) }
         let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--warmup", "0"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("\(path): is a character device, not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("\(path): is a character device, not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
     }
 
     @Test func runWithAFIFOTiersFileExitsTwo() throws {
@@ -30,6 +33,8 @@ import LaunchCore
         let manifest = try TestManifest.make()
         let outcome = try CLI.run(["run", "--manifest", manifest, "--tiers", path, "--tier", "iphone-3gs", "--runs", "1", "--warmup", "0"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only"), "\(outcome.stderr)"
+        )
     }
 }

@@ -7,8 +7,10 @@ import LaunchExport
 @Suite(.serialized) struct InstructionMetricTests {
     @Test func runCountsEveryPhaseAndTwoRunsAgree() throws {
         let output = CLI.temporaryPath("instructions.json")
-        let outcome = try CLI.run(["run", "--metric", "instructions", "--runs", "2", "--warmup", "0", "--quiet",
-                                   "--snapshot", CLI.temporaryPath("s.png"), "--output", output])
+        let outcome = try CLI.run([
+            "run", "--metric", "instructions", "--runs", "2", "--warmup", "0", "--quiet",
+            "--snapshot", CLI.temporaryPath("s.png"), "--output", output
+        ])
         try #require(outcome.status == 0, "\(outcome.stderr)")
         let result = try ResultFile.read(output)
         #expect(result.configuration?.metric == .instructions)

@@ -42,16 +42,22 @@ import LaunchCore
         let made = try CLI.run(["run", "--runs", "2", "--warmup", "0", "--quiet", "--manifest", manifest, "--output", result])
         try #require(made.status == 0, "\(made.stderr)")
         let writers = [
-            Writer(name: "run --output", arguments: { ["run", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", manifest, "--output", $0 + "/result.json"] },
-                   complete: Self.isJSON),
-            Writer(name: "record", arguments: { ["record", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", manifest, "--store", $0] },
-                   complete: Self.isJSON),
-            Writer(name: "report --output (svg)", arguments: { ["report", result, "--format", "svg", "--output", $0 + "/timeline.svg"] },
-                   complete: Self.isXML),
-            Writer(name: "report --output (chrome-trace)", arguments: { ["report", result, "--format", "chrome-trace", "--output", $0 + "/trace.json"] },
-                   complete: Self.isJSON),
-            Writer(name: "check --junit", arguments: { ["check", "--result", result, "--baseline", result, "--junit", $0 + "/junit.xml"] },
-                   complete: Self.isXML),
+            Writer(
+                name: "run --output",
+                arguments: { ["run", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", manifest, "--output", $0 + "/result.json"] },
+                complete: Self.isJSON),
+            Writer(
+                name: "record", arguments: { ["record", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", manifest, "--store", $0] },
+                complete: Self.isJSON),
+            Writer(
+                name: "report --output (svg)", arguments: { ["report", result, "--format", "svg", "--output", $0 + "/timeline.svg"] },
+                complete: Self.isXML),
+            Writer(
+                name: "report --output (chrome-trace)", arguments: { ["report", result, "--format", "chrome-trace", "--output", $0 + "/trace.json"] },
+                complete: Self.isJSON),
+            Writer(
+                name: "check --junit", arguments: { ["check", "--result", result, "--baseline", result, "--junit", $0 + "/junit.xml"] },
+                complete: Self.isXML)
         ]
         let killsPerWriter = 10  // 50 in all
         for writer in writers {

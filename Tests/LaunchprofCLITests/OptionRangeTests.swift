@@ -30,7 +30,7 @@ import LaunchCore
         (["check", "--baseline", "x.json"], "--min-change", "--min-change must be from 0 to 3600 seconds"),
         (["diff", "a.json", "b.json"], "--min-change", "--min-change must be from 0 to 3600 seconds"),
         (["check", "--baseline", "x.json"], "--alpha", "--alpha must be from 0.0001 to 0.5"),
-        (["diff", "a.json", "b.json"], "--alpha", "--alpha must be from 0.0001 to 0.5"),
+        (["diff", "a.json", "b.json"], "--alpha", "--alpha must be from 0.0001 to 0.5")
     ]
 
     @Test(arguments: options)
@@ -58,7 +58,7 @@ import LaunchCore
             (["check", "--baseline", "x.json"], "--max-time", "0.5", "--max-time must be from 1 to 86400"),
             (["check", "--baseline", "x.json"], "--alpha", "0", "--alpha must be from 0.0001 to 0.5"),
             (["check", "--baseline", "x.json"], "--alpha", "0.6", "--alpha must be from 0.0001 to 0.5"),
-            (["report", "x.json"], "--run", "0", "--run must be from 1 to 1000000"),
+            (["report", "x.json"], "--run", "0", "--run must be from 1 to 1000000")
         ] {
             let outcome = try CLI.run(command + [option, value])
             #expect(outcome.status == 2, "\(option) \(value)")
@@ -76,8 +76,9 @@ import LaunchCore
         for value in ["abc", "", "%", "5%%", "memory=5%", "time=", "=5", "time=abc"] {
             let outcome = try CLI.run(command + ["--threshold", value])
             #expect(outcome.status == 2, "--threshold \(value)")
-            #expect(outcome.stderr.contains("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000"),
-                    "\(value): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000"),
+                "\(value): \(outcome.stderr)")
         }
         let twice = try CLI.run(command + ["--threshold", "time=5%", "--threshold", "time=3"])
         #expect(twice.status == 2 && twice.stderr.contains("--threshold time= is given twice"), "\(twice.stderr)")
@@ -88,8 +89,9 @@ import LaunchCore
         }
         for value in ["drawing", "=5", "drawing=abc"] {
             let outcome = try CLI.run(command + ["--phase-threshold", value])
-            #expect(outcome.status == 2 && outcome.stderr.contains("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000)"),
-                    "\(value): \(outcome.stderr)")
+            #expect(
+                outcome.status == 2 && outcome.stderr.contains("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000)"),
+                "\(value): \(outcome.stderr)")
         }
     }
 
@@ -105,8 +107,10 @@ import LaunchCore
         let check = try CLI.run(["check", "--help"])
         #expect(check.status == 0)
         let help = check.stdout.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        for text in ["1 to 10000, or auto", "0 to 1000.", "0.001 to 86400", "10 to 10000 (default 200)", "1 to 86400 (default 120)",
-                     "0 to 3600", "0.0001 to 0.5", "time=5%, instructions=1% (repeatable)", "0 to 9"] {
+        for text in [
+            "1 to 10000, or auto", "0 to 1000.", "0.001 to 86400", "10 to 10000 (default 200)", "1 to 86400 (default 120)",
+            "0 to 3600", "0.0001 to 0.5", "time=5%, instructions=1% (repeatable)", "0 to 9"
+        ] {
             #expect(help.contains(text), "check --help lacks '\(text)'")
         }
         let report = try CLI.run(["report", "--help"])

@@ -10,13 +10,16 @@ import LaunchExport
     func savedResult(runs: Int) throws -> String {
         let host = HostInfo(cpuModel: "Test CPU", cores: 2, os: "Linux", architecture: "x86_64", swiftVersion: "6.3", hostname: "ci")
         let records = (1...runs).map { i in
-            RunRecord(index: i, pid: 100 + i, total: 0.3, phases: [
-                PhaseRecord(name: "Init", kind: .cpu, start: 0, duration: 0.1),
-                PhaseRecord(name: "drawing", kind: .draw, start: 0.1, duration: 0.2),
-            ])
+            RunRecord(
+                index: i, pid: 100 + i, total: 0.3,
+                phases: [
+                    PhaseRecord(name: "Init", kind: .cpu, start: 0, duration: 0.1),
+                    PhaseRecord(name: "drawing", kind: .draw, start: 0.1, duration: 0.2)
+                ])
         }
-        let result = LaunchResult(date: "2026-11-22T07:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: "abc"),
-                                  host: host, runs: records)
+        let result = LaunchResult(
+            date: "2026-11-22T07:00:00Z", manifest: ManifestInfo(name: "m", path: "m.json", sha256: "abc"),
+            host: host, runs: records)
         let path = CLI.temporaryPath("result.json")
         try ResultFile.write(result, to: path)
         return path

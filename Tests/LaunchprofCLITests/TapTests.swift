@@ -37,8 +37,10 @@ import LaunchExport
     }
 
     @Test func badTapsAreUsageErrors() throws {
-        for (argument, message) in [("0.1:Q", "has no such key"), ("7", "expects SECONDS:KEY"), ("-1:7", "--tap must be from 0 to 3600 seconds"),
-                                    ("nan:7", "--tap must be from 0 to 3600 seconds"), ("0.1:", "the key is missing")] {
+        for (argument, message) in [
+            ("0.1:Q", "has no such key"), ("7", "expects SECONDS:KEY"), ("-1:7", "--tap must be from 0 to 3600 seconds"),
+            ("nan:7", "--tap must be from 0 to 3600 seconds"), ("0.1:", "the key is missing")
+        ] {
             let outcome = try CLI.run(["run", "--runs", "1", "--tap", argument])
             #expect(outcome.status == 2, "\(argument)")
             #expect(outcome.stderr.contains(message), "\(argument): \(outcome.stderr)")

@@ -13,8 +13,12 @@ enum TestManifest {
     /// snapshot `Loading.png` (and the splash) in a new directory.
     static func with(strategies: String, name: String) throws -> (manifest: String, snapshot: String) {
         let directory = CLI.temporaryPath(name)
-        let written = try write(name: name, members: [#""strategies": {\#(strategies)}"#, #""snapshot": "\#(directory)/Loading.png""#,
-                                                      #""splash": "splash.png""#], directory: directory)
+        let written = try write(
+            name: name,
+            members: [
+                #""strategies": {\#(strategies)}"#, #""snapshot": "\#(directory)/Loading.png""#,
+                #""splash": "splash.png""#
+            ], directory: directory)
         return (written.manifest, directory + "/Loading.png")
     }
 

@@ -19,12 +19,16 @@ import LaunchExport
         // Every kind 10 times slower: the first frame (the end of the first draw) is far past 0.4 s.
         let tiers = directory + "/tiers.json"
         try FileIO.writeAtomically(#"{"tiers": [{"name": "slow", "factors": {"cpu": 10, "io": 10, "decode": 10, "draw": 10}}]}"#, to: tiers)
-        let text = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60"])
+        let text = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60"
+        ])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains(#/\nWhy it is slow:\n  first frame at \d+\.\d\ds \(over 0\.40s\): try snapshotFirst/#), "\(text.stdout)")
 
-        let json = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60",
-                                "--format", "json", "--quiet"])
+        let json = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60",
+            "--format", "json", "--quiet"
+        ])
         let result = try ResultFile.decode(Array(json.stdout.utf8), path: "stdout")
         let reason = try #require(result.slowReasons?.first { $0.rule == "lateFirstFrame" })
         #expect(reason.threshold == 0.4 && reason.value > 0.4)

@@ -22,8 +22,10 @@ import Testing
         try compile(["c_client_check.c", "c_client_second_unit.c"].map { ClientProcess.programs + "/" + $0 })
     }
 
-    static func run(_ mode: String, _ arguments: [String] = [], launchprofFD: String? = "3",
-                    descriptor: ClientProcess.Descriptor = .pipe) throws -> ClientProcess.Outcome {
+    static func run(
+        _ mode: String, _ arguments: [String] = [], launchprofFD: String? = "3",
+        descriptor: ClientProcess.Descriptor = .pipe
+    ) throws -> ClientProcess.Outcome {
         try ClientProcess.run(try checkProgram.get(), [mode] + arguments, launchprofFD: launchprofFD, descriptor: descriptor)
     }
 
@@ -47,8 +49,10 @@ import Testing
 
     @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"))
     func hostileNamesComeBackAsWritten() throws {
-        let extras = ["(unnamed)", "\u{FFFD}\u{FFFD} invalid", "cut \u{FFFD}", "lead then newline \u{FFFD}\n",
-                      String(repeating: "\u{FFFD}", count: 4000)]
+        let extras = [
+            "(unnamed)", "\u{FFFD}\u{FFFD} invalid", "cut \u{FFFD}", "lead then newline \u{FFFD}\n",
+            String(repeating: "\u{FFFD}", count: 4000)
+        ]
         let outcome = try Self.run("hostile", HostileNames.cases.map(\.name))
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
         let report = try outcome.report()
@@ -121,16 +125,18 @@ import Testing
         #expect(report.run.marks.isEmpty)
     }
 
-    @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
-          arguments: UnusableDescriptors.values)
+    @Test(
+        .enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
+        arguments: UnusableDescriptors.values)
     func anUnusableLaunchprofFDIsANoOp(value: String?) throws {
         let outcome = try Self.run("basic", launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stdout == "active 0 errno kept 1\n", "LAUNCHPROF_FD=\(value ?? "unset"): \(outcome.stderr)")
         #expect(outcome.output.isEmpty, "LAUNCHPROF_FD=\(value ?? "unset") wrote \(outcome.output.count) bytes")
     }
 
-    @Test(.enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
-          arguments: [ClientProcess.Descriptor.readOnly, .closed])
+    @Test(
+        .enabled(if: compiler != nil, "no C compiler: cc is not on PATH"),
+        arguments: [ClientProcess.Descriptor.readOnly, .closed])
     func aDescriptorNotOpenForWritingIsANoOp(descriptor: ClientProcess.Descriptor) throws {
         let outcome = try Self.run("basic", descriptor: descriptor)
         #expect(outcome.status == 0 && outcome.stdout == "active 0 errno kept 1\n", "\(descriptor): \(outcome.stderr)")

@@ -52,8 +52,10 @@ enum ClientProcess {
 
     /// Runs `executable` with `arguments` (paths in them absolute: the working directory is the test's). `launchprofFD` is the value of
     /// `LAUNCHPROF_FD` (nil: unset); the rest of the environment is the test's.
-    static func run(_ executable: String, _ arguments: [String] = [], launchprofFD: String? = "3",
-                    descriptor: Descriptor = .pipe, timeout: Int32 = 60) throws -> Outcome {
+    static func run(
+        _ executable: String, _ arguments: [String] = [], launchprofFD: String? = "3",
+        descriptor: Descriptor = .pipe, timeout: Int32 = 60
+    ) throws -> Outcome {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -124,8 +126,9 @@ enum ClientProcess {
         var waitStatus: Int32 = 0
         while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
         let exitStatus = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : 128 + (waitStatus & 0x7f)
-        return Outcome(status: exitStatus, stdout: contents(stdoutPath), stderr: contents(stderrPath),
-                       output: output, spawnReading: spawnReading)
+        return Outcome(
+            status: exitStatus, stdout: contents(stdoutPath), stderr: contents(stderrPath),
+            output: output, spawnReading: spawnReading)
     }
 
     static func temporaryPath(_ name: String) -> String {

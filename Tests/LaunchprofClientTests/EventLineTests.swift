@@ -14,7 +14,10 @@ import Testing
         #expect(line { $0.append(UInt64(0)) } == Array("0".utf8))
         #expect(line { $0.append(UInt64.max) } == Array("18446744073709551615".utf8))
         #expect(line { $0.append(Int.min) } == Array("-9223372036854775808".utf8))
-        #expect(line { $0.append(-19); $0.append(" "); $0.append(1_000_000) } == Array("-19 1000000".utf8))
+        #expect(
+            line {
+                $0.append(-19); $0.append(" "); $0.append(1_000_000)
+            } == Array("-19 1000000".utf8))
     }
 
     @Test func namesAreEscapedByScalar() {

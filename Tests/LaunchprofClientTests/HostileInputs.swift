@@ -11,7 +11,7 @@ enum HostileNames {
         (String(repeating: "\u{1F680}", count: 1250), String(repeating: "\u{1F680}", count: 1000)),
         (String(repeating: "\\", count: 5000), String(repeating: "\\", count: 2000)),
         (String(repeating: "x\n", count: 2500), String(repeating: "x\n", count: 1333) + "x"),
-        ("y" + String(repeating: "\\", count: 4999), "y" + String(repeating: "\\", count: 1999)),
+        ("y" + String(repeating: "\\", count: 4999), "y" + String(repeating: "\\", count: 1999))
     ]
 }
 

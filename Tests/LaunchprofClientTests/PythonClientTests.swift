@@ -7,8 +7,10 @@ import Testing
     static let python = ClientProcess.tool("python3")
     static let script = ClientProcess.programs + "/python_client_check.py"
 
-    static func run(_ mode: String, _ arguments: [String] = [], launchprofFD: String? = "3",
-                    descriptor: ClientProcess.Descriptor = .pipe) throws -> ClientProcess.Outcome {
+    static func run(
+        _ mode: String, _ arguments: [String] = [], launchprofFD: String? = "3",
+        descriptor: ClientProcess.Descriptor = .pipe
+    ) throws -> ClientProcess.Outcome {
         guard let python else { throw ClientProcess.SpawnError(description: "no python3") }
         return try ClientProcess.run(python, [script, mode] + arguments, launchprofFD: launchprofFD, descriptor: descriptor)
     }
@@ -61,8 +63,9 @@ import Testing
         #expect(report.run.marks.allSatisfy { $0.name == "racing done" && $0.thread > 0 })
     }
 
-    @Test(.enabled(if: python != nil, "python3 is not on PATH"),
-          arguments: [("broken", "SIGPIPE ignored, as Python starts"), ("broken-default-sigpipe", "SIGPIPE's default action")])
+    @Test(
+        .enabled(if: python != nil, "python3 is not on PATH"),
+        arguments: [("broken", "SIGPIPE ignored, as Python starts"), ("broken-default-sigpipe", "SIGPIPE's default action")])
     func aBrokenPipeNeitherKillsNorStopsTheProgram(mode: String, situation: String) throws {
         let outcome = try Self.run(mode, descriptor: .brokenPipe)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(situation): \(outcome.status), \(outcome.stderr)")
@@ -83,22 +86,24 @@ import Testing
     func mistakesAreRefusedWithOrWithoutTheDescriptor(value: String?) throws {
         let outcome = try Self.run("errors", launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
-        #expect(outcome.stdout == """
-            name not a str: TypeError
-            phase name not a str: TypeError
-            unknown kind: ValueError
-            count not an int: TypeError
-            count a bool: TypeError
-            count past 64 bits: ValueError
-            coroutine function: TypeError
-            generator function: TypeError
+        #expect(
+            outcome.stdout == """
+                name not a str: TypeError
+                phase name not a str: TypeError
+                unknown kind: ValueError
+                count not an int: TypeError
+                count a bool: TypeError
+                count past 64 bits: ValueError
+                coroutine function: TypeError
+                generator function: TypeError
 
-            """)
+                """)
         if value != nil { #expect(try outcome.report().run.marks.isEmpty) }
     }
 
-    @Test(.enabled(if: python != nil, "python3 is not on PATH"),
-          arguments: UnusableDescriptors.values)
+    @Test(
+        .enabled(if: python != nil, "python3 is not on PATH"),
+        arguments: UnusableDescriptors.values)
     func anUnusableLaunchprofFDIsANoOp(value: String?) throws {
         let outcome = try Self.run("basic", launchprofFD: value)
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "LAUNCHPROF_FD=\(value ?? "unset"): \(outcome.stderr)")

@@ -101,9 +101,10 @@ public struct ProtocolParser {
             }
             let inBackground = backgroundReading.map { time >= $0 } ?? false
             let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
-            phases.append(PhaseRecord(
-                name: Self.unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
-                thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
+            phases.append(
+                PhaseRecord(
+                    name: Self.unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
+                    thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
             open[thread, default: []].append(phases.count - 1)
         case .end:
             let (t, afterTime) = split(rest)
@@ -203,8 +204,9 @@ public struct ProtocolParser {
             all.insert(PhaseRecord(name: Self.processStartPhase, kind: .io, start: 0, duration: seconds(mainReading)), at: 0)
         }
         let launchEnd = all.filter { !$0.afterLaunch }.map(\.end).max() ?? 0
-        var record = RunRecord(index: index, pid: pid, total: launchEnd, phases: all, marks: marks,
-                               counters: counters, deferred: deferred)
+        var record = RunRecord(
+            index: index, pid: pid, total: launchEnd, phases: all, marks: marks,
+            counters: counters, deferred: deferred)
         record.peakResidentBytes = peak
         return record
     }

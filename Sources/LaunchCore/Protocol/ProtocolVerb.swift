@@ -14,8 +14,10 @@ public enum ProtocolVerb: String, CaseIterable, Sendable {
     public static let extensionPrefix = "x-"
 
     /// The verbs the parser builds the run from, in the order its error message lists them.
-    public static let recordVerbs: [ProtocolVerb] = [.begin, .end, .mark, .count, .stats, .deferred, .launched,
-                                                     .background, .tap, .tapLost, .peak, .main, .done]
+    public static let recordVerbs: [ProtocolVerb] = [
+        .begin, .end, .mark, .count, .stats, .deferred, .launched,
+        .background, .tap, .tapLost, .peak, .main, .done
+    ]
 
     /// Whether a line of this verb adds a record (a phase, mark, counter or deferred phase): the
     /// launcher bounds how many one run may send.

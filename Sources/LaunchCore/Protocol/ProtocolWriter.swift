@@ -29,8 +29,10 @@ public enum ProtocolWriter {
     /// `finish` is false: a part of the report sent early, such as the launch's before the app
     /// serves the control channel). Phases that began at or after `background` (a clock reading)
     /// are the background step's: a `background` line precedes them.
-    public static func report(recorders: [PhaseRecorder], deferred: [String], background: UInt64? = nil,
-                              finish: Bool = true) -> [String] {
+    public static func report(
+        recorders: [PhaseRecorder], deferred: [String], background: UInt64? = nil,
+        finish: Bool = true
+    ) -> [String] {
         var lines: [String] = []
         // The reading of the last `launched` line: another thread's after-launch phases may begin
         // before it (a preload worker's, under the launch animation), so they get their own.

@@ -53,7 +53,7 @@ public struct Calculator: Equatable, Sendable {
         if Double(display) == nil, !typing, display != "Error" { display = "0" }
         switch key {
         case .digit(let d):
-            if !typing || display == "0" { display = "" ; typing = true }
+            if !typing || display == "0" { display = ""; typing = true }
             if display.filter(\.isNumber).count < Self.maximumDigits { display += String(d) }
         case .point:
             if !typing { display = "0"; typing = true }

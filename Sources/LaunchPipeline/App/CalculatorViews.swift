@@ -84,7 +84,9 @@ final class CalculatorViews {
             layouts[orientation] = built
             layoutPasses += 1
         }
-        var indicators = [settings.angleMode.rawValue.uppercased(), settings.displayMode == .standard ? "" : String(settings.displayMode.rawValue.prefix(3)).uppercased()]
+        var indicators = [
+            settings.angleMode.rawValue.uppercased(), settings.displayMode == .standard ? "" : String(settings.displayMode.rawValue.prefix(3)).uppercased()
+        ]
         if settings.memoryIndicator { indicators.append("M") }
         indicators += [settings.title, settings.subtitle]
         indicatorWidths = indicators.map { text in font.map { $0.width(of: text, height: 12) } ?? 0 }

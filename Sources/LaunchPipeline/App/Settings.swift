@@ -55,8 +55,10 @@ public struct Settings: Equatable, Sendable {
 
     /// The setter calls that turn the defaults into these settings, in a fixed order.
     public var changes: [Change] {
-        var list: [Change] = [.angleMode(angleMode), .displayMode(displayMode), .memoryIndicator(memoryIndicator), .precision(precision),
-                              .thousandsSeparator(thousandsSeparator), .title(title), .subtitle(subtitle), .sounds(sounds), .haptics(haptics)]
+        var list: [Change] = [
+            .angleMode(angleMode), .displayMode(displayMode), .memoryIndicator(memoryIndicator), .precision(precision),
+            .thousandsSeparator(thousandsSeparator), .title(title), .subtitle(subtitle), .sounds(sounds), .haptics(haptics)
+        ]
         for key in keyLabels.keys.sorted() { list.append(.keyLabel(key, keyLabels[key] ?? key)) }
         return list
     }
@@ -66,12 +68,16 @@ public struct Settings: Equatable, Sendable {
     /// The settings file's JSON, keys sorted, so the same settings give the same bytes.
     public var json: [UInt8] {
         func quoted(_ s: String) -> String { JSONText.quoted(s) }
-        var lines = ["  \"angleMode\": \(quoted(angleMode.rawValue))", "  \"displayMode\": \(quoted(displayMode.rawValue))",
-                     "  \"haptics\": \(haptics)"]
+        var lines = [
+            "  \"angleMode\": \(quoted(angleMode.rawValue))", "  \"displayMode\": \(quoted(displayMode.rawValue))",
+            "  \"haptics\": \(haptics)"
+        ]
         let labels = keyLabels.keys.sorted().map { "    \(quoted($0)): \(quoted(keyLabels[$0] ?? $0))" }
         lines.append("  \"keyLabels\": {" + (labels.isEmpty ? "}" : "\n" + labels.joined(separator: ",\n") + "\n  }"))
-        lines += ["  \"memoryIndicator\": \(memoryIndicator)", "  \"precision\": \(precision)", "  \"sounds\": \(sounds)",
-                  "  \"subtitle\": \(quoted(subtitle))", "  \"thousandsSeparator\": \(thousandsSeparator)", "  \"title\": \(quoted(title))"]
+        lines += [
+            "  \"memoryIndicator\": \(memoryIndicator)", "  \"precision\": \(precision)", "  \"sounds\": \(sounds)",
+            "  \"subtitle\": \(quoted(subtitle))", "  \"thousandsSeparator\": \(thousandsSeparator)", "  \"title\": \(quoted(title))"
+        ]
         return Array(("{\n" + lines.joined(separator: ",\n") + "\n}\n").utf8)
     }
 
@@ -95,7 +101,7 @@ public struct Settings: Equatable, Sendable {
         }
         let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
             "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
-            "sounds", "haptics", "keyLabels",
+            "sounds", "haptics", "keyLabels"
         ])
         var s = Settings()
         func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(PipelineError) -> T? where T.RawValue == String {

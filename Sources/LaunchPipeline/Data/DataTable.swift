@@ -38,8 +38,10 @@ public struct DataTable: Equatable, Sendable {
             for item in group.children {
                 guard item.name == "item" else { throw XMLError(file: file, node: item, "unknown element <\(item.name)> in <group> (expected <item>)") }
                 let a = try AttributeReader(item, file: file, allowed: ["name", "symbol", "value"])
-                items.append(Item(group: groupName, name: try a.string("name"), symbol: a.optionalString("symbol") ?? "",
-                                  value: try a.double("value", unbounded: true)))
+                items.append(
+                    Item(
+                        group: groupName, name: try a.string("name"), symbol: a.optionalString("symbol") ?? "",
+                        value: try a.double("value", unbounded: true)))
             }
         }
         return DataTable(kind: attributes.optionalString("kind") ?? "data", items: items)

@@ -51,8 +51,14 @@ public struct DataPanel: Sendable {
         func drawable(_ text: String) -> String {
             var out = ""
             for c in text {
-                let has = known[c] ?? { let v = c == " " || font.missingCharacters(in: String(c)).isEmpty; known[c] = v; return v }()
-                if has { out.append(c) } else {
+                let has =
+                    known[c]
+                    ?? {
+                        let v = c == " " || font.missingCharacters(in: String(c)).isEmpty; known[c] = v; return v
+                    }()
+                if has {
+                    out.append(c)
+                } else {
                     substituted += 1
                     if let substitute { out.append(substitute) }
                 }
@@ -72,11 +78,13 @@ public struct DataPanel: Sendable {
         func textTop(_ text: String, size: Double, in frame: Rect) -> Double {
             var top = Double.infinity, bottom = -Double.infinity
             for c in text {
-                let box = ink[c] ?? {
-                    let b = font.inkBounds(of: String(c), height: size).map { ($0.y, $0.maxY) }
-                    ink[c] = b
-                    return b
-                }()
+                let box =
+                    ink[c]
+                    ?? {
+                        let b = font.inkBounds(of: String(c), height: size).map { ($0.y, $0.maxY) }
+                        ink[c] = b
+                        return b
+                    }()
                 if let box { top = min(top, box.top); bottom = max(bottom, box.bottom) }
             }
             let middle = top <= bottom ? (top + bottom) / 2 : size / 2

@@ -13,7 +13,8 @@ public struct GlyphFont: Sendable {
     public init(spec: FontSpec, atlas: RGBAImage, file: String) throws(PipelineError) {
         let rows = (spec.characters.count + spec.columns - 1) / spec.columns
         guard atlas.width % spec.columns == 0, atlas.height % rows == 0, atlas.width > 0, atlas.height > 0 else {
-            throw PipelineError.input(file, "font '\(spec.name)': a \(atlas.width)×\(atlas.height) atlas does not divide into \(spec.columns) columns × \(rows) rows of glyph cells")
+            throw PipelineError.input(
+                file, "font '\(spec.name)': a \(atlas.width)×\(atlas.height) atlas does not divide into \(spec.columns) columns × \(rows) rows of glyph cells")
         }
         self.spec = spec
         self.atlas = atlas
@@ -64,8 +65,9 @@ public struct GlyphFont: Sendable {
         var penX = x
         for character in text {
             if let i = cellIndex[character], character != " " {
-                let source = Rect(x: Double((i % spec.columns) * cellWidth), y: Double((i / spec.columns) * cellHeight),
-                                  width: Double(cellWidth), height: Double(cellHeight))
+                let source = Rect(
+                    x: Double((i % spec.columns) * cellWidth), y: Double((i / spec.columns) * cellHeight),
+                    width: Double(cellWidth), height: Double(cellHeight))
                 canvas.drawImage(atlas, from: source, in: Rect(x: penX, y: y, width: glyphWidth, height: height), tint: color)
             }
             penX += glyphWidth

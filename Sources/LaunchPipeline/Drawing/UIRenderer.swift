@@ -71,8 +71,9 @@ public struct UIRenderer {
         var height = (style.textSize ?? font.spec.size) * scale
         height = min(height, frame.height - 2 * padding)
         let width = font.width(of: text, height: height)
-        font.draw(text, x: (frame.maxX - padding - width).rounded(), y: (frame.maxY - padding - height).rounded(),
-                  height: height, color: style.textColor, on: &canvas)
+        font.draw(
+            text, x: (frame.maxX - padding - width).rounded(), y: (frame.maxY - padding - height).rounded(),
+            height: height, color: style.textColor, on: &canvas)
     }
 
     /// Draws every key: background (reused when possible), then its label or icon.
@@ -86,16 +87,19 @@ public struct UIRenderer {
             if let iconName = key.spec.icon, let icon = images[iconName] {
                 let w = Double(icon.image.width) / Double(icon.scale) * scale
                 let h = Double(icon.image.height) / Double(icon.scale) * scale
-                let box = Rect(x: (frame.x + (frame.width - w) / 2).rounded(), y: (frame.y + (frame.height - h) / 2).rounded(),
-                               width: w, height: h)
+                let box = Rect(
+                    x: (frame.x + (frame.width - w) / 2).rounded(), y: (frame.y + (frame.height - h) / 2).rounded(),
+                    width: w, height: h)
                 canvas.drawImage(icon.image, in: box, tint: style.labelColor)
             } else if let label = key.spec.label {
-                let font = try font(style.font, for: label, in: "<key label=\"\(label)\"> (style '\(style.name)')",
-                                    line: key.spec.sourceLine, column: key.spec.sourceColumn)
+                let font = try font(
+                    style.font, for: label, in: "<key label=\"\(label)\"> (style '\(style.name)')",
+                    line: key.spec.sourceLine, column: key.spec.sourceColumn)
                 let height = min((style.labelSize ?? font.spec.size) * scale, frame.height)
                 let width = font.width(of: label, height: height)
-                font.draw(label, x: (frame.x + (frame.width - width) / 2).rounded(), y: (frame.y + (frame.height - height) / 2).rounded(),
-                          height: height, color: style.labelColor, on: &canvas)
+                font.draw(
+                    label, x: (frame.x + (frame.width - width) / 2).rounded(), y: (frame.y + (frame.height - height) / 2).rounded(),
+                    height: height, color: style.labelColor, on: &canvas)
             }
         }
     }

@@ -17,11 +17,12 @@ public enum LayoutEngine {
         let lengths: [(String, Double)] = [
             ("insets (top)", spec.insets.top), ("insets (right)", spec.insets.right), ("insets (bottom)", spec.insets.bottom),
             ("insets (left)", spec.insets.left), ("margin", spec.margin), ("spacing", spec.spacing),
-            ("display-height", spec.displayHeight), ("display-spacing", spec.displaySpacing),
+            ("display-height", spec.displayHeight), ("display-spacing", spec.displaySpacing)
         ]
         for (name, value) in lengths where !(value >= 0 && value <= max(screenW, screenH)) {
-            throw LayoutError(orientation: spec.orientation,
-                              reason: "\(name) is \(value.compactRounded) pt: it must be from 0 to the screen's \(max(screenW, screenH).compact) pt")
+            throw LayoutError(
+                orientation: spec.orientation,
+                reason: "\(name) is \(value.compactRounded) pt: it must be from 0 to the screen's \(max(screenW, screenH).compact) pt")
         }
         let content = Rect(
             x: spec.insets.left + spec.margin, y: spec.insets.top + spec.margin,
@@ -33,12 +34,18 @@ public enum LayoutEngine {
         var cellH = (gridAvailableHeight - (rows - 1) * spec.spacing) / rows
 
         guard cellW >= spec.minKeyWidth, cellW > 0 else {
-            throw LayoutError(orientation: spec.orientation,
-                              reason: "keys would be \(cellW.compactRounded) pt wide, below the minimum \(spec.minKeyWidth.compact) pt: the screen is too narrow for \(spec.columns) columns")
+            throw LayoutError(
+                orientation: spec.orientation,
+                reason:
+                    "keys would be \(cellW.compactRounded) pt wide, below the minimum \(spec.minKeyWidth.compact) pt: the screen is too narrow for \(spec.columns) columns"
+            )
         }
         guard cellH >= spec.minKeyHeight, cellH > 0 else {
-            throw LayoutError(orientation: spec.orientation,
-                              reason: "keys would be \(cellH.compactRounded) pt tall, below the minimum \(spec.minKeyHeight.compact) pt: the screen is too short for \(spec.rows) rows and the display")
+            throw LayoutError(
+                orientation: spec.orientation,
+                reason:
+                    "keys would be \(cellH.compactRounded) pt tall, below the minimum \(spec.minKeyHeight.compact) pt: the screen is too short for \(spec.rows) rows and the display"
+            )
         }
         cellW = min(cellW, spec.maxKeyWidth)
         cellH = min(cellH, spec.maxKeyHeight)
@@ -51,18 +58,22 @@ public enum LayoutEngine {
         let gridH = rows * cellH + (rows - 1) * spec.spacing
         let gridX = content.x + (content.width - gridW) / 2
         let gridY = content.maxY - gridH
-        let display = Rect(x: content.x, y: content.y, width: content.width,
-                           height: gridY - spec.displaySpacing - content.y)
+        let display = Rect(
+            x: content.x, y: content.y, width: content.width,
+            height: gridY - spec.displaySpacing - content.y)
 
         let keys = spec.keys.map { key in
-            BuiltLayout.Key(spec: key, frame: Rect(
-                x: gridX + Double(key.column) * (cellW + spec.spacing),
-                y: gridY + Double(key.row) * (cellH + spec.spacing),
-                width: Double(key.columnSpan) * cellW + Double(key.columnSpan - 1) * spec.spacing,
-                height: Double(key.rowSpan) * cellH + Double(key.rowSpan - 1) * spec.spacing))
+            BuiltLayout.Key(
+                spec: key,
+                frame: Rect(
+                    x: gridX + Double(key.column) * (cellW + spec.spacing),
+                    y: gridY + Double(key.row) * (cellH + spec.spacing),
+                    width: Double(key.columnSpan) * cellW + Double(key.columnSpan - 1) * spec.spacing,
+                    height: Double(key.rowSpan) * cellH + Double(key.rowSpan - 1) * spec.spacing))
         }
-        return BuiltLayout(orientation: spec.orientation, screenWidth: screenW, screenHeight: screenH,
-                           display: display, keys: keys, cellWidth: cellW, cellHeight: cellH)
+        return BuiltLayout(
+            orientation: spec.orientation, screenWidth: screenW, screenHeight: screenH,
+            display: display, keys: keys, cellWidth: cellW, cellHeight: cellH)
     }
 }
 

@@ -129,8 +129,10 @@ public struct Strategies: Equatable, Sendable {
     /// A lazy data stage prepared on a worker thread under the launch animation; `nil` for none (``PreloadSpec``).
     public var preload: PreloadSpec?
 
-    public init(reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
-                queueInputDuringLaunch: Bool = true) {
+    public init(
+        reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
+        queueInputDuringLaunch: Bool = true
+    ) {
         self.queueInputDuringLaunch = queueInputDuringLaunch
         self.reuseKeyBackgrounds = reuseKeyBackgrounds
         self.snapshotFirst = snapshotFirst

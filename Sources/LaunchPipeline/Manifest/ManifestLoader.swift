@@ -21,12 +21,13 @@ public enum ManifestLoader {
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
-            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "splash", "test", "$comment",
+            "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "splash", "test", "$comment"
         ])
         let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
-        let screen = Screen(width: try screenNode.required("width").int(min: 1, max: 8192),
-                            height: try screenNode.required("height").int(min: 1, max: 8192),
-                            scale: try screenNode.optional("scale")?.int(min: 1, max: 4) ?? 1)
+        let screen = Screen(
+            width: try screenNode.required("width").int(min: 1, max: 8192),
+            height: try screenNode.required("height").int(min: 1, max: 8192),
+            scale: try screenNode.optional("scale")?.int(min: 1, max: 4) ?? 1)
         guard screen.width * screen.scale <= 8192, screen.height * screen.scale <= 8192 else {
             throw PipelineError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
         }
@@ -48,7 +49,9 @@ public enum ManifestLoader {
             let runNode = try stage.required("run")
             let runName = try runNode.string()
             if runName == "snapshot" {
-                throw runNode.error("\"snapshot\" is not a launch stage any more: the app saves its snapshot when it enters the background, after the launch (remove this stage; see docs/manifest.md)")
+                throw runNode.error(
+                    "\"snapshot\" is not a launch stage any more: the app saves its snapshot when it enters the background, after the launch (remove this stage; see docs/manifest.md)"
+                )
             }
             guard let kind = StageKind(rawValue: runName) else {
                 throw runNode.error("expected one of \(StageKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(runName)\"")
@@ -73,16 +76,18 @@ public enum ManifestLoader {
         var ran: Set<String> = []
         for (i, stage) in stages.enumerated() where !stage.lazy {
             for needed in stage.run.requires where !ran.contains(needed.rawValue) {
-                throw PipelineError.input(path, "stages[\(i)]: the \"\(stage.run.rawValue)\" stage (\(stage.name)) needs a \"\(needed.rawValue)\" stage before it")
+                throw PipelineError.input(
+                    path, "stages[\(i)]: the \"\(stage.run.rawValue)\" stage (\(stage.name)) needs a \"\(needed.rawValue)\" stage before it")
             }
             ran.insert(stage.run.rawValue)
         }
 
         let strategiesNode = try root.optional("strategies")?.object(allowed: Set(StrategyCatalog.entries.map(\.key)))
-        var strategies = Strategies(reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
-                                    snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
-                                    releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,
-                                    queueInputDuringLaunch: try strategiesNode?.optional("queueInputDuringLaunch")?.bool() ?? true)
+        var strategies = Strategies(
+            reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
+            snapshotFirst: try strategiesNode?.optional("snapshotFirst")?.bool() ?? false,
+            releaseCachesOnBackground: try strategiesNode?.optional("releaseCachesOnBackground")?.bool() ?? false,
+            queueInputDuringLaunch: try strategiesNode?.optional("queueInputDuringLaunch")?.bool() ?? true)
 
         if let node = try strategiesNode?.optional("loadingDialog") {
             let dialog = try node.object(allowed: ["showAfter", "minMessageSeconds"])
@@ -120,7 +125,8 @@ public enum ManifestLoader {
 
         var slowdown: InjectedSlowdown?
         if let test = try root.optional("test")?.object(allowed: ["slowdown"]),
-           let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) {
+            let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"])
+        {
             let stageNode = try node.required("stage")
             let stage = try stageNode.string()
             guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
@@ -141,7 +147,8 @@ public enum ManifestLoader {
             splash = FileIO.resolve(name, relativeTo: assets)
         }
         if strategies.sendReportOnClose != nil, snapshot == nil {
-            throw PipelineError.input(path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
+            throw PipelineError.input(
+                path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
         }
         if strategies.loadingDialog != nil, !strategies.snapshotFirst {
             throw PipelineError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
@@ -151,10 +158,12 @@ public enum ManifestLoader {
                 throw PipelineError.input(path, "strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a \"snapshot\" path")
             }
             guard splash != nil else {
-                throw PipelineError.input(path, "strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a \"splash\" image (an asset)")
+                throw PipelineError.input(
+                    path, "strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a \"splash\" image (an asset)")
             }
             guard stages.contains(where: { $0.run == .draw && !$0.lazy }) else {
-                throw PipelineError.input(path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
+                throw PipelineError.input(
+                    path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
             }
         }
         return Manifest(

@@ -27,7 +27,7 @@ public enum StrategyCatalog {
         Entry(key: "thumbnailsFirst", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
         Entry(key: "checkStaleDecodes", onJSON: "true", offJSON: "false", needs: ["backgroundDecode"]),
         // The stage is the manifest's first lazy data stage (StrategyVariants fills it in).
-        Entry(key: "preload", onJSON: #"{ "stage": "loading conversions", "during": "launch animation" }"#, offJSON: nil, needs: []),
+        Entry(key: "preload", onJSON: #"{ "stage": "loading conversions", "during": "launch animation" }"#, offJSON: nil, needs: [])
     ]
 
     /// The entry for `key`, or `nil` for a key that is not a strategy.

@@ -24,14 +24,15 @@ public struct StrategyVariants {
         for key in ["theme", "assets", "snapshot"] where root[key] != nil { root[key] = absolute(root[key]) }
         if root["assets"] == nil { root["assets"] = absolute(.string(".")) }
         if let stages = root["stages"]?.array, stages.allSatisfy({ $0.object != nil }) {
-            root["stages"] = .array(stages.compactMap(\.object).map { stage in
-                var stage = stage
-                if stage["file"] != nil { stage["file"] = absolute(stage["file"]) }
-                // A settings stage without a file reads settings.json beside the manifest: the
-                // user's manifest, not the variant written elsewhere.
-                if stage["file"] == nil, stage["run"]?.string == "settings" { stage["file"] = absolute(.string("settings.json")) }
-                return .object(stage)
-            })
+            root["stages"] = .array(
+                stages.compactMap(\.object).map { stage in
+                    var stage = stage
+                    if stage["file"] != nil { stage["file"] = absolute(stage["file"]) }
+                    // A settings stage without a file reads settings.json beside the manifest: the
+                    // user's manifest, not the variant written elsewhere.
+                    if stage["file"] == nil, stage["run"]?.string == "settings" { stage["file"] = absolute(.string("settings.json")) }
+                    return .object(stage)
+                })
         }
         let strategies = root["strategies"]?.object ?? JSONValue.Object()
         func value(_ json: String) -> JSONValue { (try? JSONParser.parse(Array(json.utf8))) ?? .null }

@@ -48,7 +48,8 @@ extension Pipeline {
         var windowPath = windowName.flatMap { name in imageFiles.first { $0.name == name }?.path }
         if let windowPath { workers.show(windowPath, in: Self.windowView) }
         if forceDecodeRace, windowPath == nil {
-            throw PipelineError("--force-decode-race: \(theme.file): the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with")
+            throw PipelineError(
+                "--force-decode-race: \(theme.file): the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with")
         }
         if manifest.strategies.thumbnailsFirst, let name = windowName, let thumb = thumbnailPath(of: theme.images[name]!.source) {
             let image = try recorder.phase("decoding \(Self.fileName(thumb))", kind: .decode) {

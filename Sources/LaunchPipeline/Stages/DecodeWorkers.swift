@@ -70,11 +70,13 @@ final class DecodeWorkers: @unchecked Sendable {
         for index in recorders.indices {
             let context = Unmanaged.passRetained(WorkerContext(workers: self, index: index)).toOpaque()
             var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                context.workers.work(recorder: context.workers.recorders[context.index])
-                return nil
-            }, context)
+            let status = pthread_create(
+                &thread, nil,
+                { raw in
+                    let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                    context.workers.work(recorder: context.workers.recorders[context.index])
+                    return nil
+                }, context)
             if status == 0 {
                 threads.append(thread)
             } else {

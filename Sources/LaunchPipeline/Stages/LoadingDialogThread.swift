@@ -57,11 +57,13 @@ final class LoadingDialogThread: @unchecked Sendable {
     func start() -> Bool {
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&created, nil, { raw in
-            let me = Unmanaged<LoadingDialogThread>.fromOpaque(raw!).takeRetainedValue()
-            me.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &created, nil,
+            { raw in
+                let me = Unmanaged<LoadingDialogThread>.fromOpaque(raw!).takeRetainedValue()
+                me.run()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<LoadingDialogThread>.fromOpaque(context).release()
             return false
@@ -146,7 +148,8 @@ final class LoadingDialogThread: @unchecked Sendable {
     /// The theme's `label` font (or its first), decoded on this thread; `nil` when it cannot be loaded.
     private func loadFont() -> GlyphFont? {
         guard let theme = try? ThemeParser.load(path: manifest.theme),
-              let spec = theme.fonts["label"] ?? theme.fonts.sorted(by: { $0.key < $1.key }).first?.value else { return nil }
+            let spec = theme.fonts["label"] ?? theme.fonts.sorted(by: { $0.key < $1.key }).first?.value
+        else { return nil }
         let path = manifest.resolveAsset(spec.atlas).path
         do {
             let atlas = try PNGDecoder().decode(try FileIO.read(path, limit: .asset), file: path)

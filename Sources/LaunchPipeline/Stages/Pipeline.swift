@@ -153,7 +153,9 @@ public final class Pipeline {
                     return try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
                 } catch {
                     let s = manifest.screen
-                    throw PipelineError("\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(error.reason)")
+                    throw PipelineError(
+                        "\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(error.reason)"
+                    )
                 }
             }
             layouts[orientation] = built
@@ -232,7 +234,9 @@ public final class Pipeline {
     private func repeatWork(of stage: StageSpec, fraction: Double) throws {
         guard fraction > 0 else { return }
         guard stage.run == .draw else {
-            throw PipelineError("\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one")
+            throw PipelineError(
+                "\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one"
+            )
         }
         let theme = try require(theme, "draw")
         guard let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
@@ -241,8 +245,9 @@ public final class Pipeline {
         let side = (fraction / Self.slowdownEdgeFactor).squareRoot()
         let screen = manifest.screen
         let scale = Double(screen.scale) * side
-        var scratch = Canvas(width: max(1, Int((Double(screen.width) * scale).rounded())),
-                             height: max(1, Int((Double(screen.height) * scale).rounded())), fill: RGBA(0, 0, 0))
+        var scratch = Canvas(
+            width: max(1, Int((Double(screen.width) * scale).rounded())),
+            height: max(1, Int((Double(screen.height) * scale).rounded())), fill: RGBA(0, 0, 0))
         var renderer = makeRenderer(theme, scale: scale)
         renderer.drawWindow(on: &scratch)
         try renderer.drawDisplay(layout, on: &scratch)
@@ -253,7 +258,6 @@ public final class Pipeline {
     /// How much more work than its share of the pixels a scaled-down drawing does (see ``repeatWork(of:fraction:)``).
     static let slowdownEdgeFactor = 1.13
 
-
     /// Applies the saved settings through the views' setters (`coalescedLayout`: one update at the
     /// run loop's turn); a first launch without a settings file applies none.
     private func runSettings(_ stage: StageSpec) throws {
@@ -261,8 +265,9 @@ public final class Pipeline {
         guard let path = stage.file else { return }
         try awaitFonts()
         let settings = try recorder.phase("reading \(Self.fileName(path))", kind: .io) { try Settings.load(path: path, theme: theme) }
-        let views = CalculatorViews(theme: theme, layouts: layouts, screen: manifest.screen, font: fonts["label"] ?? fonts.values.first,
-                                    coalesced: manifest.strategies.coalescedLayout)
+        let views = CalculatorViews(
+            theme: theme, layouts: layouts, screen: manifest.screen, font: fonts["label"] ?? fonts.values.first,
+            coalesced: manifest.strategies.coalescedLayout)
         let changes = settings?.changes ?? []
         for change in changes { try views.set(change) }
         try views.runLoopTurn()
@@ -312,8 +317,9 @@ public final class Pipeline {
     /// A renderer of the app's views as they are now: the loaded images, the window's own image and
     /// the calculator's display; at the screen's scale unless `scale` is given.
     func makeRenderer(_ theme: Theme, scale: Double? = nil) -> UIRenderer {
-        var renderer = UIRenderer(theme: theme, fonts: fonts, images: images, scale: scale ?? Double(manifest.screen.scale),
-                                  reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
+        var renderer = UIRenderer(
+            theme: theme, fonts: fonts, images: images, scale: scale ?? Double(manifest.screen.scale),
+            reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
         if decode.overridesWindow { renderer.windowTexture = decode.windowImage }
         renderer.displayText = calculator.display
         return renderer

@@ -37,11 +37,13 @@ final class PreloadThread: @unchecked Sendable {
     func start() {
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&created, nil, { raw in
-            let me = Unmanaged<PreloadThread>.fromOpaque(raw!).takeRetainedValue()
-            me.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &created, nil,
+            { raw in
+                let me = Unmanaged<PreloadThread>.fromOpaque(raw!).takeRetainedValue()
+                me.run()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<PreloadThread>.fromOpaque(context).release()
             run()

@@ -78,8 +78,9 @@ public enum ThemeParser {
                     messages.append(text)
                 }
             }
-            var theme = Theme(file: file, name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
-                              fonts: fonts, images: images, window: window, display: display, keyStyles: styles, layouts: layouts)
+            var theme = Theme(
+                file: file, name: attributes.optionalString("name") ?? "untitled", colors: colors, gradients: gradients,
+                fonts: fonts, images: images, window: window, display: display, keyStyles: styles, layouts: layouts)
             theme.loadingMessages = messages
             return theme
         }
@@ -128,8 +129,9 @@ public enum ThemeParser {
                 let characters = a.optionalString("chars").map(Array.init) ?? FontSpec.defaultCharacters
                 guard !characters.isEmpty else { throw a.error("font '\(name)': 'chars' must not be empty") }
                 guard fonts[name] == nil else { throw a.error("font '\(name)' is defined twice") }
-                fonts[name] = FontSpec(name: name, atlas: try a.string("atlas"), columns: try a.int("columns", min: 1, max: 4096),
-                                       characters: characters, size: try a.double("size", min: 1, max: 1000))
+                fonts[name] = FontSpec(
+                    name: name, atlas: try a.string("atlas"), columns: try a.int("columns", min: 1, max: 4096),
+                    characters: characters, size: try a.double("size", min: 1, max: 1000))
             }
         }
 
@@ -176,14 +178,17 @@ public enum ThemeParser {
             let a = try AttributeReader(node, file: file, allowed: ["background", "texture", "texture-opacity"])
             let texture = a.optionalString("texture")
             if let texture, images[texture] == nil { throw a.error("unknown image '\(texture)'") }
-            return WindowStyle(background: try paint(a, "background"), texture: texture,
-                               textureOpacity: try a.double("texture-opacity", default: 1, min: 0, max: 1))
+            return WindowStyle(
+                background: try paint(a, "background"), texture: texture,
+                textureOpacity: try a.double("texture-opacity", default: 1, min: 0, max: 1))
         }
 
         func readDisplay(_ node: XMLNode) throws(XMLError) -> DisplayStyle {
-            let a = try AttributeReader(node, file: file, allowed: [
-                "background", "border", "border-width", "corner-radius", "font", "text-color", "text", "padding", "text-size",
-            ])
+            let a = try AttributeReader(
+                node, file: file,
+                allowed: [
+                    "background", "border", "border-width", "corner-radius", "font", "text-color", "text", "padding", "text-size"
+                ])
             return DisplayStyle(
                 background: try paint(a, "background"), border: try optionalColor(a, "border"),
                 borderWidth: try a.double("border-width", default: 0, min: 0), cornerRadius: try a.double("corner-radius", default: 0, min: 0),
@@ -193,10 +198,12 @@ public enum ThemeParser {
         }
 
         func readKeyStyle(_ node: XMLNode) throws(XMLError) -> KeyStyle {
-            let a = try AttributeReader(node, file: file, allowed: [
-                "name", "background", "border", "border-width", "corner-radius", "shadow", "shadow-offset", "shadow-blur",
-                "font", "label-color", "label-size",
-            ])
+            let a = try AttributeReader(
+                node, file: file,
+                allowed: [
+                    "name", "background", "border", "border-width", "corner-radius", "shadow", "shadow-offset", "shadow-blur",
+                    "font", "label-color", "label-size"
+                ])
             // A shadow pads every key tile by about 3 × blur + offset on each side: bounded here so a
             // tile stays near its key's size (a 4096 pt offset would allocate gigabytes).
             let offset = try a.doubles("shadow-offset", count: 2, min: -KeyStyle.maximumShadowOffset, max: KeyStyle.maximumShadowOffset) ?? [0, 0]
@@ -225,10 +232,12 @@ public enum ThemeParser {
         }
 
         func readLayout(_ node: XMLNode, styles: [String: KeyStyle]) throws(XMLError) -> LayoutSpec {
-            let a = try AttributeReader(node, file: file, allowed: [
-                "orientation", "rows", "columns", "insets", "margin", "spacing", "display-height", "display-spacing",
-                "min-key-width", "max-key-width", "min-key-height", "max-key-height", "equal-size",
-            ])
+            let a = try AttributeReader(
+                node, file: file,
+                allowed: [
+                    "orientation", "rows", "columns", "insets", "margin", "spacing", "display-height", "display-spacing",
+                    "min-key-width", "max-key-width", "min-key-height", "max-key-height", "equal-size"
+                ])
             let orientationName = try a.string("orientation")
             guard let orientation = Orientation(rawValue: orientationName) else {
                 throw a.error("orientation must be portrait or landscape, not '\(orientationName)'")
@@ -258,8 +267,10 @@ public enum ThemeParser {
                         occupied[r * columns + c] = keys.count
                     }
                 }
-                keys.append(KeySpec(label: label, icon: icon, style: style, row: row, column: column,
-                                    rowSpan: rowSpan, columnSpan: columnSpan, sourceLine: child.line, sourceColumn: child.column))
+                keys.append(
+                    KeySpec(
+                        label: label, icon: icon, style: style, row: row, column: column,
+                        rowSpan: rowSpan, columnSpan: columnSpan, sourceLine: child.line, sourceColumn: child.column))
             }
             let minKeyWidth = try a.double("min-key-width", default: 0, min: 0)
             let minKeyHeight = try a.double("min-key-height", default: 0, min: 0)

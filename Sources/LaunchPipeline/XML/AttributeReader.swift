@@ -29,8 +29,10 @@ struct AttributeReader {
 
     /// A number; without `max`, at most ``lengthLimit`` in size (a theme's lengths and angles), so no
     /// value can overflow the rasterizer's pixel arithmetic. `unbounded` lifts that for data values.
-    func double(_ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil,
-                unbounded: Bool = false) throws(XMLError) -> Double {
+    func double(
+        _ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil,
+        unbounded: Bool = false
+    ) throws(XMLError) -> Double {
         guard let text = node.attributes[name] else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")

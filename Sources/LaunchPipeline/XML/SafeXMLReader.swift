@@ -20,13 +20,15 @@ public enum SafeXMLReader {
     /// Parses `bytes`; `file` names the document in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLNode {
         if let (line, column, byte) = invalidUTF8Position(in: bytes) {
-            throw XMLError(file: file, line: line, column: column,
-                           reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8",
-                           kind: .encoding)
+            throw XMLError(
+                file: file, line: line, column: column,
+                reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8",
+                kind: .encoding)
         }
         if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
-            throw XMLError(file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8",
-                           kind: .encoding)
+            throw XMLError(
+                file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8",
+                kind: .encoding)
         }
         guard bytes.count < Int(Int32.max) else {
             throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB", kind: .malformed)
@@ -59,8 +61,9 @@ public enum SafeXMLReader {
         let status = withExtendedLifetime(builder) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
-                    lp_xml_parse(chars.baseAddress, Int32(chars.count), Int32(maximumDepth), &callbacks,
-                                 Unmanaged.passUnretained(builder).toOpaque(), &error)
+                    lp_xml_parse(
+                        chars.baseAddress, Int32(chars.count), Int32(maximumDepth), &callbacks,
+                        Unmanaged.passUnretained(builder).toOpaque(), &error)
                 }
             }
         }
@@ -212,8 +215,9 @@ private final class TreeBuilder {
 
     func end() {
         guard let open = stack.popLast() else { return }
-        let node = XMLNode(name: open.name, attributes: open.attributes, children: open.children,
-                           text: Self.trimmed(open.text), line: open.line, column: open.column)
+        let node = XMLNode(
+            name: open.name, attributes: open.attributes, children: open.children,
+            text: Self.trimmed(open.text), line: open.line, column: open.column)
         if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
     }
 

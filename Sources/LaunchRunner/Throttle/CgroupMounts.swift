@@ -37,7 +37,7 @@ struct CgroupMounts: Equatable, Sendable {
     /// The cgroup v1 controllers (the kernel's list).
     static let knownControllers: Set<String> = [
         "cpu", "cpuacct", "cpuset", "memory", "blkio", "devices", "freezer", "net_cls", "net_prio",
-        "perf_event", "hugetlb", "pids", "rdma", "misc",
+        "perf_event", "hugetlb", "pids", "rdma", "misc"
     ]
 
     /// This process's mounts (`/proc/self/mountinfo`; none when it cannot be read).
@@ -77,7 +77,8 @@ struct CgroupMounts: Equatable, Sendable {
         var i = 0
         while i < source.count {
             if source[i] == UInt8(ascii: "\\"), i + 3 < source.count,
-               let value = UInt8(String(decoding: source[(i + 1)...(i + 3)], as: UTF8.self), radix: 8) {
+                let value = UInt8(String(decoding: source[(i + 1)...(i + 3)], as: UTF8.self), radix: 8)
+            {
                 bytes.append(value)
                 i += 4
             } else {

@@ -25,8 +25,10 @@ struct CgroupRemoval: Sendable {
     ///     in v2, where launchprof never puts a thread of its own.
     ///   - lift: the CPU limit file and the value that removes the limit (`cpu.cfs_quota_us`, `-1`).
     init(directory: String, threadsFile: String, parentThreads: String?, lift: (file: String, value: String)?) {
-        let fields = [directory, directory + "/cgroup.procs", directory + "/" + threadsFile, parentThreads ?? "",
-                      lift.map { directory + "/" + $0.file } ?? "", lift?.value ?? ""]
+        let fields = [
+            directory, directory + "/cgroup.procs", directory + "/" + threadsFile, parentThreads ?? "",
+            lift.map { directory + "/" + $0.file } ?? "", lift?.value ?? ""
+        ]
         layout = fields.flatMap { Array($0.utf8CString) }
     }
 

@@ -55,10 +55,12 @@ final class DutyCycle: @unchecked Sendable {
         registrySlot = ThrottleRegistry.register(group: group)
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&created, nil, { raw in
-            Unmanaged<DutyCycle>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &created, nil,
+            { raw in
+                Unmanaged<DutyCycle>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<DutyCycle>.fromOpaque(context).release()
             if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }

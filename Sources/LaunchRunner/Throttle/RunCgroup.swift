@@ -32,9 +32,11 @@ struct RunCgroup: Sendable {
 
     /// Creates and configures the run's cgroup for `mechanism` (``ThrottleMechanism/cgroupV1`` or
     /// ``ThrottleMechanism/cgroupV2``); on any failure, removes what it made and throws.
-    static func make(_ mechanism: ThrottleMechanism, bandwidth: CPUBandwidth, memoryLimit: Int?,
-                     mounts: CgroupMounts = .current(), membership: CgroupMembership? = .callingThread(),
-                     name: String = ThrottleRegistry.newCgroupName()) throws(ThrottleError) -> RunCgroup {
+    static func make(
+        _ mechanism: ThrottleMechanism, bandwidth: CPUBandwidth, memoryLimit: Int?,
+        mounts: CgroupMounts = .current(), membership: CgroupMembership? = .callingThread(),
+        name: String = ThrottleRegistry.newCgroupName()
+    ) throws(ThrottleError) -> RunCgroup {
         guard let membership else { throw .unavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read") }
         var made: [Directory] = []
         do throws(ThrottleError) {
@@ -46,8 +48,9 @@ struct RunCgroup: Sendable {
                     }
                     let parent = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
                     let lift = controller == "cpu" ? (file: "cpu.cfs_quota_us", value: "-1") : nil
-                    let directory = try makeDirectory(parent: parent, origin: parent, name: name, mount: mount, controller: controller,
-                                                      threadsFile: "tasks", parentThreads: parent + "/tasks", lift: lift)
+                    let directory = try makeDirectory(
+                        parent: parent, origin: parent, name: name, mount: mount, controller: controller,
+                        threadsFile: "tasks", parentThreads: parent + "/tasks", lift: lift)
                     made.append(directory)
                     if controller == "cpu" {
                         try CgroupFile.write(bandwidth.v1Period, to: directory.path + "/cpu.cfs_period_us")
@@ -67,8 +70,9 @@ struct RunCgroup: Sendable {
                 let parent = membership.unifiedPath == "/" || own == mount.mountPoint ? own : FileIO.parentDirectory(of: own)
                 let needed = (bandwidth.quotaMicroseconds == nil ? [] : ["cpu"]) + (memoryLimit == nil ? [] : ["memory"])
                 try enable(needed, in: parent)
-                let directory = try makeDirectory(parent: parent, origin: own, name: name, mount: mount, controller: nil, threadsFile: "cgroup.threads",
-                                                  parentThreads: nil, lift: needed.contains("cpu") ? (file: "cpu.max", value: "max") : nil)
+                let directory = try makeDirectory(
+                    parent: parent, origin: own, name: name, mount: mount, controller: nil, threadsFile: "cgroup.threads",
+                    parentThreads: nil, lift: needed.contains("cpu") ? (file: "cpu.max", value: "max") : nil)
                 made.append(directory)
                 if needed.contains("cpu") { try CgroupFile.write(bandwidth.v2Max, to: directory.path + "/cpu.max") }
                 if let memoryLimit {
@@ -86,8 +90,10 @@ struct RunCgroup: Sendable {
     }
 
     /// The directory of the launching thread's `cgroup` under `mount`.
-    private static func ownCgroupDirectory(_ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
-                                        _ hierarchy: String) throws(ThrottleError) -> String {
+    private static func ownCgroupDirectory(
+        _ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
+        _ hierarchy: String
+    ) throws(ThrottleError) -> String {
         guard let cgroup else {
             throw .unavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)")
         }
@@ -102,7 +108,8 @@ struct RunCgroup: Sendable {
         guard !controllers.isEmpty else { return }
         let available = (CgroupFile.read(parent + "/cgroup.controllers") ?? "").split(whereSeparator: \.isWhitespace)
         for controller in controllers where !available.contains(Substring(controller)) {
-            throw .unavailable(.cgroupV2, reason: "the \(controller) controller is not available in \(parent) (cgroup.controllers: \(available.joined(separator: " ")))")
+            throw .unavailable(
+                .cgroupV2, reason: "the \(controller) controller is not available in \(parent) (cgroup.controllers: \(available.joined(separator: " ")))")
         }
         let enabled = (CgroupFile.read(parent + "/cgroup.subtree_control") ?? "").split(whereSeparator: \.isWhitespace)
         let missing = controllers.filter { !enabled.contains(Substring($0)) }
@@ -113,15 +120,18 @@ struct RunCgroup: Sendable {
         }
     }
 
-    private static func makeDirectory(parent: String, origin: String, name: String, mount: CgroupMount, controller: String?,
-                                      threadsFile: String, parentThreads: String?,
-                                      lift: (file: String, value: String)?) throws(ThrottleError) -> Directory {
+    private static func makeDirectory(
+        parent: String, origin: String, name: String, mount: CgroupMount, controller: String?,
+        threadsFile: String, parentThreads: String?,
+        lift: (file: String, value: String)?
+    ) throws(ThrottleError) -> Directory {
         StaleCgroups.sweepOnce(parent)
         let path = parent + "/" + name
         try CgroupFile.makeDirectory(path)
         let removal = CgroupRemoval(directory: path, threadsFile: threadsFile, parentThreads: parentThreads, lift: lift)
-        return Directory(path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
-                         registrySlot: ThrottleRegistry.register(removal))
+        return Directory(
+            path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
+            registrySlot: ThrottleRegistry.register(removal))
     }
 
     /// v1: moves the thread `tid` into the run's cgroups, so that a process it creates starts there.

@@ -179,7 +179,9 @@ public final class RunThrottle: Sendable {
         }
         guard claimed else {
             var outcome: ThrottleOutcome?
-            _ = state.lock.wait(until: .max) { outcome = state.outcome; return outcome != nil }
+            _ = state.lock.wait(until: .max) {
+                outcome = state.outcome; return outcome != nil
+            }
             return outcome ?? ThrottleOutcome()
         }
         cycle?.stop()

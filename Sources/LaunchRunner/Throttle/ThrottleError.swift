@@ -16,7 +16,8 @@ public enum ThrottleError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .factorOutOfRange(let factor):
-            return "the cpu factor \(factor) is out of range: it must be from \(Self.number(ThrottleSpec.factorRange.lowerBound)) to \(Self.number(ThrottleSpec.factorRange.upperBound))"
+            return
+                "the cpu factor \(factor) is out of range: it must be from \(Self.number(ThrottleSpec.factorRange.lowerBound)) to \(Self.number(ThrottleSpec.factorRange.upperBound))"
         case .memoryLimitOutOfRange(let bytes):
             return "the memory limit of \(bytes) bytes is out of range: it must be from 1 MiB to 1 TiB"
         case .unavailable(let mechanism, let reason):

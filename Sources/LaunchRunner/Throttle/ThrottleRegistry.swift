@@ -46,7 +46,9 @@ enum ThrottleRegistry {
     /// A name for a new run cgroup, unique on this machine while this process lives:
     /// `launchprof-<pid>-<sequence>` (``StaleCgroups`` reads the pid back).
     static func newCgroupName() -> String {
-        let number = lock.withLock { sequence += 1; return sequence }
+        let number = lock.withLock {
+            sequence += 1; return sequence
+        }
         return "\(StaleCgroups.prefix)\(getpid())-\(number)"
     }
 

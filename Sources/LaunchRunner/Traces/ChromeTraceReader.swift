@@ -178,8 +178,9 @@ public enum ChromeTraceReader {
                     continue
                 }
                 guard let begin = open.popLast() else {
-                    throw fail("an 'E' event with no 'B' event open on its thread (pid \(shown(edge.pid)), tid \(shown(edge.tid))) at that time",
-                               at: edge.offset, event: edge.event)
+                    throw fail(
+                        "an 'E' event with no 'B' event open on its thread (pid \(shown(edge.pid)), tid \(shown(edge.tid))) at that time",
+                        at: edge.offset, event: edge.event)
                 }
                 intervals[thread, default: []].append(Interval(name: begin.name, start: begin.ts, end: edge.ts, event: begin.event, offset: begin.offset))
             }
@@ -208,13 +209,16 @@ public enum ChromeTraceReader {
                 // Inside its parent, a phase never ended ends with it; one that ends later must be rounding.
                 if let top = stack.last, interval.end > top.interval.end {
                     guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
-                        throw fail("'\(TraceError.clip(interval.name))' overlaps '\(TraceError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest", at: interval.offset, event: interval.event)
+                        throw fail(
+                            "'\(TraceError.clip(interval.name))' overlaps '\(TraceError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
+                            at: interval.offset, event: interval.event)
                     }
                     interval.end = top.interval.end
                 }
                 do {
-                    let index = try timeline.add(interval.name, thread: numbers[key]!, start: (interval.start - base) / 1e6,
-                                                 end: (interval.end - base) / 1e6, parent: stack.last?.index, origin: interval.event)
+                    let index = try timeline.add(
+                        interval.name, thread: numbers[key]!, start: (interval.start - base) / 1e6,
+                        end: (interval.end - base) / 1e6, parent: stack.last?.index, origin: interval.event)
                     stack.append((index, interval))
                 } catch {
                     throw fail(error.reason, at: interval.offset, event: interval.event)
@@ -234,12 +238,16 @@ public enum ChromeTraceReader {
         }
         do {
             // Times are taken from the first event's (µs), so that seconds keep their sub-µs digits.
-            let candidates: [(TraceAnchor, Double)] = [(.monotonicClock, (Double(clock.monotonicNanoseconds) / 1e3 - base) / 1e6),
-                                                       (.wallClock, (clock.realtimeSeconds * 1e6 - base) / 1e6)]
+            let candidates: [(TraceAnchor, Double)] = [
+                (.monotonicClock, (Double(clock.monotonicNanoseconds) / 1e3 - base) / 1e6),
+                (.wallClock, (clock.realtimeSeconds * 1e6 - base) / 1e6)
+            ]
             let placed = try timeline.placed(clock: clock, candidates: candidates.filter { $0.1.isFinite }, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: placed.marks, stderr: [], anchor: placed.anchor)
         } catch {
-            throw TraceError(source: file, reason: error.describe("the events span") + ": the file holds events of another run, or its times are not in microseconds (the format's unit)")
+            throw TraceError(
+                source: file,
+                reason: error.describe("the events span") + ": the file holds events of another run, or its times are not in microseconds (the format's unit)")
         }
     }
 

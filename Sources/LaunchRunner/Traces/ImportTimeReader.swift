@@ -65,7 +65,9 @@ public enum ImportTimeReader {
             if trimmed(text).elementsEqual(header) {
                 headers += 1
                 guard headers == 1 else {
-                    throw fail("a second Python interpreter printed import times too (a child process that inherited PYTHONPROFILEIMPORTTIME): the lines of two processes cannot be told apart; run the interpreter itself (python3 SCRIPT …), so that launchprof passes -X importtime, which child processes do not inherit")
+                    throw fail(
+                        "a second Python interpreter printed import times too (a child process that inherited PYTHONPROFILEIMPORTTIME): the lines of two processes cannot be told apart; run the interpreter itself (python3 SCRIPT …), so that launchprof passes -X importtime, which child processes do not inherit"
+                    )
                 }
             } else {
                 // Mid-line, the marker is the interpreter's only if the rest reads as its line (the
@@ -86,7 +88,9 @@ public enum ImportTimeReader {
                 var children: [Int] = []
                 while let top = unclaimed.last, nodes[top].level > parsed.level {
                     guard nodes[top].level == parsed.level + 1 else {
-                        throw fail("the import of \(parsed.module) at level \(parsed.level) finishes right after one at level \(nodes[top].level), with none at level \(parsed.level + 1) between: a line of the interpreter's output is missing, or imports ran in several threads")
+                        throw fail(
+                            "the import of \(parsed.module) at level \(parsed.level) finishes right after one at level \(nodes[top].level), with none at level \(parsed.level + 1) between: a line of the interpreter's output is missing, or imports ran in several threads"
+                        )
                     }
                     children.append(unclaimed.removeLast())
                 }
@@ -99,15 +103,21 @@ public enum ImportTimeReader {
                 guard height < TraceLimits.depth else {
                     throw fail("imports nested more than \(TraceLimits.depth) deep (the phase nesting limit)")
                 }
-                nodes.append(Node(module: parsed.module, level: parsed.level, span: max(parsed.cumulative, span),
-                                  height: height + 1, children: children, line: lineNumber))
+                nodes.append(
+                    Node(
+                        module: parsed.module, level: parsed.level, span: max(parsed.cumulative, span),
+                        height: height + 1, children: children, line: lineNumber))
                 unclaimed.append(nodes.count - 1)
             }
             // What the program wrote before the marker on the same line stays in its output.
             if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
         }
         guard !nodes.isEmpty else {
-            throw TraceError(source: source, reason: "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME")
+            throw TraceError(
+                source: source,
+                reason:
+                    "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
+            )
         }
         // Lay out: imports left unclaimed (the top level, and any whose parent never finished because
         // the process ended first) end to end from the spawn; children from their parent's start.
@@ -123,8 +133,9 @@ public enum ImportTimeReader {
             let node = nodes[index]
             let phase: Int
             do {
-                phase = try timeline.add("import " + node.module, thread: 0, start: Double(start) / 1e6,
-                                         end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
+                phase = try timeline.add(
+                    "import " + node.module, thread: 0, start: Double(start) / 1e6,
+                    end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
             } catch {
                 throw TraceError(source: source, line: node.line, reason: error.reason)
             }
@@ -140,7 +151,9 @@ public enum ImportTimeReader {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
             return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
         } catch {
-            throw TraceError(source: source, reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
+            throw TraceError(
+                source: source,
+                reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
         }
     }
 
@@ -168,7 +181,10 @@ public enum ImportTimeReader {
             throw NotAnEntry(reason: "the cumulative time '\(shown(cumulativeText))' is not a whole number of microseconds from 0 to \(limit)")
         }
         guard selfTime >= 0, selfTime <= cumulative else {
-            throw NotAnEntry(reason: "the self time \(selfTime) µs is \(selfTime < 0 ? "negative" : "larger than the cumulative time \(cumulative) µs"): imports ran in several threads at once, and the interpreter's nesting and times are then not reliable")
+            throw NotAnEntry(
+                reason:
+                    "the self time \(selfTime) µs is \(selfTime < 0 ? "negative" : "larger than the cumulative time \(cumulative) µs"): imports ran in several threads at once, and the interpreter's nesting and times are then not reliable"
+            )
         }
         // `| ` then two spaces per level, then the module.
         var name = text[(second + 1)...]

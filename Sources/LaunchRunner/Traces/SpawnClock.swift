@@ -25,9 +25,10 @@ public struct SpawnClock: Equatable, Sendable {
         var wall = timespec()
         let monotonic = MonotonicClock.nanoseconds()
         clock_gettime(CLOCK_REALTIME, &wall)
-        return SpawnClock(monotonicNanoseconds: monotonic,
-                          realtimeSeconds: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9,
-                          endMonotonicNanoseconds: monotonic)
+        return SpawnClock(
+            monotonicNanoseconds: monotonic,
+            realtimeSeconds: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9,
+            endMonotonicNanoseconds: monotonic)
     }
 
     /// Seconds from the spawn to the end of the run (0 if the end reading came first).

@@ -158,7 +158,9 @@ public enum Trace2Reader {
                 // would copy it on every region_enter.
                 let open = stacks[thread]?.count ?? 0, parent = stacks[thread]?.last?.phase
                 guard nesting == open + 1 else {
-                    throw fail("region_enter of \(regionName(e.label, e.category)) at nesting \(nesting), but \(open) region\(open == 1 ? " is" : "s are") open on \(place()) (expected nesting \(open + 1))")
+                    throw fail(
+                        "region_enter of \(regionName(e.label, e.category)) at nesting \(nesting), but \(open) region\(open == 1 ? " is" : "s are") open on \(place()) (expected nesting \(open + 1))"
+                    )
                 }
                 do {
                     let phase = try timeline.add(regionName(e.label, e.category), thread: thread, start: time, parent: parent, origin: line)
@@ -172,7 +174,9 @@ public enum Trace2Reader {
                     throw fail("region_leave of \(regionName(e.label, e.category)), but no region is open on \(place())")
                 }
                 guard open.nesting == nesting, open.category == e.category, open.label == e.label else {
-                    throw fail("region_leave of \(regionName(e.label, e.category)) at nesting \(nesting), but \(timeline.phases[open.phase].name) at nesting \(open.nesting) is the region open on \(place())")
+                    throw fail(
+                        "region_leave of \(regionName(e.label, e.category)) at nesting \(nesting), but \(timeline.phases[open.phase].name) at nesting \(open.nesting) is the region open on \(place())"
+                    )
                 }
                 guard time >= timeline.phases[open.phase].start else {
                     throw fail("region_leave of \(regionName(e.label, e.category)) is earlier than its region_enter (did the wall clock go back?)")
@@ -229,7 +233,8 @@ public enum Trace2Reader {
         var childEnds: [Int: Double] = [:]
         for (process, sid) in sids.enumerated() {
             guard let slash = sid.lastIndex(of: UInt8(ascii: "/")), let parent = processes[sid[..<slash]],
-                  let pid = pidOfSid(sid[(slash + 1)...]), let child = byPid[parent << 32 | pid] else { continue }
+                let pid = pidOfSid(sid[(slash + 1)...]), let child = byPid[parent << 32 | pid]
+            else { continue }
             if let main = threads[ThreadKey(process: process, name: Array("main".utf8)[...])] { adoptions[main] = child.phase }
             childEnds[process] = timeline.phases[child.phase].end
         }
@@ -249,7 +254,8 @@ public enum Trace2Reader {
             // The spawn on the trace's clock, in whole µs from the first event: exact, where subtracting
             // seconds since 1970 as doubles would lose a tenth of a µs.
             let spawn = clock.realtimeSeconds * 1e6
-            let candidates: [(TraceAnchor, Double)] = spawn.isFinite && abs(spawn) < 9e15
+            let candidates: [(TraceAnchor, Double)] =
+                spawn.isFinite && abs(spawn) < 9e15
                 ? [(.wallClock, Double(Int64(spawn.rounded()) - base) / 1e6)] : []
             let placed = try timeline.placed(clock: clock, candidates: candidates, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: [], stderr: [], anchor: placed.anchor)

@@ -38,7 +38,10 @@ public struct TraceCapture: Equatable, Sendable {
         switch format {
         case .chromeTrace:
             guard traceFile != nil else {
-                throw OptionError(description: "--trace chrome-trace needs --trace-file FILE: the file the program writes its Chrome trace to (its path is also in $\(Self.traceFileVariable))")
+                throw OptionError(
+                    description:
+                        "--trace chrome-trace needs --trace-file FILE: the file the program writes its Chrome trace to (its path is also in $\(Self.traceFileVariable))"
+                )
             }
         case .pythonImporttime:
             guard traceFile == nil else {
@@ -104,8 +107,10 @@ public struct TraceCapture: Equatable, Sendable {
             return Self.isPythonInterpreter(argv) ? [:] : ["PYTHONPROFILEIMPORTTIME": "1"]
         case .gitTrace2:
             guard let runFile else { return [:] }
-            return ["GIT_TRACE2_EVENT": runFile, "GIT_TRACE2_EVENT_NESTING": String(Self.gitNesting),
-                    "GIT_TRACE2_EVENT_BRIEF": "false"]
+            return [
+                "GIT_TRACE2_EVENT": runFile, "GIT_TRACE2_EVENT_NESTING": String(Self.gitNesting),
+                "GIT_TRACE2_EVENT_BRIEF": "false"
+            ]
         case .chromeTrace:
             return runFile.map { [Self.traceFileVariable: $0] } ?? [:]
         }
@@ -124,9 +129,11 @@ public struct TraceCapture: Equatable, Sendable {
         }
         var info = stat()
         guard stat(runFile, &info) == 0 || errno != ENOENT else {
-            throw TraceError(source: runFile, reason: format == .gitTrace2
-                ? "git wrote no Trace2 events: the file does not exist (did the program run git, 2.22 or later?)"
-                : "the program wrote no trace: the file does not exist (does the program write its Chrome trace to the file given with --trace-file?)")
+            throw TraceError(
+                source: runFile,
+                reason: format == .gitTrace2
+                    ? "git wrote no Trace2 events: the file does not exist (did the program run git, 2.22 or later?)"
+                    : "the program wrote no trace: the file does not exist (does the program write its Chrome trace to the file given with --trace-file?)")
         }
         let bytes: [UInt8]
         do {

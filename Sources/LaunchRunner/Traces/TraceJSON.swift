@@ -260,8 +260,9 @@ struct TraceJSON {
         offset += 1
         // Most strings have no escape: up to the closing quote in one search.
         if let quote = ByteSearch.first(UInt8(ascii: "\""), in: bytes, from: offset, to: end),
-           ByteSearch.first(UInt8(ascii: "\\"), in: bytes, from: offset, to: quote) == nil,
-           !ByteSearch.containsControlCharacter(bytes, from: offset, to: quote) {
+            ByteSearch.first(UInt8(ascii: "\\"), in: bytes, from: offset, to: quote) == nil,
+            !ByteSearch.containsControlCharacter(bytes, from: offset, to: quote)
+        {
             defer { offset = quote + 1 }
             return decode ? bytes[offset..<quote] : nil
         }
@@ -294,7 +295,8 @@ struct TraceJSON {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar), end - offset >= 6, bytes[offset] == UInt8(ascii: "\\"),
-                   bytes[offset + 1] == UInt8(ascii: "u") {
+                    bytes[offset + 1] == UInt8(ascii: "u")
+                {
                     let save = offset
                     offset += 2
                     let low = try hex4()

@@ -126,7 +126,8 @@ struct TraceTimeline {
     ///
     /// - Throws: ``Misfit`` when the times cannot be placed in the run.
     func placed(clock: SpawnClock, candidates: [(TraceAnchor, Double)], allowEarliestAtSpawn: Bool)
-        throws(Misfit) -> (phases: [PhaseRecord], marks: [MarkRecord], anchor: TraceAnchor) {
+        throws(Misfit) -> (phases: [PhaseRecord], marks: [MarkRecord], anchor: TraceAnchor)
+    {
         let duration = clock.duration
         var low = earliestOther, high = latestOther
         for phase in phases {
@@ -161,8 +162,10 @@ struct TraceTimeline {
                 start = min(max(start, outer.start), outer.end)
                 end = min(max(end, start), outer.end)
             }
-            records.append(PhaseRecord(name: phase.name, start: start, duration: end - start,
-                                       thread: phase.thread, depth: phase.depth, parent: phase.parent))
+            records.append(
+                PhaseRecord(
+                    name: phase.name, start: start, duration: end - start,
+                    thread: phase.thread, depth: phase.depth, parent: phase.parent))
         }
         // In start order (parents first among equal starts), as the protocol lists phases.
         let order = records.indices.sorted { (records[$0].start, records[$0].depth, $0) < (records[$1].start, records[$1].depth, $1) }

@@ -12,7 +12,8 @@ enum UTCTimestamp {
         let s = text.startIndex, count = text.count
         func at(_ i: Int) -> UInt8 { text[s + i] }
         guard count >= 20, count <= 30, at(4) == UInt8(ascii: "-"), at(7) == UInt8(ascii: "-"), at(10) == UInt8(ascii: "T"),
-              at(13) == UInt8(ascii: ":"), at(16) == UInt8(ascii: ":"), at(count - 1) == UInt8(ascii: "Z") else { return nil }
+            at(13) == UInt8(ascii: ":"), at(16) == UInt8(ascii: ":"), at(count - 1) == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ from: Int, _ digits: Int) -> Int64? {
             var value: Int64 = 0
             for i in from..<(from + digits) {
@@ -23,14 +24,16 @@ enum UTCTimestamp {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              year >= 1970, (1...12).contains(month), hour <= 23, minute <= 59, second <= 60 else { return nil }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            year >= 1970, (1...12).contains(month), hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays: Int64 = switch month {
-        case 2: leap ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        let monthDays: Int64 =
+            switch month {
+            case 2: leap ? 29 : 28
+            case 4, 6, 9, 11: 30
+            default: 31
+            }
         guard day >= 1, day <= monthDays else { return nil }
         var micros: Int64 = 0
         if count > 20 {

@@ -89,8 +89,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// The run every trace is read for: spawned 1,000 s after boot on the monotonic clock, at
     /// 2027-01-15T08:00:00Z on the wall clock, lasting 10 s (seeds with times on either clock fit).
-    static let traceClock = SpawnClock(monotonicNanoseconds: 1_000_000_000_000, realtimeSeconds: 1_800_000_000,
-                                       endMonotonicNanoseconds: 1_010_000_000_000)
+    static let traceClock = SpawnClock(
+        monotonicNanoseconds: 1_000_000_000_000, realtimeSeconds: 1_800_000_000,
+        endMonotonicNanoseconds: 1_010_000_000_000)
 
     /// What a reading promises, checked so that a reader that lies crashes the fuzzer: every phase
     /// within the run, parents first and on the same thread, each child within its parent, depths

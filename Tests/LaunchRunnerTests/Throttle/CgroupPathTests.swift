@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test func membershipIsReadPerHierarchy() {
-        let membership = CgroupMembership.parse("""
+        let membership = CgroupMembership.parse(
+            """
             9:name=systemd:/
             4:memory:/process_api/fb72
             1:cpu,cpuacct:/launchprof-1-2

@@ -230,8 +230,9 @@ struct UnifiedCgroupTests {
         let directory = throttle.cgroupDirectories[0]
         let own = try #require(CgroupSupport.mounts.unified?.directory(of: CgroupMembership.callingThread()?.unifiedPath ?? ""))
         #expect(throttle.spawnerMoves == SpawnerMoves(enter: [directory + "/cgroup.procs"], leave: [own + "/cgroup.procs"]))
-        let child = try ThrottledChild.run(ThrottledChild.spawner(throttle.spawnerMoves, around: "cat /proc/self/cgroup"),
-                                           under: throttle, throughSpawner: true)
+        let child = try ThrottledChild.run(
+            ThrottledChild.spawner(throttle.spawnerMoves, around: "cat /proc/self/cgroup"),
+            under: throttle, throughSpawner: true)
         let parts = child.output.components(separatedBy: "--\n")
         let name = String(directory.split(separator: "/").last!)
         #expect(parts.count == 2 && parts[0].contains("/" + name + "\n") && !parts[1].contains(name), "\(child.output)")

@@ -78,8 +78,10 @@ import Glibc
         #expect(throttle.spawnerMoves.isEmpty)
         var leaderStopped = 0, programStopped = 0, samples = 0
         // The "spawner" waits for its busy child, as launchprof-spawn waits for the program.
-        let child = try ThrottledChild.run(["/bin/sh", "-c", "sh -c 'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done' & wait"],
-                                           under: throttle, throughSpawner: true) { leader in
+        let child = try ThrottledChild.run(
+            ["/bin/sh", "-c", "sh -c 'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done' & wait"],
+            under: throttle, throughSpawner: true
+        ) { leader in
             let until = MonotonicClock.nanoseconds() + 300_000_000
             while MonotonicClock.nanoseconds() < until {
                 guard let program = EscapedProcessReaper.children(of: leader).first?.pid else { usleep(1000); continue }

@@ -27,8 +27,10 @@ struct ThrottledChild {
 
     /// Runs `argv` under `throttle`; `whileRunning` is called with the pid after the spawn, before the
     /// reap. `throughSpawner`: `argv` is a spawner that applies ``RunThrottle/spawnerMoves`` itself.
-    static func run(_ argv: [String], under throttle: RunThrottle, throughSpawner: Bool = false,
-                    whileRunning: (pid_t) -> Void = { _ in }) throws -> ThrottledChild {
+    static func run(
+        _ argv: [String], under throttle: RunThrottle, throughSpawner: Bool = false,
+        whileRunning: (pid_t) -> Void = { _ in }
+    ) throws -> ThrottledChild {
         let outputPath = NSTemporaryDirectory() + "launchprof-throttle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -102,7 +104,8 @@ enum CgroupSupport {
     /// Whether the unified hierarchy offers the cpu controller to this process's cgroup.
     static var unifiedCPU: Bool {
         guard let mount = mounts.unified, let path = CgroupMembership.callingThread()?.unifiedPath,
-              let directory = mount.directory(of: path), let controllers = CgroupFile.read(directory + "/cgroup.controllers") else { return false }
+            let directory = mount.directory(of: path), let controllers = CgroupFile.read(directory + "/cgroup.controllers")
+        else { return false }
         return controllers.split(whereSeparator: \.isWhitespace).contains("cpu")
     }
 

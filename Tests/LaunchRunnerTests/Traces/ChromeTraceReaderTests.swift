@@ -44,7 +44,7 @@ import LaunchCore
             ("load config", 1000, 2000, 0, 1, "startup"),
             ("parse", 1500, 500.5, 0, 2, "load config"),
             ("build UI", 4000, 4000, 0, 1, "startup"),
-            ("layout", 5000, 1000, 0, 2, "build UI"),
+            ("layout", 5000, 1000, 0, 2, "build UI")
         ]
         #expect(reading.phases.map(\.name) == expected.map(\.0))
         for (phase, want) in zip(reading.phases, expected) {
@@ -82,7 +82,8 @@ import LaunchCore
 
     /// A `B` that never ended lasts until its enclosing phase does, or until the run ends.
     @Test func beginsNeverEndedLastUntilTheirParentOrTheRun() throws {
-        let reading = try Self.read("""
+        let reading = try Self.read(
+            """
             [{"name":"outer","ph":"X","ts":\(Self.ts(0)),"dur":1000,"tid":1},
              {"name":"inside","ph":"B","ts":\(Self.ts(500)),"tid":1},
              {"name":"forever","ph":"B","ts":\(Self.ts(2000)),"tid":1}]
@@ -95,7 +96,8 @@ import LaunchCore
     /// Threads: the main thread (tid = pid) of the first process is 0 even when another thread's
     /// event is earlier; string ids are allowed; overlaps of rounding size are trimmed.
     @Test func threadsAreNumberedFromTheMainThread() throws {
-        let reading = try Self.read("""
+        let reading = try Self.read(
+            """
             [{"name":"worker","ph":"X","ts":\(Self.ts(100)),"dur":10,"pid":40,"tid":41},
              {"name":"main","ph":"X","ts":\(Self.ts(200)),"dur":10,"pid":40,"tid":40},
              {"name":"named","ph":"X","ts":\(Self.ts(300)),"dur":10,"pid":"gpu","tid":"io"},
@@ -119,7 +121,7 @@ import LaunchCore
             ("{\"ph\":\"B\",\"ts\":1}", "a 'B' event without a name"),
             ("{\"name\":\"\",\"ph\":\"i\",\"ts\":1}", "a 'i' event without a name"),
             ("{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"tid\":1.5}", "'tid' must be a whole number or a string"),
-            ("{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":[]}", "'pid' must be a whole number or a string"),
+            ("{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":[]}", "'pid' must be a whole number or a string")
         ]
         for (event, reason) in cases {
             let text = "[{\"ph\":\"M\",\"name\":\"thread_name\"},\n \(event)]"
@@ -138,7 +140,7 @@ import LaunchCore
             ("42", 1, 1, "a Chrome trace is an object with 'traceEvents', or an array of events"),
             ("[{\"args\":" + String(repeating: "{\"a\":", count: 70), 1, 320, "nested more than 64 deep"),
             ("{\"traceEvents\": []", 1, 19, "unexpected end of input, expected ',' or '}'"),
-            ("[{\"ph\":\"M\"}] x", 1, 14, "unexpected 'x', expected the end of the value"),
+            ("[{\"ph\":\"M\"}] x", 1, 14, "unexpected 'x', expected the end of the value")
         ]
         for (text, line, column, reason) in cases {
             let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
@@ -157,7 +159,9 @@ import LaunchCore
         let error = TraceTest.error { () throws(TraceError) in
             try Self.read("[{\"name\":\"a\",\"ph\":\"B\",\"ts\":5,\"tid\":1},{\"ph\":\"E\",\"ts\":6,\"tid\":1},{\"ph\":\"E\",\"ts\":7,\"tid\":1}]")
         }
-        #expect(error?.event == 3 && error?.reason.hasPrefix("an 'E' event with no 'B' event open on its thread (pid none, tid 1)") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.event == 3 && error?.reason.hasPrefix("an 'E' event with no 'B' event open on its thread (pid none, tid 1)") == true,
+            "\(error?.description ?? "")")
     }
 
     @Test func overlappingEventsOnOneThreadAreAnError() {
@@ -173,7 +177,10 @@ import LaunchCore
         let error = TraceTest.error { () throws(TraceError) in
             try Self.read("[{\"name\":\"a\",\"ph\":\"X\",\"ts\":0,\"dur\":2000000000}]", seconds: 1)
         }
-        #expect(error?.description == "trace.json: the events span 2000.0 s, longer than the run (1.0 s): the file holds events of another run, or its times are not in microseconds (the format's unit)")
+        #expect(
+            error?.description
+                == "trace.json: the events span 2000.0 s, longer than the run (1.0 s): the file holds events of another run, or its times are not in microseconds (the format's unit)"
+        )
     }
 
     @Test func moreEventsThanTheLimitsAreRefused() {

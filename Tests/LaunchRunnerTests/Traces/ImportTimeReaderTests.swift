@@ -37,7 +37,7 @@ import LaunchCore
             ("import json.decoder", 888, 2311, 1, "import json"),
             ("import json.scanner", 888, 1287, 2, "import json.decoder"),
             ("import _json", 888, 434, 3, "import json.scanner"),
-            ("import json.encoder", 3199, 739, 1, "import json"),
+            ("import json.encoder", 3199, 739, 1, "import json")
         ]
         #expect(reading.phases.map(\.name) == expected.map(\.0))
         for (phase, want) in zip(reading.phases, expected) {
@@ -57,7 +57,8 @@ import LaunchCore
     /// The interpreter rounds each time up to a µs: children may add up to more than their parent's
     /// cumulative time. The parent then lasts their sum, so they fit in it.
     @Test func childrenRoundedUpStillFitInTheirParent() throws {
-        let reading = try Self.read("""
+        let reading = try Self.read(
+            """
             import time:       500 |        500 |   a
             import time:       500 |        500 |   b
             import time:         0 |        999 | parent
@@ -96,7 +97,7 @@ import LaunchCore
             ("import time: 1 | 2", 1, "expected 'import time: <self µs> | <cumulative µs> | <module>'"),
             ("import time: 1 | 2 |x", 1, "expected a space after the second '|'"),
             ("import time: 1 | 2 |    x", 1, "an indentation of 3 spaces"),
-            ("import time: 1 | 2 |   ", 1, "an import without a module name"),
+            ("import time: 1 | 2 |   ", 1, "an import without a module name")
         ]
         for (text, line, reason) in cases {
             let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }

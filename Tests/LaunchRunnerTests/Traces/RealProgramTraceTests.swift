@@ -7,7 +7,8 @@ import LaunchCore
 /// with `TraceCapture`'s arguments and environment, timed with a `SpawnClock`.
 @Suite(.serialized) struct RealProgramTraceTests {
     /// Runs `argv` (found on PATH) as `capture` asks, in `directory`; returns the reading and the raw stderr.
-    static func run(_ capture: TraceCapture, _ argv: [String], in directory: String? = nil, runFile: String? = nil) throws -> (TraceReading, String, SpawnClock) {
+    static func run(_ capture: TraceCapture, _ argv: [String], in directory: String? = nil, runFile: String? = nil) throws -> (TraceReading, String, SpawnClock)
+    {
         try capture.prepare(runFile: runFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -86,8 +87,10 @@ import LaunchCore
     static func repository() throws -> String {
         let dir = try TraceTest.temporaryDirectory()
         for i in 0..<20 { try FileIO.writeAtomically("file \(i)\n", to: "\(dir)/f\(i).txt") }
-        for argv in [["git", "init", "-q"], ["git", "add", "."],
-                     ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "initial"]] {
+        for argv in [
+            ["git", "init", "-q"], ["git", "add", "."],
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "initial"]
+        ] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = argv

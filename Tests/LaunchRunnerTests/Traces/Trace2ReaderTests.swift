@@ -19,16 +19,21 @@ import LaunchCore
     }
 
     static func enter(_ micros: Int, _ nesting: Int, _ category: String, _ label: String, sid: String = sid, thread: String = "main") -> String {
-        event("region_enter", micros, sid: sid, thread: thread, "\"repo\":1,\"nesting\":\(nesting),\"category\":\"\(category)\",\"label\":\"\(label)\",\"msg\":\".git/index\"")
+        event(
+            "region_enter", micros, sid: sid, thread: thread,
+            "\"repo\":1,\"nesting\":\(nesting),\"category\":\"\(category)\",\"label\":\"\(label)\",\"msg\":\".git/index\"")
     }
 
     static func leave(_ micros: Int, _ nesting: Int, _ category: String, _ label: String, sid: String = sid, thread: String = "main") -> String {
-        event("region_leave", micros, sid: sid, thread: thread, "\"repo\":1,\"t_rel\":0.000100,\"nesting\":\(nesting),\"category\":\"\(category)\",\"label\":\"\(label)\"")
+        event(
+            "region_leave", micros, sid: sid, thread: thread,
+            "\"repo\":1,\"t_rel\":0.000100,\"nesting\":\(nesting),\"category\":\"\(category)\",\"label\":\"\(label)\"")
     }
 
     static func read(_ lines: [String], seconds: Double = 0.01, realtime: Double = TraceTest.realtimeSpawn) throws(TraceError) -> TraceReading {
-        try Trace2Reader.read(Array(lines.joined(separator: "\n").utf8), file: "/tmp/run/trace2.json",
-                              clock: TraceTest.clock(seconds: seconds, realtime: realtime))
+        try Trace2Reader.read(
+            Array(lines.joined(separator: "\n").utf8), file: "/tmp/run/trace2.json",
+            clock: TraceTest.clock(seconds: seconds, realtime: realtime))
     }
 
     static let status = [
@@ -47,7 +52,7 @@ import LaunchCore
         leave(2400, 1, "status", "print"),
         event("data_json", 2450, "\"value\":{\"traverse_trees_count\":1,\"nested\":[[1,2],{\"a\":null}]}"),
         event("exit", 2500, "\"t_abs\":0.0025,\"code\":0"),
-        event("atexit", 2520, "\"t_abs\":0.00252,\"code\":0"),
+        event("atexit", 2520, "\"t_abs\":0.00252,\"code\":0")
     ]
 
     @Test func regionsBecomeNestedPhasesPerThreadOnTheWallClock() throws {
@@ -58,7 +63,7 @@ import LaunchCore
             ("read (cache_tree)", 0.0011, 0.0001, 0, 1, "do_read_index (index)"),
             ("preload (index)", 0.0016, 0.0004, 0, 0, nil),
             ("preload (index)", 0.0017, 0.0002, 1, 0, nil),
-            ("print (status)", 0.0021, 0.0003, 0, 0, nil),
+            ("print (status)", 0.0021, 0.0003, 0, 0, nil)
         ]
         #expect(reading.phases.map(\.name) == expected.map(\.0))
         for (phase, want) in zip(reading.phases, expected) {
@@ -76,7 +81,7 @@ import LaunchCore
             Self.enter(200, 1, "w", "work", thread: "th02:worker"),
             Self.enter(300, 1, "m", "main work"),
             Self.leave(400, 1, "m", "main work"),
-            Self.leave(500, 1, "w", "work", thread: "th02:worker"),
+            Self.leave(500, 1, "w", "work", thread: "th02:worker")
         ])
         #expect(reading.phases.map { "\($0.name)@\($0.thread)" } == ["work (w)@1", "main work (m)@0"])
     }
@@ -95,7 +100,7 @@ import LaunchCore
             Self.event("child_start", 6500, "\"child_id\":1,\"child_class\":\"hook\",\"hook_name\":\"post-checkout\",\"argv\":[\"sh\",\"-c\",\"exit 0\"]"),
             Self.event("child_exit", 7000, "\"child_id\":1,\"pid\":4700,\"code\":0"),
             Self.event("child_start", 7100, "\"child_id\":2,\"argv\":[\"no-such-helper\"]"),
-            Self.event("child_exit", 7200, "\"child_id\":2,\"pid\":-1,\"code\":-1"),
+            Self.event("child_exit", 7200, "\"child_id\":2,\"pid\":-1,\"code\":-1")
         ])
         let child = try TraceTest.phase("child: git status", in: reading)
         #expect(child.thread == 1 && child.depth == 0)
@@ -119,8 +124,11 @@ import LaunchCore
     @Test func regionsLeftOpenEndWithTheirProcessOrTheRun() throws {
         let died = try Self.read([Self.enter(1000, 1, "a", "open"), Self.enter(1500, 2, "a", "inner"), Self.event("signal", 3000, "\"signo\":9")])
         #expect(died.phases.map(\.duration).map { ($0 * 1e6).rounded() } == [2000, 1500])
-        let stopped = try Self.read([Self.enter(1000, 1, "a", "open"),
-                                     Self.event("child_start", 1200, "\"child_id\":0,\"argv\":[\"less\"]")], seconds: 0.05)
+        let stopped = try Self.read(
+            [
+                Self.enter(1000, 1, "a", "open"),
+                Self.event("child_start", 1200, "\"child_id\":0,\"argv\":[\"less\"]")
+            ], seconds: 0.05)
         #expect(stopped.phases.map { ($0.end * 1e6).rounded() } == [50000, 50000])
     }
 
@@ -159,8 +167,8 @@ import LaunchCore
             ("{\"event\":\"a\",\"v\":1" + String(repeating: "0", count: 100) + "}", 18, "a number of 101 characters"),
             (Self.event("region_enter", 300), 1, "region_enter without 'nesting'"),
             ("{\"event\":\"region_enter\",\"nesting\":1}", 1, "a region_enter event needs 'sid', 'thread' and 'time'"),
-            (Self.event("region_enter", 300).replacingTime(with: "2027-02-30T00:00:00Z") , 1, "'time' must be a UTC time"),
-            (Self.event("child_start", 300), 1, "child_start without 'child_id'"),
+            (Self.event("region_enter", 300).replacingTime(with: "2027-02-30T00:00:00Z"), 1, "'time' must be a UTC time"),
+            (Self.event("child_start", 300), 1, "child_start without 'child_id'")
         ]
         for (text, column, reason) in cases {
             let error = TraceTest.error { () throws(TraceError) in try Self.read([good, text]) }
@@ -178,7 +186,10 @@ import LaunchCore
             ([Self.enter(100, 2, "a", "b")], 1, "at nesting 2, but 0 regions are open"),
             ([Self.enter(100, 1, "a", "b"), Self.leave(50, 1, "a", "b")], 2, "earlier than its region_enter"),
             ([Self.event("child_exit", 100, "\"child_id\":4")], 1, "child_exit of child 4 of process \(Self.sid), which never started"),
-            ([Self.event("child_start", 100, "\"child_id\":4,\"argv\":[]"), Self.event("child_start", 200, "\"child_id\":4,\"argv\":[]")], 2, "which had started already"),
+            (
+                [Self.event("child_start", 100, "\"child_id\":4,\"argv\":[]"), Self.event("child_start", 200, "\"child_id\":4,\"argv\":[]")], 2,
+                "which had started already"
+            )
         ]
         for (lines, line, reason) in cases {
             let error = TraceTest.error { () throws(TraceError) in try Self.read(lines) }
@@ -206,8 +217,10 @@ import LaunchCore
         #expect(UTCTimestamp.microseconds("2027-01-15T08:00:00.000001Z") == 1_800_000_000_000_001)
         #expect(UTCTimestamp.microseconds("2024-02-29T23:59:59.5Z") == 1_709_251_199_500_000)
         #expect(UTCTimestamp.microseconds("2024-02-29T23:59:59.123456789Z") == 1_709_251_199_123_456)
-        for bad in ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "1969-12-31T23:59:59Z",
-                    "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "+024-01-01T00:00:00Z"] {
+        for bad in [
+            "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "1969-12-31T23:59:59Z",
+            "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "+024-01-01T00:00:00Z"
+        ] {
             #expect(UTCTimestamp.microseconds(bad) == nil, "\(bad)")
         }
     }

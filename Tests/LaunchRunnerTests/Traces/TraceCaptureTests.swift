@@ -47,8 +47,9 @@ import LaunchCore
 
     @Test func gitAndChromeGetTheirFilesInTheEnvironment() throws {
         let git = try TraceCapture(format: .gitTrace2, traceFile: nil)
-        #expect(git.environment(runFile: "/tmp/d/t.json", arguments: ["git", "status"])
-            == ["GIT_TRACE2_EVENT": "/tmp/d/t.json", "GIT_TRACE2_EVENT_NESTING": "256", "GIT_TRACE2_EVENT_BRIEF": "false"])
+        #expect(
+            git.environment(runFile: "/tmp/d/t.json", arguments: ["git", "status"])
+                == ["GIT_TRACE2_EVENT": "/tmp/d/t.json", "GIT_TRACE2_EVENT_NESTING": "256", "GIT_TRACE2_EVENT_BRIEF": "false"])
         #expect(git.arguments(["git", "status"]) == ["git", "status"])
         let chrome = try TraceCapture(format: .chromeTrace, traceFile: "t.json")
         #expect(chrome.environment(runFile: "t.json", arguments: ["app"]) == ["LAUNCHPROF_TRACE_FILE": "t.json"])
@@ -65,7 +66,10 @@ import LaunchCore
         #expect(!FileIO.exists("\(dir)/t.json"))
         try capture.prepare(runFile: "\(dir)/t.json")  // Nothing to remove.
         let error = TraceTest.error { () throws(TraceError) in try capture.read(stderr: [], runFile: "\(dir)/t.json", clock: TraceTest.clock()) }
-        #expect(error?.description == "\(dir)/t.json: the program wrote no trace: the file does not exist (does the program write its Chrome trace to the file given with --trace-file?)")
+        #expect(
+            error?.description
+                == "\(dir)/t.json: the program wrote no trace: the file does not exist (does the program write its Chrome trace to the file given with --trace-file?)"
+        )
         #expect(mkdir("\(dir)/d", 0o755) == 0)
         #expect(throws: TraceError(source: "\(dir)/d", reason: "is not a regular file: the program's trace must go to a regular file")) {
             try capture.prepare(runFile: "\(dir)/d")

@@ -15,8 +15,10 @@ import Testing
     }
 
     @Test func validValuesAreSkippedWhole() {
-        for text in ["0", "-0", "1.5e-3", "-12.25E+2", "\"a\\u00e9\\n\"", "true", "false", "null", "[]", "{}",
-                     " [1, [2, [3, {\"a\": [true, null]}]], \"x\"] ", "{\"a\":{\"b\":{\"c\":[]}},\"d\":\"}\"}"] {
+        for text in [
+            "0", "-0", "1.5e-3", "-12.25E+2", "\"a\\u00e9\\n\"", "true", "false", "null", "[]", "{}",
+            " [1, [2, [3, {\"a\": [true, null]}]], \"x\"] ", "{\"a\":{\"b\":{\"c\":[]}},\"d\":\"}\"}"
+        ] {
             #expect(Self.skip(text) == nil, "\(text)")
         }
     }
@@ -38,7 +40,7 @@ import Testing
             ("\"\\u12\"", 3, "an incomplete \\u escape"),
             ("\"\\u12G4\"", 5, "a \\u escape needs four hexadecimal digits"),
             ("[", 1, "unexpected end of input, expected a value"),
-            ("\u{7F}", 0, "unexpected byte 0x7F, expected a value"),
+            ("\u{7F}", 0, "unexpected byte 0x7F, expected a value")
         ]
         for (text, offset, reason) in cases {
             let failure = Self.skip(text)

@@ -13,8 +13,9 @@ enum TraceTest {
 
     /// A run of `seconds` from that spawn.
     static func clock(seconds: Double = 1, realtime: Double = realtimeSpawn) -> SpawnClock {
-        SpawnClock(monotonicNanoseconds: monotonicSpawn, realtimeSeconds: realtime,
-                   endMonotonicNanoseconds: monotonicSpawn + UInt64(seconds * 1e9))
+        SpawnClock(
+            monotonicNanoseconds: monotonicSpawn, realtimeSeconds: realtime,
+            endMonotonicNanoseconds: monotonicSpawn + UInt64(seconds * 1e9))
     }
 
     /// The error `body` throws, or `nil` (recorded as an issue) when it throws none.
@@ -46,7 +47,8 @@ enum TraceTest {
                 #expect(parent < i, "\(phase.name)'s parent comes after it", sourceLocation: sourceLocation)
                 let outer = reading.phases[parent]
                 #expect(outer.thread == phase.thread && outer.depth + 1 == phase.depth, sourceLocation: sourceLocation)
-                #expect(phase.start >= outer.start - 1e-12 && phase.end <= outer.end + 1e-12, "\(phase.name) outside \(outer.name)", sourceLocation: sourceLocation)
+                #expect(
+                    phase.start >= outer.start - 1e-12 && phase.end <= outer.end + 1e-12, "\(phase.name) outside \(outer.name)", sourceLocation: sourceLocation)
             } else {
                 #expect(phase.depth == 0, sourceLocation: sourceLocation)
             }
