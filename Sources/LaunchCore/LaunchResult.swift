@@ -51,7 +51,7 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
     public var runs: Int
     public var warmup: Int
     /// `cold`: the manifest's files were evicted from the page cache before each run; else `warm`.
-    public var mode: String
+    public var mode: RunMode
     /// Seconds a run could take before it was killed.
     public var timeout: Double
     public var tier: TierInfo?
@@ -59,7 +59,7 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
     /// schema version 1 results, which measured time only.
     public var metric: Metric?
 
-    public init(runs: Int, warmup: Int, mode: String, timeout: Double, tier: TierInfo? = nil, metric: Metric? = nil) {
+    public init(runs: Int, warmup: Int, mode: RunMode, timeout: Double, tier: TierInfo? = nil, metric: Metric? = nil) {
         self.runs = runs
         self.warmup = warmup
         self.mode = mode

@@ -63,7 +63,7 @@ public struct ChromeTraceExporter: ResultExporter {
             #""date":\#(json(result.date))"#
         ]
         if let tier = result.configuration?.tier { metadata.append(#""tier":\#(json(tier.name))"#) }
-        if let mode = result.configuration?.mode { metadata.append(#""mode":\#(json(mode))"#) }
+        if let mode = result.configuration?.mode { metadata.append(#""mode":\#(json(mode.rawValue))"#) }
         return "{\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n],\"displayTimeUnit\":\"ms\",\"metadata\":{"
             + metadata.joined(separator: ",") + "}}\n"
     }

@@ -436,7 +436,7 @@ extension Comparison {
         if a.host.cpuModel != b.host.cpuModel || a.host.cores != b.host.cores {
             caveats.append("the results are from different hosts (\(a.host.cpuModel), \(a.host.cores) cores and \(b.host.cpuModel), \(b.host.cores) cores)")
         }
-        let modeA = a.configuration?.mode ?? "warm", modeB = b.configuration?.mode ?? "warm"
+        let modeA = a.configuration?.mode ?? .warm, modeB = b.configuration?.mode ?? .warm
         if modeA != modeB { caveats.append("one result is \(modeA), the other \(modeB)") }
         return caveats
     }

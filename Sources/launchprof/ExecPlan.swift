@@ -138,7 +138,7 @@ struct ExecPlan: LaunchPlan {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: name, path: "", sha256: identity),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? "cold" : "warm", timeout: timeout, tier: tierInfo, metric: .time),
+            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: .time),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil).map(\.message)

@@ -152,7 +152,7 @@ struct Profile {
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(
                 runs: records.count, warmup: warmup,
-                mode: options.cold ? "cold" : "warm",
+                mode: options.cold ? .cold : .warm,
                 timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)

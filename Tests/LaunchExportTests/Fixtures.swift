@@ -38,7 +38,7 @@ extension SampleResult {
             for p in result.runs[r].phases.indices { result.runs[r].phases[p].instructions = counts[p] + r * drift }
             result.runs[r].instructions = 3_275_045_000 + r * drift
         }
-        result.configuration = RunConfiguration(runs: runs, warmup: 0, mode: "warm", timeout: 60, metric: .instructions)
+        result.configuration = RunConfiguration(runs: runs, warmup: 0, mode: .warm, timeout: 60, metric: .instructions)
         return result
     }
 }

@@ -20,7 +20,7 @@ enum Fixed {
         }
         let configuration = tier.map {
             RunConfiguration(
-                runs: count, warmup: 0, mode: "warm", timeout: 60,
+                runs: count, warmup: 0, mode: .warm, timeout: 60,
                 tier: TierInfo(name: $0, factors: [:], memoryBudget: nil, hostReference: nil))
         }
         return LaunchResult(
@@ -157,7 +157,7 @@ enum Fixed {
         a.manifest.sha256 = "aaaaaaaaaaaa"
         var b = Fixed.result([("Init", Fixed.around(0.1))], tier: "iphone-3gs")
         b.manifest.sha256 = "ffffffffffff"
-        b.configuration?.mode = "cold"
+        b.configuration?.mode = .cold
         #expect(
             Comparison.caveats(baseline: a, candidate: b) == [
                 "the results are from different tiers (host and iphone-3gs)",

@@ -16,7 +16,7 @@ struct LaunchWarningTests {
             runs: runs)
         if tier {
             result.configuration = RunConfiguration(
-                runs: runs.count, warmup: 0, mode: "warm", timeout: 60,
+                runs: runs.count, warmup: 0, mode: .warm, timeout: 60,
                 tier: TierInfo(name: "slow", factors: [:], memoryBudget: 1000, hostReference: nil))
         }
         return result

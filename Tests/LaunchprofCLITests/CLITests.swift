@@ -84,7 +84,7 @@ enum CLI {
         #expect(result.schemaVersion == LaunchResult.currentSchemaVersion)
         #expect(result.manifest.name == "default")
         #expect(result.manifest.sha256.count == 64)
-        #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: "warm", timeout: 60, metric: .time))
+        #expect(result.configuration == RunConfiguration(runs: 3, warmup: 1, mode: .warm, timeout: 60, metric: .time))
         #expect(result.runs.count == 3)
         // Each run is its own process, and exec-to-main is measured in every one.
         #expect(Set(result.runs.compactMap(\.pid)).count == 3)
@@ -195,7 +195,7 @@ enum CLI {
         let outcome = try CLI.run(["run", "--runs", "2", "--warmup", "0", "--cold", "--format", "json", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
-        #expect(result.configuration?.mode == "cold")
+        #expect(result.configuration?.mode == .cold)
     }
 
     @Test func aTierOverItsMemoryBudgetWarnsWithTierPeakAndBudget() throws {
