@@ -42,6 +42,19 @@ struct CReferenceProgram {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The medians of `rounds` alternated batches, in nanoseconds per operation: the program run on
+    /// `input` with the batch size (it prints its nanoseconds per operation first), then `operation`
+    /// `batch` times here. `nil` when the program fails.
+    func alternated(rounds: Int, batch: Int, input: String, _ operation: () -> Void) -> (app: Double, reference: Double)? {
+        var app: [Double] = [], reference: [Double] = []
+        for _ in 0..<rounds {
+            guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? "") else { return nil }
+            reference.append(ns)
+            app.append(measure(samples: batch, operations: 1, operation))
+        }
+        return (medianOf(app), medianOf(reference))
+    }
+
     private static func shell(_ command: String) -> (status: Int32, output: String)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

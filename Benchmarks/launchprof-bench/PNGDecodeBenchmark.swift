@@ -31,16 +31,12 @@ struct PNGDecodeBenchmark {
                 print("png decode: \(path): \(error)")
                 continue
             }
-            var app: [Double] = [], c: [Double] = []
-            for _ in 0..<rounds {
-                guard let output = reference.run([path, String(decodesPerBatch)]), let ns = Double(output.split(separator: " ").first ?? "") else {
-                    print("png decode: the C reference failed on \(path)")
-                    return
-                }
-                c.append(ns)
-                app.append(measure(samples: decodesPerBatch, operations: 1) { _ = try? PNGDecoder().decode(bytes, file: path) })
+            guard let (a, r) = reference.alternated(rounds: rounds, batch: decodesPerBatch, input: path, { _ = try? PNGDecoder().decode(bytes, file: path) })
+            else {
+                print("png decode: the C reference failed on \(path)")
+                return
             }
-            let a = medianOf(app), r = medianOf(c), ratio = a / r
+            let ratio = a / r
             totalApp += a
             totalC += r
             if ratio <= Self.goal { met += 1 }

@@ -26,16 +26,14 @@ struct XMLBenchmark {
                 print("xml: \(path): \(error)")
                 continue
             }
-            var app: [Double] = [], c: [Double] = []
-            for _ in 0..<rounds {
-                guard let output = reference.run([path, String(parsesPerBatch)]), let ns = Double(output.split(separator: " ").first ?? "") else {
-                    print("xml: the C reference failed on \(path)")
-                    return
-                }
-                c.append(ns)
-                app.append(measure(samples: parsesPerBatch, operations: 1) { _ = try? SafeXMLReader.parse(bytes, file: path) })
+            guard
+                let (appNs, referenceNs) = reference.alternated(
+                    rounds: rounds, batch: parsesPerBatch, input: path, { _ = try? SafeXMLReader.parse(bytes, file: path) })
+            else {
+                print("xml: the C reference failed on \(path)")
+                return
             }
-            let a = medianOf(app) / 1e6, r = medianOf(c) / 1e6, ratio = a / r
+            let a = appNs / 1e6, r = referenceNs / 1e6, ratio = a / r
             print(
                 "xml: \(label) (\(bytes.count) bytes) app \(format(a)) ms, C libxml2 SAX \(format(r)) ms, ratio \(format(ratio))x, goal <= \(format(Self.goal))x: \(ratio <= Self.goal ? "met" : "missed")"
             )
