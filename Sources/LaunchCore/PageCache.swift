@@ -28,23 +28,30 @@ public enum PageCache {
 
     /// How deep ``files(under:)`` descends below its directory.
     public static let maximumDepth = 64
+    /// The most entries (files and directories) ``files(under:)`` looks at: an assets folder holds
+    /// tens; a manifest naming `/` would otherwise walk the whole file system before every cold run.
+    public static let maximumEntries = 100_000
 
-    /// Every file under `directory`, recursively, at most ``maximumDepth`` levels down. Symbolic
+    /// Every file under `directory`, recursively, at most ``maximumDepth`` levels down and
+    /// ``maximumEntries`` entries looked at (the walk stops there). Symbolic
     /// links are listed, never followed into: a link to a parent would otherwise make the walk
     /// endless (two such links double it at every level).
     public static func files(under directory: String) -> [String] {
         var files: [String] = []
-        collect(under: directory, depth: 0, into: &files)
+        var entries = 0
+        collect(under: directory, depth: 0, into: &files, entries: &entries)
         return files.sorted()
     }
 
-    private static func collect(under directory: String, depth: Int, into files: inout [String]) {
+    private static func collect(under directory: String, depth: Int, into files: inout [String], entries: inout Int) {
         for name in FileIO.entries(of: directory) {
+            guard entries < maximumEntries else { return }
+            entries += 1
             let path = "\(directory)/\(name)"
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
-                if depth < maximumDepth { collect(under: path, depth: depth + 1, into: &files) }
+                if depth < maximumDepth { collect(under: path, depth: depth + 1, into: &files, entries: &entries) }
             } else {
                 files.append(path)
             }

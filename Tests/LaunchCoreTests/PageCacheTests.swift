@@ -36,6 +36,22 @@ struct PageCacheTests {
     }
 }
 
+extension PageCacheTests {
+    @Test func theWalkStopsAfterItsEntryLimitAndItsDepth() throws {
+        // `/usr` holds far more than the limit: the walk must stop there, not list them all.
+        let listed = PageCache.files(under: "/usr")
+        #expect(listed.count <= PageCache.maximumEntries)
+        #expect(listed.count > 1000)
+        let directory = temporaryDirectory()
+        defer { FileIO.removeTree(directory) }
+        var path = directory
+        for _ in 0..<(PageCache.maximumDepth + 3) { path += "/d" }
+        try FileIO.createDirectories(path)
+        try FileIO.writeAtomically([1], to: path + "/deep.png")
+        #expect(PageCache.files(under: directory).isEmpty)  // Below the depth limit: not reached.
+    }
+}
+
 /// Appending (GitHub's step summary) never waits on a FIFO nobody reads.
 struct FileAppendTests {
     @Test func appendingToAFileAddsAndToAFIFOWithoutReaderFailsAtOnce() throws {
