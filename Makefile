@@ -33,7 +33,10 @@ run: build
 
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@# The failures again at the end, where a CI log's tail shows them.
+	@bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/unit-tests.log' || { \
+		echo "== failed tests and what they recorded (the whole output is in .build/unit-tests.log) =="; \
+		grep -aE "✘|recorded an issue|Expectation failed|Caught error|error:" .build/unit-tests.log | tail -80; exit 1; }
 	Tests/Integration/run.sh
 
 # Benchmarks: timing goals live here, never in unit tests.

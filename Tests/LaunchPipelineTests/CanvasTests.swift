@@ -63,6 +63,28 @@ import LaunchImage
         #expect(g.color(at: 2) == white)
     }
 
+    @Test func gradientLookupTablesHoldTheColoursOfEachPosition() {
+        let stopSets: [[LinearGradient.Stop]] = [
+            [.init(offset: 0, color: black), .init(offset: 1, color: white)],
+            [.init(offset: 0.3, color: RGBA(200, 10, 40, 128))],
+            [.init(offset: 0.2, color: black), .init(offset: 0.2, color: white), .init(offset: 0.7, color: RGBA(9, 99, 199, 7))],
+            [.init(offset: -0.5, color: white), .init(offset: 0.5, color: RGBA(1, 2, 3)), .init(offset: 0.9, color: black), .init(offset: 1.5, color: white)]
+        ]
+        for stops in stopSets {
+            let g = LinearGradient(angle: 30, stops: stops)
+            for count in [2, 3, 256] {
+                #expect(g.lookupTable(count: count) == (0..<count).map { g.color(at: Double($0) / Double(count - 1)) })
+            }
+        }
+    }
+
+    @Test func imagesFilledWithAColourHoldItInEveryPixel() {
+        let colour = RGBA(1, 2, 3, 4)
+        let image = RGBAImage(width: 3, height: 2, fill: colour)
+        #expect(image.pixels == [UInt8](repeating: 0, count: 6).flatMap { _ in [1, 2, 3, 4] })
+        #expect(RGBAImage(width: 0, height: 5, fill: colour).pixels.isEmpty)
+    }
+
     @Test func strokeColoursTheEdgeOnly() {
         var canvas = Canvas(width: 20, height: 20, fill: black)
         canvas.strokeRoundedRect(Rect(x: 0, y: 0, width: 20, height: 20), radius: 0, lineWidth: 2, color: white)

@@ -38,6 +38,9 @@ import LaunchExport
         #expect(drawing != nil, "\(failing.stderr)")
         // Both counts are named: `instructions 210.2 M → 214.8 M (+4.7 M, +2.2%)`.
         #expect(drawing?.contains(#/instructions \d+\.\d [KMG] → \d+\.\d [KMG] \(\+/#) == true, "\(failing.stderr)")
+        // The knob does what it says: 2% more drawing work is 2% more instructions, within a tenth of it.
+        let percent = try #require(drawing?.firstMatch(of: #/, \+(\d+\.\d+)%\)/#).flatMap { Double($0.1) }, "\(failing.stderr)")
+        #expect((1.8...2.2).contains(percent), "the drawing grew by \(percent)%, not about 2%")
 
         let passing = try CLI.run(["check", "--metric", "instructions", "--baseline-manifest", base, "--manifest", base])
         #expect(passing.status == 0, "\(passing.stderr)")

@@ -13,8 +13,9 @@ public struct AlphaMask: Equatable, Sendable {
     /// Adds the anti-aliased coverage of a rounded rectangle (pixel coordinates of the mask).
     ///
     /// As ``Canvas/fillRoundedRect(_:radius:paint:opacity:)``: the distance is computed from each
-    /// end of a row inwards, up to the fully covered span, which is filled without it.
-    public mutating func addRoundedRect(_ rect: Rect, radius: Double) {
+    /// end of a row inwards, up to the fully covered span, which is filled without it. With
+    /// `repeater` (test only), the rows it says run again.
+    public mutating func addRoundedRect(_ rect: Rect, radius: Double, repeater: RowRepeater? = nil) {
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let x0 = max(0, rect.x.rounded(.down).pixel - 1), x1 = min(width, rect.maxX.rounded(.up).pixel + 1)
         let y0 = max(0, rect.y.rounded(.down).pixel - 1), y1 = min(height, rect.maxY.rounded(.up).pixel + 1)
@@ -27,30 +28,33 @@ public struct AlphaMask: Equatable, Sendable {
                 if c > 0 { base[i] = min(1, base[i] + Float(c)) }
             }
             for y in y0..<y1 {
-                let row = y * w
-                let dy = geometry.rowTerm(y)
-                var left = x0
-                while left < x1 {
-                    let d = geometry.distance(left, dy)
-                    if d <= -0.5 { break }
-                    add(row + left, Canvas.coverage(distance: d))
-                    left += 1
+                for _ in 0..<repeater.runs() {
+                    let row = y * w
+                    let dy = geometry.rowTerm(y)
+                    var left = x0
+                    while left < x1 {
+                        let d = geometry.distance(left, dy)
+                        if d <= -0.5 { break }
+                        add(row + left, Canvas.coverage(distance: d))
+                        left += 1
+                    }
+                    guard left < x1 else { continue }
+                    var right = x1 - 1
+                    while right > left {
+                        let d = geometry.distance(right, dy)
+                        if d <= -0.5 { break }
+                        add(row + right, Canvas.coverage(distance: d))
+                        right -= 1
+                    }
+                    for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
                 }
-                guard left < x1 else { continue }
-                var right = x1 - 1
-                while right > left {
-                    let d = geometry.distance(right, dy)
-                    if d <= -0.5 { break }
-                    add(row + right, Canvas.coverage(distance: d))
-                    right -= 1
-                }
-                for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
             }
         }
     }
 
     /// Blurs the mask with three passes of a box filter of `radius` pixels (close to a Gaussian).
-    public mutating func blur(radius: Int) {
+    /// With `repeater` (test only), each pass runs the rows it says again.
+    public mutating func blur(radius: Int, repeater: RowRepeater? = nil) {
         guard radius > 0, width > 0, height > 0 else { return }
         let w = width, h = height
         let window = Float(2 * radius + 1)
@@ -62,8 +66,10 @@ public struct AlphaMask: Equatable, Sendable {
                 sums.withUnsafeMutableBufferPointer { s in
                     let v = v.baseAddress!, c = c.baseAddress!, s = s.baseAddress!
                     for _ in 0..<3 {
-                        for l in 0..<h { Self.horizontalPass(v + l * w, c, length: w, radius: radius, window: window) }
-                        Self.verticalPass(v, c, s, width: w, height: h, radius: radius, window: window)
+                        for l in 0..<h {
+                            for _ in 0..<repeater.runs() { Self.horizontalPass(v + l * w, c, length: w, radius: radius, window: window) }
+                        }
+                        Self.verticalPass(v, c, s, width: w, height: h, radius: radius, window: window, repeater: repeater)
                     }
                 }
             }
@@ -91,7 +97,7 @@ public struct AlphaMask: Equatable, Sendable {
     @inline(__always)
     private static func verticalPass(
         _ v: UnsafeMutablePointer<Float>, _ copy: UnsafeMutablePointer<Float>, _ sums: UnsafeMutablePointer<Float>,
-        width w: Int, height h: Int, radius: Int, window: Float
+        width w: Int, height h: Int, radius: Int, window: Float, repeater: RowRepeater?
     ) {
         copy.update(from: v, count: w * h)
         sums.update(repeating: 0, count: w)
@@ -100,16 +106,18 @@ public struct AlphaMask: Equatable, Sendable {
             for x in 0..<w { sums[x] += row[x] }
         }
         for i in 0..<h {
-            let out = v + i * w
-            for x in 0..<w { out[x] = sums[x] / window }
-            let outgoing = i - radius, incoming = i + radius + 1
-            if outgoing >= 0 {
-                let row = copy + outgoing * w
-                for x in 0..<w { sums[x] -= row[x] }
-            }
-            if incoming < h {
-                let row = copy + incoming * w
-                for x in 0..<w { sums[x] += row[x] }
+            for _ in 0..<repeater.runs() {
+                let out = v + i * w
+                for x in 0..<w { out[x] = sums[x] / window }
+                let outgoing = i - radius, incoming = i + radius + 1
+                if outgoing >= 0 {
+                    let row = copy + outgoing * w
+                    for x in 0..<w { sums[x] -= row[x] }
+                }
+                if incoming < h {
+                    let row = copy + incoming * w
+                    for x in 0..<w { sums[x] += row[x] }
+                }
             }
         }
     }

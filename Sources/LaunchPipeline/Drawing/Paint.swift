@@ -20,13 +20,62 @@ public struct LinearGradient: Equatable, Sendable {
     }
 
     /// Direction in degrees: 0 runs left to right, 90 top to bottom.
-    public var angle: Double
+    public let angle: Double
     /// Stops sorted by offset; at least one.
-    public var stops: [Stop]
+    public let stops: [Stop]
+    /// The colours at ``lookupSteps`` evenly spaced positions, made once per gradient (a theme's
+    /// gradients are made when it is read), so filling a shape only indexes them.
+    let lookup: [RGBA]
+
+    /// The positions ``lookup`` holds a colour for.
+    static let lookupSteps = 256
 
     public init(angle: Double, stops: [Stop]) {
         self.angle = angle
-        self.stops = stops.sorted { $0.offset < $1.offset }
+        let sorted = stops.sorted { $0.offset < $1.offset }
+        self.stops = sorted
+        self.lookup = Self.lookupTable(sorted, count: Self.lookupSteps)
+    }
+
+    /// ``color(at:)`` at `count` evenly spaced positions from 0 to 1 (`count` ≥ 2): the same values,
+    /// found by walking the stops once instead of searching them per position.
+    func lookupTable(count: Int) -> [RGBA] { Self.lookupTable(stops, count: count) }
+
+    private static func lookupTable(_ stops: [Stop], count: Int) -> [RGBA] {
+        stops.withUnsafeBufferPointer { stops in
+            [RGBA](unsafeUninitializedCapacity: count) { table, initialized in
+                guard let first = stops.first, let last = stops.last else {
+                    table.initialize(repeating: RGBA(0, 0, 0, 0))
+                    initialized = count
+                    return
+                }
+                var segment = 1
+                for i in 0..<count {
+                    let t = Double(i) / Double(count - 1)
+                    let color: RGBA
+                    if t <= first.offset {
+                        color = first.color
+                    } else if t >= last.offset {
+                        color = last.color
+                    } else {
+                        // Positions grow, so the first stop at or after `t` only moves forwards.
+                        while t > stops[segment].offset { segment += 1 }
+                        color = Self.mix(stops[segment - 1], stops[segment], at: t)
+                    }
+                    (table.baseAddress! + i).initialize(to: color)
+                }
+                initialized = count
+            }
+        }
+    }
+
+    /// The colour at `t` between stops `a` and `b` (`a.offset` < `t` ≤ `b.offset`).
+    @inline(__always)
+    private static func mix(_ a: Stop, _ b: Stop, at t: Double) -> RGBA {
+        let span = b.offset - a.offset
+        let f = span > 0 ? (t - a.offset) / span : 1
+        func mix(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) + (Double(y) - Double(x)) * f).rounded()) }
+        return RGBA(mix(a.color.r, b.color.r), mix(a.color.g, b.color.g), mix(a.color.b, b.color.b), mix(a.color.a, b.color.a))
     }
 
     /// The colour at position `t` (clamped to 0…1).
@@ -35,11 +84,7 @@ public struct LinearGradient: Equatable, Sendable {
         if t <= first.offset { return first.color }
         if t >= last.offset { return last.color }
         for i in 1..<stops.count where t <= stops[i].offset {
-            let a = stops[i - 1], b = stops[i]
-            let span = b.offset - a.offset
-            let f = span > 0 ? (t - a.offset) / span : 1
-            func mix(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) + (Double(y) - Double(x)) * f).rounded()) }
-            return RGBA(mix(a.color.r, b.color.r), mix(a.color.g, b.color.g), mix(a.color.b, b.color.b), mix(a.color.a, b.color.a))
+            return Self.mix(stops[i - 1], stops[i], at: t)
         }
         return last.color
     }

@@ -23,6 +23,10 @@ public struct UIRenderer {
     /// placeholder while it decodes, a thumbnail, or a stale image); `nil` for none.
     public var windowTexture: LoadedImage?
 
+    /// Test only (`test.slowdown`): the key backgrounds' tiles and masks run the rows it says again
+    /// (the canvas drawn on is given it by the caller).
+    public var rowRepeater: RowRepeater?
+
     /// Key backgrounds rendered.
     public private(set) var backgroundsDrawn = 0
     /// Key backgrounds composited from an earlier rendering.
@@ -135,12 +139,14 @@ public struct UIRenderer {
         let offsetX = style.shadowOffset.x * scale, offsetY = style.shadowOffset.y * scale
         let padding = style.shadow == nil ? 1 : 3 * blur + min(4096, max(abs(offsetX), abs(offsetY)).rounded(.up).pixel) + 1
         var tile = Canvas(width: width + 2 * padding, height: height + 2 * padding)
+        tile.rowRepeater = rowRepeater
         let body = Rect(x: Double(padding), y: Double(padding), width: Double(width), height: Double(height))
         let radius = style.cornerRadius * scale
         if let shadow = style.shadow {
             var mask = AlphaMask(width: tile.width, height: tile.height)
-            mask.addRoundedRect(Rect(x: body.x + offsetX, y: body.y + offsetY, width: body.width, height: body.height), radius: radius)
-            mask.blur(radius: blur)
+            mask.addRoundedRect(
+                Rect(x: body.x + offsetX, y: body.y + offsetY, width: body.width, height: body.height), radius: radius, repeater: rowRepeater)
+            mask.blur(radius: blur, repeater: rowRepeater)
             tile.fillMask(mask.values, maskWidth: mask.width, origin: (0, 0), color: shadow)
         }
         tile.fillRoundedRect(body, radius: radius, paint: style.background)

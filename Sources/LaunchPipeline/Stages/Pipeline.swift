@@ -70,10 +70,9 @@ public final class Pipeline {
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
+                rowRepeater = try slowdownRepeater(for: stage)
+                defer { rowRepeater = nil }
                 try run(stage)
-                if let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name {
-                    try repeatWork(of: stage, fraction: slowdown.fraction)
-                }
             }
         }
         // Init is done: the dialog, if it is up, goes once its message has been readable long enough.
@@ -214,6 +213,9 @@ public final class Pipeline {
         }
         try awaitFonts()
         var renderer = makeRenderer(theme)
+        canvas.rowRepeater = rowRepeater
+        renderer.rowRepeater = rowRepeater
+        defer { self.canvas?.rowRepeater = nil }
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
@@ -221,42 +223,28 @@ public final class Pipeline {
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
+        if let rowRepeater { recorder.count("test slowdown rows repeated", rowRepeater.repeated) }
         self.canvas = canvas
     }
 
-    /// Test only (`test.slowdown`): does `fraction` more of the stage's own real work, so its time
-    /// and its instruction count both grow by about that fraction. The drawing is repeated, in
-    /// full, onto a scratch canvas with `fraction` of the screen's pixels (each side scaled by
-    /// √fraction): every shape, image, glyph and key background is drawn again at that size. A
-    /// smaller drawing has relatively more anti-aliased edge pixels: measured with Callgrind on the
-    /// heavy fixture, the work grew by 1.11–1.17 × the area's fraction (for fractions 0.01–0.1), so
-    /// the area is ``slowdownEdgeFactor`` smaller. `make bench-gate` prints the growth it measures.
-    private func repeatWork(of stage: StageSpec, fraction: Double) throws {
-        guard fraction > 0 else { return }
+    /// Test only (`test.slowdown`): makes the stage do `fraction` more of its own real work, so its
+    /// time and its instruction count both grow by about that fraction. Its drawing runs through a
+    /// ``RowRepeater``: every drawing loop (shapes, images, glyphs, key tiles, their shadows' masks and
+    /// blur) runs an evenly spread `fraction` of its rows once more. What does not depend on the rows
+    /// (each call's set-up, the canvas) is not repeated: measured with Callgrind, the drawing grows by
+    /// about 0.9 × `fraction` (`make bench-gate` prints it). Fraction 0 draws as without the key.
+    private func slowdownRepeater(for stage: StageSpec) throws -> RowRepeater? {
+        guard let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name else { return nil }
         guard stage.run == .draw else {
             throw PipelineError(
                 "\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one"
             )
         }
-        let theme = try require(theme, "draw")
-        guard let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
-            throw PipelineError("the draw stage needs the init and layout stages first")
-        }
-        let side = (fraction / Self.slowdownEdgeFactor).squareRoot()
-        let screen = manifest.screen
-        let scale = Double(screen.scale) * side
-        var scratch = Canvas(
-            width: max(1, Int((Double(screen.width) * scale).rounded())),
-            height: max(1, Int((Double(screen.height) * scale).rounded())), fill: RGBA(0, 0, 0))
-        var renderer = makeRenderer(theme, scale: scale)
-        renderer.drawWindow(on: &scratch)
-        try renderer.drawDisplay(layout, on: &scratch)
-        try renderer.drawKeys(layout, on: &scratch)
-        recorder.count("test slowdown pixels drawn", scratch.pixelsDrawn)
+        return RowRepeater(fraction: slowdown.fraction)
     }
 
-    /// How much more work than its share of the pixels a scaled-down drawing does (see ``repeatWork(of:fraction:)``).
-    static let slowdownEdgeFactor = 1.13
+    /// The drawing stage's ``RowRepeater`` while it runs (`test.slowdown`).
+    private var rowRepeater: RowRepeater?
 
     /// Applies the saved settings through the views' setters (`coalescedLayout`: one update at the
     /// run loop's turn); a first launch without a settings file applies none.
@@ -316,9 +304,9 @@ public final class Pipeline {
 
     /// A renderer of the app's views as they are now: the loaded images, the window's own image and
     /// the calculator's display; at the screen's scale unless `scale` is given.
-    func makeRenderer(_ theme: Theme, scale: Double? = nil) -> UIRenderer {
+    func makeRenderer(_ theme: Theme) -> UIRenderer {
         var renderer = UIRenderer(
-            theme: theme, fonts: fonts, images: images, scale: scale ?? Double(manifest.screen.scale),
+            theme: theme, fonts: fonts, images: images, scale: Double(manifest.screen.scale),
             reuseKeyBackgrounds: manifest.strategies.reuseKeyBackgrounds)
         if decode.overridesWindow { renderer.windowTexture = decode.windowImage }
         renderer.displayText = calculator.display
