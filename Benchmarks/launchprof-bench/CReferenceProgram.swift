@@ -3,20 +3,24 @@ import LaunchCore
 
 /// A C reference program a benchmark writes to a temporary directory and compiles itself with
 /// `cc -O2` and a pkg-config library's flags, so the reference is plain C calling the library, with
-/// nothing of launchprof in between. Its standard output is read back as text.
-struct CReferenceProgram {
+/// nothing of launchprof in between. Its standard output is read back as text. Its directory is
+/// removed when the benchmark is done with it.
+final class CReferenceProgram {
     /// The compiled program.
     let executable: String
+    private let directory: String
 
     /// Writes `source` as `name.c` to a new temporary directory and compiles it against `packages`
     /// (pkg-config names). `nil`, with the compiler's complaint printed, when it cannot be built.
     init?(name: String, source: String, packages: [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("launchprof-\(name)-\(getpid())").path
+        self.directory = directory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try FileIO.writeAtomically(source, to: "\(directory)/\(name).c")
         } catch {
             print("\(name): cannot write the C reference: \(error)")
+            FileIO.removeTree(directory)
             return nil
         }
         executable = "\(directory)/\(name)"
@@ -24,9 +28,12 @@ struct CReferenceProgram {
         let command = "cc -O2 -o '\(executable)' '\(directory)/\(name).c' $(pkg-config --cflags --libs \(flags)) 2>&1"
         guard Self.shell(command)?.status == 0 else {
             print("\(name): cannot compile the C reference: \(Self.shell(command)?.output ?? "no shell")")
+            FileIO.removeTree(directory)
             return nil
         }
     }
+
+    deinit { FileIO.removeTree(directory) }
 
     /// Runs the program with `arguments`; its standard output, or `nil` when it failed.
     func run(_ arguments: [String]) -> String? {

@@ -69,6 +69,7 @@ struct DrawingBenchmark {
             print("\(title): skipped: the C reference did not compile (is there a C compiler?)")
             return
         }
+        defer { FileIO.removeTree(FileIO.parentDirectory(of: program)) }
         var app: [Operation: [Double]] = [:], reference: [Operation: [Double]] = [:], prebuilt: [Operation: [Double]] = [:]
         let scene = Scene()
         var canvas = Canvas(width: Self.width, height: Self.height, fill: RGBA(20, 24, 32))

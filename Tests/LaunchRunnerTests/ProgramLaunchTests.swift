@@ -162,11 +162,12 @@ import Glibc
         let log = temporaryPath("log")
         defer { unlink(log) }
         var session = LaunchSession(launcher: launcher("echo run >> '\(log)'"), runs: 2, warmup: 1)
-        session.prepare = launcher("echo prepare >> '\(log)'; sleep 0.2")
+        session.prepare = launcher("echo prepare >> '\(log)'; sleep 1")
         session.cleanup = launcher("echo cleanup >> '\(log)'")
         let runs = try session.run()
         #expect(runs.count == 2)
-        #expect(runs.allSatisfy { $0.total < 0.2 }, "the prepare step's 0.2 s is not in the run")
+        // A loaded machine can make a shell's start take a tenth of a second, never the prepare step's second.
+        #expect(runs.allSatisfy { $0.total < 1 }, "the prepare step's 1 s is not in the run: \(runs.map(\.total))")
         #expect(try FileIO.readText(log) == String(repeating: "prepare\nrun\ncleanup\n", count: 3))
         session.prepare = launcher("exit 4")
         let failure = #expect(throws: LaunchFailure.self) { try session.run() }
