@@ -645,7 +645,7 @@ public struct AppLauncher: Sendable {
     private func consumeLines(
         _ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
         progress: inout String?
-    ) throws(ProtocolParser.Error) {
+    ) throws(CoreError) {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
@@ -662,7 +662,7 @@ public struct AppLauncher: Sendable {
         }
         pending.removeFirst(start)
         if pending.count > 1 << 20 {
-            throw ProtocolParser.Error(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
+            throw .protocolLine(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
         }
     }
 

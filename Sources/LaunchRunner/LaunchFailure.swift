@@ -13,8 +13,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case timedOut(seconds: Double, inPhase: String?)
     /// The process exited with a non-zero status; `stderr` holds what it said.
     case exited(status: Int32, stderr: String)
-    /// The process wrote a line the protocol does not allow.
-    case garbage(ProtocolParser.Error)
+    /// The process wrote a line the protocol does not allow (``CoreError/protocolLine(line:reason:)``).
+    case garbage(CoreError)
     /// The process exited without finishing its report (no `done` line).
     case incomplete(lines: Int)
     /// The program's report went over a limit (``AppLauncher/maxProtocolBytes``,
