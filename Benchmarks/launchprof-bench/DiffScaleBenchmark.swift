@@ -141,7 +141,7 @@ struct DiffScaleBenchmark {
 
     /// Writes one result and returns the phase table of its durations (as a reader would build it) and its size.
     func write(_ path: String, seed: UInt64, slower: Bool) throws -> (PhaseTable, Int) {
-        guard let file = fopen(path, "w") else { throw FileError(path: path, reason: "cannot write") }
+        guard let file = fopen(path, "w") else { throw CoreError.system(path: path, action: "write", reason: String(cString: strerror(errno))) }
         defer { fclose(file) }
         var out: [UInt8] = []
         out.reserveCapacity(1 << 21)

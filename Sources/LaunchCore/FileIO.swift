@@ -4,32 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A file that could not be read or written, with the path and the system's reason.
-public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What went wrong, for callers and tests that tell the cases apart.
-    public enum Kind: Equatable, Sendable {
-        /// The system refused (missing, permission, I/O error…).
-        case system
-        /// Not a regular file: a directory, FIFO, device or socket.
-        case notRegularFile
-        /// Larger than the limit for its kind.
-        case tooLarge
-    }
-
-    public var path: String
-    public var reason: String
-    public var kind: Kind
-
-    public init(path: String, reason: String, kind: Kind = .system) {
-        self.path = path
-        self.reason = reason
-        self.kind = kind
-    }
-
-    public var description: String { "\(path): \(reason)" }
-
-    static func errno(_ path: String, _ action: String) -> FileError {
-        FileError(path: path, reason: "cannot \(action): \(String(cString: strerror(Glibc.errno)))")
+extension CoreError {
+    /// The system's refusal to `action` the file at `path`, with `errno`'s message.
+    static func errno(_ path: String, _ action: String) -> CoreError {
+        .system(path: path, action: action, reason: String(cString: strerror(Glibc.errno)))
     }
 }
 
@@ -38,8 +16,8 @@ public enum FileIO {
     /// Reads the whole file at `path`, a regular file of at most `kind`'s limit (``InputLimit/bytes``);
     /// messages name the kind (`… larger than the limit of 16 MiB for a theme`).
     ///
-    /// - Throws: ``FileError`` naming the path, as ``read(_:limit:)-(_,Int)`` does.
-    public static func read(_ path: String, limit kind: InputLimit) throws(FileError) -> [UInt8] {
+    /// - Throws: ``CoreError`` naming the path, as ``read(_:limit:)-(_,Int)`` does.
+    public static func read(_ path: String, limit kind: InputLimit) throws(CoreError) -> [UInt8] {
         try read(path, limit: kind.bytes, kind: "a \(kind.name)")
     }
 
@@ -51,13 +29,14 @@ public enum FileIO {
     /// even if the file grows meanwhile: a FIFO, a device such as `/dev/zero` (or a symlink to one) or
     /// an oversized file is refused with a message, never read until memory runs out or waited on.
     ///
-    /// - Throws: ``FileError`` naming the path: missing or unreadable (`.system`), a directory, FIFO,
-    ///   device or socket (`.notRegularFile`), or over the limit (`.tooLarge`).
-    public static func read(_ path: String, limit: Int = InputLimit.general.bytes) throws(FileError) -> [UInt8] {
+    /// - Throws: ``CoreError`` naming the path: missing or unreadable (``CoreError/system(path:action:reason:)``),
+    ///   a directory, FIFO, device or socket (``CoreError/notRegularFile(path:type:)``), or over the
+    ///   limit (``CoreError/tooLarge(path:size:limit:kind:)``).
+    public static func read(_ path: String, limit: Int = InputLimit.general.bytes) throws(CoreError) -> [UInt8] {
         try read(path, limit: limit, kind: "this kind of file")
     }
 
-    private static func read(_ path: String, limit maxBytes: Int, kind: String) throws(FileError) -> [UInt8] {
+    private static func read(_ path: String, limit maxBytes: Int, kind: String) throws(CoreError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw .errno(path, "read") }
         defer { close(fd) }
@@ -65,19 +44,14 @@ public enum FileIO {
         guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else {
-            throw FileError(
-                path: path, reason: "is \(fileTypeName(type)), not a regular file: launchprof reads inputs from regular files only",
-                kind: .notRegularFile)
+            throw .notRegularFile(path: path, type: fileTypeName(type))
         }
         let limit = min(max(0, maxBytes), Int.max - 1)
-        let described = InputLimit.describe(limit)
-        guard info.st_size <= limit else {
-            throw FileError(path: path, reason: "is \(info.st_size) bytes, larger than the limit of \(described) for \(kind)", kind: .tooLarge)
-        }
+        guard info.st_size <= limit else { throw .tooLarge(path: path, size: Int(info.st_size), limit: limit, kind: kind) }
         // Regular files never block, but the descriptor goes back to blocking mode all the same.
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        let grew = FileError(path: path, reason: "grew past the limit of \(described) for \(kind) while being read", kind: .tooLarge)
+        let grew = CoreError.tooLarge(path: path, size: nil, limit: limit, kind: kind)
         // One byte more than the limit tells a file that grew past it (or whose size fstat does not tell).
         var bytes = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
         var count = 0
@@ -113,7 +87,7 @@ public enum FileIO {
     }
 
     /// Reads the whole file at `path` as UTF-8 text (invalid sequences are replaced).
-    public static func readText(_ path: String, limit: Int = InputLimit.general.bytes) throws(FileError) -> String {
+    public static func readText(_ path: String, limit: Int = InputLimit.general.bytes) throws(CoreError) -> String {
         String(decoding: try read(path, limit: limit), as: UTF8.self)
     }
 
@@ -126,12 +100,12 @@ public enum FileIO {
     /// device, FIFO or socket (`/dev/stdout`, `/dev/null`, a named pipe) is written through, never
     /// replaced; a FIFO without a reader is an error rather than a wait. A symbolic link to a regular
     /// file keeps the link: its target is replaced atomically.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CoreError) {
         var target = path
         var info = stat()
         if stat(path, &info) == 0 {
             let type = info.st_mode & S_IFMT
-            if type == S_IFDIR { throw FileError(path: path, reason: "is a directory, not a file") }
+            if type == S_IFDIR { throw .directoryNotFile(path: path) }
             // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
             // stdout is a regular file, say).
             if type != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
@@ -160,8 +134,8 @@ public enum FileIO {
         let fd = unnamed >= 0 ? unnamed : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .errno(path, "write") }
         var named = unnamed < 0
-        func fail() -> FileError {
-            let error = FileError.errno(path, "write")
+        func fail() -> CoreError {
+            let error = CoreError.errno(path, "write")
             close(fd)
             if named { unlink(temp) }
             return error
@@ -183,7 +157,7 @@ public enum FileIO {
         // Link and rename back to back: the only instant a kill can leave a name behind, and the
         // next write to this directory removes such a leftover (``removeLeftovers(of:in:)``).
         guard rename(temp, target) == 0 else {
-            let error = FileError.errno(path, "write")
+            let error = CoreError.errno(path, "write")
             close(fd)
             unlink(temp)
             throw error
@@ -216,7 +190,7 @@ public enum FileIO {
     }
 
     /// A new directory only this user can read, `<parent>/<prefix>XXXXXX` (`mkdtemp`).
-    public static func makeTemporaryDirectory(in parent: String, prefix: String) throws(FileError) -> String {
+    public static func makeTemporaryDirectory(in parent: String, prefix: String) throws(CoreError) -> String {
         var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw .errno(parent, "create a temporary directory")
@@ -238,11 +212,11 @@ public enum FileIO {
 
     /// Writes `bytes` into the existing non-regular file at `path` (a device, FIFO or socket):
     /// opened write-only without creating or replacing it, as a shell's `>` would.
-    static func writeThrough(_ bytes: [UInt8], to path: String) throws(FileError) {
+    static func writeThrough(_ bytes: [UInt8], to path: String) throws(CoreError) {
         // Non-blocking open: a FIFO nobody reads fails (ENXIO) instead of waiting forever.
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
-            if errno == ENXIO { throw FileError(path: path, reason: "cannot write: it is a named pipe (FIFO) with no reader") }
+            if errno == ENXIO { throw .fifoWithoutReader(path: path) }
             throw .errno(path, "write")
         }
         defer { close(fd) }
@@ -260,14 +234,14 @@ public enum FileIO {
     }
 
     /// Writes `text` as UTF-8 to `path` atomically.
-    public static func writeAtomically(_ text: String, to path: String) throws(FileError) {
+    public static func writeAtomically(_ text: String, to path: String) throws(CoreError) {
         try writeAtomically(Array(text.utf8), to: path)
     }
 
     /// Appends `text` to the file at `path`, creating it if needed (for logs such as GitHub's step
     /// summary, which other steps append to as well). Opened without blocking: a FIFO nobody reads
     /// is an error (`ENXIO`), not a hang.
-    public static func append(_ text: String, to path: String) throws(FileError) {
+    public static func append(_ text: String, to path: String) throws(CoreError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
         guard fd >= 0 else { throw .errno(path, "write") }
         defer { close(fd) }
@@ -296,7 +270,7 @@ public enum FileIO {
     }
 
     /// Creates `path` and any missing parents.
-    public static func createDirectories(_ path: String) throws(FileError) {
+    public static func createDirectories(_ path: String) throws(CoreError) {
         var current = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             current += current.isEmpty || current.hasSuffix("/") ? String(component) : "/\(component)"

@@ -8,34 +8,11 @@
 /// did, which the manifest and settings were read with). Nesting is limited (``JSONNesting/maximumDepth`` by default), so
 /// the parser's recursion is bounded. Every failure says where: line and column (in characters).
 public enum JSONParser {
-    /// Why and where the text is not acceptable JSON.
-    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The offset of the offending byte (the input's length for text that ends too soon).
-        public var offset: Int
-        /// 1-based line and column (a column counts characters, not bytes).
-        public var line: Int
-        public var column: Int
-        /// What is wrong, or `nil` for a character that cannot come there.
-        public var reason: String?
-
-        public init(offset: Int, line: Int, column: Int, reason: String?) {
-            self.offset = offset
-            self.line = line
-            self.column = column
-            self.reason = reason
-        }
-
-        /// `" at line L, column C"`, then `": reason"` when there is one: what follows "invalid JSON".
-        public var position: String {
-            " at line \(line), column \(column)" + (reason.map { ": \($0)" } ?? "")
-        }
-
-        public var description: String { "invalid JSON\(position)" }
-    }
-
     /// The JSON value `bytes` hold; objects and arrays nested deeper than `maximumDepth` (keep it
     /// in the hundreds at most: each level is a recursive call) are refused.
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = JSONNesting.maximumDepth) throws(Failure) -> JSONValue {
+    ///
+    /// - Throws: ``CoreError/invalidJSON(offset:line:column:reason:)`` saying why and where.
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = JSONNesting.maximumDepth) throws(CoreError) -> JSONValue {
         var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
         do {
             return try reader.document()
@@ -44,12 +21,13 @@ public enum JSONParser {
             for byte in bytes[min(reader.textStart, bytes.count)..<min(error.offset, bytes.count)] {
                 if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
             }
-            throw Failure(offset: error.offset, line: line, column: column, reason: error.reason)
+            throw .invalidJSON(offset: error.offset, line: line, column: column, reason: error.reason)
         }
     }
 }
 
-/// Where the reader stopped, and why (`nil`: an unexpected character).
+/// Where the reader stopped, and why (`nil`: an unexpected character): the reader's control flow,
+/// which ``JSONParser/parse(_:maximumDepth:)`` turns into a ``CoreError`` with a line and column.
 private struct JSONStop: Error {
     var offset: Int
     var reason: String?

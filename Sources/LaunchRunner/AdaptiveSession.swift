@@ -47,7 +47,7 @@ public struct AdaptiveSession: Sendable {
     public func run(
         progress: @escaping @Sendable (LaunchSession.Event) -> Void = { _ in },
         look: (Look) -> Bool
-    ) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord], stop: Stop) {
+    ) throws(RunnerError) -> (a: [RunRecord], b: [RunRecord], stop: Stop) {
         var launcherA = a.launcher, launcherB = b.launcher
         launcherA.onProgress = { progress(.stage($0)) }
         launcherB.onProgress = { progress(.stage($0)) }
@@ -58,7 +58,7 @@ public struct AdaptiveSession: Sendable {
         let start = MonotonicClock.nanoseconds()
         var runsA: [RunRecord] = [], runsB: [RunRecord] = []
 
-        func launch(_ isA: Bool, warmingUp: Bool) throws(LaunchFailure) {
+        func launch(_ isA: Bool, warmingUp: Bool) throws(RunnerError) {
             let session = isA ? a : b
             number += 1
             progress(.starting(number: number, total: total, warmup: warmingUp))

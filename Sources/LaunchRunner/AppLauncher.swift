@@ -18,7 +18,7 @@ public struct ScheduledTap: Equatable, Sendable {
 /// of `docs/protocol.md`) from file descriptor 3, and returns the run, timed from just before the spawn.
 ///
 /// A crash, a hang past the timeout, a non-zero exit, a malformed line or a report over the limits
-/// becomes a ``LaunchFailure``. When the program exits, what its pipes still hold is read for at
+/// becomes a ``RunnerError``. When the program exits, what its pipes still hold is read for at
 /// most ``drainNanoseconds`` (a grandchild that keeps them open cannot hold the run to the timeout),
 /// then its whole process group is killed and reaped, so nothing it started survives the run and no
 /// zombie is left.
@@ -44,7 +44,7 @@ public struct AppLauncher: Sendable {
     /// ``InstructionCounting/command(executable:arguments:)``) and each run gets its instruction counts.
     public var instructionCounting: InstructionCounting?
     /// Marks every run must send (`first frame` and `interactive` for the built-in app); a complete
-    /// report without one of them is ``LaunchFailure/missingMark(_:)``.
+    /// report without one of them is ``RunnerError/missingMark(_:)``.
     public var expectedMarks: [String] = []
     /// Lines for the program's standard input, the control channel (`docs/protocol.md`): written
     /// when the `interactive` mark arrives (the launch is over), then the input is closed. Empty:
@@ -56,7 +56,7 @@ public struct AppLauncher: Sendable {
     public var taps: [ScheduledTap] = []
     /// Seconds the program may spend after `background` is sent (the OS's limit for an app going to
     /// the background, 5 s); past it the program is killed with SIGKILL, like the OS kills it, and
-    /// the run fails with ``LaunchFailure/killedInBackground(seconds:inPhase:)``. `nil`: no limit.
+    /// the run fails with ``RunnerError/killedInBackground(seconds:inPhase:)``. `nil`: no limit.
     public var backgroundBudget: Double?
     /// Called when the lines after launch (`background` …) have been sent.
     public var onInputAfterLaunchSent: (@Sendable () -> Void)?
@@ -88,7 +88,7 @@ public struct AppLauncher: Sendable {
     public var program: ProgramOptions?
 
     /// Launches once; `index` numbers the run.
-    public func launch(index: Int) throws(LaunchFailure) -> RunRecord {
+    public func launch(index: Int) throws(RunnerError) -> RunRecord {
         for path in removeBeforeLaunch { unlink(path) }
         // A condition that already holds would end every launch at once.
         if let readiness = program?.readiness, readiness.probe() { throw .readyBeforeLaunch(readiness) }
@@ -178,7 +178,7 @@ public struct AppLauncher: Sendable {
         if let trace {
             do { try trace.prepare(runFile: traceFile) } catch {
                 closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-                throw .traceUnreadable(error.description)
+                throw .traceUnreadable(error)
             }
             for (key, value) in trace.environment(runFile: traceFile, arguments: command) { env[key] = value }
             command = trace.arguments(command)
@@ -189,7 +189,7 @@ public struct AppLauncher: Sendable {
         if let throttle {
             do { runThrottle = try RunThrottle.make(throttle, forcing: throttleMechanism) } catch {
                 closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-                throw .throttleFailed(error.description)
+                throw .throttleFailed(error)
             }
         }
         let spawner = program?.spawner
@@ -217,7 +217,7 @@ public struct AppLauncher: Sendable {
         do { status = spawner != nil ? spawn() : try runThrottle?.spawning(spawn) ?? spawn() } catch {
             runThrottle?.finish()
             closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-            throw .throttleFailed(error.description)
+            throw .throttleFailed(error)
         }
         close(protocolPipe[1])
         close(errorPipe[1])
@@ -239,7 +239,7 @@ public struct AppLauncher: Sendable {
             kill(-pid, SIGKILL)
             Self.killAndReapGroup(pid, token: runToken)
             runThrottle.finish()
-            throw .throttleFailed(error.description)
+            throw .throttleFailed(error)
         }
         // After the run (its group reaped): a kill by the cgroup's memory limit is the device's.
         let record: RunRecord
@@ -253,7 +253,7 @@ public struct AppLauncher: Sendable {
         if runThrottle.finish().killedOverMemoryLimit { marked.process?.killedOverMemoryLimit = true }
         return marked
 
-        func collectRun() throws(LaunchFailure) -> RunRecord {
+        func collectRun() throws(RunnerError) -> RunRecord {
             try collect(
                 pid: pid,
                 pipes: Pipes(
@@ -279,7 +279,7 @@ public struct AppLauncher: Sendable {
     private func collect(
         pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?
-    ) throws(LaunchFailure) -> RunRecord {
+    ) throws(RunnerError) -> RunRecord {
         let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
         let reportFD = pipes.reportFD
         var spawner = SpawnerReport()
@@ -307,7 +307,7 @@ public struct AppLauncher: Sendable {
         let stderrLimit = program == nil ? 65536 : ProgramOptions.maximumStderrBytes
         var protocolOpen = true, errorOpen = true, outputOpen = outputFD >= 0
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var failure: LaunchFailure?
+        var failure: RunnerError?
         var protocolBytes = 0, records = 0
         // How the program ended, once it has (checked while reading: its pipes may outlive it).
         var ended: Ending?
@@ -345,7 +345,7 @@ public struct AppLauncher: Sendable {
 
         /// Reads what the spawner reported (after the program ended, so as not to wake this process
         /// while the program runs).
-        func readReport() throws(LaunchFailure) {
+        func readReport() throws(RunnerError) {
             let n = buffer.withUnsafeMutableBytes { read(reportFD, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { return }
             if n <= 0 { reportOpen = false; return }
@@ -542,7 +542,7 @@ public struct AppLauncher: Sendable {
         parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
         origin: UInt64, launcherOrigin: UInt64, index: Int, pid: pid_t, ready: Bool,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?
-    ) throws(LaunchFailure) -> RunRecord {
+    ) throws(RunnerError) -> RunRecord {
         let spoke = protocolBytes > 0 && (parser.sawHello || parser.lineNumber > 0)
         if spoke, !ready, !parser.finished { throw .incomplete(lines: parser.lineNumber) }
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
@@ -562,12 +562,11 @@ public struct AppLauncher: Sendable {
         if let trace {
             // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
             guard let stderr else {
-                throw .traceUnreadable(
-                    "its standard error is over the \(ProgramOptions.maximumStderrBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short")
+                throw .traceCutShort(keptBytes: ProgramOptions.maximumStderrBytes)
             }
             let reading: TraceReading
             do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
-                throw .traceUnreadable(error.description)
+                throw .traceUnreadable(error)
             }
             let offset = record.phases.count
             record.phases += reading.phases.map { phase in
@@ -645,7 +644,7 @@ public struct AppLauncher: Sendable {
     private func consumeLines(
         _ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
         progress: inout String?
-    ) throws(ProtocolParser.Error) {
+    ) throws(CoreError) {
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[start..<newline], as: UTF8.self)
@@ -662,7 +661,7 @@ public struct AppLauncher: Sendable {
         }
         pending.removeFirst(start)
         if pending.count > 1 << 20 {
-            throw ProtocolParser.Error(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
+            throw .protocolLine(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
         }
     }
 

@@ -10,18 +10,13 @@ public struct CallgrindOutput: Equatable, Sendable {
         public var instructions: Int
     }
 
-    /// A file that is not what Callgrind writes.
-    public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var reason: String
-        public var description: String { "Callgrind output line \(line): \(reason)" }
-    }
-
     public var parts: [Part]
 
     /// Parses the text of a combined Callgrind output file. Only `part:`, `desc: Trigger:`,
     /// `events:` and `summary:` lines matter; the per-function costs are skipped.
-    public init(text: Substring) throws(FormatError) {
+    ///
+    /// - Throws: ``RunnerError/callgrindFormat(line:reason:)`` for a file that is not what Callgrind writes.
+    public init(text: Substring) throws(RunnerError) {
         var parts: [Part] = []
         var label: String?
         var inPart = false
@@ -39,20 +34,20 @@ public struct CallgrindOutput: Equatable, Sendable {
             } else if line.hasPrefix("events:") {
                 let events = line.dropFirst("events:".count).split(separator: " ")
                 guard events.first == "Ir" else {
-                    throw FormatError(line: lineNumber, reason: "the first event is '\(events.first ?? "")', not Ir")
+                    throw .callgrindFormat(line: lineNumber, reason: "the first event is '\(events.first ?? "")', not Ir")
                 }
             } else if line.hasPrefix("summary:") {
-                guard inPart || parts.isEmpty else { throw FormatError(line: lineNumber, reason: "a summary outside a part") }
+                guard inPart || parts.isEmpty else { throw .callgrindFormat(line: lineNumber, reason: "a summary outside a part") }
                 let fields = line.dropFirst("summary:".count).split(separator: " ")
                 guard let text = fields.first, let count = Int(text), count >= 0 else {
-                    throw FormatError(line: lineNumber, reason: "the summary is not a count of instructions")
+                    throw .callgrindFormat(line: lineNumber, reason: "the summary is not a count of instructions")
                 }
                 parts.append(Part(label: label, instructions: count))
                 inPart = false
                 label = nil
             }
         }
-        guard !parts.isEmpty else { throw FormatError(line: lineNumber, reason: "no summary: not a Callgrind output file") }
+        guard !parts.isEmpty else { throw .callgrindFormat(line: lineNumber, reason: "no summary: not a Callgrind output file") }
         self.parts = parts
     }
 

@@ -12,18 +12,15 @@ public final class ExtendedRegex: @unchecked Sendable {
     /// The longest pattern accepted (a pattern is typed by a person; longer ones only cost time).
     public static let maximumPatternLength = 4096
 
-    /// A pattern `regcomp` refuses, with its reason (`Unmatched ( or \(`).
-    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
-        public var pattern: String
-        public var reason: String
-        public var description: String { "'\(pattern)' is not a valid extended regular expression: \(reason)" }
-    }
-
-    public init(_ pattern: String) throws(Error) {
+    /// Compiles `pattern`.
+    ///
+    /// - Throws: ``RunnerError/invalidPattern(pattern:reason:)`` for a pattern `regcomp` refuses,
+    ///   one over ``maximumPatternLength`` or one with a NUL character.
+    public init(_ pattern: String) throws(RunnerError) {
         guard pattern.utf8.count <= Self.maximumPatternLength else {
-            throw Error(pattern: String(pattern.prefix(40)) + "…", reason: "longer than \(Self.maximumPatternLength) bytes")
+            throw .invalidPattern(pattern: String(pattern.prefix(40)) + "…", reason: "longer than \(Self.maximumPatternLength) bytes")
         }
-        guard !pattern.utf8.contains(0) else { throw Error(pattern: pattern, reason: "it contains a NUL character") }
+        guard !pattern.utf8.contains(0) else { throw .invalidPattern(pattern: pattern, reason: "it contains a NUL character") }
         // Compiled before any stored property is set: a throwing initializer then runs no deinit.
         let compiled = UnsafeMutablePointer<regex_t>.allocate(capacity: 1)
         let status = regcomp(compiled, pattern, REG_EXTENDED | REG_NOSUB)
@@ -31,7 +28,7 @@ public final class ExtendedRegex: @unchecked Sendable {
             var message = [CChar](repeating: 0, count: 256)
             regerror(status, compiled, &message, message.count)
             compiled.deallocate()
-            throw Error(pattern: pattern, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .invalidPattern(pattern: pattern, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.pattern = pattern
         self.compiled = compiled

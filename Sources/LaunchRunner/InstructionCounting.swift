@@ -26,7 +26,7 @@ public struct InstructionCounting: Sendable {
 
     /// Finds `valgrind` on `PATH` and makes a private output directory; `nil` with the reason when
     /// Valgrind is not installed.
-    public static func prepare() -> Result<InstructionCounting, LaunchFailure> {
+    public static func prepare() -> Result<InstructionCounting, RunnerError> {
         guard let valgrind = ExecutableSearch.find("valgrind") else {
             return .failure(
                 .instructionsNotCounted(
@@ -65,7 +65,7 @@ public struct InstructionCounting: Sendable {
 
     /// Reads run `record`'s Callgrind file and fills in the instruction counts of its phases and
     /// its total, then deletes the file.
-    public func attach(to record: inout RunRecord) throws(LaunchFailure) {
+    public func attach(to record: inout RunRecord) throws(RunnerError) {
         guard let pid = record.pid else { throw .instructionsNotCounted("the run has no process id") }
         let path = "\(outputDirectory)/callgrind.out.\(pid)"
         defer { unlink(path) }
@@ -83,7 +83,7 @@ public struct InstructionCounting: Sendable {
     /// Fills in `record`'s instruction counts from the dumps in `output`: a phase's count is the
     /// instructions between its begin and end dumps, `process start`'s everything before the
     /// `main` dump, and the total everything up to the end of the last phase that ran at launch.
-    public static func attach(_ output: CallgrindOutput, to record: inout RunRecord) throws(LaunchFailure) {
+    public static func attach(_ output: CallgrindOutput, to record: inout RunRecord) throws(RunnerError) {
         guard let at = output.cumulative() else { throw .instructionsNotCounted("the counts overflow") }
         guard let main = at["launchprof main"] else {
             throw .instructionsNotCounted(

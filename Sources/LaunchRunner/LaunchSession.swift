@@ -36,7 +36,7 @@ public struct LaunchSession: Sendable {
     }
 
     /// Runs every launch in order; the first failure stops the session.
-    public func run(progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(LaunchFailure) -> [RunRecord] {
+    public func run(progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(RunnerError) -> [RunRecord] {
         if let relaunchAfter { return try OverlappingLaunches(session: self, delay: relaunchAfter).run(progress: progress) }
         var measured: [RunRecord] = []
         var launcher = self.launcher
@@ -60,7 +60,7 @@ public struct LaunchSession: Sendable {
     public static func interleaved(
         _ a: LaunchSession, _ b: LaunchSession,
         progress: @escaping @Sendable (Event) -> Void = { _ in }
-    ) throws(LaunchFailure) -> (a: [RunRecord], b: [RunRecord]) {
+    ) throws(RunnerError) -> (a: [RunRecord], b: [RunRecord]) {
         var launcherA = a.launcher, launcherB = b.launcher
         launcherA.onProgress = { progress(.stage($0)) }
         launcherB.onProgress = { progress(.stage($0)) }
@@ -87,17 +87,17 @@ public struct LaunchSession: Sendable {
     }
 
     /// Runs a `--prepare` or `--cleanup` command; its failure names the step and the command.
-    private static func untimed(_ launcher: AppLauncher, step: String) throws(LaunchFailure) {
+    private static func untimed(_ launcher: AppLauncher, step: String) throws(RunnerError) {
         do {
             _ = try launcher.launch(index: 0)
         } catch {
-            throw .stepFailed(error.message(subject: "\(step) '\(launcher.arguments.last ?? launcher.executable)'"))
+            throw .stepFailed(subject: "\(step) '\(launcher.arguments.last ?? launcher.executable)'", failure: error)
         }
     }
 
     /// One launch with this session's surroundings: the cold files evicted and `prepare` run
     /// before it, `cleanup` after it (also when it failed); none of them timed.
-    func launchOnce(_ launcher: AppLauncher, index: Int) throws(LaunchFailure) -> RunRecord {
+    func launchOnce(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord {
         if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
         if let prepare { try Self.untimed(prepare, step: "--prepare") }
         let record: RunRecord

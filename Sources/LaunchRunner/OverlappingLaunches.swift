@@ -16,7 +16,7 @@ struct OverlappingLaunches: @unchecked Sendable {
         var mutex = pthread_mutex_t()
         var condition = pthread_cond_t()
         var sentToBackground = false
-        var outcome: Result<RunRecord, LaunchFailure>?
+        var outcome: Result<RunRecord, RunnerError>?
         var thread = pthread_t()
         var launcher: AppLauncher?
         let index: Int
@@ -50,7 +50,7 @@ struct OverlappingLaunches: @unchecked Sendable {
         }
     }
 
-    func run(progress: @escaping @Sendable (LaunchSession.Event) -> Void) throws(LaunchFailure) -> [RunRecord] {
+    func run(progress: @escaping @Sendable (LaunchSession.Event) -> Void) throws(RunnerError) -> [RunRecord] {
         let total = session.warmup + session.runs
         guard total > 0 else { return [] }
         var flights: [Flight] = []
@@ -78,9 +78,9 @@ struct OverlappingLaunches: @unchecked Sendable {
                 &started.thread, nil,
                 { raw in
                     let flight = Unmanaged<Flight>.fromOpaque(raw!).takeRetainedValue()
-                    let result: Result<RunRecord, LaunchFailure>
+                    let result: Result<RunRecord, RunnerError>
                     if let launcher = flight.launcher {
-                        do throws(LaunchFailure) { result = .success(try launcher.launch(index: flight.index)) } catch { result = .failure(error) }
+                        do throws(RunnerError) { result = .success(try launcher.launch(index: flight.index)) } catch { result = .failure(error) }
                     } else {
                         result = .failure(.incomplete(lines: 0))
                     }
@@ -98,7 +98,7 @@ struct OverlappingLaunches: @unchecked Sendable {
             }
         }
         var records: [RunRecord] = []
-        var failure: LaunchFailure?
+        var failure: RunnerError?
         for (number, flight) in flights.enumerated() {
             pthread_join(flight.thread, nil)
             progress(.finished(number: number + 1, seconds: LaunchClock.seconds(flight.ended &- flight.started)))

@@ -10,7 +10,7 @@ import LaunchCore
 /// size and modification time.
 public enum StrippedCopy {
     /// The path of the stripped copy of `executable`, made now if there is none yet.
-    public static func of(_ executable: String) throws(LaunchFailure) -> String {
+    public static func of(_ executable: String) throws(RunnerError) -> String {
         var info = stat()
         guard stat(executable, &info) == 0 else {
             throw .instructionsNotCounted("cannot read \(executable): \(String(cString: strerror(errno)))")

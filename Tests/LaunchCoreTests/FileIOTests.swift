@@ -21,7 +21,7 @@ import Glibc
     }
 
     @Test func readingAMissingFileNamesIt() {
-        #expect(throws: FileError.self) { try FileIO.read("/nonexistent/launchprof.xml") }
+        #expect(throws: CoreError.self) { try FileIO.read("/nonexistent/launchprof.xml") }
         do {
             _ = try FileIO.read("/nonexistent/launchprof.xml")
         } catch {
@@ -46,7 +46,7 @@ import Glibc
             _ = try FileIO.read(path, limit: .theme)
             Issue.record("a FIFO must be refused")
         } catch {
-            #expect(error.kind == .notRegularFile)
+            #expect(error == .notRegularFile(path: path, type: "a FIFO (named pipe)"))
             #expect(error.description == "\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only")
         }
     }
@@ -60,7 +60,7 @@ import Glibc
                 _ = try FileIO.read(path, limit: kind)
                 Issue.record("/dev/zero must be refused as a \(kind)")
             } catch {
-                #expect(error.kind == .notRegularFile)
+                #expect(error == .notRegularFile(path: path, type: "a character device"))
                 #expect(error.description == "\(path): is a character device, not a regular file: launchprof reads inputs from regular files only")
             }
         }
@@ -80,7 +80,7 @@ import Glibc
                 _ = try FileIO.read(path, limit: kind)
                 Issue.record("a \(kind) over \(kind.bytes) bytes must be refused")
             } catch {
-                #expect(error.kind == .tooLarge)
+                #expect(error == .tooLarge(path: path, size: kind.bytes + 1, limit: kind.bytes, kind: "a \(kind.name)"))
                 #expect(
                     error.description == "\(path): is \(kind.bytes + 1) bytes, larger than the limit of \(InputLimit.describe(kind.bytes)) for a \(kind.name)")
             }
@@ -92,17 +92,18 @@ import Glibc
         let path = temporaryDirectory() + "/f"
         try FileIO.writeAtomically([UInt8](repeating: 7, count: 100), to: path)
         #expect(try FileIO.read(path, limit: 100) == [UInt8](repeating: 7, count: 100))
-        #expect(throws: FileError(path: path, reason: "is 100 bytes, larger than the limit of 99 bytes for this kind of file", kind: .tooLarge)) {
+        let error = #expect(throws: CoreError.tooLarge(path: path, size: 100, limit: 99, kind: "this kind of file")) {
             try FileIO.read(path, limit: 99)
         }
+        #expect(error?.description == "\(path): is 100 bytes, larger than the limit of 99 bytes for this kind of file")
     }
 
     /// A file whose size `fstat` does not tell (procfs says 0) is still read at most limit + 1 bytes.
     @Test func aFileLargerThanItsStatSizeIsCutAtTheLimit() {
-        #expect(throws: FileError(path: "/proc/self/status", reason: "grew past the limit of 16 bytes for this kind of file while being read", kind: .tooLarge))
-        {
+        let error = #expect(throws: CoreError.tooLarge(path: "/proc/self/status", size: nil, limit: 16, kind: "this kind of file")) {
             try FileIO.read("/proc/self/status", limit: 16)
         }
+        #expect(error?.description == "/proc/self/status: grew past the limit of 16 bytes for this kind of file while being read")
     }
 
     @Test func limitsAreDefinedForEveryKind() {
@@ -135,7 +136,7 @@ import Glibc
     }
 
     func listDirectory(_ path: String) throws -> [String] {
-        guard let dir = opendir(path) else { throw FileError(path: path, reason: "cannot list") }
+        guard let dir = opendir(path) else { throw CoreError.system(path: path, action: "list", reason: String(cString: strerror(errno))) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {

@@ -46,7 +46,7 @@ import Testing
 
     @Test func aDirectoryIsRefused() throws {
         let dir = try directory()
-        #expect(throws: FileError.self) { try FileIO.writeAtomically("x", to: dir) }
+        #expect(throws: CoreError.self) { try FileIO.writeAtomically("x", to: dir) }
         #expect(FileIO.isDirectory(dir))
     }
 

@@ -4,19 +4,32 @@ import LaunchCore
 /// The Foundation-free JSON reader behind the manifest and the settings: exact values, and for
 /// every hostile input a failure that says where, never a crash.
 @Suite struct JSONParserTests {
-    func parse(_ text: String) throws(JSONParser.Failure) -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+    func parse(_ text: String) throws(CoreError) -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
-    /// The failure for `bytes`, or `nil` when they parse.
-    func failure(_ bytes: [UInt8], maximumDepth: Int = JSONNesting.maximumDepth) -> JSONParser.Failure? {
+    /// The parts of a ``CoreError/invalidJSON(offset:line:column:reason:)``.
+    struct Failure: Equatable {
+        var offset: Int
+        var line: Int
+        var column: Int
+        var reason: String?
+    }
+
+    /// The failure for `bytes`, or `nil` when they parse (recorded as an issue when the error is
+    /// not about JSON).
+    func failure(_ bytes: [UInt8], maximumDepth: Int = JSONNesting.maximumDepth) -> Failure? {
         do {
             _ = try JSONParser.parse(bytes, maximumDepth: maximumDepth)
             return nil
         } catch {
-            return error
+            guard case .invalidJSON(let offset, let line, let column, let reason) = error else {
+                Issue.record("not a JSON error: \(error)")
+                return nil
+            }
+            return Failure(offset: offset, line: line, column: column, reason: reason)
         }
     }
 
-    func failure(_ text: String) -> JSONParser.Failure? { failure(Array(text.utf8)) }
+    func failure(_ text: String) -> Failure? { failure(Array(text.utf8)) }
 
     // MARK: Values
 
@@ -71,14 +84,14 @@ import LaunchCore
         for bad in ["01", "-", "+1", ".5", "1.", "1e", "1e+", "--1", "0x10", "NaN", "Infinity", "-Infinity", "nan"] {
             #expect(failure(bad) != nil, "\(bad)")
         }
-        #expect(failure("01") == JSONParser.Failure(offset: 0, line: 1, column: 1, reason: "a number may not start with 0"))
-        #expect(failure("[1.]") == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: nil))
-        #expect(failure("[NaN]") == JSONParser.Failure(offset: 1, line: 1, column: 2, reason: nil))
+        #expect(failure("01") == Failure(offset: 0, line: 1, column: 1, reason: "a number may not start with 0"))
+        #expect(failure("[1.]") == Failure(offset: 3, line: 1, column: 4, reason: nil))
+        #expect(failure("[NaN]") == Failure(offset: 1, line: 1, column: 2, reason: nil))
     }
 
     @Test func numbersPastDoubleAreRefusedWhereTheyStart() {
-        #expect(failure(#"{"a": 1e999}"#) == JSONParser.Failure(offset: 6, line: 1, column: 7, reason: "the number 1e999 is too large"))
-        #expect(failure("[\n -1e400]") == JSONParser.Failure(offset: 3, line: 2, column: 2, reason: "the number -1e400 is too large"))
+        #expect(failure(#"{"a": 1e999}"#) == Failure(offset: 6, line: 1, column: 7, reason: "the number 1e999 is too large"))
+        #expect(failure("[\n -1e400]") == Failure(offset: 3, line: 2, column: 2, reason: "the number -1e400 is too large"))
         let digits = String(repeating: "9", count: 400)
         let huge = failure(digits)
         #expect(huge?.offset == 0)
@@ -97,32 +110,32 @@ import LaunchCore
 
     @Test func loneSurrogatesAreRefused() {
         #expect(
-            failure(#"["\ud800"]"#) == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: #"\uD800 is half of a surrogate pair, without the other half"#)
+            failure(#"["\ud800"]"#) == Failure(offset: 2, line: 1, column: 3, reason: #"\uD800 is half of a surrogate pair, without the other half"#)
         )
         #expect(
             failure(#"["x\udc00"]"#)
-                == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: #"\uDC00 is half of a surrogate pair, without the other half"#))
+                == Failure(offset: 3, line: 1, column: 4, reason: #"\uDC00 is half of a surrogate pair, without the other half"#))
         #expect(failure(#""\ud800\u0041""#)?.reason == #"\uD800 is half of a surrogate pair, without the other half"#)
         #expect(failure(#""\ud800x""#)?.offset == 1)
         #expect(failure(#""\ud83d\ud83d""#)?.offset == 1)
     }
 
     @Test func badEscapesAreRefused() {
-        #expect(failure(#""\x""#) == JSONParser.Failure(offset: 1, line: 1, column: 2, reason: #"\x is not a JSON escape"#))
-        #expect(failure(#""\u12G4""#) == JSONParser.Failure(offset: 5, line: 1, column: 6, reason: #"expected four hexadecimal digits after \u"#))
+        #expect(failure(#""\x""#) == Failure(offset: 1, line: 1, column: 2, reason: #"\x is not a JSON escape"#))
+        #expect(failure(#""\u12G4""#) == Failure(offset: 5, line: 1, column: 6, reason: #"expected four hexadecimal digits after \u"#))
         #expect(failure("\"\\\u{1}\"")?.reason == "a backslash is not a JSON escape")
     }
 
     @Test func controlCharactersAndNULBytesMustBeEscaped() {
         #expect(
-            failure("\"a\tb\"") == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "control character U+0009 in a string (write it as an escape)"))
+            failure("\"a\tb\"") == Failure(offset: 2, line: 1, column: 3, reason: "control character U+0009 in a string (write it as an escape)"))
         #expect(
-            failure("[\"\\n\n\"]") == JSONParser.Failure(offset: 4, line: 1, column: 5, reason: "control character U+000A in a string (write it as an escape)"))
+            failure("[\"\\n\n\"]") == Failure(offset: 4, line: 1, column: 5, reason: "control character U+000A in a string (write it as an escape)"))
         #expect(
-            failure(Array(#"{"a": "x"#.utf8) + [0] + Array(#""}"#.utf8)) == JSONParser.Failure(offset: 8, line: 1, column: 9, reason: "a NUL byte in a string"))
-        #expect(failure(Array("{}".utf8) + [0]) == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "text after the end of the JSON value"))
-        #expect(failure([0]) == JSONParser.Failure(offset: 0, line: 1, column: 1, reason: "a NUL byte"))
-        #expect(failure(Array("[1,".utf8) + [0] + Array("]".utf8)) == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: "a NUL byte"))
+            failure(Array(#"{"a": "x"#.utf8) + [0] + Array(#""}"#.utf8)) == Failure(offset: 8, line: 1, column: 9, reason: "a NUL byte in a string"))
+        #expect(failure(Array("{}".utf8) + [0]) == Failure(offset: 2, line: 1, column: 3, reason: "text after the end of the JSON value"))
+        #expect(failure([0]) == Failure(offset: 0, line: 1, column: 1, reason: "a NUL byte"))
+        #expect(failure(Array("[1,".utf8) + [0] + Array("]".utf8)) == Failure(offset: 3, line: 1, column: 4, reason: "a NUL byte"))
     }
 
     @Test(arguments: [
@@ -137,11 +150,11 @@ import LaunchCore
     ])
     func invalidUTF8InAStringIsRefusedWhereItStarts(sequence: [UInt8]) {
         let bytes = Array("{\"k\": \"ab".utf8) + sequence + Array("\"}".utf8)
-        #expect(failure(bytes) == JSONParser.Failure(offset: 9, line: 1, column: 10, reason: "invalid UTF-8"))
+        #expect(failure(bytes) == Failure(offset: 9, line: 1, column: 10, reason: "invalid UTF-8"))
     }
 
     @Test func invalidUTF8OutsideAStringIsAnUnexpectedCharacter() {
-        #expect(failure([UInt8(ascii: "["), 0xFF, UInt8(ascii: "]")]) == JSONParser.Failure(offset: 1, line: 1, column: 2, reason: nil))
+        #expect(failure([UInt8(ascii: "["), 0xFF, UInt8(ascii: "]")]) == Failure(offset: 1, line: 1, column: 2, reason: nil))
     }
 
     // MARK: Structure
@@ -172,16 +185,16 @@ import LaunchCore
 
     @Test func syntaxErrorsSayLineAndColumnInCharacters() {
         // The manifest loader's wording depends on these positions (ManifestLoaderTests).
-        #expect(failure("{\n  \"theme\": \"t\",\n  \"screen\": {,}\n}") == JSONParser.Failure(offset: 31, line: 3, column: 14, reason: nil))
-        #expect(failure("{\"é😀\": x}") == JSONParser.Failure(offset: 11, line: 1, column: 8, reason: nil))
-        #expect(failure(#"{"a": 1,}"#) == JSONParser.Failure(offset: 8, line: 1, column: 9, reason: nil))
-        #expect(failure(#"[1 2]"#) == JSONParser.Failure(offset: 3, line: 1, column: 4, reason: nil))
-        #expect(failure(#"{"a" 1}"#) == JSONParser.Failure(offset: 5, line: 1, column: 6, reason: nil))
-        #expect(failure(#"{1: 2}"#) == JSONParser.Failure(offset: 1, line: 1, column: 2, reason: nil))
-        #expect(failure(#"[tru]"#) == JSONParser.Failure(offset: 4, line: 1, column: 5, reason: nil))
-        #expect(failure("// c\n{}") == JSONParser.Failure(offset: 0, line: 1, column: 1, reason: nil))
-        #expect(failure(#"{"a": 1} x"#) == JSONParser.Failure(offset: 9, line: 1, column: 10, reason: "text after the end of the JSON value"))
-        #expect(failure("{}{}") == JSONParser.Failure(offset: 2, line: 1, column: 3, reason: "text after the end of the JSON value"))
+        #expect(failure("{\n  \"theme\": \"t\",\n  \"screen\": {,}\n}") == Failure(offset: 31, line: 3, column: 14, reason: nil))
+        #expect(failure("{\"é😀\": x}") == Failure(offset: 11, line: 1, column: 8, reason: nil))
+        #expect(failure(#"{"a": 1,}"#) == Failure(offset: 8, line: 1, column: 9, reason: nil))
+        #expect(failure(#"[1 2]"#) == Failure(offset: 3, line: 1, column: 4, reason: nil))
+        #expect(failure(#"{"a" 1}"#) == Failure(offset: 5, line: 1, column: 6, reason: nil))
+        #expect(failure(#"{1: 2}"#) == Failure(offset: 1, line: 1, column: 2, reason: nil))
+        #expect(failure(#"[tru]"#) == Failure(offset: 4, line: 1, column: 5, reason: nil))
+        #expect(failure("// c\n{}") == Failure(offset: 0, line: 1, column: 1, reason: nil))
+        #expect(failure(#"{"a": 1} x"#) == Failure(offset: 9, line: 1, column: 10, reason: "text after the end of the JSON value"))
+        #expect(failure("{}{}") == Failure(offset: 2, line: 1, column: 3, reason: "text after the end of the JSON value"))
     }
 
     @Test func emptyAndTruncatedInputEndsTooSoon() {
@@ -189,7 +202,7 @@ import LaunchCore
             #expect(failure(text)?.reason == "unexpected end of input", "\(text)")
             #expect(failure(text)?.offset == text.utf8.count, "\(text)")
         }
-        #expect(failure("{\n") == JSONParser.Failure(offset: 2, line: 2, column: 1, reason: "unexpected end of input"))
+        #expect(failure("{\n") == Failure(offset: 2, line: 2, column: 1, reason: "unexpected end of input"))
         #expect(failure(Array("\"é".utf8).dropLast().map { $0 })?.reason == "unexpected end of input")
     }
 
@@ -201,9 +214,9 @@ import LaunchCore
                     {
                         var o = JSONValue.Object(); o["a"] = .number(JSONValue.Number(1)); return o
                     }()))
-        #expect(failure(bom + Array("{,}".utf8)) == JSONParser.Failure(offset: 4, line: 1, column: 2, reason: nil))
+        #expect(failure(bom + Array("{,}".utf8)) == Failure(offset: 4, line: 1, column: 2, reason: nil))
         // Only at the very start: a second one is an unexpected character.
-        #expect(failure(bom + bom + Array("{}".utf8)) == JSONParser.Failure(offset: 3, line: 1, column: 1, reason: nil))
+        #expect(failure(bom + bom + Array("{}".utf8)) == Failure(offset: 3, line: 1, column: 1, reason: nil))
     }
 
     @Test func nestingPastTheLimitIsRefusedAtItsBracket() throws {
@@ -211,7 +224,7 @@ import LaunchCore
         let atLimit = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
         #expect(failure(atLimit) == nil)
         let past = String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
-        #expect(failure(past) == JSONParser.Failure(offset: limit, line: 1, column: limit + 1, reason: "nested more than \(limit) levels deep"))
+        #expect(failure(past) == Failure(offset: limit, line: 1, column: limit + 1, reason: "nested more than \(limit) levels deep"))
         // A hundred thousand levels: refused at the limit, without recursing that deep.
         let deep = Array(String(repeating: #"{"a":["#, count: 100_000).utf8)
         #expect(failure(deep)?.reason == "nested more than \(limit) levels deep")
@@ -250,10 +263,10 @@ import LaunchCore
     }
 
     @Test func failuresReadAsTheLoadersWordThem() {
-        let plain = JSONParser.Failure(offset: 30, line: 3, column: 14, reason: nil)
+        let plain = CoreError.invalidJSON(offset: 30, line: 3, column: 14, reason: nil)
         #expect(plain.position == " at line 3, column 14")
         #expect("\(plain)" == "invalid JSON at line 3, column 14")
-        let reasoned = JSONParser.Failure(offset: 0, line: 1, column: 1, reason: "unexpected end of input")
+        let reasoned = CoreError.invalidJSON(offset: 0, line: 1, column: 1, reason: "unexpected end of input")
         #expect("\(reasoned)" == "invalid JSON at line 1, column 1: unexpected end of input")
     }
 

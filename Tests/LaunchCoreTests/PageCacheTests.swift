@@ -62,6 +62,6 @@ struct FileAppendTests {
         try FileIO.append("b\n", to: directory + "/summary.md")
         #expect(try FileIO.read(directory + "/summary.md") == Array("a\nb\n".utf8))
         #expect(mkfifo(directory + "/fifo", 0o644) == 0)
-        #expect(throws: FileError.self) { try FileIO.append("x\n", to: directory + "/fifo") }
+        #expect(throws: CoreError.self) { try FileIO.append("x\n", to: directory + "/fifo") }
     }
 }

@@ -13,7 +13,7 @@ import Testing
         var parser = try parser()
         for _ in 0..<ProtocolParser.maximumDepth { try parser.consume("begin 1 0 - p") }
         #expect(
-            throws: ProtocolParser.Error(
+            throws: CoreError.protocolLine(
                 line: ProtocolParser.maximumDepth + 2,
                 reason: "phases nested more than 256 deep on thread 0 (the limit of the protocol)")
         ) {
@@ -29,7 +29,7 @@ import Testing
             try parser.consume("begin 1 0 - p")
             try parser.consume("end 2 0 p")
         }
-        #expect(throws: ProtocolParser.Error.self) { try parser.consume("begin 1 0 - p") }
+        #expect(throws: CoreError.self) { try parser.consume("begin 1 0 - p") }
         #expect(parser.run(index: 1, pid: nil).phases.count == ProtocolParser.maximumPhases)
     }
 

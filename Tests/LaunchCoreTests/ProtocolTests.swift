@@ -2,7 +2,7 @@ import Testing
 import LaunchCore
 
 @Suite struct ProtocolTests {
-    func parse(_ lines: [String], spawn: UInt64 = 1_000) throws(ProtocolParser.Error) -> RunRecord {
+    func parse(_ lines: [String], spawn: UInt64 = 1_000) throws(CoreError) -> RunRecord {
         var parser = ProtocolParser(spawnReading: spawn)
         for line in lines { try parser.consume(Substring(line)) }
         return parser.run(index: 1, pid: 7)
@@ -25,7 +25,7 @@ import LaunchCore
         #expect(run.phases.map(\.background) == [nil, nil, true])
         #expect(run.phases[2].afterLaunch)
         #expect(run.total == 2e-6)  // The end of `work`, from the spawn reading.
-        #expect(throws: ProtocolParser.Error.self) { try parse(["launchprof 1", "background soon"]) }
+        #expect(throws: CoreError.self) { try parse(["launchprof 1", "background soon"]) }
     }
 
     @Test func theWriterPutsABackgroundLineBeforeTheBackgroundStep() {

@@ -105,8 +105,8 @@ import Glibc
         let path = "\(dir)/\(file)"
         unlink(path)
         if how == "fifo" { #expect(mkfifo(path, 0o600) == 0) } else { #expect(symlink("/dev/zero", path) == 0) }
-        let thrown = error { try launch("\(dir)/manifest.json") } as? FileError
-        #expect(thrown?.kind == .notRegularFile)
+        let thrown = error { try launch("\(dir)/manifest.json") } as? CoreError
+        #expect(thrown == .notRegularFile(path: path, type: how == "fifo" ? "a FIFO (named pipe)" : "a character device"))
         #expect(thrown?.path == path)
         #expect(
             thrown?.description
@@ -123,8 +123,8 @@ import Glibc
         let dir = try Paths.copyOfDefaultFixture()
         let path = "\(dir)/\(file)"
         #expect(truncate(path, off_t(kind.bytes + 1)) == 0)
-        let thrown = error { try launch("\(dir)/manifest.json") } as? FileError
-        #expect(thrown?.kind == .tooLarge)
+        let thrown = error { try launch("\(dir)/manifest.json") } as? CoreError
+        #expect(thrown == .tooLarge(path: path, size: kind.bytes + 1, limit: kind.bytes, kind: "a \(kind.name)"))
         #expect(thrown?.description == "\(path): is \(kind.bytes + 1) bytes, larger than the limit of \(InputLimit.describe(kind.bytes)) for a \(kind.name)")
     }
 

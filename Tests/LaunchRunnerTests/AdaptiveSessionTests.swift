@@ -66,7 +66,7 @@ import Glibc
         let crashing = LaunchSession(launcher: AppLauncher(executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"], timeout: 10), runs: 0, warmup: 0)
         let log = temporaryLog()
         defer { unlink(log) }
-        #expect(throws: LaunchFailure.self) {
+        #expect(throws: RunnerError.self) {
             _ = try AdaptiveSession(a: side("A", log: log), b: crashing, maxPairs: 10, maxSeconds: 600).run { _ in false }
         }
     }

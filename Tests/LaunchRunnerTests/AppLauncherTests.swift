@@ -104,7 +104,7 @@ import Glibc
     }
 
     @Test func anUnfinishedReportIsIncomplete() {
-        #expect(throws: LaunchFailure.incomplete(lines: 2)) {
+        #expect(throws: RunnerError.incomplete(lines: 2)) {
             try shell("printf 'launchprof 1\\nmain 1\\n' >&3").launch(index: 1)
         }
     }
@@ -131,7 +131,7 @@ import Glibc
 
 /// A complete report without a mark the launcher expects fails the run; one with it passes.
 @Suite struct ExpectedMarkTests {
-    func launch(_ lines: String, expecting marks: [String]) -> Result<RunRecord, LaunchFailure> {
+    func launch(_ lines: String, expecting marks: [String]) -> Result<RunRecord, RunnerError> {
         var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "printf '\(lines)' >&3"], timeout: 30)
         launcher.expectedMarks = marks
         do { return .success(try launcher.launch(index: 1)) } catch { return .failure(error) }

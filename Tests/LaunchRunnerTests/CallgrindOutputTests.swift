@@ -44,10 +44,10 @@ struct CallgrindOutputTests {
     }
 
     @Test func refusesWhatCallgrindDoesNotWrite() {
-        #expect(throws: CallgrindOutput.FormatError.self) { try CallgrindOutput(text: "") }
-        #expect(throws: CallgrindOutput.FormatError.self) { try CallgrindOutput(text: "part: 1\nevents: Dr Ir\nsummary: 5\n") }
-        #expect(throws: CallgrindOutput.FormatError.self) { try CallgrindOutput(text: "part: 1\nevents: Ir\nsummary: many\n") }
-        #expect(throws: CallgrindOutput.FormatError.self) { try CallgrindOutput(text: "part: 1\nevents: Ir\nsummary: -4\n") }
+        #expect(throws: RunnerError.self) { try CallgrindOutput(text: "") }
+        #expect(throws: RunnerError.self) { try CallgrindOutput(text: "part: 1\nevents: Dr Ir\nsummary: 5\n") }
+        #expect(throws: RunnerError.self) { try CallgrindOutput(text: "part: 1\nevents: Ir\nsummary: many\n") }
+        #expect(throws: RunnerError.self) { try CallgrindOutput(text: "part: 1\nevents: Ir\nsummary: -4\n") }
         let huge = try? CallgrindOutput(text: "part: 1\nsummary: \(Int.max)\npart: 2\nsummary: 1\n")
         #expect(huge != nil && huge?.cumulative() == nil, "an overflowing total is refused, not wrapped")
     }
@@ -89,10 +89,10 @@ struct CallgrindOutputTests {
                 PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01),
                 PhaseRecord(name: "drawing", start: 0.01, duration: 0.5)
             ])
-        #expect(throws: LaunchFailure.instructionsNotCounted("no Callgrind dumps for phase 'drawing' (thread 0, phase 0)")) {
+        #expect(throws: RunnerError.instructionsNotCounted("no Callgrind dumps for phase 'drawing' (thread 0, phase 0)")) {
             try InstructionCounting.attach(output, to: &record)
         }
         let noMain = try CallgrindOutput(text: Substring(Self.file([("Program termination", 100)])))
-        #expect(throws: LaunchFailure.self) { try InstructionCounting.attach(noMain, to: &record) }
+        #expect(throws: RunnerError.self) { try InstructionCounting.attach(noMain, to: &record) }
     }
 }

@@ -13,13 +13,13 @@ import Glibc
     func launch(
         _ script: String, timeout: Double = 30, byteLimit: Int = AppLauncher.maxProtocolBytes,
         recordLimit: Int = AppLauncher.maxProtocolRecords
-    ) -> (Result<RunRecord, LaunchFailure>, pid_t?) {
+    ) -> (Result<RunRecord, RunnerError>, pid_t?) {
         let pidFile = NSTemporaryDirectory() + "launchprof-childfault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
         var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
         launcher.protocolByteLimit = byteLimit
         launcher.protocolRecordLimit = recordLimit
-        let result: Result<RunRecord, LaunchFailure>
+        let result: Result<RunRecord, RunnerError>
         do { result = .success(try launcher.launch(index: 1)) } catch { result = .failure(error) }
         let pid = (try? FileIO.readText(pidFile)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         return (result, pid)

@@ -77,24 +77,24 @@ import Glibc
     }
 
     @Test func aReportLeftUnfinishedFailsTheRun() {
-        #expect(throws: LaunchFailure.incomplete(lines: 2)) {
+        #expect(throws: RunnerError.incomplete(lines: 2)) {
             try launcher("printf 'launchprof 1\\nbegin - 0 - loading\\n' >&3").launch(index: 1)
         }
     }
 
     @Test func expectedPhasesMustAppear() throws {
         let script = "printf 'launchprof 1\\nbegin - 0 - a\\nend - 0 a\\ndone -\\n' >&3"
-        #expect(throws: LaunchFailure.missingPhase("b")) {
+        #expect(throws: RunnerError.missingPhase("b")) {
             try launcher(script) { $0.expectedPhases = ["a", "b"] }.launch(index: 1)
         }
-        #expect(throws: LaunchFailure.missingPhase("a")) {
+        #expect(throws: RunnerError.missingPhase("a")) {
             try launcher("exit 0") { $0.expectedPhases = ["a"] }.launch(index: 1)
         }
         #expect(try launcher(script) { $0.expectedPhases = ["a"] }.launch(index: 1).phases.count == 1)
     }
 
     @Test func aNonZeroExitFailsUnlessIgnored() throws {
-        let failure = #expect(throws: LaunchFailure.self) { try launcher("echo 'no config' >&2; exit 3").launch(index: 1) }
+        let failure = #expect(throws: RunnerError.self) { try launcher("echo 'no config' >&2; exit 3").launch(index: 1) }
         #expect(failure?.message(subject: "tool") == "tool exited with status 3:\nno config")
         let record = try launcher("exit 3") { $0.ignoreFailure = true }.launch(index: 1)
         #expect(record.process?.exitStatus == 3)
@@ -146,13 +146,13 @@ import Glibc
         let file = temporaryPath("exists")
         _ = try FileIO.writeAtomically("x", to: file)
         defer { unlink(file) }
-        #expect(throws: LaunchFailure.readyBeforeLaunch(.file(file))) {
+        #expect(throws: RunnerError.readyBeforeLaunch(.file(file))) {
             try launcher("sleep 1") { $0.readiness = .file(file) }.launch(index: 1)
         }
     }
 
     @Test func exitingBeforeReadyIsAnError() {
-        let failure = #expect(throws: LaunchFailure.self) {
+        let failure = #expect(throws: RunnerError.self) {
             try launcher("exit 0") { $0.readiness = .file("/nonexistent/never") }.launch(index: 1)
         }
         #expect(failure?.message(subject: "srv") == "srv exited with status 0 before it was ready (waiting for: file /nonexistent/never exists)")
@@ -170,7 +170,7 @@ import Glibc
         #expect(runs.allSatisfy { $0.total < 1 }, "the prepare step's 1 s is not in the run: \(runs.map(\.total))")
         #expect(try FileIO.readText(log) == String(repeating: "prepare\nrun\ncleanup\n", count: 3))
         session.prepare = launcher("exit 4")
-        let failure = #expect(throws: LaunchFailure.self) { try session.run() }
+        let failure = #expect(throws: RunnerError.self) { try session.run() }
         #expect(failure?.description.hasPrefix("--prepare 'exit 4' exited with status 4") == true)
     }
 }
@@ -185,7 +185,7 @@ import Glibc
 
     @Test func badPatternsAreErrorsNotCrashes() {
         for pattern in ["(", "a{2,1}", "[z-a]", String(repeating: "a", count: 5000), "a\u{0}b"] {
-            #expect(throws: ExtendedRegex.Error.self) { _ = try ExtendedRegex(pattern) }
+            #expect(throws: RunnerError.self) { _ = try ExtendedRegex(pattern) }
         }
     }
 

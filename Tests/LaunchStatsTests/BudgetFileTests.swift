@@ -16,21 +16,22 @@ import Glibc
     @Test func aFIFOIsRefused() throws {
         let path = temporaryPath("budgets.json")
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(
-            throws: FileError(
-                path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
-        ) {
+        let error = #expect(throws: CoreError.self) {
             try Budget.load(path: path)
         }
+        #expect(error == .notRegularFile(path: path, type: "a FIFO (named pipe)"))
+        #expect(error?.description == "\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only")
     }
 
     @Test func anOversizedFileIsRefused() throws {
         let path = temporaryPath("budgets.json")
         try FileIO.writeAtomically("{}", to: path)
         #expect(truncate(path, off_t(InputLimit.budgets.bytes + 1)) == 0)
-        #expect(throws: FileError(path: path, reason: "is 1048577 bytes, larger than the limit of 1 MiB for a budgets file", kind: .tooLarge)) {
+        let error = #expect(throws: CoreError.self) {
             try Budget.load(path: path)
         }
+        #expect(error == .tooLarge(path: path, size: 1048577, limit: 1 << 20, kind: "a budgets file"))
+        #expect(error?.description == "\(path): is 1048577 bytes, larger than the limit of 1 MiB for a budgets file")
     }
 
     @Test func deepNestingIsRefusedBeforeDecoding() {

@@ -68,32 +68,32 @@ import Glibc
     @Test func aFIFOIsRefused() throws {
         let path = temporaryPath("tiers.json")
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(
-            throws: FileError(
-                path: path, reason: "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
-        ) {
+        let error = #expect(throws: CoreError.self) {
             try TierTable.load(userFile: path)
         }
+        #expect(error == .notRegularFile(path: path, type: "a FIFO (named pipe)"))
+        #expect(error?.description == "\(path): is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only")
     }
 
     @Test func aSymlinkToDevZeroIsRefused() throws {
         let path = temporaryPath("tiers.json")
         #expect(symlink("/dev/zero", path) == 0)
-        #expect(
-            throws: FileError(
-                path: path, reason: "is a character device, not a regular file: launchprof reads inputs from regular files only", kind: .notRegularFile)
-        ) {
+        let error = #expect(throws: CoreError.self) {
             try TierTable.load(userFile: path)
         }
+        #expect(error == .notRegularFile(path: path, type: "a character device"))
+        #expect(error?.description == "\(path): is a character device, not a regular file: launchprof reads inputs from regular files only")
     }
 
     @Test func anOversizedFileIsRefused() throws {
         let path = temporaryPath("tiers.json")
         try FileIO.writeAtomically("{}", to: path)
         #expect(truncate(path, off_t(InputLimit.tiers.bytes + 1)) == 0)
-        #expect(throws: FileError(path: path, reason: "is 1048577 bytes, larger than the limit of 1 MiB for a tiers file", kind: .tooLarge)) {
+        let error = #expect(throws: CoreError.self) {
             try TierTable.load(userFile: path)
         }
+        #expect(error == .tooLarge(path: path, size: 1048577, limit: 1 << 20, kind: "a tiers file"))
+        #expect(error?.description == "\(path): is 1048577 bytes, larger than the limit of 1 MiB for a tiers file")
     }
 
     @Test func deepNestingIsRefusedBeforeDecoding() {

@@ -2,18 +2,6 @@
 /// ``RunRecord`` of that launch. Feed it lines as they arrive; every malformed line is an error
 /// naming its line number.
 public struct ProtocolParser {
-    /// A line the parser cannot accept.
-    public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var reason: String
-        public var description: String { "protocol line \(line): \(reason)" }
-
-        public init(line: Int, reason: String) {
-            self.line = line
-            self.reason = reason
-        }
-    }
-
     /// The most phases of one run (docs/protocol.md, "Limits"); past it the run fails.
     public static let maximumPhases = 100_000
     /// The deepest nesting of phases on one thread: what result files accept (`depth` 0…256), so a
@@ -56,7 +44,9 @@ public struct ProtocolParser {
     }
 
     /// Accepts one line (without its newline).
-    public mutating func consume(_ rawLine: Substring) throws(Error) {
+    ///
+    /// - Throws: ``CoreError/protocolLine(line:reason:)`` for a line the protocol does not allow.
+    public mutating func consume(_ rawLine: Substring) throws(CoreError) {
         lineNumber += 1
         let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
         if line.isEmpty || line.hasPrefix("#") { return }
@@ -213,17 +203,17 @@ public struct ProtocolParser {
 
     // MARK: Helpers
 
-    private func fail(_ reason: String) -> Error { Error(line: lineNumber, reason: reason) }
+    private func fail(_ reason: String) -> CoreError { .protocolLine(line: lineNumber, reason: reason) }
 
     private func split(_ text: Substring) -> (Substring, Substring) { ProtocolVerb.split(text) }
 
-    private func reading(_ text: Substring, _ form: String) throws(Error) -> UInt64 {
+    private func reading(_ text: Substring, _ form: String) throws(CoreError) -> UInt64 {
         if text == "-" { return now() }
         guard let value = UInt64(text) else { throw fail("expected '\(form)' with <ns> a CLOCK_MONOTONIC reading in nanoseconds, got '\(clip(text))'") }
         return value
     }
 
-    private func threadNumber(_ text: Substring) throws(Error) -> Int {
+    private func threadNumber(_ text: Substring) throws(CoreError) -> Int {
         guard let value = Int(text), value >= 0, value < 1 << 20 else { throw fail("thread must be a small whole number, not '\(clip(text))'") }
         return value
     }

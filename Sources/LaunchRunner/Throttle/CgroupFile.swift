@@ -6,7 +6,7 @@ import LaunchCore
 /// Reading and writing cgroup control files, which take one value per `write`.
 enum CgroupFile {
     /// Writes `value` to the control file `path` in one `write`; the kernel refuses a bad value there.
-    static func write(_ value: String, to path: String) throws(ThrottleError) {
+    static func write(_ value: String, to path: String) throws(RunnerError) {
         guard let error = writeReturningError(value, to: path) else { return }
         throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
     }
@@ -14,7 +14,7 @@ enum CgroupFile {
     /// Writes `value` unless the file does not exist (an optional knob: `memory.memsw.limit_in_bytes`
     /// exists only with swap accounting); `false` when it does not.
     @discardableResult
-    static func writeIfPresent(_ value: String, to path: String) throws(ThrottleError) -> Bool {
+    static func writeIfPresent(_ value: String, to path: String) throws(RunnerError) -> Bool {
         guard let error = writeReturningError(value, to: path) else { return true }
         if error == ENOENT { return false }
         throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
@@ -50,7 +50,7 @@ enum CgroupFile {
     }
 
     /// Creates the directory `path` (a new cgroup).
-    static func makeDirectory(_ path: String) throws(ThrottleError) {
+    static func makeDirectory(_ path: String) throws(RunnerError) {
         guard mkdir(path, 0o755) != 0 else { return }
         throw .cgroup(path: path, action: "create the cgroup", reason: describe(errno))
     }

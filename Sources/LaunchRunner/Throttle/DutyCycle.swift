@@ -50,7 +50,7 @@ final class DutyCycle: @unchecked Sendable {
     }
 
     /// Starts the thread (nothing to do for a factor of 1).
-    func start() throws(ThrottleError) {
+    func start() throws(RunnerError) {
         guard group > 1, stopNanoseconds > 0, thread == nil else { return }
         registrySlot = ThrottleRegistry.register(group: group)
         var created = pthread_t()
@@ -65,7 +65,7 @@ final class DutyCycle: @unchecked Sendable {
             Unmanaged<DutyCycle>.fromOpaque(context).release()
             if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
             registrySlot = nil
-            throw .threadNotStarted(reason: String(cString: strerror(status)))
+            throw .throttleThreadNotStarted(reason: String(cString: strerror(status)))
         }
         thread = created
     }

@@ -81,10 +81,10 @@ public final class RunThrottle: Sendable {
     /// cgroup v2, else the signal fallback (``fallbackReason`` says why). `forcing` asks for one
     /// mechanism and fails if it cannot be had. A memory limit needs a cgroup.
     ///
-    /// - Throws: ``ThrottleError/factorOutOfRange(_:)`` or ``ThrottleError/memoryLimitOutOfRange(_:)``
-    ///   for a bad spec; ``ThrottleError/unavailable(_:reason:)`` when the forced mechanism cannot be
-    ///   used; ``ThrottleError/memoryLimitNeedsCgroup(reason:)``.
-    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(ThrottleError) -> RunThrottle {
+    /// - Throws: ``RunnerError/factorOutOfRange(_:)`` or ``RunnerError/memoryLimitOutOfRange(_:)``
+    ///   for a bad spec; ``RunnerError/unavailable(_:reason:)`` when the forced mechanism cannot be
+    ///   used; ``RunnerError/memoryLimitNeedsCgroup(reason:)``.
+    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(RunnerError) -> RunThrottle {
         try spec.validate()
         ThrottleRegistry.prepare()
         let bandwidth = CPUBandwidth(factor: spec.cpuFactor)
@@ -97,8 +97,8 @@ public final class RunThrottle: Sendable {
                 let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
                 return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
             } catch {
-                if case .unavailable = error { throw error }
-                throw .unavailable(forcing, reason: error.description)
+                if case .throttleUnavailable = error { throw error }
+                throw .throttleUnavailable(forcing, reason: error.description)
             }
         }
         let mounts = CgroupMounts.current()
@@ -126,11 +126,11 @@ public final class RunThrottle: Sendable {
     ///
     /// In v1 the calling thread is in the run's cgroup while `spawn` runs, so what it does there is
     /// throttled and charged to the run: call nothing else inside.
-    public func spawning<R>(_ spawn: () -> R) throws(ThrottleError) -> R {
+    public func spawning<R>(_ spawn: () -> R) throws(RunnerError) -> R {
         guard mechanism == .cgroupV1, let cgroup else { return spawn() }
         let tid = LinuxThreadCalls.currentThread()
         guard tid > 0 else {
-            throw .unavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
+            throw .throttleUnavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
         }
         let origins = try cgroup.enter(thread: tid)
         let result = spawn()
@@ -147,7 +147,7 @@ public final class RunThrottle: Sendable {
     /// stopped (the duty cycle continues it at once after each group stop), so its timing of the
     /// program is never held back. If this throws, the program is not throttled: kill it and fail
     /// the run.
-    public func started(pid: pid_t, throughSpawner: Bool = false) throws(ThrottleError) {
+    public func started(pid: pid_t, throughSpawner: Bool = false) throws(RunnerError) {
         guard pid > 1 else { return }
         switch mechanism {
         case .cgroupV1:

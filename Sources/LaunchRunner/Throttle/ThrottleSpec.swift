@@ -23,7 +23,7 @@ public struct ThrottleSpec: Equatable, Sendable {
     }
 
     /// Checks both values against their ranges (NaN and infinities are out of range).
-    public func validate() throws(ThrottleError) {
+    public func validate() throws(RunnerError) {
         guard cpuFactor.isFinite, Self.factorRange.contains(cpuFactor) else { throw .factorOutOfRange(cpuFactor) }
         if let memoryLimit, !Self.memoryLimitRange.contains(memoryLimit) { throw .memoryLimitOutOfRange(memoryLimit) }
     }

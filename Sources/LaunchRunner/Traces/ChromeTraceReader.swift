@@ -54,16 +54,16 @@ public enum ChromeTraceReader {
 
     /// The phases and marks in the Chrome trace `bytes`, read from `file` (named in errors).
     ///
-    /// - Throws: ``TraceError`` naming `file`, the line and column, and the event's number (from
+    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming `file`, the line and column, and the event's number (from
     ///   1): invalid JSON, an event that is not an object, an `X`, `B`, `i` or `R` event without a
     ///   name or `ts`, an `X` without a `dur` or with a negative one, a time that is not a finite
     ///   number of µs within ±10¹⁸, an `E` with no `B` open on its thread, events of one thread that
     ///   overlap without nesting, times that span more than the run, or a limit (docs/limits.md).
-    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(TraceError) -> TraceReading {
+    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
         var json = TraceJSON(bytes)
-        func fail(_ reason: String, at offset: Int, event: Int? = nil) -> TraceError {
+        func fail(_ reason: String, at offset: Int, event: Int? = nil) -> RunnerError {
             let (line, column) = TraceJSON.position(of: offset, in: bytes)
-            return TraceError(source: file, line: line, column: column, event: event, reason: reason)
+            return RunnerError.trace(source: file, line: line, column: column, event: event, reason: reason)
         }
         // Per thread key: X intervals, B/E edges; marks; each thread's earliest time.
         var intervals: [String: [Interval]] = [:]
@@ -113,7 +113,7 @@ public enum ChromeTraceReader {
                 } catch {
                     throw fail(error.reason, at: error.offset, event: event)
                 }
-                func refuse(_ reason: String) -> TraceError { fail(reason, at: offset, event: event) }
+                func refuse(_ reason: String) -> RunnerError { fail(reason, at: offset, event: event) }
                 if let ts = e.ts {
                     guard abs(ts) <= TraceLimits.chromeMicroseconds else { throw refuse("'ts' \(ts) is out of range (at most ±10¹⁸ µs)") }
                     if firstTs == nil { firstTs = ts }
@@ -160,10 +160,10 @@ public enum ChromeTraceReader {
             try json.expectEnd()
         } catch let failure as TraceJSON.Failure {
             throw fail(failure.reason, at: failure.offset)
-        } catch let error as TraceError {
+        } catch let error as RunnerError {
             throw error
         } catch {
-            throw TraceError(source: file, reason: "\(error)")
+            throw .trace(source: file, reason: "\(error)")
         }
 
         let base = firstTs ?? 0
@@ -210,7 +210,7 @@ public enum ChromeTraceReader {
                 if let top = stack.last, interval.end > top.interval.end {
                     guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
                         throw fail(
-                            "'\(TraceError.clip(interval.name))' overlaps '\(TraceError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
+                            "'\(RunnerError.clip(interval.name))' overlaps '\(RunnerError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
                             at: interval.offset, event: interval.event)
                     }
                     interval.end = top.interval.end
@@ -233,7 +233,7 @@ public enum ChromeTraceReader {
             do {
                 try timeline.addMark(mark.name, time: (mark.ts - base) / 1e6, thread: numbers[mark.thread]!)
             } catch {
-                throw TraceError(source: file, reason: error.reason)
+                throw .trace(source: file, reason: error.reason)
             }
         }
         do {
@@ -245,7 +245,7 @@ public enum ChromeTraceReader {
             let placed = try timeline.placed(clock: clock, candidates: candidates.filter { $0.1.isFinite }, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: placed.marks, stderr: [], anchor: placed.anchor)
         } catch {
-            throw TraceError(
+            throw .trace(
                 source: file,
                 reason: error.describe("the events span") + ": the file holds events of another run, or its times are not in microseconds (the format's unit)")
         }

@@ -34,11 +34,11 @@ public enum ImportTimeReader {
 
     /// The phases in `stderr`, and `stderr` without the import-time lines.
     ///
-    /// - Throws: ``TraceError`` naming ``source`` and the line: a malformed import-time line, a
+    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming ``source`` and the line: a malformed import-time line, a
     ///   negative self time or one larger than the cumulative time (imports in several threads), a
     ///   missing level of nesting, a second interpreter's header (a child Python process), no import
     ///   times at all, imports adding up to more than the run, or a limit (docs/limits.md).
-    public static func read(stderr: [UInt8], clock: SpawnClock) throws(TraceError) -> TraceReading {
+    public static func read(stderr: [UInt8], clock: SpawnClock) throws(RunnerError) -> TraceReading {
         var kept: [UInt8] = []
         kept.reserveCapacity(stderr.count)
         var nodes: [Node] = []
@@ -56,8 +56,8 @@ public enum ImportTimeReader {
                 kept += stderr[lineStart..<next]
                 continue
             }
-            func fail(_ reason: String) -> TraceError {
-                TraceError(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
+            func fail(_ reason: String) -> RunnerError {
+                RunnerError.trace(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
             }
             var textEnd = lineEnd
             if textEnd > markerAt + marker.count, stderr[textEnd - 1] == 0x0D { textEnd -= 1 }
@@ -113,7 +113,7 @@ public enum ImportTimeReader {
             if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
         }
         guard !nodes.isEmpty else {
-            throw TraceError(
+            throw .trace(
                 source: source,
                 reason:
                     "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
@@ -137,7 +137,7 @@ public enum ImportTimeReader {
                     "import " + node.module, thread: 0, start: Double(start) / 1e6,
                     end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
             } catch {
-                throw TraceError(source: source, line: node.line, reason: error.reason)
+                throw .trace(source: source, line: node.line, reason: error.reason)
             }
             // Pushed last child first, so that the first is laid out next.
             var childEnd = start
@@ -151,7 +151,7 @@ public enum ImportTimeReader {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
             return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
         } catch {
-            throw TraceError(
+            throw .trace(
                 source: source,
                 reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
         }
@@ -223,6 +223,6 @@ public enum ImportTimeReader {
 
     /// Bytes of the trace shown in a message.
     private static func shown(_ text: ArraySlice<UInt8>) -> String {
-        TraceError.clip(String(decoding: text, as: UTF8.self))
+        RunnerError.clip(String(decoding: text, as: UTF8.self))
     }
 }

@@ -73,13 +73,13 @@ public enum Trace2Reader {
 
     /// The phases in the Trace2 event file `bytes`, read from `file` (named in errors).
     ///
-    /// - Throws: ``TraceError`` naming `file`, the line and column: a line that is not a JSON object
+    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming `file`, the line and column: a line that is not a JSON object
     ///   with a string `event`, a region or child event without the fields it needs (`sid`, `thread`,
     ///   `time`, `nesting`, `child_id`), a `time` that is not a UTC time, a `region_leave` with no
     ///   region open or not the one open, a region entered at a `nesting` that does not follow the
     ///   regions open, a `child_exit` of a child that never started, an end before its start, a file
     ///   with no events, times that do not fit in the run, or a limit (docs/limits.md).
-    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(TraceError) -> TraceReading {
+    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
         var timeline = TraceTimeline()
         var processes: [Bytes: Int] = [:]
         var sids: [Bytes] = []
@@ -102,8 +102,8 @@ public enum Trace2Reader {
             defer { lineStart = lineEnd + 1 }
             var json = TraceJSON(bytes, from: lineStart, to: lineEnd)
             let line = lineNumber, start = lineStart
-            func fail(_ reason: String, at offset: Int? = nil) -> TraceError {
-                TraceError(source: file, line: line, column: (offset ?? start) - start + 1, reason: reason)
+            func fail(_ reason: String, at offset: Int? = nil) -> RunnerError {
+                RunnerError.trace(source: file, line: line, column: (offset ?? start) - start + 1, reason: reason)
             }
             if json.peek() == nil { continue }  // A blank line.
             let e: Event
@@ -117,7 +117,7 @@ public enum Trace2Reader {
             var time: Double?
             if let timeText = e.time {
                 guard let micros = UTCTimestamp.microseconds(timeText) else {
-                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(TraceError.clip(text(timeText)))'")
+                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(RunnerError.clip(text(timeText)))'")
                 }
                 if base == nil { base = micros }
                 time = Double(micros - base!) / 1e6
@@ -215,7 +215,7 @@ public enum Trace2Reader {
             }
         }
         guard events > 0 else {
-            throw TraceError(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
+            throw .trace(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
         }
         guard let base, !timeline.phases.isEmpty else {
             // Events, but none that makes a phase (`git --version`): no phases.
@@ -247,7 +247,7 @@ public enum Trace2Reader {
         do {
             try timeline.adopt(adoptions)
         } catch {
-            throw TraceError(source: file, reason: error.reason)
+            throw .trace(source: file, reason: error.reason)
         }
         timeline.renumberThreads(first: threads[ThreadKey(process: 0, name: Array("main".utf8)[...])] ?? -1)
         do {
@@ -260,7 +260,7 @@ public enum Trace2Reader {
             let placed = try timeline.placed(clock: clock, candidates: candidates, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: [], stderr: [], anchor: placed.anchor)
         } catch {
-            throw TraceError(source: file, reason: error.describe("the events span") + ": the file holds events of another run")
+            throw .trace(source: file, reason: error.describe("the events span") + ": the file holds events of another run")
         }
     }
 

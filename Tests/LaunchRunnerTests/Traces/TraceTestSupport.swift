@@ -18,14 +18,28 @@ enum TraceTest {
             endMonotonicNanoseconds: monotonicSpawn + UInt64(seconds * 1e9))
     }
 
-    /// The error `body` throws, or `nil` (recorded as an issue) when it throws none.
-    static func error(_ body: () throws(TraceError) -> TraceReading, sourceLocation: SourceLocation = #_sourceLocation) -> TraceError? {
+    /// The parts of a ``RunnerError/trace(source:line:column:event:reason:)``, and its message.
+    struct Failure: Equatable {
+        var source: String
+        var line: Int?
+        var column: Int?
+        var event: Int?
+        var reason: String
+        var description: String
+    }
+
+    /// The trace error `body` throws, or `nil` (recorded as an issue) when it throws none or another error.
+    static func error(_ body: () throws(RunnerError) -> TraceReading, sourceLocation: SourceLocation = #_sourceLocation) -> Failure? {
         do {
             let reading = try body()
             Issue.record("expected an error, got \(reading.phases.count) phases", sourceLocation: sourceLocation)
             return nil
         } catch {
-            return error
+            guard case .trace(let source, let line, let column, let event, let reason) = error else {
+                Issue.record("expected a trace error, got \(error)", sourceLocation: sourceLocation)
+                return nil
+            }
+            return Failure(source: source, line: line, column: column, event: event, reason: reason, description: error.description)
         }
     }
 

@@ -3,8 +3,12 @@ import Glibc
 #endif
 import LaunchCore
 
-/// Why a launched process did not give a usable run.
-public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
+/// LaunchRunner's one error: why a launched process did not give a usable run, why a run could not
+/// be throttled, why a startup trace could not be read, or an option of the runner's that cannot
+/// be used. Every message is rendered here, by ``message(subject:)``.
+public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
+    // MARK: Launches
+
     /// The process could not be started.
     case spawnFailed(executable: String, reason: String)
     /// The process was killed by a signal (a crash).
@@ -13,8 +17,8 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case timedOut(seconds: Double, inPhase: String?)
     /// The process exited with a non-zero status; `stderr` holds what it said.
     case exited(status: Int32, stderr: String)
-    /// The process wrote a line the protocol does not allow.
-    case garbage(ProtocolParser.Error)
+    /// The process wrote a line the protocol does not allow (``CoreError/protocolLine(line:reason:)``).
+    case garbage(CoreError)
     /// The process exited without finishing its report (no `done` line).
     case incomplete(lines: Int)
     /// The program's report went over a limit (``AppLauncher/maxProtocolBytes``,
@@ -30,19 +34,58 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The ready condition held before the program was started (a file left by a previous run,
     /// another server on the port).
     case readyBeforeLaunch(Readiness)
-    /// The run's throttle (a tier applied from outside) could not be set up.
-    case throttleFailed(String)
+    /// The run's throttle (a tier applied from outside) could not be set up: one of the throttle
+    /// errors below.
+    indirect case throttleFailed(RunnerError)
     /// The cgroup's memory limit (`--enforce-memory`) killed the program, as the device would.
     case killedOverMemoryLimit(label: String, bytes: Int)
-    /// The run's startup trace (`--trace`) could not be read; the message names the file and place.
-    case traceUnreadable(String)
-    /// A `--prepare` or `--cleanup` command failed; the message names it.
-    case stepFailed(String)
+    /// The run's startup trace (`--trace`) could not be read: a ``trace(source:line:column:event:reason:)``.
+    indirect case traceUnreadable(RunnerError)
+    /// The run's startup trace is on its standard error, which is over the `keptBytes` launchprof keeps.
+    case traceCutShort(keptBytes: Int)
+    /// A `--prepare` or `--cleanup` command failed: `failure`, with `subject` naming the command.
+    indirect case stepFailed(subject: String, failure: RunnerError)
     /// The run never reported a phase it must have (`--expect-phase`).
     case missingPhase(String)
     /// The program exited before it was ready (`--ready-when-…`); `status` is its exit status, or
     /// `nil` when a signal ended it (`signal`).
     case exitedBeforeReady(condition: String, status: Int32?, signal: Int32?, stderr: String)
+
+    // MARK: Throttles
+
+    /// The cpu factor is NaN, infinite or outside ``ThrottleSpec/factorRange``.
+    case factorOutOfRange(Double)
+    /// The memory limit is outside ``ThrottleSpec/memoryLimitRange``.
+    case memoryLimitOutOfRange(Int)
+    /// The mechanism asked for (`forcing:`) cannot be used here, and why.
+    case throttleUnavailable(ThrottleMechanism, reason: String)
+    /// A memory limit needs a cgroup, and none could be made here (why).
+    case memoryLimitNeedsCgroup(reason: String)
+    /// A cgroup file or directory operation failed.
+    case cgroup(path: String, action: String, reason: String)
+    /// The duty-cycling thread could not be started.
+    case throttleThreadNotStarted(reason: String)
+
+    // MARK: Startup traces
+
+    /// A trace launchprof cannot read: `source` is the trace file's path (or
+    /// ``ImportTimeReader/source`` for a trace on standard error), `line` and `column` (1-based,
+    /// the column in bytes) and `event` (1-based index in a Chrome trace's event array) say where
+    /// when known, `reason` says what is wrong.
+    case trace(source: String, line: Int? = nil, column: Int? = nil, event: Int? = nil, reason: String)
+    /// `--trace-file` with an empty path.
+    case traceFileEmpty
+    /// `--trace FORMAT` (chrome-trace) without the `--trace-file` it needs.
+    case traceFileRequired(TraceFormat)
+    /// `--trace-file` with a format (python-importtime) that reads no file.
+    case traceFileNotApplicable(TraceFormat)
+
+    // MARK: Other inputs
+
+    /// A Callgrind output file that is not what Callgrind writes: `line` is 1-based.
+    case callgrindFormat(line: Int, reason: String)
+    /// A pattern `regcomp` refuses (``ExtendedRegex``), with its reason (`Unmatched ( or \(`).
+    case invalidPattern(pattern: String, reason: String)
 
     /// The message with the built-in app as the subject.
     public var description: String { message(subject: "the app") }
@@ -78,14 +121,17 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
             case .output:
                 return "the ready condition held before \(subject) was started"
             }
-        case .throttleFailed(let message):
-            return "cannot apply the tier to \(subject): \(message)"
+        case .throttleFailed(let error):
+            return "cannot apply the tier to \(subject): \(error.description)"
         case .killedOverMemoryLimit(let label, let bytes):
             return "\(subject) was killed: over the \(label) of \(bytes >> 20) MiB (--enforce-memory; the device would have killed it too)"
-        case .traceUnreadable(let message):
-            return "the startup trace of \(subject) could not be read: \(message)"
-        case .stepFailed(let message):
-            return message
+        case .traceUnreadable(let error):
+            return "the startup trace of \(subject) could not be read: \(error.description)"
+        case .traceCutShort(let keptBytes):
+            return
+                "the startup trace of \(subject) could not be read: its standard error is over the \(keptBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short"
+        case .stepFailed(let step, let failure):
+            return failure.message(subject: step)
         case .missingPhase(let name):
             return "\(subject) never reported the phase '\(name)' that --expect-phase requires (a missing phase is never taken as 0)"
         case .exitedBeforeReady(let condition, let status, let signal, let stderr):
@@ -110,6 +156,40 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
                 + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
             return "\(subject) finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
+        case .factorOutOfRange(let factor):
+            return
+                "the cpu factor \(factor) is out of range: it must be from \(Self.format(ThrottleSpec.factorRange.lowerBound)) to \(Self.format(ThrottleSpec.factorRange.upperBound))"
+        case .memoryLimitOutOfRange(let bytes):
+            return "the memory limit of \(bytes) bytes is out of range: it must be from 1 MiB to 1 TiB"
+        case .throttleUnavailable(let mechanism, let reason):
+            return "cannot throttle with \(mechanism.rawValue): \(reason)"
+        case .memoryLimitNeedsCgroup(let reason):
+            return "the memory limit needs a cgroup, and none can be made here: \(reason)"
+        case .cgroup(let path, let action, let reason):
+            return "\(path): cannot \(action): \(reason)"
+        case .throttleThreadNotStarted(let reason):
+            return "cannot start the throttling thread: \(reason)"
+        case .trace(let source, let line, let column, let event, let reason):
+            // `trace.json:12:5: event 3: …`, `stderr of the program:7:1: …`, `trace.json: …`.
+            var text = source
+            if let line {
+                text += ":\(line)"
+                if let column { text += ":\(column)" }
+            }
+            text += ": "
+            if let event { text += "event \(event): " }
+            return text + reason
+        case .traceFileEmpty:
+            return "--trace-file needs a path"
+        case .traceFileRequired(let format):
+            return
+                "--trace \(format.rawValue) needs --trace-file FILE: the file the program writes its Chrome trace to (its path is also in $\(TraceCapture.traceFileVariable))"
+        case .traceFileNotApplicable(let format):
+            return "--trace \(format.rawValue) reads the program's standard error: --trace-file does not apply"
+        case .callgrindFormat(let line, let reason):
+            return "Callgrind output line \(line): \(reason)"
+        case .invalidPattern(let pattern, let reason):
+            return "'\(pattern)' is not a valid extended regular expression: \(reason)"
         }
     }
 
@@ -118,8 +198,14 @@ public enum LaunchFailure: Error, Equatable, Sendable, CustomStringConvertible {
         SignalNames.name(signal)
     }
 
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    /// `2` for 2.0, `2.5` for 2.5.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Text from a trace shown in a message: cut at `limit` characters.
+    static func clip(_ text: some StringProtocol, _ limit: Int = 40) -> String {
+        text.count > limit ? String(text.prefix(limit)) + "…" : String(text)
     }
 }
 
