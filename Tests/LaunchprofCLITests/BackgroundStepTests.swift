@@ -129,13 +129,14 @@ import LaunchExport
         // take longer, and then the dialog is right to show; only the clear cases are asserted.
         let shownOnHost = record.counters.first { $0.name == "loading dialog shown" }?.value
         if interactive - first < 0.8 { #expect(shownOnHost == 0) } else if interactive - first > 1.2 { #expect(shownOnHost == 1) }
-        // A tier that stretches this host's init to about 2 s: past showAfter whatever the build. At
-        // least ×20: a tier stretches CPU time, which on a loaded machine is well under the wall time
-        // measured here.
-        let factor = min(1_000, max(20, 2.0 / max(interactive - first, 0.001)))
+        // A tier that stretches this host's init to about 3 s: past showAfter (1 s) whatever the build.
+        // At least ×60: a tier stretches CPU time, which on a loaded machine is well under the wall time
+        // measured here (×20 left a loaded host's init at 0.8 s). io is not stretched, so the background
+        // step's file writes stay short.
+        let factor = min(1_000, max(60, 3.0 / max(interactive - first, 0.001)))
         let tiers = CLI.temporaryPath("tiers.json")
         try FileIO.writeAtomically(
-            #"{"tiers": [{"name": "slow", "factors": {"cpu": \#(factor), "io": \#(factor), "decode": \#(factor), "draw": \#(factor)}}]}"#, to: tiers)
+            #"{"tiers": [{"name": "slow", "factors": {"cpu": \#(factor), "io": 1, "decode": \#(factor), "draw": \#(factor)}}]}"#, to: tiers)
         // The background step is stretched too: it gets the OS's longest budget.
         let slow = try CLI.run([
             "run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot, "--tier", "slow", "--tiers", tiers, "--seed", "7",
@@ -143,9 +144,11 @@ import LaunchExport
         ])
         #expect(slow.status == 0, "\(slow.stderr)")
         #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds, \d+ spinner frames, longest gap \d+\.\d\ds/#), "\(slow.stdout)")
+        // The text report says which, in its own words (this run's init may be slower than the first's
+        // on a loaded machine: whether it shows is asserted above, from the JSON's marks).
         let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])
         #expect(
             quick.stdout.contains("Loading dialog: not shown (init finished before it was due)")
-                || (interactive - first > 0.8 && quick.stdout.contains("Loading dialog: shown in 1 of 1 runs")), "\(quick.stdout)")
+                || quick.stdout.contains("Loading dialog: shown in 1 of 1 runs"), "\(quick.stdout)")
     }
 }

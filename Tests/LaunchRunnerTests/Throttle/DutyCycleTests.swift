@@ -83,12 +83,13 @@ import Glibc
             under: throttle, throughSpawner: true
         ) { leader in
             // The group runs 1% of the time, so the program may take a while to appear (longer on a
-            // loaded machine): sample for 300 ms from its appearance, within 10 s in all.
+            // loaded machine): sample for 1 s from its appearance, within 10 s in all (a loaded machine
+            // gives this thread fewer turns, so fewer samples).
             let giveUp = MonotonicClock.nanoseconds() + 10_000_000_000
             var until: UInt64?
             while MonotonicClock.nanoseconds() < min(until ?? giveUp, giveUp) {
                 guard let program = EscapedProcessReaper.children(of: leader).first?.pid else { usleep(1000); continue }
-                if until == nil { until = MonotonicClock.nanoseconds() + 300_000_000 }
+                if until == nil { until = MonotonicClock.nanoseconds() + 1_000_000_000 }
                 if CgroupSupport.state(of: leader) == "T" { leaderStopped += 1 }
                 if CgroupSupport.state(of: program) == "T" { programStopped += 1 }
                 samples += 1
@@ -97,7 +98,7 @@ import Glibc
         }
         #expect(child.exitCode == 0)
         // F = 100: the group is stopped 99% of the time; the leader is continued right after each stop.
-        #expect(samples > 20 && programStopped > samples / 2, "program stopped in \(programStopped) of \(samples) samples")
+        #expect(samples >= 10 && programStopped > samples / 2, "program stopped in \(programStopped) of \(samples) samples")
         #expect(leaderStopped < samples / 10, "leader stopped in \(leaderStopped) of \(samples) samples")
     }
 
