@@ -7,7 +7,7 @@ import LaunchCore
 /// ```json
 /// { "tiers": [
 ///   { "name": "iphone-3gs", "description": "…", "memoryBudgetMB": 96,
-///     "referenceSeconds": { "cpu": 0.0562, "io": 0.0464, "decode": 0.0780, "draw": 0.7344 } },
+///     "referenceSeconds": { "cpu": 0.0543, "io": 0.0726, "decode": 0.0746, "draw": 0.7160 } },
 ///   { "name": "half-speed", "description": "…", "factors": { "cpu": 2, "io": 2, "decode": 2, "draw": 2 } }
 /// ] }
 /// ```
@@ -119,13 +119,13 @@ public struct TierTable: Sendable {
               "factors": { "cpu": 1, "io": 1, "decode": 1, "draw": 1 } },
             { "name": "iphone-3gs", "description": "iPhone 3GS (2009): 600 MHz Cortex-A8, 256 MB; the classic app launched in ~2 s",
               "memoryBudgetMB": 96, "backgroundMemoryMB": 24,
-              "referenceSeconds": { "cpu": 0.0562, "io": 0.0464, "decode": 0.0780, "draw": 0.7344 } },
+              "referenceSeconds": { "cpu": 0.0543, "io": 0.0726, "decode": 0.0746, "draw": 0.7160 } },
             { "name": "ipod-touch-2g", "description": "iPod touch 2G (2008): 533 MHz ARM11, 128 MB; the classic app launched in ~3 s",
               "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
-              "referenceSeconds": { "cpu": 0.0843, "io": 0.0696, "decode": 0.1170, "draw": 1.1016 } },
+              "referenceSeconds": { "cpu": 0.0814, "io": 0.1088, "decode": 0.1119, "draw": 1.0741 } },
             { "name": "iphone-1g", "description": "original iPhone (2007): 412 MHz ARM11, 128 MB; the classic app launched in ~4 s",
               "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
-              "referenceSeconds": { "cpu": 0.1124, "io": 0.0928, "decode": 0.1560, "draw": 1.4688 } }
+              "referenceSeconds": { "cpu": 0.1086, "io": 0.1451, "decode": 0.1491, "draw": 1.4321 } }
           ]
         }
         """

@@ -27,27 +27,25 @@ public struct AlphaMask: Equatable, Sendable {
             @inline(__always) func add(_ i: Int, _ c: Double) {
                 if c > 0 { base[i] = min(1, base[i] + Float(c)) }
             }
-            for y in y0..<y1 {
-                for _ in 0..<repeater.runs() {
-                    let row = y * w
-                    let dy = geometry.rowTerm(y)
-                    var left = x0
-                    while left < x1 {
-                        let d = geometry.distance(left, dy)
-                        if d <= -0.5 { break }
-                        add(row + left, Canvas.coverage(distance: d))
-                        left += 1
-                    }
-                    guard left < x1 else { continue }
-                    var right = x1 - 1
-                    while right > left {
-                        let d = geometry.distance(right, dy)
-                        if d <= -0.5 { break }
-                        add(row + right, Canvas.coverage(distance: d))
-                        right -= 1
-                    }
-                    for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
+            for y in repeater.rows(y0..<y1) {
+                let row = y * w
+                let dy = geometry.rowTerm(y)
+                var left = x0
+                while left < x1 {
+                    let d = geometry.distance(left, dy)
+                    if d <= -0.5 { break }
+                    add(row + left, Canvas.coverage(distance: d))
+                    left += 1
                 }
+                guard left < x1 else { continue }
+                var right = x1 - 1
+                while right > left {
+                    let d = geometry.distance(right, dy)
+                    if d <= -0.5 { break }
+                    add(row + right, Canvas.coverage(distance: d))
+                    right -= 1
+                }
+                for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
             }
         }
     }
@@ -66,9 +64,7 @@ public struct AlphaMask: Equatable, Sendable {
                 sums.withUnsafeMutableBufferPointer { s in
                     let v = v.baseAddress!, c = c.baseAddress!, s = s.baseAddress!
                     for _ in 0..<3 {
-                        for l in 0..<h {
-                            for _ in 0..<repeater.runs() { Self.horizontalPass(v + l * w, c, length: w, radius: radius, window: window) }
-                        }
+                        for l in repeater.rows(0..<h) { Self.horizontalPass(v + l * w, c, length: w, radius: radius, window: window) }
                         Self.verticalPass(v, c, s, width: w, height: h, radius: radius, window: window, repeater: repeater)
                     }
                 }
@@ -105,19 +101,17 @@ public struct AlphaMask: Equatable, Sendable {
             let row = copy + i * w
             for x in 0..<w { sums[x] += row[x] }
         }
-        for i in 0..<h {
-            for _ in 0..<repeater.runs() {
-                let out = v + i * w
-                for x in 0..<w { out[x] = sums[x] / window }
-                let outgoing = i - radius, incoming = i + radius + 1
-                if outgoing >= 0 {
-                    let row = copy + outgoing * w
-                    for x in 0..<w { sums[x] -= row[x] }
-                }
-                if incoming < h {
-                    let row = copy + incoming * w
-                    for x in 0..<w { sums[x] += row[x] }
-                }
+        for i in repeater.rows(0..<h) {
+            let out = v + i * w
+            for x in 0..<w { out[x] = sums[x] / window }
+            let outgoing = i - radius, incoming = i + radius + 1
+            if outgoing >= 0 {
+                let row = copy + outgoing * w
+                for x in 0..<w { sums[x] -= row[x] }
+            }
+            if incoming < h {
+                let row = copy + incoming * w
+                for x in 0..<w { sums[x] += row[x] }
             }
         }
     }

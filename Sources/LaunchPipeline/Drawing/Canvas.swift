@@ -49,54 +49,52 @@ public struct Canvas: Sendable {
         image.pixels.withUnsafeMutableBytes { bytes in
             let base = bytes.baseAddress!
             shader.lookup.withUnsafeBufferPointer { lookup in
-                for y in y0..<y1 {
-                    for _ in 0..<repeater.runs() {
-                        let row = base + y * w * 4
-                        let dy = geometry.rowTerm(y)
-                        // From the left: edge pixels, up to the first fully covered one.
-                        var left = x0
-                        while left < x1 {
-                            let d = geometry.distance(left, dy)
-                            if d <= -0.5 { break }
-                            let coverage = Self.coverage(distance: d)
-                            if coverage > 0 {
-                                let color = shader.color(left, y, lookup)
-                                Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
-                            }
-                            left += 1
-                        }
-                        guard left < x1 else { continue }
-                        var right = x1 - 1
-                        while right > left {
-                            let d = geometry.distance(right, dy)
-                            if d <= -0.5 { break }
-                            let coverage = Self.coverage(distance: d)
-                            if coverage > 0 {
-                                let color = shader.color(right, y, lookup)
-                                Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
-                            }
-                            right -= 1
-                        }
-                        // The fully covered span.
-                        if shader.constantAlongRows {
+                for y in repeater.rows(y0..<y1) {
+                    let row = base + y * w * 4
+                    let dy = geometry.rowTerm(y)
+                    // From the left: edge pixels, up to the first fully covered one.
+                    var left = x0
+                    while left < x1 {
+                        let d = geometry.distance(left, dy)
+                        if d <= -0.5 { break }
+                        let coverage = Self.coverage(distance: d)
+                        if coverage > 0 {
                             let color = shader.color(left, y, lookup)
-                            Self.blendSpan(row + left * 4, count: right - left + 1, color, alpha: Self.alpha255(color.a, opacity))
-                        } else {
-                            let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
-                            let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
-                            let whole = opacity >= 1
-                            for x in left...right {
-                                // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
-                                // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
-                                let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
-                                let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
-                                let color = lookup[index]
-                                if whole, color.a == 255 {
-                                    (row + x * 4).storeBytes(
-                                        of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
-                                } else {
-                                    Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
-                                }
+                            Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
+                        }
+                        left += 1
+                    }
+                    guard left < x1 else { continue }
+                    var right = x1 - 1
+                    while right > left {
+                        let d = geometry.distance(right, dy)
+                        if d <= -0.5 { break }
+                        let coverage = Self.coverage(distance: d)
+                        if coverage > 0 {
+                            let color = shader.color(right, y, lookup)
+                            Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage * opacity))
+                        }
+                        right -= 1
+                    }
+                    // The fully covered span.
+                    if shader.constantAlongRows {
+                        let color = shader.color(left, y, lookup)
+                        Self.blendSpan(row + left * 4, count: right - left + 1, color, alpha: Self.alpha255(color.a, opacity))
+                    } else {
+                        let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
+                        let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
+                        let whole = opacity >= 1
+                        for x in left...right {
+                            // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
+                            // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
+                            let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
+                            let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
+                            let color = lookup[index]
+                            if whole, color.a == 255 {
+                                (row + x * 4).storeBytes(
+                                    of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
+                            } else {
+                                Self.blendPixel(row + x * 4, color, alpha: Self.alpha255(color.a, opacity))
                             }
                         }
                     }
@@ -121,27 +119,25 @@ public struct Canvas: Sendable {
         let repeater = rowRepeater
         image.pixels.withUnsafeMutableBytes { bytes in
             let base = bytes.baseAddress!
-            for y in y0..<y1 {
-                for _ in 0..<repeater.runs() {
-                    let row = base + y * w * 4
-                    let dy = geometry.rowTerm(y)
-                    var left = x0
-                    while left < x1 {
-                        let d = geometry.distance(left, dy)
-                        if d <= inside { break }
-                        let coverage = Self.coverage(distance: abs(d + half) - half)
-                        if coverage > 0 { Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage)) }
-                        left += 1
-                    }
-                    guard left < x1 else { continue }
-                    var right = x1 - 1
-                    while right > left {
-                        let d = geometry.distance(right, dy)
-                        if d <= inside { break }
-                        let coverage = Self.coverage(distance: abs(d + half) - half)
-                        if coverage > 0 { Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage)) }
-                        right -= 1
-                    }
+            for y in repeater.rows(y0..<y1) {
+                let row = base + y * w * 4
+                let dy = geometry.rowTerm(y)
+                var left = x0
+                while left < x1 {
+                    let d = geometry.distance(left, dy)
+                    if d <= inside { break }
+                    let coverage = Self.coverage(distance: abs(d + half) - half)
+                    if coverage > 0 { Self.blendPixel(row + left * 4, color, alpha: Self.alpha(color.a, coverage)) }
+                    left += 1
+                }
+                guard left < x1 else { continue }
+                var right = x1 - 1
+                while right > left {
+                    let d = geometry.distance(right, dy)
+                    if d <= inside { break }
+                    let coverage = Self.coverage(distance: abs(d + half) - half)
+                    if coverage > 0 { Self.blendPixel(row + right * 4, color, alpha: Self.alpha(color.a, coverage)) }
+                    right -= 1
                 }
             }
         }
@@ -161,38 +157,36 @@ public struct Canvas: Sendable {
             let base = bytes.baseAddress!
             mask.withUnsafeBufferPointer { m in
                 let values = m.baseAddress!
-                for y in y0..<y1 {
-                    for _ in 0..<repeater.runs() {
-                        let row = base + y * w * 4
-                        let maskRow = values + (y - origin.y) * maskWidth - origin.x
-                        if Self.rowIsOpaque(row + x0 * 4, count: x1 - x0) {
-                            // Branch-free (vectorised): coverage clamped to 0…1 (NaN to 0), the alpha rounded
-                            // to nearest by adding 1.5 × 2²³ (whose float has a unit last place); alpha 0 keeps the pixel.
-                            let colorAlpha = Float(color.a)
-                            (row + x0 * 4).withMemoryRebound(to: UInt32.self, capacity: x1 - x0) { d in
-                                let m = maskRow + x0
-                                for i in 0..<(x1 - x0) {
-                                    let a = m[i]
-                                    let c = a > 0 ? (a < 1 ? a : 1) : 0
-                                    let alpha = (colorAlpha * c + 12_582_912).bitPattern & 0x1FF
-                                    d[i] = opaque.blend(onto: d[i], alpha: alpha)
-                                }
+                for y in repeater.rows(y0..<y1) {
+                    let row = base + y * w * 4
+                    let maskRow = values + (y - origin.y) * maskWidth - origin.x
+                    if Self.rowIsOpaque(row + x0 * 4, count: x1 - x0) {
+                        // Branch-free (vectorised): coverage clamped to 0…1 (NaN to 0), the alpha rounded
+                        // to nearest by adding 1.5 × 2²³ (whose float has a unit last place); alpha 0 keeps the pixel.
+                        let colorAlpha = Float(color.a)
+                        (row + x0 * 4).withMemoryRebound(to: UInt32.self, capacity: x1 - x0) { d in
+                            let m = maskRow + x0
+                            for i in 0..<(x1 - x0) {
+                                let a = m[i]
+                                let c = a > 0 ? (a < 1 ? a : 1) : 0
+                                let alpha = (colorAlpha * c + 12_582_912).bitPattern & 0x1FF
+                                d[i] = opaque.blend(onto: d[i], alpha: alpha)
                             }
-                            continue
                         }
-                        for x in x0..<x1 {
-                            let a = maskRow[x]
-                            guard a > 0 else { continue }
-                            // `(Double(color.a) * coverage).rounded()`, as the per-pixel definition.
-                            let alpha = Int(colorAlpha * Double(min(1, a)) + 0.5)
-                            guard alpha > 0 else { continue }
-                            let p = row + x * 4
-                            let d = p.load(as: UInt32.self)
-                            if d >= 0xFF00_0000, alpha < 255 {
-                                p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(alpha)), as: UInt32.self)
-                            } else {
-                                Self.blendPixel(p, color, alpha: alpha)
-                            }
+                        continue
+                    }
+                    for x in x0..<x1 {
+                        let a = maskRow[x]
+                        guard a > 0 else { continue }
+                        // `(Double(color.a) * coverage).rounded()`, as the per-pixel definition.
+                        let alpha = Int(colorAlpha * Double(min(1, a)) + 0.5)
+                        guard alpha > 0 else { continue }
+                        let p = row + x * 4
+                        let d = p.load(as: UInt32.self)
+                        if d >= 0xFF00_0000, alpha < 255 {
+                            p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(alpha)), as: UInt32.self)
+                        } else {
+                            Self.blendPixel(p, color, alpha: alpha)
                         }
                     }
                 }
@@ -262,145 +256,143 @@ public struct Canvas: Sendable {
                     let base = bytes.baseAddress!
                     source.pixels.withUnsafeBufferPointer { sp in
                         let sp = sp.baseAddress!
-                        for y in y0..<y1 {
-                            for _ in 0..<repeater.runs() {
-                                let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
-                                let vf = v.rounded(.down)
-                                let top = sp + min(max(vf.pixel, minY), maxY) * sw * 4
-                                let bottom = sp + min(max(vf.pixel + 1, minY), maxY) * sw * 4
-                                let fyRounded = ((v - vf) * 256).rounded()
-                                let fy = fyRounded.isNaN ? 0 : Int(min(256, max(0, fyRounded)))
-                                let row = base + (y * w + x0) * 4
-                                if let tint {
-                                    // Glyphs: the alpha channel only, as coverage of the tint.
-                                    let opaque = Self.OpaqueSource(tint)
-                                    let tintAlpha = Int(tint.a)
-                                    for c in 0..<columns {
-                                        let fx = weight[c], l = left[c] + 3, r = right[c] + 3
-                                        // Weights sum to 65536.
-                                        let a =
-                                            (Int(top[l]) * (256 - fx) + Int(top[r]) * fx) * (256 - fy)
-                                            + (Int(bottom[l]) * (256 - fx) + Int(bottom[r]) * fx) * fy  // alpha × 65536
-                                        guard a > 0 else { continue }
-                                        let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
-                                        guard alpha > 0 else { continue }
-                                        let blended = tintAlpha == 255 ? alpha : (alpha * tintAlpha + 127) / 255
-                                        let p = row + c * 4
-                                        let d = p.load(as: UInt32.self)
-                                        if d >= 0xFF00_0000, blended > 0, blended < 255 {
-                                            p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(blended)), as: UInt32.self)
-                                        } else {
-                                            Self.blendPixel(p, tint, alpha: blended)
-                                        }
-                                    }
-                                    continue
-                                }
-                                if let vertical = rowBuffer, opaqueSource, Self.rowIsOpaque(row, count: columns) {
-                                    // Opaque texels onto opaque pixels: each channel ((Σ c·w) + 2¹⁵) >> 16 and one
-                                    // alpha, (255 · opacity + 128) >> 8: the values of the general path below.
-                                    let vb = vertical.baseAddress! - minX * 4
-                                    let gy = 256 &- fy
-                                    for k in minX...maxX {
-                                        let t = top + k * 4, b = bottom + k * 4
-                                        vb[k * 4] = Int(t[0]) &* gy &+ Int(b[0]) &* fy
-                                        vb[k * 4 + 1] = Int(t[1]) &* gy &+ Int(b[1]) &* fy
-                                        vb[k * 4 + 2] = Int(t[2]) &* gy &+ Int(b[2]) &* fy
-                                    }
-                                    let alpha = UInt32(truncatingIfNeeded: (255 &* opacity256 &+ 128) >> 8) << 24
-                                    row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
-                                        for c in 0..<columns {
-                                            let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
-                                            let red = UInt32(truncatingIfNeeded: (vb[l] &* gx &+ vb[r] &* fx &+ 32768) >> 16)
-                                            let green = UInt32(truncatingIfNeeded: (vb[l + 1] &* gx &+ vb[r + 1] &* fx &+ 32768) >> 16)
-                                            let blue = UInt32(truncatingIfNeeded: (vb[l + 2] &* gx &+ vb[r + 2] &* fx &+ 32768) >> 16)
-                                            d[c] = Self.overOpaque(red | green << 8 | blue << 16 | alpha, d[c])
-                                        }
-                                    }
-                                    continue
-                                }
-                                if let vertical = rowBuffer {
-                                    // Separable: each source column interpolated down once per row (alpha and
-                                    // premultiplied channels), then across per pixel: the same integer sums.
-                                    let vb = vertical.baseAddress! - minX * 4
-                                    for k in minX...maxX {
-                                        let t = top + k * 4, b = bottom + k * 4
-                                        let at = Int(t[3]) * (256 - fy), ab = Int(b[3]) * fy
-                                        vb[k * 4] = Int(t[0]) * at + Int(b[0]) * ab
-                                        vb[k * 4 + 1] = Int(t[1]) * at + Int(b[1]) * ab
-                                        vb[k * 4 + 2] = Int(t[2]) * at + Int(b[2]) * ab
-                                        vb[k * 4 + 3] = at + ab
-                                    }
-                                    for c in 0..<columns {
-                                        // Wrapping arithmetic: every sum is below 2⁴⁰ (255 × 255 × 65536), none can overflow.
-                                        let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
-                                        let a = vb[l + 3] &* gx &+ vb[r + 3] &* fx  // alpha × 65536
-                                        guard a > 0 else { continue }
-                                        let alpha = (a &* opacity256 &+ (1 << 23)) >> 24  // 0…255
-                                        guard alpha > 0 else { continue }
-                                        @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                            let p = UInt(bitPattern: vb[l + k] &* gx &+ vb[r + k] &* fx)
-                                            // Opaque texels: an unsigned division by a constant (a multiply).
-                                            let value = a == 255 << 16 ? (p &+ (255 << 15)) / (255 << 16) : (p &+ UInt(a / 2)) / UInt(a)
-                                            return UInt8(truncatingIfNeeded: min(255, value))
-                                        }
-                                        Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
-                                    }
-                                    continue
-                                }
-                                if onTexels, fy == 0, tint == nil, Self.rowIsOpaque(row, count: columns) {
-                                    // Branch-free (vectorised): the texel's alpha scaled by the opacity, as below.
-                                    row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
-                                        UnsafeRawPointer(top + left[0]).withMemoryRebound(to: UInt32.self, capacity: columns) { s in
-                                            let opacity = UInt32(opacity256)
-                                            for c in 0..<columns {
-                                                let texel = s[c]
-                                                let alpha = ((texel >> 24) &* opacity &+ 128) >> 8
-                                                d[c] = Self.overOpaque((texel & 0x00FF_FFFF) | alpha << 24, d[c])
-                                            }
-                                        }
-                                    }
-                                    continue
-                                }
+                        for y in repeater.rows(y0..<y1) {
+                            let v = src.y + (Double(y) + 0.5 - rect.y) * sy - 0.5
+                            let vf = v.rounded(.down)
+                            let top = sp + min(max(vf.pixel, minY), maxY) * sw * 4
+                            let bottom = sp + min(max(vf.pixel + 1, minY), maxY) * sw * 4
+                            let fyRounded = ((v - vf) * 256).rounded()
+                            let fy = fyRounded.isNaN ? 0 : Int(min(256, max(0, fyRounded)))
+                            let row = base + (y * w + x0) * 4
+                            if let tint {
+                                // Glyphs: the alpha channel only, as coverage of the tint.
+                                let opaque = Self.OpaqueSource(tint)
+                                let tintAlpha = Int(tint.a)
                                 for c in 0..<columns {
-                                    let fx = weight[c]
-                                    if fx == 0, fy == 0 {
-                                        // On a texel (an image drawn at its size): the texel itself.
-                                        let s = UnsafeRawPointer(top + left[c]).loadUnaligned(as: UInt32.self)
-                                        let alpha = (Int(s >> 24) * opacity256 + 128) >> 8
-                                        guard alpha > 0 else { continue }
-                                        let p = row + c * 4
-                                        let d = p.load(as: UInt32.self)
-                                        if d >= 0xFF00_0000, alpha < 255 {
-                                            let keep = UInt32(255 - alpha), a = UInt32(alpha)
-                                            var x = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                                            var y = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                                            x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                                            y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                                            p.storeBytes(of: x | (y << 8), as: UInt32.self)
-                                        } else {
-                                            Self.blendPixel(p, RGBA(UInt8(s & 0xFF), UInt8((s >> 8) & 0xFF), UInt8((s >> 16) & 0xFF), 255), alpha: alpha)
-                                        }
-                                        continue
-                                    }
-                                    let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
-                                    let p00 = top + left[c], p10 = top + right[c], p01 = bottom + left[c], p11 = bottom + right[c]
-                                    let a00 = Int(p00[3]) * w00, a10 = Int(p10[3]) * w10, a01 = Int(p01[3]) * w01, a11 = Int(p11[3]) * w11
-                                    let a = a00 + a10 + a01 + a11  // alpha × 65536
+                                    let fx = weight[c], l = left[c] + 3, r = right[c] + 3
+                                    // Weights sum to 65536.
+                                    let a =
+                                        (Int(top[l]) * (256 - fx) + Int(top[r]) * fx) * (256 - fy)
+                                        + (Int(bottom[l]) * (256 - fx) + Int(bottom[r]) * fx) * fy  // alpha × 65536
                                     guard a > 0 else { continue }
                                     let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
                                     guard alpha > 0 else { continue }
-                                    // Four opaque texels: a / 255 = 65536, so the division is a shift (the same value).
-                                    let opaqueTexels = a == 255 << 16
+                                    let blended = tintAlpha == 255 ? alpha : (alpha * tintAlpha + 127) / 255
+                                    let p = row + c * 4
+                                    let d = p.load(as: UInt32.self)
+                                    if d >= 0xFF00_0000, blended > 0, blended < 255 {
+                                        p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(blended)), as: UInt32.self)
+                                    } else {
+                                        Self.blendPixel(p, tint, alpha: blended)
+                                    }
+                                }
+                                continue
+                            }
+                            if let vertical = rowBuffer, opaqueSource, Self.rowIsOpaque(row, count: columns) {
+                                // Opaque texels onto opaque pixels: each channel ((Σ c·w) + 2¹⁵) >> 16 and one
+                                // alpha, (255 · opacity + 128) >> 8: the values of the general path below.
+                                let vb = vertical.baseAddress! - minX * 4
+                                let gy = 256 &- fy
+                                for k in minX...maxX {
+                                    let t = top + k * 4, b = bottom + k * 4
+                                    vb[k * 4] = Int(t[0]) &* gy &+ Int(b[0]) &* fy
+                                    vb[k * 4 + 1] = Int(t[1]) &* gy &+ Int(b[1]) &* fy
+                                    vb[k * 4 + 2] = Int(t[2]) &* gy &+ Int(b[2]) &* fy
+                                }
+                                let alpha = UInt32(truncatingIfNeeded: (255 &* opacity256 &+ 128) >> 8) << 24
+                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                    for c in 0..<columns {
+                                        let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                        let red = UInt32(truncatingIfNeeded: (vb[l] &* gx &+ vb[r] &* fx &+ 32768) >> 16)
+                                        let green = UInt32(truncatingIfNeeded: (vb[l + 1] &* gx &+ vb[r + 1] &* fx &+ 32768) >> 16)
+                                        let blue = UInt32(truncatingIfNeeded: (vb[l + 2] &* gx &+ vb[r + 2] &* fx &+ 32768) >> 16)
+                                        d[c] = Self.overOpaque(red | green << 8 | blue << 16 | alpha, d[c])
+                                    }
+                                }
+                                continue
+                            }
+                            if let vertical = rowBuffer {
+                                // Separable: each source column interpolated down once per row (alpha and
+                                // premultiplied channels), then across per pixel: the same integer sums.
+                                let vb = vertical.baseAddress! - minX * 4
+                                for k in minX...maxX {
+                                    let t = top + k * 4, b = bottom + k * 4
+                                    let at = Int(t[3]) * (256 - fy), ab = Int(b[3]) * fy
+                                    vb[k * 4] = Int(t[0]) * at + Int(b[0]) * ab
+                                    vb[k * 4 + 1] = Int(t[1]) * at + Int(b[1]) * ab
+                                    vb[k * 4 + 2] = Int(t[2]) * at + Int(b[2]) * ab
+                                    vb[k * 4 + 3] = at + ab
+                                }
+                                for c in 0..<columns {
+                                    // Wrapping arithmetic: every sum is below 2⁴⁰ (255 × 255 × 65536), none can overflow.
+                                    let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
+                                    let a = vb[l + 3] &* gx &+ vb[r + 3] &* fx  // alpha × 65536
+                                    guard a > 0 else { continue }
+                                    let alpha = (a &* opacity256 &+ (1 << 23)) >> 24  // 0…255
+                                    guard alpha > 0 else { continue }
                                     @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                        if opaqueTexels {
-                                            let p = Int(p00[k]) * w00 + Int(p10[k]) * w10 + Int(p01[k]) * w01 + Int(p11[k]) * w11
-                                            return UInt8(min(255, (p + (1 << 15)) >> 16))
-                                        }
-                                        let p = Int(p00[k]) * a00 + Int(p10[k]) * a10 + Int(p01[k]) * a01 + Int(p11[k]) * a11
-                                        return UInt8(min(255, (p + a / 2) / a))
+                                        let p = UInt(bitPattern: vb[l + k] &* gx &+ vb[r + k] &* fx)
+                                        // Opaque texels: an unsigned division by a constant (a multiply).
+                                        let value = a == 255 << 16 ? (p &+ (255 << 15)) / (255 << 16) : (p &+ UInt(a / 2)) / UInt(a)
+                                        return UInt8(truncatingIfNeeded: min(255, value))
                                     }
                                     Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
                                 }
+                                continue
+                            }
+                            if onTexels, fy == 0, tint == nil, Self.rowIsOpaque(row, count: columns) {
+                                // Branch-free (vectorised): the texel's alpha scaled by the opacity, as below.
+                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
+                                    UnsafeRawPointer(top + left[0]).withMemoryRebound(to: UInt32.self, capacity: columns) { s in
+                                        let opacity = UInt32(opacity256)
+                                        for c in 0..<columns {
+                                            let texel = s[c]
+                                            let alpha = ((texel >> 24) &* opacity &+ 128) >> 8
+                                            d[c] = Self.overOpaque((texel & 0x00FF_FFFF) | alpha << 24, d[c])
+                                        }
+                                    }
+                                }
+                                continue
+                            }
+                            for c in 0..<columns {
+                                let fx = weight[c]
+                                if fx == 0, fy == 0 {
+                                    // On a texel (an image drawn at its size): the texel itself.
+                                    let s = UnsafeRawPointer(top + left[c]).loadUnaligned(as: UInt32.self)
+                                    let alpha = (Int(s >> 24) * opacity256 + 128) >> 8
+                                    guard alpha > 0 else { continue }
+                                    let p = row + c * 4
+                                    let d = p.load(as: UInt32.self)
+                                    if d >= 0xFF00_0000, alpha < 255 {
+                                        let keep = UInt32(255 - alpha), a = UInt32(alpha)
+                                        var x = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                                        var y = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
+                                        x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                                        y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                                        p.storeBytes(of: x | (y << 8), as: UInt32.self)
+                                    } else {
+                                        Self.blendPixel(p, RGBA(UInt8(s & 0xFF), UInt8((s >> 8) & 0xFF), UInt8((s >> 16) & 0xFF), 255), alpha: alpha)
+                                    }
+                                    continue
+                                }
+                                let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
+                                let p00 = top + left[c], p10 = top + right[c], p01 = bottom + left[c], p11 = bottom + right[c]
+                                let a00 = Int(p00[3]) * w00, a10 = Int(p10[3]) * w10, a01 = Int(p01[3]) * w01, a11 = Int(p11[3]) * w11
+                                let a = a00 + a10 + a01 + a11  // alpha × 65536
+                                guard a > 0 else { continue }
+                                let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
+                                guard alpha > 0 else { continue }
+                                // Four opaque texels: a / 255 = 65536, so the division is a shift (the same value).
+                                let opaqueTexels = a == 255 << 16
+                                @inline(__always) func channel(_ k: Int) -> UInt8 {
+                                    if opaqueTexels {
+                                        let p = Int(p00[k]) * w00 + Int(p10[k]) * w10 + Int(p01[k]) * w01 + Int(p11[k]) * w11
+                                        return UInt8(min(255, (p + (1 << 15)) >> 16))
+                                    }
+                                    let p = Int(p00[k]) * a00 + Int(p10[k]) * a10 + Int(p01[k]) * a01 + Int(p11[k]) * a11
+                                    return UInt8(min(255, (p + a / 2) / a))
+                                }
+                                Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
                             }
                         }
                     }
@@ -420,12 +412,10 @@ public struct Canvas: Sendable {
             let base = bytes.baseAddress!
             tile.pixels.withUnsafeBytes { tileBytes in
                 let tp = tileBytes.baseAddress!
-                for y in y0..<y1 {
-                    for _ in 0..<repeater.runs() {
-                        let row = base + (y * w + x0) * 4
-                        let tileRow = tp + ((y - origin.y) * tw + (x0 - origin.x)) * 4
-                        Self.compositeRow(row, tileRow, count: x1 - x0)
-                    }
+                for y in repeater.rows(y0..<y1) {
+                    let row = base + (y * w + x0) * 4
+                    let tileRow = tp + ((y - origin.y) * tw + (x0 - origin.x)) * 4
+                    Self.compositeRow(row, tileRow, count: x1 - x0)
                 }
             }
         }
