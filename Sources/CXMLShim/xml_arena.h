@@ -22,4 +22,9 @@ lp_xml_arena *lp_xml_arena_acquire(void);
 /// or -1 when memory ran out or `needed` passes INT32_MAX (`*items` is then unchanged).
 int lp_xml_reserve(void **items, int32_t *capacity, int64_t needed, size_t size);
 
+/// `lp_xml_reserve`, with the common case (room enough) inline.
+static inline int lp_xml_ensure(void **items, int32_t *capacity, int64_t needed, size_t size) {
+    return needed <= *capacity ? 0 : lp_xml_reserve(items, capacity, needed, size);
+}
+
 #endif

@@ -5,7 +5,7 @@
 /// Appends `length` bytes to the document's byte buffer; their offset, or -1.
 static int32_t append_bytes(lp_xml_builder *b, const void *bytes, int64_t length) {
     lp_xml_document *d = b->document;
-    if (lp_xml_reserve((void **)&d->bytes, &b->arena->byte_capacity, (int64_t)d->byte_count + length, 1) != 0) return -1;
+    if (lp_xml_ensure((void **)&d->bytes, &b->arena->byte_capacity, (int64_t)d->byte_count + length, 1) != 0) return -1;
     int32_t start = d->byte_count;
     if (length > 0) memcpy(d->bytes + start, bytes, (size_t)length);
     d->byte_count += (int32_t)length;
@@ -45,7 +45,7 @@ static int32_t intern(lp_xml_builder *b, const unsigned char *prefix, const unsi
         if (b->slots[i].local == local && b->slots[i].prefix == prefix) return b->slots[i].id;
     }
     lp_xml_document *d = b->document;
-    if (lp_xml_reserve((void **)&d->names, &b->arena->name_capacity, (int64_t)d->name_count + 1, sizeof *d->names) != 0) return -1;
+    if (lp_xml_ensure((void **)&d->names, &b->arena->name_capacity, (int64_t)d->name_count + 1, sizeof *d->names) != 0) return -1;
     size_t local_length = strlen((const char *)local);
     int32_t start;
     if (prefix) {
@@ -77,36 +77,58 @@ int lp_xml_builder_init(lp_xml_builder *b, int length) {
     int64_t elements = hint / 64 + 16, attributes = hint / 20 + 16, bytes = hint / 2 + 256;
     b->slot_capacity = 64;
     b->slots = calloc((size_t)b->slot_capacity, sizeof *b->slots);
-    if (!b->slots || lp_xml_reserve((void **)&d->elements, &b->arena->element_capacity, elements, sizeof *d->elements) != 0 ||
-        lp_xml_reserve((void **)&d->attributes, &b->arena->attribute_capacity, attributes, sizeof *d->attributes) != 0 ||
-        lp_xml_reserve((void **)&d->names, &b->arena->name_capacity, 16, sizeof *d->names) != 0 ||
-        lp_xml_reserve((void **)&d->bytes, &b->arena->byte_capacity, bytes, 1) != 0 ||
-        lp_xml_reserve((void **)&b->stack, &b->stack_capacity, 32, sizeof *b->stack) != 0) {
+    if (!b->slots || lp_xml_ensure((void **)&d->elements, &b->arena->element_capacity, elements, sizeof *d->elements) != 0 ||
+        lp_xml_ensure((void **)&d->attributes, &b->arena->attribute_capacity, attributes, sizeof *d->attributes) != 0 ||
+        lp_xml_ensure((void **)&d->names, &b->arena->name_capacity, 16, sizeof *d->names) != 0 ||
+        lp_xml_ensure((void **)&d->bytes, &b->arena->byte_capacity, bytes, 1) != 0 ||
+        lp_xml_ensure((void **)&b->stack, &b->stack_capacity, 32, sizeof *b->stack) != 0) {
         return -1;
     }
     return 0;
 }
 
+/// The id of `prefix:local`, from `recent` when it names the same pointers.
+static inline int32_t intern_recent(lp_xml_builder *b, lp_xml_recent_name *recent, const unsigned char *prefix,
+                                    const unsigned char *local) {
+    if (recent->local == local && recent->prefix == prefix) return recent->id;
+    int32_t id = intern(b, prefix, local);
+    if (id >= 0) *recent = (lp_xml_recent_name){prefix, local, id};
+    return id;
+}
+
 int lp_xml_builder_start(lp_xml_builder *b, const unsigned char *local, const unsigned char *prefix, int attribute_count,
                          const unsigned char **attributes, int line, int column) {
     lp_xml_document *d = b->document;
+    lp_xml_arena *arena = b->arena;
     if (attribute_count < 0) attribute_count = 0;
-    if (lp_xml_reserve((void **)&d->elements, &b->arena->element_capacity, (int64_t)d->element_count + 1, sizeof *d->elements) != 0 ||
-        lp_xml_reserve((void **)&d->attributes, &b->arena->attribute_capacity, (int64_t)d->attribute_count + attribute_count, sizeof *d->attributes) != 0 ||
-        lp_xml_reserve((void **)&b->stack, &b->stack_capacity, (int64_t)b->depth + 1, sizeof *b->stack) != 0) {
+    if (lp_xml_ensure((void **)&d->elements, &arena->element_capacity, (int64_t)d->element_count + 1, sizeof *d->elements) != 0 ||
+        lp_xml_ensure((void **)&d->attributes, &arena->attribute_capacity, (int64_t)d->attribute_count + attribute_count,
+                      sizeof *d->attributes) != 0 ||
+        lp_xml_ensure((void **)&b->stack, &b->stack_capacity, (int64_t)b->depth + 1, sizeof *b->stack) != 0) {
         return -1;
     }
-    int32_t name = intern(b, prefix, local);
+    int32_t name = intern_recent(b, &b->recent_elements[b->depth % lp_xml_recent_count], prefix, local);
     if (name < 0) return -1;
+    // Names first (a new one is appended to `bytes`), then room for all the values at once.
     int32_t first_attribute = d->attribute_count;
+    lp_xml_attribute *out = d->attributes + first_attribute;
+    int64_t total = 0;
     for (int i = 0; i < attribute_count; i++) {
         const unsigned char *value = attributes[i * 5 + 3], *end = attributes[i * 5 + 4];
         int64_t length = value && end > value ? end - value : 0;
-        int32_t id = intern(b, NULL, attributes[i * 5]);
-        int32_t start = id < 0 ? -1 : append_bytes(b, value, length);
-        if (start < 0) return -1;
-        d->attributes[d->attribute_count++] = (lp_xml_attribute){id, start, (int32_t)length};
+        lp_xml_recent_name *recent = &b->recent_attributes[i % lp_xml_recent_count];
+        int32_t id = intern_recent(b, recent, NULL, attributes[i * 5]);
+        if (id < 0) return -1;
+        total += length;
+        out[i] = (lp_xml_attribute){id, 0, (int32_t)(length > INT32_MAX ? 0 : length)};
     }
+    if (lp_xml_ensure((void **)&d->bytes, &arena->byte_capacity, (int64_t)d->byte_count + total, 1) != 0) return -1;
+    for (int i = 0; i < attribute_count; i++) {
+        out[i].value_start = d->byte_count;
+        if (out[i].value_length > 0) memcpy(d->bytes + d->byte_count, attributes[i * 5 + 3], (size_t)out[i].value_length);
+        d->byte_count += out[i].value_length;
+    }
+    d->attribute_count += attribute_count;
     int32_t index = d->element_count++;
     d->elements[index] = (lp_xml_element){
         .name = name,
@@ -163,7 +185,7 @@ int lp_xml_builder_text(lp_xml_builder *b, const char *characters, int length) {
         }
         if (length == 0) return 0;
     }
-    if (lp_xml_reserve((void **)&b->scratch, &b->scratch_capacity, (int64_t)b->scratch_count + length, 1) != 0) return -1;
+    if (lp_xml_ensure((void **)&b->scratch, &b->scratch_capacity, (int64_t)b->scratch_count + length, 1) != 0) return -1;
     memcpy(b->scratch + b->scratch_count, characters, (size_t)length);
     b->scratch_count += length;
     return 0;

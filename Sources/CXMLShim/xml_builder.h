@@ -24,6 +24,16 @@ typedef struct {
     int32_t id;
 } lp_xml_name_slot;
 
+/// The last name seen in one place (an attribute position, an element depth): siblings repeat
+/// their names, so most lookups end here without hashing.
+typedef struct {
+    const void *prefix;
+    const void *local;
+    int32_t id;
+} lp_xml_recent_name;
+
+enum { lp_xml_recent_count = 8 };
+
 typedef struct {
     lp_xml_arena *arena;
     /// `&arena->document`.
@@ -31,6 +41,8 @@ typedef struct {
     lp_xml_name_slot *slots;
     /// A power of two, at least twice `document->name_count`.
     int32_t slot_capacity;
+    lp_xml_recent_name recent_attributes[lp_xml_recent_count];
+    lp_xml_recent_name recent_elements[lp_xml_recent_count];
     lp_xml_open_element *stack;
     int32_t depth;
     int32_t stack_capacity;

@@ -34,8 +34,10 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
     if (++s->depth > s->max_depth) { fail(s, LP_XML_TOO_DEEP); return; }
     // SAX2 gives each attribute as local name, prefix, URI, value start, value end, in libxml2's own
     // buffers: the builder copies the values and interns the names.
-    if (lp_xml_builder_start(&s->builder, localname, prefix, nb_attributes, attributes, xmlSAX2GetLineNumber(s->parser),
-                             xmlSAX2GetColumnNumber(s->parser)) != 0) {
+    // Where the start tag ends, as xmlSAX2GetLineNumber and xmlSAX2GetColumnNumber would say.
+    xmlParserInputPtr input = s->parser->input;
+    if (lp_xml_builder_start(&s->builder, localname, prefix, nb_attributes, attributes, input ? input->line : 0,
+                             input ? input->col : 0) != 0) {
         fail(s, XML_ERR_NO_MEMORY);
     }
 }

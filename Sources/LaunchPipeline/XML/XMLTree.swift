@@ -58,12 +58,15 @@ public final class XMLTree: @unchecked Sendable {
 
     /// `true` when name `id` is `name`, byte for byte.
     func name(_ id: Int32, is name: String) -> Bool {
-        let stored = slice(names[Int(id)])
-        var name = name
-        return name.withUTF8 { given in
-            guard given.count == stored.count else { return false }
-            for i in 0..<given.count where given[i] != stored[i] { return false }
-            return true
+        let range = names[Int(id)]
+        // Lengths first (a native string knows its UTF-8 count): most names differ there.
+        guard name.utf8.count == Int(range.length) else { return false }
+        let stored = slice(range)
+        var i = 0
+        for byte in name.utf8 {
+            if stored[i] != byte { return false }
+            i += 1
         }
+        return true
     }
 }
