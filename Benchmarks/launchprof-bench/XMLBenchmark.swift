@@ -9,13 +9,17 @@ import LaunchPipeline
 /// options through the C shim, building the ``XMLTree`` arena, and freeing it) in this process, against
 /// a C program compiled here with `cc -O2` that parses the same bytes from memory with
 /// `xmlSAXUserParseMemory` and SAX2 callbacks counting elements, attributes and text bytes. The sides
-/// run in alternating batches (C, app, C, app, …); each figure is the median of its batches' medians.
+/// run in alternating batches (C, app, C, app, …), 11 rounds; each figure is the median of its batches'
+/// medians.
 /// A second line per file, not a goal: the file read end to end by its reader (``ThemeParser`` into a
 /// ``Theme``, ``DataTable`` into its items), measured in the same rounds.
 struct XMLBenchmark {
     static let goal = 1.5
-    var rounds = 7
-    var parsesPerBatch = 41
+    var rounds = 11
+    /// Parses per batch for a file of `size` bytes: 41, or more for a small file, so that a batch
+    /// lasts a few milliseconds on either side (a 9 KB theme parses in about 50 µs; with 41 a
+    /// batch was short enough for one stall of the other tenants to move its median).
+    static func parsesPerBatch(size: Int) -> Int { max(41, 2_000_000 / max(size, 1)) }
 
     func report() {
         guard let reference = CReferenceProgram(name: "xml-sax-reference", source: Self.cSource, packages: ["libxml-2.0"]) else { return }
@@ -35,7 +39,10 @@ struct XMLBenchmark {
                 continue
             }
             let operations: [() -> Void] = [{ _ = try? SafeXMLReader.parse(bytes, file: path) }, { try? read(bytes, path) }]
-            guard let (app, referenceNs) = reference.alternated(rounds: rounds, batch: parsesPerBatch, input: path, operations: operations) else {
+            guard
+                let (app, referenceNs) = reference.alternated(
+                    rounds: rounds, batch: Self.parsesPerBatch(size: bytes.count), input: path, operations: operations)
+            else {
                 print("xml: the C reference failed on \(path)")
                 return
             }
