@@ -11,6 +11,7 @@ public struct XMLChildren: Sequence, Sendable {
         /// The next child's index, or -1 at the end.
         var index: Int
 
+        /// The next child, or `nil` after the last.
         public mutating func next() -> XMLNode? {
             guard index >= 0 else { return nil }
             let node = XMLNode(tree: tree, index: index)
@@ -19,6 +20,7 @@ public struct XMLChildren: Sequence, Sendable {
         }
     }
 
+    /// A walk from the first child.
     public func makeIterator() -> Iterator {
         Iterator(tree: tree, index: first)
     }
