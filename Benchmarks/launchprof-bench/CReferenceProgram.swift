@@ -53,13 +53,23 @@ final class CReferenceProgram {
     /// `input` with the batch size (it prints its nanoseconds per operation first), then `operation`
     /// `batch` times here. `nil` when the program fails.
     func alternated(rounds: Int, batch: Int, input: String, _ operation: () -> Void) -> (app: Double, reference: Double)? {
-        var app: [Double] = [], reference: [Double] = []
+        withoutActuallyEscaping(operation) { operation in
+            alternated(rounds: rounds, batch: batch, input: input, operations: [operation]).map { ($0.app[0], $0.reference) }
+        }
+    }
+
+    /// As above with several operations, each run `batch` times after the program in every round
+    /// (program, first, second, …, program, first, …): one median per operation, in their order.
+    func alternated(rounds: Int, batch: Int, input: String, operations: [() -> Void]) -> (app: [Double], reference: Double)? {
+        var app = [[Double]](repeating: [], count: operations.count), reference: [Double] = []
         for _ in 0..<rounds {
             guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? "") else { return nil }
             reference.append(ns)
-            app.append(measure(samples: batch, operations: 1, operation))
+            for (i, operation) in operations.enumerated() {
+                app[i].append(measure(samples: batch, operations: 1, operation))
+            }
         }
-        return (medianOf(app), medianOf(reference))
+        return (app.map(medianOf), medianOf(reference))
     }
 
     private static func shell(_ command: String) -> (status: Int32, output: String)? {

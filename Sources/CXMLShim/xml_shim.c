@@ -1,4 +1,5 @@
 #include "xml_shim.h"
+#include "xml_builder.h"
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
@@ -7,8 +8,7 @@
 #include <stdlib.h>
 
 typedef struct {
-    const lp_xml_callbacks *callbacks;
-    void *context;
+    lp_xml_builder builder;
     xmlParserCtxtPtr parser;
     lp_xml_error *error;
     int failed;
@@ -32,28 +32,14 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
     state_t *s = ctx;
     if (s->failed) return;
     if (++s->depth > s->max_depth) { fail(s, LP_XML_TOO_DEEP); return; }
-    // SAX2 gives each attribute as localname, prefix, URI, value start, value end; the callback
-    // gets name, value start, value end, pointing into libxml2's own buffers (no copies).
-    const char *stack_triples[3 * 16];
-    const char **triples = stack_triples;
-    if (nb_attributes > 16) {
-        triples = calloc((size_t)nb_attributes * 3, sizeof(char *));
-        if (!triples) { fail(s, XML_ERR_NO_MEMORY); return; }
+    // SAX2 gives each attribute as local name, prefix, URI, value start, value end, in libxml2's own
+    // buffers: the builder copies the values and interns the names.
+    // Where the start tag ends, as xmlSAX2GetLineNumber and xmlSAX2GetColumnNumber would say.
+    xmlParserInputPtr input = s->parser->input;
+    if (lp_xml_builder_start(&s->builder, localname, prefix, nb_attributes, attributes, input ? input->line : 0,
+                             input ? input->col : 0) != 0) {
+        fail(s, XML_ERR_NO_MEMORY);
     }
-    for (int i = 0; i < nb_attributes; i++) {
-        triples[i * 3] = (const char *)attributes[i * 5];
-        triples[i * 3 + 1] = (const char *)attributes[i * 5 + 3];
-        triples[i * 3 + 2] = (const char *)attributes[i * 5 + 4];
-    }
-    char qualified[512];
-    const char *name = (const char *)localname;
-    if (prefix) {
-        snprintf(qualified, sizeof qualified, "%s:%s", (const char *)prefix, (const char *)localname);
-        name = qualified;
-    }
-    s->callbacks->start(s->context, name, triples, nb_attributes, xmlSAX2GetLineNumber(s->parser),
-                        xmlSAX2GetColumnNumber(s->parser));
-    if (triples != stack_triples) free(triples);
 }
 
 static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
@@ -61,13 +47,13 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
     state_t *s = ctx;
     if (s->failed) return;
     s->depth--;
-    s->callbacks->end(s->context);
+    if (lp_xml_builder_end(&s->builder) != 0) fail(s, XML_ERR_NO_MEMORY);
 }
 
 static void on_text(void *ctx, const xmlChar *characters, int length) {
     state_t *s = ctx;
     if (s->failed) return;
-    s->callbacks->text(s->context, (const char *)characters, length);
+    if (lp_xml_builder_text(&s->builder, (const char *)characters, length) != 0) fail(s, XML_ERR_NO_MEMORY);
 }
 
 static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id, const xmlChar *system_id) {
@@ -96,8 +82,17 @@ static void on_structured_error(void *ctx, xmlErrorPtr error) {
     s->error->column = error->int2 > 0 ? error->int2 : 1;
 }
 
-int lp_xml_parse(const char *bytes, int length, int max_depth, const lp_xml_callbacks *callbacks,
-                 void *context, lp_xml_error *error) {
+lp_xml_document *lp_xml_parse_document(const char *bytes, int length, int max_depth, lp_xml_error *error) {
+    memset(error, 0, sizeof *error);
+    state_t s;
+    memset(&s, 0, sizeof s);
+    s.error = error;
+    s.max_depth = max_depth;
+    if (lp_xml_builder_init(&s.builder, length) != 0) {
+        lp_xml_document_free(lp_xml_builder_finish(&s.builder));
+        return NULL;
+    }
+
     xmlSAXHandler handler;
     memset(&handler, 0, sizeof handler);
     handler.initialized = XML_SAX2_MAGIC;
@@ -110,17 +105,31 @@ int lp_xml_parse(const char *bytes, int length, int max_depth, const lp_xml_call
     handler.getEntity = on_get_entity;
     handler.serror = on_structured_error;
 
-    state_t s = {callbacks, context, NULL, error, 0, 0, max_depth};
-    memset(error, 0, sizeof *error);
     xmlParserCtxtPtr parser = xmlCreatePushParserCtxt(&handler, &s, NULL, 0, NULL);
-    if (!parser) { error->code = XML_ERR_NO_MEMORY; error->line = 1; error->column = 1; return -1; }
+    if (!parser) {
+        error->code = XML_ERR_NO_MEMORY;
+        error->line = 1;
+        error->column = 1;
+        return lp_xml_builder_finish(&s.builder);
+    }
     s.parser = parser;
     // No network, no DTD loading or validation, no entity substitution, libxml2's limits kept.
     xmlCtxtUseOptions(parser, XML_PARSE_NONET);
     parser->replaceEntities = 0;
     parser->loadsubset = 0;
     parser->validate = 0;
-    int result = xmlParseChunk(parser, bytes, length, 1);
+    // Fed in pieces of 16 KiB: libxml2 then holds only the unparsed rest of the input in its buffer,
+    // not a copy of the whole document. (All at once, a 144 KB file made it allocate and free a
+    // 260 KB buffer per parse, past glibc's trim threshold: the heap was given back to the system
+    // and faulted in again by the next parse, a third of the parse's time.) libxml2's push parser
+    // reads the same document the same way whatever the pieces.
+    enum { piece = 16384 };
+    int offset = 0, result = 0;
+    while (length - offset > piece && result == 0 && !s.failed) {
+        result = xmlParseChunk(parser, bytes + offset, piece, 0);
+        offset += piece;
+    }
+    if (result == 0 && !s.failed) result = xmlParseChunk(parser, bytes + offset, length - offset, 1);
     if (!s.failed && (result != 0 || !parser->wellFormed)) {
         s.failed = 1;
         error->code = result != 0 ? result : XML_ERR_INTERNAL_ERROR;
@@ -128,5 +137,6 @@ int lp_xml_parse(const char *bytes, int length, int max_depth, const lp_xml_call
         error->column = xmlSAX2GetColumnNumber(parser);
     }
     xmlFreeParserCtxt(parser);
-    return s.failed ? -1 : 0;
+    if (s.failed && error->code == 0) error->code = XML_ERR_INTERNAL_ERROR;
+    return lp_xml_builder_finish(&s.builder);
 }

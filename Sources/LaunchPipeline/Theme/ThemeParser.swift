@@ -10,9 +10,9 @@ public enum ThemeParser {
 
     /// Parses theme XML held in memory; `file` names it in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> Theme {
-        let root = try SafeXMLReader.parse(bytes, file: file)
+        let tree = try SafeXMLReader.parse(bytes, file: file)
         var reader = Reader(file: file)
-        return try reader.theme(root)
+        return try reader.theme(tree.root)
     }
 
     private struct Reader {
@@ -31,13 +31,13 @@ public enum ThemeParser {
         }
 
         mutating func theme(_ root: XMLNode) throws(XMLError) -> Theme {
-            guard root.name == "theme" else { throw fail(root, "root element must be <theme>, not <\(root.name)>") }
+            guard root.isNamed("theme") else { throw fail(root, "root element must be <theme>, not <\(root.name)>") }
             let attributes = try AttributeReader(root, file: file, allowed: ["name", "version"])
             let version = try attributes.int("version", default: 1)
             guard version == 1 else { throw attributes.error("theme version \(version) is not supported (this launchprof reads version 1)") }
 
-            let known: Set = ["colors", "gradients", "fonts", "images", "window", "display", "key-styles", "layout", "loading-messages"]
-            if let unknown = root.children.first(where: { !known.contains($0.name) }) {
+            let known = ["colors", "gradients", "fonts", "images", "window", "display", "key-styles", "layout", "loading-messages"]
+            if let unknown = root.children.first(where: { child in !known.contains(where: { child.isNamed($0) }) }) {
                 throw fail(unknown, "unknown element <\(unknown.name)> in <theme> (expected one of: \(known.sorted().joined(separator: ", ")))")
             }
             // Definitions first, in dependency order, so references can be checked as they are read.
@@ -53,7 +53,7 @@ public enum ThemeParser {
             var styles: [String: KeyStyle] = [:]
             for node in root.children(named: "key-styles") {
                 for child in node.children {
-                    guard child.name == "key-style" else { throw fail(child, "unknown element <\(child.name)> in <key-styles> (expected <key-style>)") }
+                    guard child.isNamed("key-style") else { throw fail(child, "unknown element <\(child.name)> in <key-styles> (expected <key-style>)") }
                     let style = try readKeyStyle(child)
                     guard styles[style.name] == nil else { throw fail(child, "key style '\(style.name)' is defined twice") }
                     styles[style.name] = style
@@ -70,7 +70,7 @@ public enum ThemeParser {
             var messages: [String] = []
             for node in root.children(named: "loading-messages") {
                 for child in node.children {
-                    guard child.name == "message" else { throw fail(child, "unknown element <\(child.name)> in <loading-messages> (expected <message>)") }
+                    guard child.isNamed("message") else { throw fail(child, "unknown element <\(child.name)> in <loading-messages> (expected <message>)") }
                     let a = try AttributeReader(child, file: file, allowed: ["text"])
                     let text = try a.string("text")
                     guard (1...60).contains(text.count) else { throw a.error("a loading message must be 1 to 60 characters, found \(text.count)") }
@@ -89,7 +89,7 @@ public enum ThemeParser {
 
         mutating func readColors(_ node: XMLNode) throws(XMLError) {
             for child in node.children {
-                guard child.name == "color" else { throw fail(child, "unknown element <\(child.name)> in <colors> (expected <color>)") }
+                guard child.isNamed("color") else { throw fail(child, "unknown element <\(child.name)> in <colors> (expected <color>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "value"])
                 let name = try a.string("name")
                 let value = try a.string("value")
@@ -103,12 +103,12 @@ public enum ThemeParser {
 
         mutating func readGradients(_ node: XMLNode) throws(XMLError) {
             for child in node.children {
-                guard child.name == "gradient" else { throw fail(child, "unknown element <\(child.name)> in <gradients> (expected <gradient>)") }
+                guard child.isNamed("gradient") else { throw fail(child, "unknown element <\(child.name)> in <gradients> (expected <gradient>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "angle"])
                 let name = try a.string("name")
                 var stops: [LinearGradient.Stop] = []
                 for stopNode in child.children {
-                    guard stopNode.name == "stop" else { throw fail(stopNode, "unknown element <\(stopNode.name)> in <gradient> (expected <stop>)") }
+                    guard stopNode.isNamed("stop") else { throw fail(stopNode, "unknown element <\(stopNode.name)> in <gradient> (expected <stop>)") }
                     let s = try AttributeReader(stopNode, file: file, allowed: ["offset", "color"])
                     stops.append(.init(offset: try s.double("offset", min: 0, max: 1), color: try color(s, "color")))
                 }
@@ -123,7 +123,7 @@ public enum ThemeParser {
 
         mutating func readFonts(_ node: XMLNode) throws(XMLError) {
             for child in node.children {
-                guard child.name == "font" else { throw fail(child, "unknown element <\(child.name)> in <fonts> (expected <font>)") }
+                guard child.isNamed("font") else { throw fail(child, "unknown element <\(child.name)> in <fonts> (expected <font>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "atlas", "columns", "size", "chars"])
                 let name = try a.string("name")
                 let characters = a.optionalString("chars").map(Array.init) ?? FontSpec.defaultCharacters
@@ -137,7 +137,7 @@ public enum ThemeParser {
 
         mutating func readImages(_ node: XMLNode) throws(XMLError) {
             for child in node.children {
-                guard child.name == "image" else { throw fail(child, "unknown element <\(child.name)> in <images> (expected <image>)") }
+                guard child.isNamed("image") else { throw fail(child, "unknown element <\(child.name)> in <images> (expected <image>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "src"])
                 let name = try a.string("name")
                 guard images[name] == nil else { throw a.error("image '\(name)' is defined twice") }
@@ -156,7 +156,7 @@ public enum ThemeParser {
         }
 
         func optionalColor(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> RGBA? {
-            a.optionalString(attribute) == nil ? nil : try color(a, attribute)
+            a.has(attribute) ? try color(a, attribute) : nil
         }
 
         func paint(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> Paint {
@@ -247,7 +247,7 @@ public enum ThemeParser {
             var keys: [KeySpec] = []
             var occupied: [Int: Int] = [:]  // cell index -> key number
             for child in node.children {
-                guard child.name == "key" else { throw fail(child, "unknown element <\(child.name)> in <layout> (expected <key>)") }
+                guard child.isNamed("key") else { throw fail(child, "unknown element <\(child.name)> in <layout> (expected <key>)") }
                 let k = try AttributeReader(child, file: file, allowed: ["label", "icon", "style", "row", "column", "row-span", "column-span"])
                 let style = try k.string("style")
                 guard styles[style] != nil else {

@@ -6,10 +6,17 @@ struct AttributeReader {
     let node: XMLNode
     let file: String
 
-    init(_ node: XMLNode, file: String, allowed: Set<String>) throws(XMLError) {
+    /// Checks that every attribute of `node` is one of `allowed` (names compared as bytes; only
+    /// when one is not are `String`s made, for the message).
+    init(_ node: XMLNode, file: String, allowed: [String]) throws(XMLError) {
         self.node = node
         self.file = file
-        if let unknown = node.attributes.keys.sorted().first(where: { !allowed.contains($0) }) {
+        var unknown: String?
+        for i in 0..<node.attributeCount where !allowed.contains(where: { node.attribute(at: i, isNamed: $0) }) {
+            let name = node.attributeName(at: i)
+            if unknown.map({ name < $0 }) ?? true { unknown = name }
+        }
+        if let unknown {
             throw error("<\(node.name)> has no attribute '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
@@ -19,12 +26,17 @@ struct AttributeReader {
     }
 
     func string(_ name: String) throws(XMLError) -> String {
-        guard let value = node.attributes[name] else { throw error("<\(node.name)> needs attribute '\(name)'") }
+        guard let value = node.attribute(name) else { throw error("<\(node.name)> needs attribute '\(name)'") }
         return value
     }
 
     func optionalString(_ name: String) -> String? {
-        node.attributes[name]
+        node.attribute(name)
+    }
+
+    /// `true` when the element has attribute `name` (no `String` made).
+    func has(_ name: String) -> Bool {
+        node.hasAttribute(name)
     }
 
     /// A number; without `max`, at most ``lengthLimit`` in size (a theme's lengths and angles), so no
@@ -33,7 +45,7 @@ struct AttributeReader {
         _ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil,
         unbounded: Bool = false
     ) throws(XMLError) -> Double {
-        guard let text = node.attributes[name] else {
+        guard let text = node.attribute(name) else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")
         }
@@ -52,11 +64,11 @@ struct AttributeReader {
     static let lengthLimit = 10_000.0
 
     func optionalDouble(_ name: String, min: Double? = nil, max: Double? = nil) throws(XMLError) -> Double? {
-        node.attributes[name] == nil ? nil : try double(name, min: min, max: max)
+        node.hasAttribute(name) ? try double(name, min: min, max: max) : nil
     }
 
     func int(_ name: String, default fallback: Int? = nil, min: Int? = nil, max: Int? = nil) throws(XMLError) -> Int {
-        guard let text = node.attributes[name] else {
+        guard let text = node.attribute(name) else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")
         }
@@ -69,7 +81,7 @@ struct AttributeReader {
     }
 
     func bool(_ name: String, default fallback: Bool) throws(XMLError) -> Bool {
-        guard let text = node.attributes[name] else { return fallback }
+        guard let text = node.attribute(name) else { return fallback }
         switch text.trimmed {
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
@@ -79,7 +91,7 @@ struct AttributeReader {
 
     /// A list of numbers separated by commas, e.g. `insets="20,0,0,0"`, each within `min…max`.
     func doubles(_ name: String, count: Int, min: Double = -lengthLimit, max: Double = lengthLimit) throws(XMLError) -> [Double]? {
-        guard let text = node.attributes[name] else { return nil }
+        guard let text = node.attribute(name) else { return nil }
         let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
         let parts = pieces.compactMap { Double($0.trimmed) }
         guard pieces.count == count, parts.count == count, parts.allSatisfy(\.isFinite) else {
@@ -115,8 +127,15 @@ func parseHexColor(_ text: String) -> RGBA? {
 }
 
 extension StringProtocol {
+    /// Without leading and trailing whitespace (`Character.isWhitespace`).
     var trimmed: String {
-        var s = Substring(self)
+        // Most values start and end with a printable ASCII character: nothing to trim. (The last
+        // character's first scalar is then that ASCII one or a prepended mark, never whitespace.)
+        let string = String(self)
+        if let first = string.utf8.first, let last = string.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return string
+        }
+        var s = Substring(string)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }
         return String(s)

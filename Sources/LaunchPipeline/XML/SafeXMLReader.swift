@@ -1,9 +1,10 @@
 import CXMLShim
 import LaunchCore
 
-/// Parses XML into an ``XMLNode`` tree with libxml2's SAX2 parser (through the `CXMLShim` C target),
-/// safely: no network, no entity substitution, no DTD loading, libxml2's own amplification limits
-/// kept (never `XML_PARSE_HUGE`), a DOCTYPE or entity declaration refused *inside the parser* (its
+/// Parses XML into an ``XMLTree`` (one flat arena of elements, attributes and bytes, built by the
+/// `CXMLShim` C target from libxml2's SAX2 callbacks without a call into Swift), safely: no network,
+/// no entity substitution, no DTD loading, libxml2's own amplification limits kept (never
+/// `XML_PARSE_HUGE`), a DOCTYPE or entity declaration refused *inside the parser* (its
 /// internal-subset and entity-declaration callbacks, wherever the declaration stands), elements
 /// nested at most ``maximumDepth`` deep, and errors that carry file, line and column.
 public enum SafeXMLReader {
@@ -12,13 +13,13 @@ public enum SafeXMLReader {
     public static let maximumDepth = 200
 
     /// Reads and parses the file at `path`, a regular file within `kind`'s size limit.
-    public static func read(path: String, kind: InputLimit = .theme) throws -> XMLNode {
+    public static func read(path: String, kind: InputLimit = .theme) throws -> XMLTree {
         let bytes = try FileIO.read(path, limit: kind)
         return try parse(bytes, file: path)
     }
 
     /// Parses `bytes`; `file` names the document in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLNode {
+    public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLTree {
         if let (line, column, byte) = invalidUTF8Position(in: bytes) {
             throw XMLError(
                 file: file, line: line, column: column,
@@ -33,41 +34,18 @@ public enum SafeXMLReader {
         guard bytes.count < Int(Int32.max) else {
             throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB", kind: .malformed)
         }
-        let builder = TreeBuilder()
-        var callbacks = lp_xml_callbacks(
-            start: { context, name, attributes, count, line, column in
-                let builder = Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
-                var dictionary = [String: String](minimumCapacity: Int(count))
-                for i in 0..<Int(count) {
-                    guard let key = attributes?[3 * i], let start = attributes?[3 * i + 1], let end = attributes?[3 * i + 2] else { continue }
-                    let value = start.withMemoryRebound(to: UInt8.self, capacity: end - start) {
-                        String(decoding: UnsafeBufferPointer(start: $0, count: max(0, end - start)), as: UTF8.self)
-                    }
-                    dictionary[builder.name(key)] = value
-                }
-                builder.start(builder.name(name!), dictionary, line: Int(line), column: Int(column))
-            },
-            end: { context in
-                Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue().end()
-            },
-            text: { context, characters, length in
-                guard let characters, length > 0 else { return }
-                characters.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-                    Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
-                        .text(UnsafeBufferPointer(start: $0, count: Int(length)))
-                }
-            })
         var error = lp_xml_error()
-        let status = withExtendedLifetime(builder) {
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    lp_xml_parse(
-                        chars.baseAddress, Int32(chars.count), Int32(maximumDepth), &callbacks,
-                        Unmanaged.passUnretained(builder).toOpaque(), &error)
-                }
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                lp_xml_parse_document(chars.baseAddress, Int32(chars.count), Int32(maximumDepth), &error)
             }
         }
-        if status != 0 {
+        guard let document else {
+            throw XMLError(file: file, line: 1, column: 1, reason: "out of memory", kind: .malformed)
+        }
+        // Owns the document from here, whatever happens below.
+        let tree = XMLTree(document)
+        if error.code != 0 {
             let code = Int(error.code)
             var reason: String
             var kind = XMLError.Kind.malformed
@@ -79,21 +57,22 @@ public enum SafeXMLReader {
             case 31, 32, 81: reason = libxml2Message(code); kind = .encoding
             default: reason = libxml2Message(code)
             }
-            if [5, 77, 85].contains(code), let open = builder.openElement {
+            if [5, 77, 85].contains(code), let open = tree.openElement {
                 reason = "premature end of document: <\(open.name)> (line \(open.line)) is not closed"
             }
             throw XMLError(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason, kind: kind)
         }
-        guard let root = builder.root else {
+        guard tree.elementCount > 0 else {
             throw XMLError(file: file, line: 1, column: 1, reason: "document is empty", kind: .malformed)
         }
-        return root
+        return tree
     }
 
-    /// The line, column and value of the first byte that is not part of valid UTF-8, if any.
+    /// The line, column and value of the first byte that is not part of valid UTF-8 (or is NUL), if any.
     static func invalidUTF8Position(in bytes: [UInt8]) -> (Int, Int, UInt8)? {
-        if isASCIIWithoutNUL(bytes) { return nil }
-        if String(validating: bytes, as: UTF8.self) != nil, !bytes.contains(0) { return nil }
+        // The common case, valid, in one pass of the C shim's check (eight ASCII bytes a step); the
+        // walk below only finds where the first bad byte is.
+        if bytes.withUnsafeBufferPointer({ lp_xml_is_utf8_without_nul($0.baseAddress, $0.count) != 0 }) { return nil }
         var line = 1, column = 1, i = 0
         while i < bytes.count {
             let b = bytes[i]
@@ -117,24 +96,9 @@ public enum SafeXMLReader {
         return nil
     }
 
-    /// `true` when every byte is ASCII and none is NUL (most themes and data files): valid UTF-8
-    /// without building a `String` of the whole document to find out.
-    static func isASCIIWithoutNUL(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            // Branch-free, so the loop vectorizes: the OR of all bytes has bit 7 clear for ASCII only,
-            // and the smallest byte is 0 when there is a NUL.
-            var high: UInt8 = 0, low: UInt8 = 0xFF
-            for b in buffer {
-                high |= b
-                low = min(low, b)
-            }
-            return high < 0x80 && low != 0
-        }
-    }
-
     /// The `encoding` of the XML declaration, if there is one.
     static func declaredEncoding(_ bytes: [UInt8]) -> String? {
-        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        guard bytes.starts(with: "<?xml".utf8), let end = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
         let declaration = String(decoding: bytes[..<end], as: UTF8.self)
         guard let range = declaration.firstRange(of: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
@@ -174,61 +138,5 @@ public enum SafeXMLReader {
         case 89: return "entity expansion loop or amplification (refused)"
         default: return "malformed XML (libxml2 error \(code))"
         }
-    }
-}
-
-/// Builds the element tree from the parser's callbacks.
-private final class TreeBuilder {
-    private struct Open {
-        var name: String
-        var attributes: [String: String]
-        var children: [XMLNode] = []
-        /// The element's own text, as UTF-8 bytes (libxml2 has checked they are valid).
-        var text: [UInt8] = []
-        var line: Int
-        var column: Int
-    }
-
-    private var stack: [Open] = []
-    var root: XMLNode?
-    /// Element and attribute names made so far, by libxml2's pointer. SAX2 hands over local names
-    /// interned in the parser's dictionary (xmlParseQName → xmlDictLookup), which lives as long as the
-    /// parse: a name seen again has the same pointer, and no pointer ever names two strings. (libxml2's
-    /// own tree builder relies on the same: with `dictNames` it keeps the pointer instead of copying.)
-    /// So each name's `String` is made once per parse.
-    private var names: [(pointer: UnsafePointer<CChar>, name: String)] = []
-
-    /// The name at `pointer` (NUL-terminated UTF-8 from libxml2's dictionary).
-    func name(_ pointer: UnsafePointer<CChar>) -> String {
-        for entry in names where entry.pointer == pointer { return entry.name }
-        let name = String(cString: pointer)
-        // A few distinct names per document; past that, stop remembering (a hostile file may have many).
-        if names.count < 32 { names.append((pointer, name)) }
-        return name
-    }
-    /// The innermost element still open, if the document ended inside one.
-    var openElement: (name: String, line: Int)? { stack.last.map { ($0.name, $0.line) } }
-
-    func start(_ name: String, _ attributes: [String: String], line: Int, column: Int) {
-        stack.append(Open(name: name, attributes: attributes, line: line, column: column))
-    }
-
-    func end() {
-        guard let open = stack.popLast() else { return }
-        let node = XMLNode(
-            name: open.name, attributes: open.attributes, children: open.children,
-            text: Self.trimmed(open.text), line: open.line, column: open.column)
-        if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
-    }
-
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if !stack.isEmpty { stack[stack.count - 1].text.append(contentsOf: bytes) }
-    }
-
-    /// The text without leading and trailing XML whitespace (space, tab, CR, LF).
-    static func trimmed(_ text: [UInt8]) -> String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(decoding: text[first...last], as: UTF8.self)
     }
 }
