@@ -96,6 +96,24 @@ static inline int32_t intern_recent(lp_xml_builder *b, lp_xml_recent_name *recen
     return id;
 }
 
+/// Without entity substitution, libxml2 hands back each `&amp;` of an attribute value as `&#38;`
+/// (it replaces the other predefined entities and character references, and the parser refuses
+/// every other entity): so each `&#38;` in a value stands for one `&`. Rewrites them in place and
+/// returns the value's new length.
+static int32_t unescape_ampersands(unsigned char *value, int32_t length) {
+    if (!memchr(value, '&', (size_t)length)) return length;
+    int32_t written = 0;
+    for (int32_t read = 0; read < length;) {
+        if (value[read] == '&' && length - read >= 5 && memcmp(value + read, "&#38;", 5) == 0) {
+            value[written++] = '&';
+            read += 5;
+        } else {
+            value[written++] = value[read++];
+        }
+    }
+    return written;
+}
+
 int lp_xml_builder_start(lp_xml_builder *b, const unsigned char *local, const unsigned char *prefix, int attribute_count,
                          const unsigned char **attributes, int line, int column) {
     lp_xml_document *d = b->document;
@@ -125,7 +143,10 @@ int lp_xml_builder_start(lp_xml_builder *b, const unsigned char *local, const un
     if (lp_xml_ensure((void **)&d->bytes, &arena->byte_capacity, (int64_t)d->byte_count + total, 1) != 0) return -1;
     for (int i = 0; i < attribute_count; i++) {
         out[i].value_start = d->byte_count;
-        if (out[i].value_length > 0) memcpy(d->bytes + d->byte_count, attributes[i * 5 + 3], (size_t)out[i].value_length);
+        if (out[i].value_length > 0) {
+            memcpy(d->bytes + d->byte_count, attributes[i * 5 + 3], (size_t)out[i].value_length);
+            out[i].value_length = unescape_ampersands(d->bytes + d->byte_count, out[i].value_length);
+        }
         d->byte_count += out[i].value_length;
     }
     d->attribute_count += attribute_count;

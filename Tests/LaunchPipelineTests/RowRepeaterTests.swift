@@ -9,7 +9,17 @@ import LaunchImage
         #expect((0..<1000).allSatisfy { _ in repeater.runs() == 1 })
         #expect(repeater.repeated == 0)
         let none: RowRepeater? = nil
-        #expect(none.runs() == 1)
+        #expect(Array(none.rows(3..<6)) == [3, 4, 5])
+        #expect(Array(none.rows(3..<3)).isEmpty)
+    }
+
+    @Test func aLoopRunsItsRowsThenTheRepeatedOnes() {
+        let half: RowRepeater? = RowRepeater(fraction: 0.5)
+        #expect(Array(half.rows(0..<4)) == [0, 1, 2, 3, 1, 3])
+        let twice: RowRepeater? = RowRepeater(fraction: 2)
+        #expect(Array(twice.rows(0..<2)) == [0, 1, 0, 0, 1, 1])
+        let zero: RowRepeater? = RowRepeater(fraction: 0)
+        #expect(Array(zero.rows(5..<8)) == [5, 6, 7])
     }
 
     @Test func aFractionRepeatsThatShareOfRowsEvenlySpread() {
