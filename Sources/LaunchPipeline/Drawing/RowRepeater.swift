@@ -10,7 +10,8 @@
 /// One repeater is shared by the canvas, the key tiles and their masks of a drawing, and its carry
 /// runs on from loop to loop: each loop repeats its share of rows (within one), and the rows
 /// repeated in all are the fraction of all rows drawn, whatever mix of shapes the frame has.
-/// Integer arithmetic in 2⁻³² steps, so a drawing repeats the same rows on every machine.
+/// Integer arithmetic in 2⁻³² steps, so a drawing repeats the same rows on every machine. Not
+/// locked: one drawing uses it, on one thread.
 public final class RowRepeater: @unchecked Sendable {
     private let step: UInt64
     @exclusivity(unchecked) private var carry: UInt64 = 0
