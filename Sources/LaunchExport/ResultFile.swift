@@ -103,19 +103,15 @@ public enum ResultFile {
 }
 
 extension ResultFile {
-    /// Why the `Codable` model refused a document.
-    struct ModelError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Decodes the `Codable` model of a document the strict reader has already checked.
-    static func decodeModel(_ bytes: [UInt8]) throws(ModelError) -> LaunchResult {
+    /// Decodes the `Codable` model of a document the strict reader has already checked; the error,
+    /// naming no file, says why the model refused it (the callers add the file).
+    static func decodeModel(_ bytes: [UInt8]) throws(ExportError) -> LaunchResult {
         do {
             return try JSONDecoder().decode(LaunchResult.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw ModelError(description: describe(error))
+            throw ExportError(describe(error))
         } catch {
-            throw ModelError(description: "\(error)")
+            throw ExportError("\(error)")
         }
     }
 }

@@ -16,7 +16,7 @@ public struct HostReference: Codable, Equatable, Sendable {
 
     /// Measures every reference workload: one untimed warm-up, then the fastest of `repetitions` tries
     /// (the minimum is the estimate least disturbed by other work; about 0.15 s in all on a release build).
-    public static func measure(repetitions: Int = 7) throws -> HostReference {
+    public static func measure(repetitions: Int = 7) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let workloads = try ReferenceWorkloads()
         for kind in PhaseKind.allCases {
@@ -40,9 +40,9 @@ public struct HostReference: Codable, Equatable, Sendable {
 final class ReferenceWorkloads {
     private var state = lp_ref_state()
 
-    init() throws(ReferenceError) {
+    init() throws(TierError) {
         let code = lp_ref_init(&state)
-        guard code == 0 else { throw ReferenceError(workload: "setup", code: code, errno: 0) }
+        guard code == 0 else { throw TierError.reference(workload: "setup", code: code, errno: 0) }
     }
 
     deinit {
@@ -50,7 +50,7 @@ final class ReferenceWorkloads {
     }
 
     /// Runs the workload of `kind` once.
-    func run(_ kind: PhaseKind) throws(ReferenceError) {
+    func run(_ kind: PhaseKind) throws(TierError) {
         switch kind {
         case .cpu:
             // SHA-256 of 256 KiB: integer work with no allocation in the loop.
@@ -59,11 +59,11 @@ final class ReferenceWorkloads {
         case .io:
             // Write 1 MiB, flush it to the device, drop it from the page cache, read it back.
             let code = lp_ref_io(&state, "/tmp")
-            guard code == 0 else { throw ReferenceError(workload: "io", code: code, errno: errno) }
+            guard code == 0 else { throw TierError.reference(workload: "io", code: code, errno: errno) }
         case .decode:
             var checksum: UInt64 = 0
             let code = lp_ref_decode(&state, &checksum)
-            guard code == 0 else { throw ReferenceError(workload: "decode", code: code, errno: 0) }
+            guard code == 0 else { throw TierError.reference(workload: "decode", code: code, errno: 0) }
         case .draw:
             _ = lp_ref_draw(&state)
         }
@@ -76,10 +76,10 @@ final class ReferenceWorkloads {
     }
 
     /// The sum of the decode workload's RGBA bytes, for tests.
-    func decodedChecksum() throws(ReferenceError) -> UInt64 {
+    func decodedChecksum() throws(TierError) -> UInt64 {
         var checksum: UInt64 = 0
         let code = lp_ref_decode(&state, &checksum)
-        guard code == 0 else { throw ReferenceError(workload: "decode", code: code, errno: 0) }
+        guard code == 0 else { throw TierError.reference(workload: "decode", code: code, errno: 0) }
         return checksum
     }
 
@@ -88,20 +88,5 @@ final class ReferenceWorkloads {
         var digest = [UInt8](repeating: 0, count: 32)
         lp_ref_cpu(&state, &digest)
         return digest
-    }
-}
-
-/// A reference workload that could not run (no memory, libpng refused, the temporary file failed).
-public struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `setup`, `io` or `decode`.
-    public var workload: String
-    /// CTierReference's error code (`LP_REF_*`).
-    public var code: Int32
-    /// `errno` after an io failure, else 0.
-    public var errno: Int32
-
-    public var description: String {
-        let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
-        return "the \(workload) reference workload failed (code \(code))\(reason)"
     }
 }

@@ -101,7 +101,7 @@ public struct TierTable: Sendable {
     /// The tier named `name`.
     public func tier(named name: String) throws(TierError) -> DeviceTier {
         guard let tier = tiers.first(where: { $0.name == name }) else {
-            throw TierError("unknown tier '\(name)' (tiers: \(tiers.map(\.name).joined(separator: ", ")); see `launchprof tiers`)")
+            throw TierError.unknownTier(name: name, known: tiers.map(\.name))
         }
         return tier
     }
@@ -129,13 +129,4 @@ public struct TierTable: Sendable {
           ]
         }
         """
-}
-
-/// A tiers file or tier name that cannot be used.
-public struct TierError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
 }

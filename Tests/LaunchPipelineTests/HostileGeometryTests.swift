@@ -34,7 +34,7 @@ import Foundation
 
     @Test func negativeLengthsTheParserKnowsAreRefusedThere() {
         for attributes in [#" margin="-5000""#, #" spacing="-1""#] {
-            #expect(throws: XMLError.self, "\(attributes)") {
+            #expect(throws: PipelineError.self, "\(attributes)") {
                 try ThemeParser.parse(Array(theme(layoutAttributes: attributes).utf8), file: "t.xml")
             }
         }
@@ -44,7 +44,7 @@ import Foundation
     /// built in code gets the same refusal from the layout engine, before any frame is sized.
     @Test func negativeOrOversizedLayoutLengthsAreRefusedBeforeFramesAreSized() throws {
         for attributes in [#" insets="-100000,0,0,0""#, #" insets="0,0,0,-1""#, #" margin="90000""#] {
-            let thrown = #expect(throws: XMLError.self, "\(attributes)") {
+            let thrown = #expect(throws: PipelineError.self, "\(attributes)") {
                 try ThemeParser.parse(Array(theme(layoutAttributes: attributes).utf8), file: "t.xml")
             }
             #expect(thrown?.line == 6, "\(attributes)")
@@ -55,7 +55,7 @@ import Foundation
         for change in changes {
             var spec = valid
             change(&spec)
-            #expect(throws: LayoutError.self) { try LayoutEngine.build(spec, portraitWidth: 320, portraitHeight: 480) }
+            #expect(throws: PipelineError.self) { try LayoutEngine.build(spec, portraitWidth: 320, portraitHeight: 480) }
         }
     }
 

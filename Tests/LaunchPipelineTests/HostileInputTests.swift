@@ -9,7 +9,7 @@ import Glibc
 /// Hostile and careless inputs, class by class (issue 12): each is refused with the exact kind of
 /// error and a message that names the file; none crashes, hangs or allocates without bound.
 @Suite struct HostileInputTests {
-    func parse(_ xml: String) throws(XMLError) -> Theme {
+    func parse(_ xml: String) throws(PipelineError) -> Theme {
         try ThemeParser.parse(Array(xml.utf8), file: "t.xml")
     }
 
@@ -43,20 +43,20 @@ import Glibc
     @Test(arguments: ["<!-- c -->", "<?pi data?>", "<?xml version=\"1.0\"?>\n<!-- c -->\n<?pi?>", "\n \t\n", "<?xml version=\"1.0\"?>"])
     func doctypeAfterOtherMarkupIsRefusedByTheParser(prefix: String) {
         let xml = prefix + "<!DOCTYPE theme><theme/>"
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .doctype)
         #expect(thrown?.description.hasPrefix("t.xml:") == true)
     }
 
     @Test func externalDTDWithoutInternalSubsetIsRefused() {
-        let thrown = error { _ = try parse(#"<!DOCTYPE theme SYSTEM "http://example.com/evil.dtd"><theme/>"#) } as? XMLError
+        let thrown = error { _ = try parse(#"<!DOCTYPE theme SYSTEM "http://example.com/evil.dtd"><theme/>"#) } as? PipelineError
         #expect(thrown?.kind == .doctype)
         #expect(thrown?.line == 1)
     }
 
     @Test func internalSubsetWithEntityDeclarationsIsRefused() {
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE t [\n<!ENTITY e \"x\">\n<!ELEMENT theme ANY>\n]>\n<theme>&e;</theme>"
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .doctype)
         #expect(thrown?.line == 2)
     }
@@ -65,18 +65,18 @@ import Glibc
         var xml = "<!-- first -->\n<!DOCTYPE lolz [<!ENTITY lol \"lol\">"
         for level in 1...9 { xml += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">" }
         xml += "]>\n<theme>&lol9;</theme>"
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .doctype)
     }
 
     @Test func externalParameterEntityIsRefused() {
         let xml = "<!DOCTYPE t [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]><theme/>"
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .doctype)
     }
 
     @Test func undeclaredEntityReferenceIsMalformed() {
-        let thrown = error { _ = try parse("<theme>&xxe;</theme>") } as? XMLError
+        let thrown = error { _ = try parse("<theme>&xxe;</theme>") } as? PipelineError
         #expect(thrown?.kind == .malformed)
         #expect(thrown?.reason == "undeclared entity")
     }
@@ -84,7 +84,7 @@ import Glibc
     @Test func hundredThousandLevelsAreRefusedAtTheLimitWithFileLineAndColumn() {
         let depth = 100_000
         let xml = "<data>\n" + String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth) + "</data>"
-        let thrown = error { _ = try DataTable.parse(Array(xml.utf8), file: "deep.xml") } as? XMLError
+        let thrown = error { _ = try DataTable.parse(Array(xml.utf8), file: "deep.xml") } as? PipelineError
         #expect(thrown?.kind == .tooDeep)
         #expect(
             thrown?.description == "deep.xml:2:\(3 * SafeXMLReader.maximumDepth): elements are nested more than \(SafeXMLReader.maximumDepth) deep (the limit)")
@@ -92,7 +92,7 @@ import Glibc
 
     @Test func unclosedDeepDocumentIsRefusedNotRecursed() {
         let xml = "<theme>" + String(repeating: "<a>", count: 100_000)
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .tooDeep)
     }
 
@@ -147,7 +147,7 @@ import Glibc
             <key-styles><key-style name="k" background="#222" font="f" label-color="#fff"/></key-styles>
             <layout orientation="portrait" \(rows) columns="2" \(attribute)/></theme>
             """
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .invalid)
         #expect(thrown?.file == "t.xml")
         #expect(thrown?.line == 4)
@@ -169,7 +169,7 @@ import Glibc
             <key-styles><key-style name="k" background="#222" font="f" label-color="#fff" \(attribute)/></key-styles>
             <layout orientation="portrait" rows="2" columns="2"/></theme>
             """
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.kind == .invalid)
         #expect(thrown?.line == 3)
         #expect(thrown?.reason == reason)
@@ -177,7 +177,7 @@ import Glibc
 
     @Test func gradientAnglesAreBounded() {
         let xml = ##"<theme><gradients><gradient name="g" angle="1e300"><stop offset="0" color="#000"/></gradient></gradients></theme>"##
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.reason == "attribute 'angle' must be at most 360, not 1e300")
     }
 
@@ -189,10 +189,10 @@ import Glibc
             <key-styles><key-style name="k" background="#222" font="f" label-color="#fff"/></key-styles>
             <layout orientation="portrait" rows="2" columns="2"><key label="\(label)" style="k" row="0" column="0"/></layout></theme>
             """
-        let thrown = error { _ = try parse(xml) } as? XMLError
+        let thrown = error { _ = try parse(xml) } as? PipelineError
         #expect(thrown?.reason == "attribute 'label' is 100000 characters long, more than 256")
         let stops = String(repeating: ##"<stop offset="0.5" color="#000"/>"##, count: 1000)
-        let gradient = error { _ = try parse(##"<theme><gradients><gradient name="g">"## + stops + "</gradient></gradients></theme>") } as? XMLError
+        let gradient = error { _ = try parse(##"<theme><gradients><gradient name="g">"## + stops + "</gradient></gradients></theme>") } as? PipelineError
         #expect(gradient?.reason == "gradient 'g' has 1000 stops, more than 256")
     }
 

@@ -134,7 +134,7 @@ import Foundation
     @Test func malformedThemeNamesFileLineAndColumn() throws {
         let dir = try Paths.copyOfDefaultFixture()
         try FileIO.writeAtomically("<theme>\n  <colors>\n</theme>\n", to: "\(dir)/theme.xml")
-        #expect(throws: XMLError(file: "\(dir)/theme.xml", line: 3, column: 9, reason: "opening and ending tag mismatch", kind: .malformed)) {
+        #expect(throws: PipelineError.xml(file: "\(dir)/theme.xml", line: 3, column: 9, reason: "opening and ending tag mismatch", kind: .malformed)) {
             _ = try launch("\(dir)/manifest.json")
         }
     }

@@ -5,11 +5,11 @@ import Testing
 /// structure, names, attributes, text and positions, documents read in several 16 KiB pieces, the
 /// recycled arena, and the UTF-8 check in C against the positions the Swift walk reports.
 @Suite struct XMLTreeTests {
-    func parse(_ xml: String) throws(XMLError) -> XMLTree {
+    func parse(_ xml: String) throws(PipelineError) -> XMLTree {
         try SafeXMLReader.parse(Array(xml.utf8), file: "t.xml")
     }
 
-    func failure(_ xml: [UInt8]) -> XMLError? {
+    func failure(_ xml: [UInt8]) -> PipelineError? {
         do {
             _ = try SafeXMLReader.parse(xml, file: "t.xml")
             return nil
@@ -104,7 +104,7 @@ import Testing
         let far = try #require(failure(Array((padding + small).utf8)))
         #expect(near.reason == "opening and ending tag mismatch")
         #expect(far.reason == near.reason)
-        #expect(far.line == near.line + 2000 && far.column == near.column)
+        #expect(far.line == near.line.map { $0 + 2000 } && far.column == near.column)
     }
 
     @Test func aPrematureEndNamesTheInnermostOpenElementPastThePieces() throws {
@@ -143,7 +143,7 @@ import Testing
             let thrown = try #require(failure(prefix + bad))
             #expect(thrown.kind == .encoding)
             #expect(thrown.line == 2 && thrown.column == 38)
-            #expect(thrown.reason.hasPrefix("invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"))
+            #expect(thrown.reason?.hasPrefix("invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))") == true)
         }
         let valid = Array("<r>".utf8) + Array(repeating: UInt8(ascii: "y"), count: 40) + Array("é€𝄞</r>".utf8)
         #expect(try SafeXMLReader.parse(valid, file: "t.xml").root.text == String(repeating: "y", count: 40) + "é€𝄞")

@@ -61,7 +61,7 @@ final class CalculatorViews {
         inkHeights.removeAll(keepingCapacity: true)
         for (orientation, var built) in layouts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             guard let spec = specs[orientation] else { continue }
-            do throws(LayoutError) {
+            do throws(PipelineError) {
                 let fresh = try LayoutEngine.build(spec, portraitWidth: Double(screen.width), portraitHeight: Double(screen.height))
                 built = fresh
             } catch {

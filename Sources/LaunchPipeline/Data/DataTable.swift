@@ -26,17 +26,21 @@ public struct DataTable: Equatable, Sendable {
     }
 
     /// Parses data XML; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> DataTable {
+    public static func parse(_ bytes: [UInt8], file: String) throws(PipelineError) -> DataTable {
         let root = try SafeXMLReader.parse(bytes, file: file).root
-        guard root.isNamed("data") else { throw XMLError(file: file, node: root, "root element must be <data>, not <\(root.name)>") }
+        guard root.isNamed("data") else { throw PipelineError.xml(file: file, node: root, "root element must be <data>, not <\(root.name)>") }
         let attributes = try AttributeReader(root, file: file, allowed: ["kind"])
         var items: [Item] = []
         for group in root.children {
-            guard group.isNamed("group") else { throw XMLError(file: file, node: group, "unknown element <\(group.name)> in <data> (expected <group>)") }
+            guard group.isNamed("group") else {
+                throw PipelineError.xml(file: file, node: group, "unknown element <\(group.name)> in <data> (expected <group>)")
+            }
             let g = try AttributeReader(group, file: file, allowed: ["name"])
             let groupName = try g.string("name")
             for item in group.children {
-                guard item.isNamed("item") else { throw XMLError(file: file, node: item, "unknown element <\(item.name)> in <group> (expected <item>)") }
+                guard item.isNamed("item") else {
+                    throw PipelineError.xml(file: file, node: item, "unknown element <\(item.name)> in <group> (expected <item>)")
+                }
                 let a = try AttributeReader(item, file: file, allowed: ["name", "symbol", "value"])
                 items.append(
                     Item(

@@ -10,7 +10,7 @@
 public enum LayoutEngine {
     /// Builds the layout of `spec` on a screen of `width` × `height` points in portrait
     /// (swapped for landscape).
-    public static func build(_ spec: LayoutSpec, portraitWidth width: Double, portraitHeight height: Double) throws(LayoutError) -> BuiltLayout {
+    public static func build(_ spec: LayoutSpec, portraitWidth width: Double, portraitHeight height: Double) throws(PipelineError) -> BuiltLayout {
         let (screenW, screenH) = spec.orientation == .portrait ? (width, height) : (height, width)
         // Negative lengths would make the content larger than the screen, and every frame (and the
         // tiles drawn for them) with it: refused before anything is sized from them.
@@ -20,7 +20,7 @@ public enum LayoutEngine {
             ("display-height", spec.displayHeight), ("display-spacing", spec.displaySpacing)
         ]
         for (name, value) in lengths where !(value >= 0 && value <= max(screenW, screenH)) {
-            throw LayoutError(
+            throw PipelineError.layout(
                 orientation: spec.orientation,
                 reason: "\(name) is \(value.compactRounded) pt: it must be from 0 to the screen's \(max(screenW, screenH).compact) pt")
         }
@@ -34,14 +34,14 @@ public enum LayoutEngine {
         var cellH = (gridAvailableHeight - (rows - 1) * spec.spacing) / rows
 
         guard cellW >= spec.minKeyWidth, cellW > 0 else {
-            throw LayoutError(
+            throw PipelineError.layout(
                 orientation: spec.orientation,
                 reason:
                     "keys would be \(cellW.compactRounded) pt wide, below the minimum \(spec.minKeyWidth.compact) pt: the screen is too narrow for \(spec.columns) columns"
             )
         }
         guard cellH >= spec.minKeyHeight, cellH > 0 else {
-            throw LayoutError(
+            throw PipelineError.layout(
                 orientation: spec.orientation,
                 reason:
                     "keys would be \(cellH.compactRounded) pt tall, below the minimum \(spec.minKeyHeight.compact) pt: the screen is too short for \(spec.rows) rows and the display"
@@ -75,14 +75,6 @@ public enum LayoutEngine {
             orientation: spec.orientation, screenWidth: screenW, screenHeight: screenH,
             display: display, keys: keys, cellWidth: cellW, cellHeight: cellH)
     }
-}
-
-/// A layout that cannot be built on the requested screen.
-public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var orientation: Orientation
-    public var reason: String
-
-    public var description: String { "\(orientation.rawValue) layout: \(reason)" }
 }
 
 extension Double {

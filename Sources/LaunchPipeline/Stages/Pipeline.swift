@@ -148,12 +148,13 @@ public final class Pipeline {
                 throw PipelineError("\(manifest.theme): \(manifest.path) asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
             }
             let built = try recorder.phase(orientation.rawValue, kind: .cpu) { () throws(PipelineError) -> BuiltLayout in
-                do throws(LayoutError) {
+                do throws(PipelineError) {
                     return try LayoutEngine.build(spec, portraitWidth: Double(manifest.screen.width), portraitHeight: Double(manifest.screen.height))
                 } catch {
+                    guard case .layout(_, let reason) = error else { throw error }
                     let s = manifest.screen
                     throw PipelineError(
-                        "\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(error.reason)"
+                        "\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(reason)"
                     )
                 }
             }

@@ -9,7 +9,7 @@ public enum ThemeParser {
     }
 
     /// Parses theme XML held in memory; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> Theme {
+    public static func parse(_ bytes: [UInt8], file: String) throws(PipelineError) -> Theme {
         let tree = try SafeXMLReader.parse(bytes, file: file)
         var reader = Reader(file: file)
         return try reader.theme(tree.root)
@@ -26,11 +26,11 @@ public enum ThemeParser {
             self.file = file
         }
 
-        func fail(_ node: XMLNode, _ reason: String) -> XMLError {
-            XMLError(file: file, node: node, reason)
+        func fail(_ node: XMLNode, _ reason: String) -> PipelineError {
+            PipelineError.xml(file: file, node: node, reason)
         }
 
-        mutating func theme(_ root: XMLNode) throws(XMLError) -> Theme {
+        mutating func theme(_ root: XMLNode) throws(PipelineError) -> Theme {
             guard root.isNamed("theme") else { throw fail(root, "root element must be <theme>, not <\(root.name)>") }
             let attributes = try AttributeReader(root, file: file, allowed: ["name", "version"])
             let version = try attributes.int("version", default: 1)
@@ -87,7 +87,7 @@ public enum ThemeParser {
 
         // MARK: Definitions
 
-        mutating func readColors(_ node: XMLNode) throws(XMLError) {
+        mutating func readColors(_ node: XMLNode) throws(PipelineError) {
             for child in node.children {
                 guard child.isNamed("color") else { throw fail(child, "unknown element <\(child.name)> in <colors> (expected <color>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "value"])
@@ -101,7 +101,7 @@ public enum ThemeParser {
             }
         }
 
-        mutating func readGradients(_ node: XMLNode) throws(XMLError) {
+        mutating func readGradients(_ node: XMLNode) throws(PipelineError) {
             for child in node.children {
                 guard child.isNamed("gradient") else { throw fail(child, "unknown element <\(child.name)> in <gradients> (expected <gradient>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "angle"])
@@ -121,7 +121,7 @@ public enum ThemeParser {
             }
         }
 
-        mutating func readFonts(_ node: XMLNode) throws(XMLError) {
+        mutating func readFonts(_ node: XMLNode) throws(PipelineError) {
             for child in node.children {
                 guard child.isNamed("font") else { throw fail(child, "unknown element <\(child.name)> in <fonts> (expected <font>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "atlas", "columns", "size", "chars"])
@@ -135,7 +135,7 @@ public enum ThemeParser {
             }
         }
 
-        mutating func readImages(_ node: XMLNode) throws(XMLError) {
+        mutating func readImages(_ node: XMLNode) throws(PipelineError) {
             for child in node.children {
                 guard child.isNamed("image") else { throw fail(child, "unknown element <\(child.name)> in <images> (expected <image>)") }
                 let a = try AttributeReader(child, file: file, allowed: ["name", "src"])
@@ -147,7 +147,7 @@ public enum ThemeParser {
 
         // MARK: Styles
 
-        func color(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> RGBA {
+        func color(_ a: AttributeReader, _ attribute: String) throws(PipelineError) -> RGBA {
             let value = try a.string(attribute)
             guard let color = colors[value] ?? parseHexColor(value) else {
                 throw a.error("attribute '\(attribute)': '\(value)' is neither a defined colour nor #rgb, #rrggbb or #rrggbbaa")
@@ -155,18 +155,18 @@ public enum ThemeParser {
             return color
         }
 
-        func optionalColor(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> RGBA? {
+        func optionalColor(_ a: AttributeReader, _ attribute: String) throws(PipelineError) -> RGBA? {
             a.has(attribute) ? try color(a, attribute) : nil
         }
 
-        func paint(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> Paint {
+        func paint(_ a: AttributeReader, _ attribute: String) throws(PipelineError) -> Paint {
             let value = try a.string(attribute)
             if let gradient = gradients[value] { return .linear(gradient) }
             if let color = colors[value] ?? parseHexColor(value) { return .solid(color) }
             throw a.error("attribute '\(attribute)': '\(value)' is not a defined gradient or colour, nor a #hex colour")
         }
 
-        func fontName(_ a: AttributeReader) throws(XMLError) -> String {
+        func fontName(_ a: AttributeReader) throws(PipelineError) -> String {
             let name = try a.string("font")
             guard fonts[name] != nil else {
                 throw a.error("unknown font '\(name)' (defined: \(fonts.keys.sorted().joined(separator: ", ")))")
@@ -174,7 +174,7 @@ public enum ThemeParser {
             return name
         }
 
-        func readWindow(_ node: XMLNode) throws(XMLError) -> WindowStyle {
+        func readWindow(_ node: XMLNode) throws(PipelineError) -> WindowStyle {
             let a = try AttributeReader(node, file: file, allowed: ["background", "texture", "texture-opacity"])
             let texture = a.optionalString("texture")
             if let texture, images[texture] == nil { throw a.error("unknown image '\(texture)'") }
@@ -183,7 +183,7 @@ public enum ThemeParser {
                 textureOpacity: try a.double("texture-opacity", default: 1, min: 0, max: 1))
         }
 
-        func readDisplay(_ node: XMLNode) throws(XMLError) -> DisplayStyle {
+        func readDisplay(_ node: XMLNode) throws(PipelineError) -> DisplayStyle {
             let a = try AttributeReader(
                 node, file: file,
                 allowed: [
@@ -197,7 +197,7 @@ public enum ThemeParser {
                 sourceLine: node.line, sourceColumn: node.column)
         }
 
-        func readKeyStyle(_ node: XMLNode) throws(XMLError) -> KeyStyle {
+        func readKeyStyle(_ node: XMLNode) throws(PipelineError) -> KeyStyle {
             let a = try AttributeReader(
                 node, file: file,
                 allowed: [
@@ -223,7 +223,7 @@ public enum ThemeParser {
         static let maximumTextLength = 256
 
         /// A display text or key label, at most ``maximumTextLength`` characters.
-        func text(_ a: AttributeReader, _ attribute: String) throws(XMLError) -> String? {
+        func text(_ a: AttributeReader, _ attribute: String) throws(PipelineError) -> String? {
             guard let text = a.optionalString(attribute) else { return nil }
             guard text.count <= Self.maximumTextLength else {
                 throw a.error("attribute '\(attribute)' is \(text.count) characters long, more than \(Self.maximumTextLength)")
@@ -231,7 +231,7 @@ public enum ThemeParser {
             return text
         }
 
-        func readLayout(_ node: XMLNode, styles: [String: KeyStyle]) throws(XMLError) -> LayoutSpec {
+        func readLayout(_ node: XMLNode, styles: [String: KeyStyle]) throws(PipelineError) -> LayoutSpec {
             let a = try AttributeReader(
                 node, file: file,
                 allowed: [

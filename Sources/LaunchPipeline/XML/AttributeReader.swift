@@ -8,7 +8,7 @@ struct AttributeReader {
 
     /// Checks that every attribute of `node` is one of `allowed` (names compared as bytes; only
     /// when one is not are `String`s made, for the message).
-    init(_ node: XMLNode, file: String, allowed: [String]) throws(XMLError) {
+    init(_ node: XMLNode, file: String, allowed: [String]) throws(PipelineError) {
         self.node = node
         self.file = file
         var unknown: String?
@@ -21,11 +21,11 @@ struct AttributeReader {
         }
     }
 
-    func error(_ reason: String) -> XMLError {
-        XMLError(file: file, node: node, reason)
+    func error(_ reason: String) -> PipelineError {
+        PipelineError.xml(file: file, node: node, reason)
     }
 
-    func string(_ name: String) throws(XMLError) -> String {
+    func string(_ name: String) throws(PipelineError) -> String {
         guard let value = node.attribute(name) else { throw error("<\(node.name)> needs attribute '\(name)'") }
         return value
     }
@@ -44,7 +44,7 @@ struct AttributeReader {
     func double(
         _ name: String, default fallback: Double? = nil, min: Double? = nil, max: Double? = nil,
         unbounded: Bool = false
-    ) throws(XMLError) -> Double {
+    ) throws(PipelineError) -> Double {
         guard let text = node.attribute(name) else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")
@@ -63,11 +63,11 @@ struct AttributeReader {
     /// The largest length a theme may give, in points (a screen is at most 8192 pixels on a side).
     static let lengthLimit = 10_000.0
 
-    func optionalDouble(_ name: String, min: Double? = nil, max: Double? = nil) throws(XMLError) -> Double? {
+    func optionalDouble(_ name: String, min: Double? = nil, max: Double? = nil) throws(PipelineError) -> Double? {
         node.hasAttribute(name) ? try double(name, min: min, max: max) : nil
     }
 
-    func int(_ name: String, default fallback: Int? = nil, min: Int? = nil, max: Int? = nil) throws(XMLError) -> Int {
+    func int(_ name: String, default fallback: Int? = nil, min: Int? = nil, max: Int? = nil) throws(PipelineError) -> Int {
         guard let text = node.attribute(name) else {
             if let fallback { return fallback }
             throw error("<\(node.name)> needs attribute '\(name)'")
@@ -80,7 +80,7 @@ struct AttributeReader {
         return value
     }
 
-    func bool(_ name: String, default fallback: Bool) throws(XMLError) -> Bool {
+    func bool(_ name: String, default fallback: Bool) throws(PipelineError) -> Bool {
         guard let text = node.attribute(name) else { return fallback }
         switch text.trimmed {
         case "true", "yes", "1": return true
@@ -90,7 +90,7 @@ struct AttributeReader {
     }
 
     /// A list of numbers separated by commas, e.g. `insets="20,0,0,0"`, each within `min…max`.
-    func doubles(_ name: String, count: Int, min: Double = -lengthLimit, max: Double = lengthLimit) throws(XMLError) -> [Double]? {
+    func doubles(_ name: String, count: Int, min: Double = -lengthLimit, max: Double = lengthLimit) throws(PipelineError) -> [Double]? {
         guard let text = node.attribute(name) else { return nil }
         let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
         let parts = pieces.compactMap { Double($0.trimmed) }

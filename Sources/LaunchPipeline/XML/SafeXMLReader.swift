@@ -19,20 +19,20 @@ public enum SafeXMLReader {
     }
 
     /// Parses `bytes`; `file` names the document in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(XMLError) -> XMLTree {
+    public static func parse(_ bytes: [UInt8], file: String) throws(PipelineError) -> XMLTree {
         if let (line, column, byte) = invalidUTF8Position(in: bytes) {
-            throw XMLError(
+            throw PipelineError.xml(
                 file: file, line: line, column: column,
                 reason: "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))): themes and data files must be UTF-8",
                 kind: .encoding)
         }
         if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
-            throw XMLError(
+            throw PipelineError.xml(
                 file: file, line: 1, column: 1, reason: "encoding '\(declared)' is not supported: themes and data files must be UTF-8",
                 kind: .encoding)
         }
         guard bytes.count < Int(Int32.max) else {
-            throw XMLError(file: file, line: 1, column: 1, reason: "larger than 2 GiB", kind: .malformed)
+            throw PipelineError.xml(file: file, line: 1, column: 1, reason: "larger than 2 GiB", kind: .malformed)
         }
         var error = lp_xml_error()
         let document = bytes.withUnsafeBufferPointer { buffer in
@@ -41,14 +41,14 @@ public enum SafeXMLReader {
             }
         }
         guard let document else {
-            throw XMLError(file: file, line: 1, column: 1, reason: "out of memory", kind: .malformed)
+            throw PipelineError.xml(file: file, line: 1, column: 1, reason: "out of memory", kind: .malformed)
         }
         // Owns the document from here, whatever happens below.
         let tree = XMLTree(document)
         if error.code != 0 {
             let code = Int(error.code)
             var reason: String
-            var kind = XMLError.Kind.malformed
+            var kind = PipelineError.XMLProblem.malformed
             switch code {
             case Int(LP_XML_DOCTYPE): reason = "DOCTYPE declarations are not allowed (entities are never expanded)"; kind = .doctype
             case Int(LP_XML_ENTITY): reason = "entity declarations are not allowed"; kind = .entity
@@ -60,10 +60,10 @@ public enum SafeXMLReader {
             if [5, 77, 85].contains(code), let open = tree.openElement {
                 reason = "premature end of document: <\(open.name)> (line \(open.line)) is not closed"
             }
-            throw XMLError(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason, kind: kind)
+            throw PipelineError.xml(file: file, line: max(Int(error.line), 1), column: max(Int(error.column), 1), reason: reason, kind: kind)
         }
         guard tree.elementCount > 0 else {
-            throw XMLError(file: file, line: 1, column: 1, reason: "document is empty", kind: .malformed)
+            throw PipelineError.xml(file: file, line: 1, column: 1, reason: "document is empty", kind: .malformed)
         }
         return tree
     }
