@@ -58,14 +58,18 @@ final class CReferenceProgram {
         }
     }
 
-    /// As above with several operations, each run `batch` times after the program in every round
-    /// (program, first, second, …, program, first, …): one median per operation, in their order.
+    /// As above with several operations, each run once untimed and then `batch` times after the
+    /// program in every round (program, first, second, …, program, first, …): one median per
+    /// operation, in their order.
     func alternated(rounds: Int, batch: Int, input: String, operations: [() -> Void]) -> (app: [Double], reference: Double)? {
         var app = [[Double]](repeating: [], count: operations.count), reference: [Double] = []
         for _ in 0..<rounds {
             guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? "") else { return nil }
             reference.append(ns)
             for (i, operation) in operations.enumerated() {
+                // One untimed run first, as the C programs do before their batch: the first after the
+                // program's process finds cold caches.
+                operation()
                 app[i].append(measure(samples: batch, operations: 1, operation))
             }
         }
