@@ -233,7 +233,7 @@ public final class Pipeline {
     /// ``RowRepeater``: every drawing loop (shapes, images, glyphs, key tiles, their shadows' masks and
     /// blur) runs an evenly spread `fraction` of its rows once more. What does not depend on the rows
     /// (each call's set-up, the canvas) is not repeated: measured with Callgrind, the drawing grows by
-    /// 0.96–0.97 × `fraction` on the default fixture and 1.04–1.06 × on the heavy one (docs/manifest.md).
+    /// 0.99–1.02 × `fraction` on the default fixture and 1.07–1.09 × on the heavy one (docs/manifest.md).
     /// Fraction 0 draws the same frame as without the key.
     private func slowdownRepeater(for stage: StageSpec) throws -> RowRepeater? {
         guard let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name else { return nil }
