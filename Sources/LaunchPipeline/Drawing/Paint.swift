@@ -27,7 +27,8 @@ public struct LinearGradient: Equatable, Sendable {
     /// gradients are made when it is read), so filling a shape only indexes them.
     let lookup: [RGBA]
 
-    /// The positions ``lookup`` holds a colour for.
+    /// The positions ``lookup`` holds a colour for. ``Shader`` and ``Canvas`` index it by `t × 255`
+    /// (a rounding trick masks the index to 9 bits): keep 256.
     static let lookupSteps = 256
 
     public init(angle: Double, stops: [Stop]) {
