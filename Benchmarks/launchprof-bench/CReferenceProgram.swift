@@ -37,9 +37,14 @@ final class CReferenceProgram {
 
     /// Runs the program with `arguments`; its standard output, or `nil` when it failed.
     func run(_ arguments: [String]) -> String? {
+        Self.run([executable] + arguments)
+    }
+
+    /// Runs `command` (an executable and its arguments); its standard output, or `nil` when it failed.
+    private static func run(_ command: [String]) -> String? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch { return nil }
@@ -74,6 +79,23 @@ final class CReferenceProgram {
             }
         }
         return (app.map(medianOf), medianOf(reference))
+    }
+
+    /// The medians of `rounds` alternated batches, in nanoseconds per operation, of this program and
+    /// of `app` (an executable and its first arguments) run the same way: both are given `input` and
+    /// the batch size and print their nanoseconds per operation first. Each side is a fresh process
+    /// that runs its operation once untimed and then `batch` times, so neither finds a heap or caches
+    /// the other left behind. `nil` when either fails.
+    func alternated(rounds: Int, batch: Int, input: String, against app: [String]) -> (app: Double, reference: Double)? {
+        var appSamples: [Double] = [], reference: [Double] = []
+        for _ in 0..<rounds {
+            guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? ""),
+                let appOutput = Self.run(app + [input, String(batch)]), let appNs = Double(appOutput.split(separator: " ").first ?? "")
+            else { return nil }
+            reference.append(ns)
+            appSamples.append(appNs)
+        }
+        return (medianOf(appSamples), medianOf(reference))
     }
 
     private static func shell(_ command: String) -> (status: Int32, output: String)? {

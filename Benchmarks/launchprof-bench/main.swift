@@ -132,6 +132,13 @@ if arguments.first == "gate" {
     XMLBenchmark.profile(iterations: arguments.count > 1 ? Int(arguments[1]) ?? 200 : 200, endToEnd: arguments.count > 2 && arguments[2] == "read")
 } else if arguments.first == "png-decode" {
     PNGDecodeBenchmark().report()
+} else if arguments.first == "png-decode-worker" {
+    // png-decode-worker FILE N: the app's side of the PNG decode benchmark, in a process of its own.
+    guard arguments.count == 3, let count = Int(arguments[2]), count > 0, count <= 1_000_000 else {
+        print("usage: launchprof-bench png-decode-worker FILE DECODES (1 to 1000000)")
+        exit(2)
+    }
+    exit(PNGDecodeBenchmark.worker(file: arguments[1], decodes: count) ? 0 : 1)
 } else if arguments.first == "decode" {
     BackgroundDecodeBenchmark().report()
 } else if arguments.first == "draw" {

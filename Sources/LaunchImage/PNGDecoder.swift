@@ -48,8 +48,17 @@ public struct PNGDecoder: Sendable {
 
     /// Decodes the PNG in `bytes` and also reports its original format.
     public func decodeWithFormat(_ bytes: [UInt8], file: String = "<memory>") throws(PNGError) -> (image: RGBAImage, format: SourceFormat) {
+        // libpng's message, if any, goes to the stack, not to a heap array made for every decode.
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message throws(PNGError) in
+            message.initialize(repeating: 0)
+            return try decodeWithFormat(bytes, file: file, message: message)
+        }
+    }
+
+    private func decodeWithFormat(_ bytes: [UInt8], file: String, message: UnsafeMutableBufferPointer<CChar>) throws(PNGError) -> (
+        image: RGBAImage, format: SourceFormat
+    ) {
         var decoded = lp_png_decoded()
-        var message = [CChar](repeating: 0, count: 256)
         let cLimits = lp_png_limits(
             max_width: UInt32(clamping: limits.maxWidth), max_height: UInt32(clamping: limits.maxHeight),
             max_pixel_bytes: limits.maxPixelBytes, max_chunk_bytes: limits.maxChunkBytes)
@@ -62,12 +71,12 @@ public struct PNGDecoder: Sendable {
                 status = bytes.withUnsafeBufferPointer { buffer in
                     lp_png_decode_to(
                         buffer.baseAddress, buffer.count, cLimits, destination.baseAddress, destination.count,
-                        &decoded, &message, message.count)
+                        &decoded, message.baseAddress, message.count)
                 }
                 count = status == 0 ? destination.count : 0
             }
             guard status == 0 else {
-                let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                let reason = String(cString: message.baseAddress!)
                 throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
             }
             let format = SourceFormat(
@@ -76,10 +85,10 @@ public struct PNGDecoder: Sendable {
             return (RGBAImage(width: Int(decoded.width), height: Int(decoded.height), pixels: pixels), format)
         }
         let status = bytes.withUnsafeBufferPointer { buffer in
-            lp_png_decode(buffer.baseAddress, buffer.count, cLimits, &decoded, &message, message.count)
+            lp_png_decode(buffer.baseAddress, buffer.count, cLimits, &decoded, message.baseAddress, message.count)
         }
         guard status == 0, let pixels = decoded.pixels else {
-            let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let reason = String(cString: message.baseAddress!)
             throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
         }
         defer { lp_png_free(pixels) }
