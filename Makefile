@@ -32,11 +32,15 @@ run: build
 	$(BIN) run --precision 3
 
 test: setup
-	$(SWIFT) build --build-tests
-	@# The failures again at the end, where a CI log's tail shows them.
-	@bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/unit-tests.log' || { \
+	@# Every temporary file of the build and the tests goes to one directory ($$TMPDIR), removed when
+	@# the tests end, pass or fail. The failures are printed again at the end, where a CI log's tail shows them.
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/launchprof-tests.XXXXXX") || exit 2; \
+	trap 'rm -rf "$$scratch"' EXIT; \
+	export TMPDIR="$$scratch"; \
+	echo "$(SWIFT) build --build-tests"; $(SWIFT) build --build-tests || exit 1; \
+	bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/unit-tests.log' || { \
 		echo "== failed tests and what they recorded (the whole output is in .build/unit-tests.log) =="; \
-		grep -aE "✘|recorded an issue|Expectation failed|Caught error|error:" .build/unit-tests.log | tail -80; exit 1; }
+		grep -aE "✘|recorded an issue|Expectation failed|Caught error|error:" .build/unit-tests.log | tail -80; exit 1; }; \
 	Tests/Integration/run.sh
 
 # Benchmarks: timing goals live here, never in unit tests.

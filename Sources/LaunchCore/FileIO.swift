@@ -183,10 +183,26 @@ public enum FileIO {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Only up to the name's NUL: the record may end before d_name's 256 bytes do.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// Where temporary files go: `$TMPDIR` when it is an absolute path (trailing slashes dropped), else `/tmp`.
+    public static var temporaryDirectory: String {
+        temporaryDirectory(tmpdir: getenv("TMPDIR").map { String(cString: $0) })
+    }
+
+    /// ``temporaryDirectory`` for a `TMPDIR` of `tmpdir` (`nil`: unset).
+    static func temporaryDirectory(tmpdir: String?) -> String {
+        guard let value = tmpdir, value.hasPrefix("/") else { return "/tmp" }
+        var directory = Substring(value)
+        while directory.count > 1 && directory.hasSuffix("/") { directory = directory.dropLast() }
+        return String(directory)
     }
 
     /// A new directory only this user can read, `<parent>/<prefix>XXXXXX` (`mkdtemp`).

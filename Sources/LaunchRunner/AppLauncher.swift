@@ -173,7 +173,7 @@ public struct AppLauncher: Sendable {
         env[EscapedProcessReaper.tokenVariable] = runToken
         // `--trace`: the command and environment its format asks for, and no stale trace file.
         let trace = program?.trace
-        let traceFile = trace?.runFile(in: program?.traceDirectory ?? "/tmp")
+        let traceFile = trace?.runFile(in: program?.traceDirectory ?? FileIO.temporaryDirectory)
         var command = [executable] + arguments
         if let trace {
             do { try trace.prepare(runFile: traceFile) } catch {

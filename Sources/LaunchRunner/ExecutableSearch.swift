@@ -20,10 +20,4 @@ public enum ExecutableSearch {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
-
-    /// `$TMPDIR`, else `/tmp`.
-    public static var temporaryDirectory: String {
-        if let dir = getenv("TMPDIR").map({ String(cString: $0) }), !dir.isEmpty { return dir }
-        return "/tmp"
-    }
 }

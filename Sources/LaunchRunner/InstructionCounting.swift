@@ -34,7 +34,7 @@ public struct InstructionCounting: Sendable {
                 ))
         }
         let made: String
-        do { made = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-callgrind-") } catch {
+        do { made = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-callgrind-") } catch {
             return .failure(.instructionsNotCounted("\(error)"))
         }
         return .success(InstructionCounting(valgrind: valgrind, outputDirectory: made))

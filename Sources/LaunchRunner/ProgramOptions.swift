@@ -1,3 +1,5 @@
+import LaunchCore
+
 /// How `launchprof exec` launches a program that is not the built-in app: it may or may not speak the
 /// line protocol, its output is the user's, its exit status and CPU time are part of the result, and
 /// its launch may end when it is ready rather than when it exits.
@@ -25,7 +27,7 @@ public struct ProgramOptions: Sendable {
     /// `--trace FORMAT`: the startup trace the program writes, read into the run's phases.
     public var trace: TraceCapture?
     /// Where a trace file launchprof names per run goes (git-trace2 without `--trace-file`).
-    public var traceDirectory = "/tmp"
+    public var traceDirectory = FileIO.temporaryDirectory
     /// `--expect-phase`: phases every run must report (a missing phase is never taken as 0).
     public var expectedPhases: [String] = []
 

@@ -42,7 +42,7 @@ public enum StrippedCopy {
     static func cacheDirectory() -> String {
         if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return "\(xdg)/launchprof" }
         if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return "\(home)/.cache/launchprof" }
-        return "\(ExecutableSearch.temporaryDirectory)/launchprof-cache-\(getuid())"
+        return "\(FileIO.temporaryDirectory)/launchprof-cache-\(getuid())"
     }
 
     /// Runs a tool to completion with its output discarded; returns its exit status (-1 when it could not run).

@@ -55,7 +55,7 @@ struct CompareCommand: ParsableCommand {
         if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
         let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }
         let directory: String
-        do { directory = try FileIO.makeTemporaryDirectory(in: "/tmp", prefix: "launchprof-compare-") } catch { throw InputError(error) }
+        do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-compare-") } catch { throw InputError(error) }
         defer { FileIO.removeTree(directory) }
         let limits = try thresholds.thresholds()
         var rows: [StrategyComparisonRow] = []

@@ -46,10 +46,10 @@ struct ExecPlan: LaunchPlan {
         trace = program.trace?.format.rawValue
         if program.trace?.runFile(in: "/") != program.trace?.traceFile {
             // git-trace2 without --trace-file: each run's events go to a file of launchprof's own.
-            do { scratch = try FileIO.makeTemporaryDirectory(in: ExecutableSearch.temporaryDirectory, prefix: "launchprof-exec-") } catch {
+            do { scratch = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-exec-") } catch {
                 throw InputError(error)
             }
-            program.traceDirectory = scratch ?? "/tmp"
+            program.traceDirectory = scratch ?? FileIO.temporaryDirectory
         } else {
             scratch = nil
         }

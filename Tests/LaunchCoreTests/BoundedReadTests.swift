@@ -8,7 +8,7 @@ import Glibc
 /// files are refused at once with the path, never read until memory runs out or waited on.
 @Suite struct BoundedReadTests {
     func directory() -> String {
-        var template = Array("/tmp/launchprof-bounded-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-bounded-XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 

@@ -8,7 +8,7 @@ import Glibc
 /// next write to the same directory removes it, and never a live writer's.
 @Suite struct FileIOLeftoverTests {
     @Test func theNextWriteRemovesADeadWritersTemporaryFileOnly() throws {
-        var template = Array("/tmp/launchprof-leftover-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-leftover-XXXXXX".utf8CString)
         let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         // A pid that is not running: above any pid_max Linux allows (4,194,304). No child is forked:
         // a transient zombie would trip the launcher tests that look for zombies meanwhile.

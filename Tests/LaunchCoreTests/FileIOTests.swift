@@ -6,7 +6,7 @@ import Glibc
 
 @Suite struct FileIOTests {
     func temporaryDirectory() -> String {
-        var template = Array("/tmp/launchprof-test-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-test-XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
@@ -133,6 +133,24 @@ import Glibc
         #expect(FileIO.parentDirectory(of: "a/b/c.json") == "a/b")
         #expect(FileIO.parentDirectory(of: "c.json") == "")
         #expect(FileIO.parentDirectory(of: "/c.json") == "/")
+    }
+
+    @Test func temporaryFilesGoWhereTMPDIRSaysWhenItIsAnAbsolutePath() {
+        #expect(FileIO.temporaryDirectory(tmpdir: nil) == "/tmp")
+        #expect(FileIO.temporaryDirectory(tmpdir: "") == "/tmp")
+        #expect(FileIO.temporaryDirectory(tmpdir: "relative/dir") == "/tmp")
+        #expect(FileIO.temporaryDirectory(tmpdir: "/scratch/run-1") == "/scratch/run-1")
+        #expect(FileIO.temporaryDirectory(tmpdir: "/scratch/run-1//") == "/scratch/run-1")
+        #expect(FileIO.temporaryDirectory(tmpdir: "/") == "/")
+    }
+
+    @Test func entriesListsEveryNameButDotAndDotDot() throws {
+        let dir = temporaryDirectory()
+        defer { FileIO.removeTree(dir) }
+        let names = ["a", "long-" + String(repeating: "n", count: 200), "ünïcode"]
+        for name in names { try FileIO.writeAtomically("x", to: dir + "/" + name) }
+        #expect(FileIO.entries(of: dir).sorted() == names.sorted())
+        #expect(FileIO.entries(of: dir + "/missing").isEmpty)
     }
 
     func listDirectory(_ path: String) throws -> [String] {

@@ -104,7 +104,7 @@ import LaunchStats
         #expect(ResultStore.fileName(commit: "abc", tier: nil, manifest: "default", dirty: false) == "abc.json")
         #expect(ResultStore.fileName(commit: "abc", tier: "host", manifest: "default", dirty: false) == "abc.json")
         #expect(ResultStore.fileName(commit: "abc", tier: "iphone-3gs", manifest: "heavy", dirty: true) == "abc-iphone-3gs-heavy-dirty.json")
-        let directory = "/tmp/launchprof-store-\(getpid())"
+        let directory = "\(FileIO.temporaryDirectory)/launchprof-store-\(getpid())"
         let store = ResultStore(directory: directory)
         var (a, _) = results()
         a.git = GitInfo(commit: "1111111111111111111111111111111111111111", branch: "main", dirty: false)

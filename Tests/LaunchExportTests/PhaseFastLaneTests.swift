@@ -157,7 +157,7 @@ import Glibc
     }
 
     @Test func readingAllAtOnceEqualsReadingEachInTurn() throws {
-        let directory = "/tmp/launchprof-read-all-\(getpid())"
+        let directory = "\(FileIO.temporaryDirectory)/launchprof-read-all-\(getpid())"
         mkdir(directory, 0o700)
         let a = directory + "/a.json", b = directory + "/b.json", missing = directory + "/missing.json"
         defer { unlink(a); unlink(b); rmdir(directory) }

@@ -16,7 +16,7 @@ import Glibc
     }
 
     @Test func roundTripThroughAFile() throws {
-        let path = "/tmp/launchprof-roundtrip-\(getpid()).json"
+        let path = "\(FileIO.temporaryDirectory)/launchprof-roundtrip-\(getpid()).json"
         defer { unlink(path) }
         let original = SampleResult.classic()
         try ResultFile.write(original, to: path)

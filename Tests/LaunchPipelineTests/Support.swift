@@ -17,7 +17,7 @@ enum Paths {
 
     /// A new empty directory under /tmp.
     static func temporaryDirectory() -> String {
-        var template = Array("/tmp/launchprof-test-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-test-XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 

@@ -15,7 +15,7 @@ import Glibc
     }
 
     func temporaryLog() -> String {
-        "/tmp/launchprof-adaptive-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        "\(FileIO.temporaryDirectory)/launchprof-adaptive-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
     }
 
     @Test func pairsAlternateWhoGoesFirstAndStopWhenTheRuleSaysSo() throws {

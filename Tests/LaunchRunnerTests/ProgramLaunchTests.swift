@@ -26,7 +26,7 @@ import Glibc
     }
 
     func temporaryPath(_ name: String) -> String {
-        "/tmp/launchprof-program-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+        "\(FileIO.temporaryDirectory)/launchprof-program-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
     }
 
     @Test func aProgramThatIgnoresTheDescriptorIsTimedAsAWhole() throws {

@@ -8,7 +8,7 @@ import Glibc
 /// Hostile budgets files: non-regular, oversized, deeply nested, seconds out of range.
 @Suite struct BudgetFileTests {
     func temporaryPath(_ name: String) -> String {
-        var template = Array("/tmp/launchprof-budget-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-budget-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         return "\(dir)/\(name)"
     }

@@ -60,7 +60,7 @@ import Glibc
 /// Hostile tiers files: non-regular, oversized, deeply nested, numbers out of range.
 @Suite struct HostileTiersFileTests {
     func temporaryPath(_ name: String) -> String {
-        var template = Array("/tmp/launchprof-tiers-XXXXXX".utf8CString)
+        var template = Array("\(FileIO.temporaryDirectory)/launchprof-tiers-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         return "\(dir)/\(name)"
     }

@@ -71,7 +71,7 @@ enum TraceTest {
 
     /// A new directory under /tmp.
     static func temporaryDirectory() throws -> String {
-        try FileIO.makeTemporaryDirectory(in: "/tmp", prefix: "launchprof-traces-")
+        try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-traces-")
     }
 
     /// `seconds` compared with a tolerance of a nanosecond.
