@@ -11,32 +11,23 @@ import Glibc
         AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: timeout)
     }
 
-    /// Zombie children of this process that stay zombies: seen twice, 200 ms apart. Other tests run
-    /// in parallel and reap their own children a moment after they exit; only a child nobody reaps
-    /// is a leak.
-    func zombies() -> [Int] {
-        let first = zombiesNow()
-        guard !first.isEmpty else { return [] }
-        usleep(200_000)
-        return zombiesNow().filter(first.contains)
+    /// A file the test's script appends its processes' ids to (`echo $$ >> FILE`), in a new directory.
+    func pidFile() throws -> String {
+        try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-pids-") + "/pids"
     }
 
-    /// Zombie children of this process now (state Z in /proc/PID/stat with our pid as parent).
-    func zombiesNow() -> [Int] {
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
-        var found: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard let pid = Int(name), let stat = try? FileIO.readText("/proc/\(pid)/stat"),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
+    /// The processes listed in `file` that are still this process's zombies: launched, ended and never
+    /// reaped. Only the run's own processes are looked at: other tests run in parallel, and this process
+    /// (the launcher's child subreaper) may hold their children for a moment.
+    func unreaped(_ file: String) throws -> [Int] {
+        defer { FileIO.removeTree(FileIO.parentDirectory(of: file)) }
+        let pids = try FileIO.readText(file).split(separator: "\n").compactMap { Int($0) }
+        #expect(!pids.isEmpty, "the script wrote no process id")
+        return pids.filter { pid in
+            guard let stat = try? FileIO.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 2, fields[0] == "Z", Int(fields[1]) == Int(getpid()) { found.append(pid) }
+            return fields.count > 2 && fields[0] == "Z" && Int(fields[1]) == Int(getpid())
         }
-        return found
     }
 
     @Test func aWellBehavedProgramGivesItsPhasesTimedFromTheSpawn() throws {
@@ -57,21 +48,25 @@ import Glibc
         #expect(run.peakResidentBytes != nil)
     }
 
-    @Test func aCrashNamesTheSignalAndThePhase() {
+    @Test func aCrashNamesTheSignalAndThePhase() throws {
+        let pids = try pidFile()
         do {
-            _ = try shell("printf 'launchprof 1\\nbegin - 0 cpu drawing\\n' >&3; kill -SEGV $$").launch(index: 1)
+            _ = try shell("echo $$ >> '\(pids)'; printf 'launchprof 1\\nbegin - 0 cpu drawing\\n' >&3; kill -SEGV $$").launch(index: 1)
             Issue.record("a crash must fail")
         } catch {
             #expect(error == .crashed(signal: SIGSEGV, inPhase: "drawing", stderr: ""))
             #expect(error.description == "the app crashed: killed by SIGSEGV (signal 11) during 'drawing'")
         }
-        #expect(zombies().isEmpty)
+        #expect(try unreaped(pids).isEmpty)
     }
 
-    @Test func aHangIsKilledAtTheTimeoutAndReaped() {
+    @Test func aHangIsKilledAtTheTimeoutAndReaped() throws {
+        let pids = try pidFile()
         let start = MonotonicClock.nanoseconds()
         do {
-            _ = try shell("printf 'launchprof 1\\nbegin - 0 io loading themes\\n' >&3; sleep 30", timeout: 0.5).launch(index: 1)
+            // The shell and its sleep: both are killed and reaped.
+            let script = "echo $$ >> '\(pids)'; printf 'launchprof 1\\nbegin - 0 io loading themes\\n' >&3; sleep 30 & echo $! >> '\(pids)'; wait"
+            _ = try shell(script, timeout: 0.5).launch(index: 1)
             Issue.record("a hang must time out")
         } catch {
             #expect(error == .timedOut(seconds: 0.5, inPhase: "loading themes"))
@@ -79,7 +74,7 @@ import Glibc
         }
         let elapsed = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
         #expect(elapsed < 5)
-        #expect(zombies().isEmpty)
+        #expect(try unreaped(pids).isEmpty)
     }
 
     @Test func garbageNamesTheLine() {
