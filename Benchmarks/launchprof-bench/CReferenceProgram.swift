@@ -54,33 +54,6 @@ final class CReferenceProgram {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The medians of `rounds` alternated batches, in nanoseconds per operation: the program run on
-    /// `input` with the batch size (it prints its nanoseconds per operation first), then `operation`
-    /// `batch` times here. `nil` when the program fails.
-    func alternated(rounds: Int, batch: Int, input: String, _ operation: () -> Void) -> (app: Double, reference: Double)? {
-        withoutActuallyEscaping(operation) { operation in
-            alternated(rounds: rounds, batch: batch, input: input, operations: [operation]).map { ($0.app[0], $0.reference) }
-        }
-    }
-
-    /// As above with several operations, each run once untimed and then `batch` times after the
-    /// program in every round (program, first, second, …, program, first, …): one median per
-    /// operation, in their order.
-    func alternated(rounds: Int, batch: Int, input: String, operations: [() -> Void]) -> (app: [Double], reference: Double)? {
-        var app = [[Double]](repeating: [], count: operations.count), reference: [Double] = []
-        for _ in 0..<rounds {
-            guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? "") else { return nil }
-            reference.append(ns)
-            for (i, operation) in operations.enumerated() {
-                // One untimed run first, as the C programs do before their batch: the first after the
-                // program's process finds cold caches.
-                operation()
-                app[i].append(measure(samples: batch, operations: 1, operation))
-            }
-        }
-        return (app.map(medianOf), medianOf(reference))
-    }
-
     /// The medians of `rounds` alternated batches, in nanoseconds per operation, of this program and
     /// of `app` (an executable and its first arguments) run the same way: both are given `input` and
     /// the batch size and print their nanoseconds per operation first. Each side is a fresh process
@@ -89,13 +62,17 @@ final class CReferenceProgram {
     func alternated(rounds: Int, batch: Int, input: String, against app: [String]) -> (app: Double, reference: Double)? {
         var appSamples: [Double] = [], reference: [Double] = []
         for _ in 0..<rounds {
-            guard let output = run([input, String(batch)]), let ns = Double(output.split(separator: " ").first ?? ""),
-                let appOutput = Self.run(app + [input, String(batch)]), let appNs = Double(appOutput.split(separator: " ").first ?? "")
+            guard let ns = Self.leadingNumber(run([input, String(batch)])), let appNs = Self.leadingNumber(Self.run(app + [input, String(batch)]))
             else { return nil }
             reference.append(ns)
             appSamples.append(appNs)
         }
         return (medianOf(appSamples), medianOf(reference))
+    }
+
+    /// The number an output begins with (the programs print their nanoseconds per operation first).
+    private static func leadingNumber(_ output: String?) -> Double? {
+        output.flatMap { Double($0.split(separator: " ").first ?? "") }
     }
 
     private static func shell(_ command: String) -> (status: Int32, output: String)? {

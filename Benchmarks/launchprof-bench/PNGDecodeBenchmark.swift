@@ -6,9 +6,9 @@ import LaunchImage
 /// The app's ``PNGDecoder`` against a C program compiled here with `cc -O2` that decodes the same bytes
 /// from memory to RGBA with `png_image_begin_read_from_memory` / `png_image_finish_read`. Both sides are
 /// fresh processes, as the app's launch is: this benchmark's own executable in its `png-decode-worker`
-/// mode for the app, the C program for libpng. (Decoding in this long-lived process instead made the
-/// small assets 15–25% slower than the same decode in a fresh one, whatever the decoder: a heap that
-/// many benchmarks have used scatters libpng's and zlib's allocations.) Per asset, the sides run in
+/// mode for the app, the C program for libpng. (Decoding in this long-lived process instead measured its
+/// heap: after many allocations and frees, the same C decoder takes 15–25% longer on a small asset.)
+/// Per asset, the sides run in
 /// alternating batches (C, app, C, app, …); each figure is the median of its batches' medians. The
 /// summary is the ratio of the summed medians (every asset decoded once).
 struct PNGDecodeBenchmark {

@@ -130,6 +130,13 @@ if arguments.first == "gate" {
 } else if arguments.first == "xml-profile" {
     // xml-profile [N] [parse|read]: the app's XML side alone, for a profiler.
     XMLBenchmark.profile(iterations: arguments.count > 1 ? Int(arguments[1]) ?? 200 : 200, endToEnd: arguments.count > 2 && arguments[2] == "read")
+} else if arguments.first == "xml-worker" {
+    // xml-worker parse|read FILE N: the app's side of the XML benchmark, in a process of its own.
+    guard arguments.count == 4, ["parse", "read"].contains(arguments[1]), let count = Int(arguments[3]), count > 0, count <= 1_000_000 else {
+        print("usage: launchprof-bench xml-worker parse|read FILE RUNS (1 to 1000000)")
+        exit(2)
+    }
+    exit(XMLBenchmark.worker(endToEnd: arguments[1] == "read", file: arguments[2], runs: count) ? 0 : 1)
 } else if arguments.first == "png-decode" {
     PNGDecodeBenchmark().report()
 } else if arguments.first == "png-decode-worker" {
