@@ -14,6 +14,9 @@ extension Pipeline {
     /// The view name of the window's image in ``DecodeWorkers``.
     static let windowView = "window"
 
+    /// The phase in which a stage waits for the font atlases still decoding.
+    public static let fontWaitPhase = "waiting for fonts"
+
     /// The small variant of asset `file`: `name@thumb.png` beside it, if there is one.
     func thumbnailPath(of file: String) -> String? {
         guard file.hasSuffix(".png") else { return nil }
@@ -95,7 +98,7 @@ extension Pipeline {
     func awaitFonts() throws {
         guard let workers = decode.workers, let theme, !decode.pendingFonts.isEmpty else { return }
         // Only the waiting is in the phase: making the fonts from the atlases is the main thread's work.
-        let taken = recorder.waiting("waiting for fonts") { () -> [DecodeWorkers.Result] in
+        let taken = recorder.waiting(Self.fontWaitPhase) { () -> [DecodeWorkers.Result] in
             var fontsLeft = decode.pendingFonts, taken: [DecodeWorkers.Result] = []
             while !fontsLeft.isEmpty, let result = workers.next() {
                 fontsLeft.remove(result.job.path)
