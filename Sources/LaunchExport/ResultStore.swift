@@ -58,12 +58,41 @@ public struct ResultStore: Sendable {
             if FileIO.exists(path) { return path }
         }
         let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: false)
-        let record = metric == .instructions ? "launchprof record --metric instructions" : "launchprof record"
         throw ResultFile.ReadError(
             path: reference,
             reason:
-                "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); record one with `git checkout \(reference) && \(record)`"
+                "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); \(missingAdvice(reference, commit: commit, metric: metric))"
         )
+    }
+
+    /// What to do about a missing result: the options that find the commit's stored results when
+    /// there are some (another manifest, program or tier), else how to record one, for the kind of
+    /// target the store holds (the built-in app, a program, or either when it is empty).
+    func missingAdvice(_ reference: String, commit: String, metric: Metric) -> String {
+        let stored = storedHeaders { $0.hasPrefix(commit) }
+        if !stored.isEmpty {
+            let options = stored.map { header in
+                var words = ["--for-manifest", CommandInfo.shellQuoted(header.manifest.name)]
+                if let tier = header.configuration?.tier?.name, tier != "host" { words += ["--for-tier", CommandInfo.shellQuoted(tier)] }
+                if header.configuration?.metric == .instructions { words += ["--metric", "instructions"] }
+                return "`" + words.joined(separator: " ") + "`" + (header.command.map { " (exec -- \($0.commandLine))" } ?? " (the built-in app)")
+            }
+            return "this commit's stored results are for another target: pass \(options.joined(separator: ", or "))"
+        }
+        let instructions = metric == .instructions ? " --metric instructions" : ""
+        let checkout = "git checkout \(CommandInfo.shellQuoted(reference)) && "
+        let program = storedHeaders { _ in true }.first { $0.command != nil }
+        let command = program?.command?.commandLine
+        let name = program.map(\.manifest.name).flatMap { $0 == command ? nil : " --name \(CommandInfo.shellQuoted($0))" } ?? ""
+        let exec = "`\(checkout)launchprof exec --record\(instructions)\(name) -- \(command ?? "COMMAND")`"
+        if program != nil { return "record one with \(exec)" }
+        return "record one with `\(checkout)launchprof record\(instructions)` (the built-in app) or \(exec) (a program)"
+    }
+
+    /// The headers of up to 8 results in the store whose file names pass `include`, in name order.
+    private func storedHeaders(_ include: (String) -> Bool) -> [LaunchResult] {
+        let names = FileIO.entries(of: directory).filter { $0.hasSuffix(".json") && include($0) }.sorted().prefix(8)
+        return names.compactMap { try? ResultTableReader.read("\(directory)/\($0)").header }
     }
 
     static func sanitize(_ text: String) -> String {

@@ -479,7 +479,7 @@ public struct AppLauncher: Sendable {
                 trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
                 stderr: stderrTruncated ? nil : stderrBytes)
         }
-        guard var ending = ended ?? reap(pid, deadline: deadline) else {
+        guard var ending = ended ?? reap(pid, deadline: deadline, exitFD: exitFD) else {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
@@ -721,8 +721,10 @@ public struct AppLauncher: Sendable {
     }
 
     /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended, or
-    /// `nil` when the deadline passed first.
-    private func reap(_ pid: pid_t, deadline: UInt64?) -> Ending? {
+    /// `nil` when the deadline passed first. With its `exitFD` (``pidDescriptor(_:)``) the wait
+    /// ends the moment it exits (its pipes often close a few microseconds before it can be reaped);
+    /// without one it is checked every millisecond.
+    private func reap(_ pid: pid_t, deadline: UInt64?, exitFD: Int32 = -1) -> Ending? {
         var status: Int32 = 0
         var usage = rusage()
         while true {
@@ -730,8 +732,15 @@ public struct AppLauncher: Sendable {
             let result = wait4(pid, &status, flags, &usage)
             if result == pid { break }
             if result < 0 && errno != EINTR { return Ending(status: -1, signal: nil, peak: 0, user: 0, system: 0) }
-            if let deadline, MonotonicClock.nanoseconds() >= deadline { return nil }
-            if result == 0 { usleep(1000) }
+            let now = MonotonicClock.nanoseconds()
+            if let deadline, now >= deadline { return nil }
+            guard result == 0 else { continue }
+            if exitFD >= 0, let deadline {
+                var entry = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, Int32(min(1000, (deadline - now + 999_999) / 1_000_000)))
+            } else {
+                usleep(1000)
+            }
         }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         let low = status & 0x7f

@@ -78,17 +78,50 @@ public struct Budget: Equatable, Sendable {
         guard let phases = limits[tier] else { return [] }
         var violations: [Violation] = []
         for (phase, budget) in phases.sorted(by: { $0.key < $1.key }) {
-            let values: [Double]?
-            if phase == "Total launch time" {
-                values = table.totals
-            } else {
-                values = (table.rows.first { $0.path == phase } ?? table.rows.first { $0.name == phase && !$0.afterLaunch })?.durations
-            }
-            if let median = values.flatMap({ Summary($0)?.median }), median > budget {
+            if let median = Self.durations(of: phase, in: table).flatMap({ Summary($0)?.median }), median > budget {
                 violations.append(Violation(phase: phase, tier: tier, time: median, budget: budget))
             }
         }
         return violations
+    }
+
+    /// The durations a budget key names in `table`: the total, a row by its path, or a launch row
+    /// by its name; `nil` when the table has no such phase.
+    static func durations(of phase: String, in table: PhaseTable) -> [Double]? {
+        if phase == Comparison.timeTotalName { return table.totals }
+        return (table.rows.first { $0.path == phase } ?? table.rows.first { $0.name == phase && !$0.afterLaunch })?.durations
+    }
+
+    /// Every key a budget may name for `table`'s phases (``durations(of:in:)`` finds each).
+    public static func phaseKeys(of table: PhaseTable) -> [String] {
+        [Comparison.timeTotalName] + table.rows.map(\.path) + table.rows.filter { !$0.afterLaunch }.map(\.name)
+    }
+
+    /// Checks every tier and phase the file names against `names`; throws one error listing each
+    /// unknown one (`budgets.hots: no such tier; did you mean host?`), with the closest known name.
+    public func check(_ names: BudgetNames, file: String) throws(BudgetError) {
+        var problems: [String] = []
+        let knownPhases = Set(names.phases)
+        let topLevel = Set(names.phases.filter { !$0.contains("/") })
+        for (tier, phases) in limits.sorted(by: { $0.key < $1.key }) {
+            if !names.tiers.contains(tier) {
+                problems.append(
+                    "budgets.\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")))")
+            }
+            for phase in phases.keys.sorted() where !knownPhases.contains(phase) {
+                let hint = NearestName.hint(for: phase, among: names.phases)
+                if !names.complete {
+                    // Before the run: a sub-phase of a known phase, or a name close to none, is
+                    // checked against the run's own phases afterwards.
+                    let parent = phase.split(separator: "/", maxSplits: 1).first.map(String.init) ?? phase
+                    if phase.contains("/") && topLevel.contains(parent) || hint.isEmpty { continue }
+                }
+                problems.append("budgets.\(tier).\(phase): no such phase\(hint)")
+            }
+        }
+        guard problems.isEmpty else {
+            throw BudgetError(problems.map { "\(file): \($0)" }.joined(separator: "\n"))
+        }
     }
 
     /// The tiers with budgets, for messages.
@@ -103,6 +136,24 @@ public struct Budget: Equatable, Sendable {
         case .dataCorrupted: return "invalid JSON"
         @unknown default: return "\(error)"
         }
+    }
+}
+
+/// The tiers and phases a budget file may name (``Budget/check(_:file:)``).
+public struct BudgetNames: Equatable, Sendable {
+    /// The tiers there are: the tier table's, and those the results ran on.
+    public var tiers: [String]
+    /// Phase keys that exist: the total, phase paths and names, mark rows (`Time to interactive`).
+    public var phases: [String]
+    /// `true` when ``phases`` are all the candidate's phases (its result is known), so any other
+    /// name is unknown. `false` before a run (a manifest's top-level phases, a baseline's): a name
+    /// under a known phase (`drawing/keys`), or close to no known name, is left for the check after it.
+    public var complete: Bool
+
+    public init(tiers: [String], phases: [String], complete: Bool) {
+        self.tiers = tiers
+        self.phases = phases
+        self.complete = complete
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// LaunchTiers' one error: a tiers file or tier name that cannot be used, or a reference workload
 /// that could not run. Every message is rendered here, by ``description``.
@@ -27,7 +28,7 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidFile(let message):
             return message
         case .unknownTier(let name, let known):
-            return "unknown tier '\(name)' (tiers: \(known.joined(separator: ", ")); see `launchprof tiers`)"
+            return "unknown tier '\(name)'\(NearestName.hint(for: name, among: known)) (tiers: \(known.joined(separator: ", ")); see `launchprof tiers`)"
         case .reference(let workload, let code, let errno):
             let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
             return "the \(workload) reference workload failed (code \(code))\(reason)"

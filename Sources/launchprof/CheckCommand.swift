@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchPipeline
 import LaunchRunner
 import LaunchStats
 
@@ -79,7 +80,11 @@ struct CheckCommand: ParsableCommand {
     private var auto: Bool { profile.runs == nil || profile.runs == .auto }
 
     func run() throws {
+        try OutputPath.check(output, option: "--output")
+        try OutputPath.check(junit, option: "--junit")
+        let budgetInput = try budget.map(readBudget)
         let (candidate, madeNow, baselineResult, sequential) = try results()
+        try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
         // An empty side is an input error, never a pass.
         if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
         if let baselineResult, baselineResult.table.runCount == 0 {
@@ -102,12 +107,7 @@ struct CheckCommand: ParsableCommand {
             } catch { throw InputError(error) }
         }
 
-        var violations: [Budget.Violation] = []
-        if let budget {
-            let limits: Budget
-            do { limits = try Budget.load(path: budget) } catch { throw InputError(error) }
-            violations = limits.violations(in: candidate.table, tier: candidate.header.configuration?.tier?.name)
-        }
+        let violations = budgetInput?.budget.violations(in: candidate.table, tier: candidate.header.configuration?.tier?.name) ?? []
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
         let candidateTable = candidate.table
@@ -187,6 +187,25 @@ struct CheckCommand: ParsableCommand {
         if let sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }
         // With --format json or markdown stdout is the document alone (a parser reads it whole).
         if format == .text { print(line) } else if !profile.quiet { StandardError.write(line + "\n") }
+    }
+
+    /// `--budget`, read and checked before anything runs, against the manifests about to be launched
+    /// and the stored baseline (a candidate read from --result is checked whole right after it is read).
+    private func readBudget(_ path: String) throws -> BudgetInput {
+        var manifests: [Manifest] = []
+        var baselines: [TabulatedResult] = []
+        if result == nil {
+            // A manifest that cannot be read is reported by the profile, as without --budget.
+            for manifestPath in [try? profile.manifestPath(), baselineManifest].compactMap({ $0 }) {
+                if let manifest = try? ManifestLoader.load(path: manifestPath) { manifests.append(manifest) }
+            }
+            if let baseline, baselineManifest == nil, let manifest = manifests.first,
+                let table = try? lookup.loadTable(baseline, tier: profile.tier, manifest: manifest.name)
+            {
+                baselines.append(table)
+            }
+        }
+        return try BudgetInput(path: path, tiersFile: profile.tiers, manifests: manifests, baselines: baselines)
     }
 
     /// The candidate, the baseline when there is one (a stored baseline read by the table reader, as

@@ -51,6 +51,7 @@ struct CompareCommand: ParsableCommand {
         let manifestPath = try profile.manifestPath()
         // Loaded first: a bad manifest is refused with its own error before anything is launched.
         do { _ = try ManifestLoader.load(path: manifestPath) } catch { throw InputError(error) }
+        try profile.checkTierNames()
         let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : strategy
         if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
         let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }

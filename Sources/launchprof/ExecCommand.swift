@@ -58,9 +58,11 @@ struct ExecCommand: ParsableCommand {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with --baseline-command, or give a number")
         }
         if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
+        if record { try OutputPath.checkDirectory(store, option: "--store") }
     }
 
     func run() throws {
+        if record { try ResultMetadata.requireCommit(for: "exec --record") }
         let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
         if let baselineCommand {

@@ -55,6 +55,10 @@ struct Launchprof: ParsableCommand {
                 Glibc.exit(0)
             }
             printError(fullMessage(for: error), usage: true)
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == ExecCommand.configuration.commandName, let hint = ExecTerminatorHint.suggestion(for: Array(arguments.dropFirst())) {
+                StandardError.write("launchprof: the command goes after --, so that its own options are not read as launchprof's: \(hint)\n")
+            }
             Glibc.exit(ExitStatus.inputError)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LaunchRunner
+import LaunchTiers
 
 /// The options that say how to profile: shared by `run`, `record` and `check`.
 struct ProfileOptions: ParsableArguments {
@@ -110,6 +111,7 @@ struct ProfileOptions: ParsableArguments {
         try OptionRanges.backgroundBudget.check(backgroundBudget)
         if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
         if enforceMemory && tier == nil { throw ValidationError("--enforce-memory needs --tier NAME (the tier's memory budget is the limit)") }
+        try OutputPath.check(snapshot, option: "--snapshot")
     }
 
     /// `--tier` given at most once: every command but compare emulates one device.
@@ -117,6 +119,16 @@ struct ProfileOptions: ParsableArguments {
         if tierNames.count > 1 {
             throw ValidationError("--tier was given \(tierNames.count) times: this command emulates one device (launchprof compare takes several)")
         }
+    }
+
+    /// Every `--tier` name is in the tier table (the built-in one and `--tiers`), checked before anything
+    /// runs: compare launches tier after tier, and a misspelt last one would otherwise wait for the others.
+    func checkTierNames() throws {
+        guard !tierNames.isEmpty else { return }
+        do {
+            let table = try TierTable.load(userFile: tiers)
+            for name in tierNames { _ = try table.tier(named: name) }
+        } catch { throw InputError("--tier: \(error)") }
     }
 
     /// The manifest path: `--manifest`, else the default one shipped in the repository.

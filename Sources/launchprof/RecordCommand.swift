@@ -29,9 +29,11 @@ struct RecordCommand: ParsableCommand {
         if profile.runs == .auto {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
         }
+        try OutputPath.checkDirectory(store, option: "--store")
     }
 
     func run() throws {
+        try ResultMetadata.requireCommit(for: "record")
         let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()
         let path: String

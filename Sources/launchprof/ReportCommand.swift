@@ -51,6 +51,7 @@ struct ReportCommand: ParsableCommand {
         try OptionRanges.precision.check(precision)
         guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
         if let runNumber { try OptionRanges.run.check(runNumber) }
+        try OutputPath.check(output, option: "--output")
     }
 
     func run() throws {

@@ -40,6 +40,13 @@ struct ReportOutputOptions: ParsableArguments {
 
     func validate() throws {
         try OptionRanges.precision.check(precision)
+        try OutputPath.check(output, option: "--output")
+        for (option, path) in [
+            ("--export-json", exportJSON), ("--export-csv", exportCSV), ("--export-markdown", exportMarkdown),
+            ("--export-chrome-trace", exportChromeTrace), ("--export-svg", exportSVG)
+        ] {
+            try OutputPath.check(path, option: option)
+        }
     }
 
     /// Writes `--output`, prints warnings, and prints the report (or the JSON document) of a launch
