@@ -45,14 +45,33 @@ struct ExecOverheadBenchmark {
 
     /// hyperfine's `results[0].mean`, in seconds.
     static func hyperfineMean(_ path: String) -> Double? {
+        hyperfineResult(path)?["mean"] as? Double
+    }
+
+    /// hyperfine's `results[0].times`, each run's wall time in seconds.
+    static func hyperfineTimes(_ path: String) -> [Double]? {
+        hyperfineResult(path)?["times"] as? [Double]
+    }
+
+    private static func hyperfineResult(_ path: String) -> [String: Any]? {
         guard let data = FileManager.default.contents(atPath: path),
             let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let results = json["results"] as? [[String: Any]], let mean = results.first?["mean"] as? Double
+            let results = json["results"] as? [[String: Any]]
         else { return nil }
-        return mean
+        return results.first
+    }
+
+    /// The installed hyperfine, if any.
+    static var hyperfine: String? {
+        ["/usr/bin/hyperfine", "/usr/local/bin/hyperfine"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     }
 
     private func run(_ executable: String, _ arguments: [String]) -> Bool {
+        Self.run(executable, arguments)
+    }
+
+    /// Runs a command with its output discarded; `true` when it exits 0.
+    static func run(_ executable: String, _ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -152,6 +152,9 @@ if arguments.first == "gate" {
     DrawingBenchmark().report()
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
+    ExecSessionBenchmark().report()
+} else if arguments.first == "exec-session" {
+    ExecSessionBenchmark().report()
 } else if arguments.first == "startup" {
     // startup [PAIRS]: only the app's process start beside a Swift hello world's.
     var bench = StartupBenchmark()
@@ -174,6 +177,7 @@ if arguments.first == "gate" {
     BackgroundDecodeBenchmark().report()
     DrawingBenchmark().report()
     ExecOverheadBenchmark().report()
+    ExecSessionBenchmark().report()
     StartupBenchmark().report()
     ThrottleBenchmark().report()
 }

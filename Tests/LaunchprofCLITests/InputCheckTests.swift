@@ -61,7 +61,8 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("\(unknown): budgets.host.no such step: no such phase"), "\(refused.stderr)")
         let known = try scratch.write(
-            "known.json", #"{"budgets": {"host": {"keys": 100, "drawing/keys": 100, "Time to interactive": 100, "Total launch time": 100}, "iphone-1g": {"drawing": 100}}}"#)
+            "known.json",
+            #"{"budgets": {"host": {"keys": 100, "drawing/keys": 100, "Time to interactive": 100, "Total launch time": 100}, "iphone-1g": {"drawing": 100}}}"#)
         let passed = try CLI.run(["check", "--budget", known, "--runs", "2", "--snapshot", snapshot])
         #expect(passed.status == 0, "\(passed.stderr)")
         #expect(passed.stdout.contains("within budget"))
@@ -110,7 +111,8 @@ import Testing
     @Test func recordingOutsideAGitWorkTreeIsRefusedBeforeAnyRun() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let outcome = try CLI.run(["exec", "--record", "--", scratch.script], in: scratch.directory, environment: ["GIT_CEILING_DIRECTORIES": scratch.directory])
+        let outcome = try CLI.run(
+            ["exec", "--record", "--", scratch.script], in: scratch.directory, environment: ["GIT_CEILING_DIRECTORIES": scratch.directory])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("exec --record needs a git work tree"), "\(outcome.stderr)")
         #expect(!scratch.launched)
