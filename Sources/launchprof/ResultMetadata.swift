@@ -18,7 +18,7 @@ enum ResultMetadata {
     /// The git commit, branch and dirty flag of the current directory, or `nil` outside a work tree
     /// (or before its first commit). One `git status --porcelain=v2 --branch` gives all three.
     static func git() -> GitInfo? {
-        guard let status = run(["git", "status", "--porcelain=v2", "--branch", "--untracked-files=no"]) else { return nil }
+        guard let status = CommandOutput.text(["git", "status", "--porcelain=v2", "--branch", "--untracked-files=no"]) else { return nil }
         return parseStatus(status)
     }
 
@@ -50,25 +50,6 @@ enum ResultMetadata {
 
     /// The full commit a git revision names (`HEAD~1`, `main`, a short hash), or `nil`.
     static func resolveRevision(_ revision: String) -> String? {
-        run(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
-    }
-
-    /// Runs a command and returns its trimmed standard output, or `nil` when it fails.
-    private static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        CommandOutput.text(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
     }
 }

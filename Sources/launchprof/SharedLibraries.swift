@@ -40,18 +40,8 @@ enum SharedLibraries {
 
     /// The shared libraries (and the loader) `ldd` lists for an ELF executable; none when it cannot say.
     static func loaded(by path: String) -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return [] }
-        return parse(String(decoding: data, as: UTF8.self))
+        guard let output = CommandOutput.run(["/usr/bin/ldd", path]) else { return [] }
+        return parse(String(decoding: output, as: UTF8.self))
     }
 
     /// The absolute paths in `ldd` output: `libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)` and
