@@ -89,7 +89,7 @@ struct ExecSessionBenchmark {
         let percent = (a / b - 1) * 100, micro = (a - b) * 1e6
         let met = abs(percent) <= 3 || abs(micro) <= 30
         print(
-            "median bias (\(name)): launchprof exec \(format(a * 1e6)) µs, hyperfine -N \(format(b * 1e6)) µs, \(percent >= 0 ? "+" : "")\(format(percent))% (\(micro >= 0 ? "+" : "")\(format(micro)) µs; \(biasRounds) alternated rounds of \(biasRuns) runs pooled; per-round \(format((roundBiases.min() ?? 0) * 100))% to \(format((roundBiases.max() ?? 0) * 100))%)"
+            "median bias (\(name)): launchprof exec \(format(a * 1e6)) µs, hyperfine -N \(format(b * 1e6)) µs, \(percent >= 0 ? "+" : "")\(format(percent))% (\(micro >= 0 ? "+" : "")\(format(micro)) µs; \(biasRounds) alternated rounds of \(biasRuns) runs pooled; per-round \(format((roundBiases.min() ?? 0) * 100))% to \(format((roundBiases.max() ?? 0) * 100))%, median \(format(medianOf(roundBiases) * 100))%)"
         )
         print("median bias (\(name)): goal within 3% or 30 µs: \(met ? "met" : "missed")")
     }

@@ -252,10 +252,16 @@ struct CheckCommand: ParsableCommand {
         // Profiled now against a stored baseline. With --runs auto the candidate gets as many runs as
         // the baseline has (10 to --max-runs): a stored baseline cannot grow, so there is no
         // sequential rule to apply, only a fixed-size comparison with enough runs on both sides.
+        // The stored baseline is looked up before the profile is set up (a tier's calibration takes a
+        // while), so a missing one is reported at once; its manifest is read for its name.
+        let manifestName = try? ManifestLoader.load(path: self.profile.manifestPath()).name
+        let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.tier, manifest: name) } }
         let profile = try Profile(options: self.profile)
-        let baselineResult = try baseline.map { reference in
-            try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
-        }
+        let baselineResult =
+            try storedBaseline
+            ?? baseline.map { reference in
+                try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
+            }
         let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
         let candidate = try profile.run(runs: runs)
         profile.printWarnings(candidate)
