@@ -10,7 +10,11 @@ struct StoreLookupOptions: ParsableArguments {
     @Option(name: .customLong("for-tier"), help: ArgumentHelp("With revisions: the tier of the stored results.", valueName: "name"))
     var forTier: String?
 
-    @Option(name: .customLong("for-manifest"), help: ArgumentHelp("With revisions: the manifest name of the stored results.", valueName: "name"))
+    @Option(
+        name: .customLong("for-manifest"),
+        help: ArgumentHelp(
+            "With revisions: the stored results' manifest name, or a program's (exec --name, else its command line: /bin/true, 'python3 -c pass').",
+            valueName: "name"))
     var forManifest: String = "default"
 
     /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
