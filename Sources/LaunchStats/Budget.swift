@@ -106,7 +106,8 @@ public struct Budget: Equatable, Sendable {
         for (tier, phases) in limits.sorted(by: { $0.key < $1.key }) {
             if !names.tiers.contains(tier) {
                 problems.append(
-                    "budgets.\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")))")
+                    "budgets.\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")); a tiers file's with --tiers FILE)"
+                )
             }
             for phase in phases.keys.sorted() where !knownPhases.contains(phase) {
                 let hint = NearestName.hint(for: phase, among: names.phases)

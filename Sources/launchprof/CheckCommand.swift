@@ -62,6 +62,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         try profile.requireOneTier()
+        if budget == nil { try profile.requireTierForTiersFile() }
         guard baseline != nil || baselineManifest != nil || budget != nil else {
             throw ValidationError("nothing to check against: give --baseline, --baseline-manifest or --budget")
         }

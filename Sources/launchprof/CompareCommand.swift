@@ -40,6 +40,7 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var decimals: PrecisionOption
 
     func validate() throws {
+        try profile.requireTierForTiersFile()
         guard strategy.isEmpty != !all else { throw ValidationError(all ? "give --all or --strategy, not both" : "give --strategy NAME (repeatable) or --all") }
         for name in strategy where StrategyCatalog.entry(name) == nil {
             throw ValidationError("unknown strategy '\(name)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")

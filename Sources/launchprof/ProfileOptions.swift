@@ -109,9 +109,13 @@ struct ProfileOptions: ParsableArguments {
         try OptionRanges.warmup.check(warmup)
         if let timeout { try OptionRanges.timeout.check(timeout) }
         try OptionRanges.backgroundBudget.check(backgroundBudget)
-        if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
         if enforceMemory && tier == nil { throw ValidationError("--enforce-memory needs --tier NAME (the tier's memory budget is the limit)") }
         try OutputPath.check(snapshot, option: "--snapshot")
+    }
+
+    /// `--tiers FILE` only with `--tier NAME` (check with `--budget` reads it for the budget's tiers too).
+    func requireTierForTiersFile() throws {
+        if tiers != nil && tier == nil { throw ValidationError("--tiers needs --tier NAME") }
     }
 
     /// `--tier` given at most once: every command but compare emulates one device.

@@ -26,6 +26,7 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         try profile.requireOneTier()
+        try profile.requireTierForTiersFile()
         if profile.runs == .auto {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
         }

@@ -13,7 +13,7 @@ import LaunchCore
         let names = BudgetNames(tiers: tiers, phases: topLevel, complete: false)
         #expect(
             throws: BudgetError(
-                "b.json: budgets.hots: no such tier; did you mean host? (tiers: host, iphone-3gs, iphone-1g)\nb.json: budgets.hots.drawnig: no such phase; did you mean drawing?"
+                "b.json: budgets.hots: no such tier; did you mean host? (tiers: host, iphone-3gs, iphone-1g; a tiers file's with --tiers FILE)\nb.json: budgets.hots.drawnig: no such phase; did you mean drawing?"
             )
         ) {
             try budget(["hots": ["drawnig": 1]]).check(names, file: "b.json")

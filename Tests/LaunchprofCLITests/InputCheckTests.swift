@@ -68,6 +68,22 @@ import Testing
         #expect(passed.stdout.contains("within budget"))
     }
 
+    @Test func aTierOfATiersFileIsKnownWithTiersAloneAndUnknownWithout() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let tiers = try scratch.write("tiers.json", #"{"tiers": [{"name": "my-device", "factors": {"cpu": 2, "io": 2, "decode": 2, "draw": 2}}]}"#)
+        let budget = try scratch.write("b.json", #"{"budgets": {"my-device": {"drawing": 100}}}"#)
+        let arguments = ["check", "--budget", budget, "--app", scratch.script, "--snapshot", scratch.directory + "/s.png"]
+        let unknown = try CLI.run(arguments)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("budgets.my-device: no such tier (tiers: host, "), "\(unknown.stderr)")
+        #expect(!scratch.launched)
+        // With the tiers file the name is known: the check goes on to launch (the stand-in app fails).
+        let known = try CLI.run(arguments + ["--tiers", tiers])
+        #expect(!known.stderr.contains("no such tier"), "\(known.stderr)")
+        #expect(scratch.launched)
+    }
+
     @Test func aBudgetIsCheckedAgainstAResultsPhasesWithoutRunning() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
