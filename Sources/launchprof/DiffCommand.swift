@@ -9,7 +9,7 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two results, phase by phase: medians, change, and a verdict with its confidence.",
         discussion: """
-            A and B are result files or git revisions, looked up in the results store (see `record`). Verdicts: slower / faster (a significant change larger than the threshold), within noise (any change is smaller than the threshold), inconclusive (the runs cannot tell; it says about how many more would), added, removed. The test is Mann-Whitney U at alpha 0.01; the threshold is 5% and 2 ms by default.
+            A and B are result files or git revisions, looked up in the results store (see `record`, and `exec --record` for a program, whose results are found with --for-manifest and its name). Verdicts: slower / faster (a significant change larger than the threshold), within noise (any change is smaller than the threshold), inconclusive (the runs cannot tell; it says about how many more would), added, removed. The test is Mann-Whitney U at alpha 0.01; the threshold is 5% and 2 ms by default.
 
             Examples:
               launchprof diff before.json after.json

@@ -21,7 +21,7 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A result file written by `launchprof run --output` or `record`.", valueName: "result"))
+    @Argument(help: ArgumentHelp("A result file written by `launchprof run --output`, `exec --output` or `record`.", valueName: "result"))
     var result: String
 
     @Option(name: .long, help: "Output format: \(OutputFormat.Subject.result.list) (default: text).", transform: OutputFormat.argument(.result))
