@@ -14,7 +14,7 @@ public struct CriticalPathReport: ResultExporter {
     /// The run to analyse (1-based); the median run when `nil`.
     public var run: Int?
 
-    public init(options: ReportOptions = ReportOptions(precision: 3), run: Int? = nil) {
+    public init(options: ReportOptions = ReportOptions(), run: Int? = nil) {
         self.options = options
         self.run = run
     }
@@ -23,12 +23,12 @@ public struct CriticalPathReport: ResultExporter {
         guard let run = try selectRun(result, run) else { return "" }
         let p = options.precision
         let chain = PhaseAnalysis.criticalPath(run)
-        var text = "Critical path of run \(run.index) (total \(SecondsFormat.seconds(run.total, precision: p))): each phase waited for the one above it.\n"
+        var text = "Critical path of run \(run.index) (total \(DurationFormat.format(run.total, digits: p))): each phase waited for the one above it.\n"
         for (step, i) in chain.enumerated() {
             let phase = run.phases[i]
             let prefix = step == 0 ? "" : String(repeating: " ", count: 2 * min(step - 1, Self.maximumIndentSteps)) + "└─ "
             text +=
-                "\(prefix)\(PlainText.oneLine(phase.name)) @\(SecondsFormat.seconds(phase.start, precision: p)) +\(SecondsFormat.seconds(phase.duration, precision: p))\n"
+                "\(prefix)\(PlainText.oneLine(phase.name)) @\(DurationFormat.format(phase.start, digits: p)) +\(DurationFormat.format(phase.duration, digits: p))\n"
         }
         return text
     }

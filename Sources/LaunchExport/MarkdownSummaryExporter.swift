@@ -1,7 +1,8 @@
 import LaunchCore
 import LaunchStats
 
-/// The summary table in Markdown: per phase the median, MAD, min and p90 over the runs, the total
+/// The summary table in Markdown: per phase the median, MAD, min and p90 over the runs (in the
+/// median's unit: ``DurationFormat``), the total
 /// last; lazy phases as deferred. For pull requests and wikis. A result with instruction counts
 /// (`--metric instructions`) has one more column, the median instruction count (`-` for a phase
 /// without counts, never 0).
@@ -9,7 +10,7 @@ public struct MarkdownSummaryExporter: ResultExporter {
     public static let formatName = "markdown"
     public var options: ReportOptions
 
-    public init(options: ReportOptions = ReportOptions(precision: 3)) {
+    public init(options: ReportOptions = ReportOptions()) {
         self.options = options
     }
 
@@ -29,7 +30,7 @@ public struct MarkdownSummaryExporter: ResultExporter {
         func line(_ name: String, _ values: [Double], _ counts: [Double] = []) {
             guard let s = Summary(values) else { return }
             text +=
-                "| \(name) | \([s.median, s.mad, s.min, s.p90].map { SecondsFormat.seconds($0, precision: p) }.joined(separator: " | ")) |"
+                "| \(name) | \(DurationFormat.format([s.median, s.mad, s.min, s.p90], like: s.median, digits: p).joined(separator: " | ")) |"
                 + instructions(counts) + "\n"
         }
         for row in table.rows where !row.afterLaunch && !row.isMark {

@@ -47,12 +47,12 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The exporter that renders a result in this format (`run`: the run drawn by the chrome-trace
     /// and svg formats, the median run when `nil`).
-    public func resultExporter(precision: Int, run: Int? = nil) -> any ResultExporter {
+    public func resultExporter(precision: Int, run: Int? = nil, allPhases: Bool = false) -> any ResultExporter {
         switch self {
-        case .text: return TextReportExporter(options: ReportOptions(precision: precision))
+        case .text: return TextReportExporter(options: ReportOptions(precision: precision, allPhases: allPhases))
         case .json: return JSONResultExporter()
         case .csv: return CSVExporter()
-        case .markdown: return MarkdownSummaryExporter(options: ReportOptions(precision: max(precision, 3)))
+        case .markdown: return MarkdownSummaryExporter(options: ReportOptions(precision: precision))
         case .chromeTrace: return ChromeTraceExporter(run: run)
         case .svg: return SVGTimelineExporter(run: run)
         }

@@ -10,13 +10,16 @@ public protocol ResultExporter: Sendable {
 
 /// Options shared by the human-readable exporters.
 public struct ReportOptions: Sendable, Equatable {
-    /// Decimal places of seconds.
+    /// Significant digits of times, each in the unit that fits (``DurationFormat``): `1.25 ms` with 3.
     public var precision: Int
     /// Show resident memory at each phase's end and its growth.
     public var showMemory: Bool
+    /// List every phase of the launch; otherwise those under 1% of it are folded into one line.
+    public var allPhases: Bool
 
-    public init(precision: Int = 2, showMemory: Bool = false) {
+    public init(precision: Int = DurationFormat.defaultDigits, showMemory: Bool = false, allPhases: Bool = false) {
         self.precision = precision
         self.showMemory = showMemory
+        self.allPhases = allPhases
     }
 }

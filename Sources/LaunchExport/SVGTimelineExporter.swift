@@ -41,12 +41,12 @@ public struct SVGTimelineExporter: ResultExporter {
                 let fill = phase.name == "process start" && phase.depth == 0 ? "#b7c2c9" : (Self.colors[kind] ?? Self.colors[""]!)
                 let stroke = critical.contains(i) ? ##" stroke="#c62828" stroke-width="2.5""## : ""
                 let opacity = phase.afterLaunch ? #" fill-opacity="0.45""# : ""
-                let label = "\(phase.name) \(Self.milliseconds(phase.duration))" + (phase.afterLaunch ? " (after launch)" : "")
+                let label = "\(phase.name) \(Self.duration(phase.duration))" + (phase.afterLaunch ? " (after launch)" : "")
                 let labelWidth = Double(label.count) * 6.4
                 let (lx, anchor) = x0 + w + 6 + labelWidth <= Self.width - 4 ? (x0 + w + 6, "start") : (x0 - 6, "end")
                 let indent = String(repeating: "  ", count: phase.depth)
                 body.append(
-                    #"<g><title>\#(escape(indent + phase.name)): start \#(Self.milliseconds(phase.start)), duration \#(Self.milliseconds(phase.duration))</title>"#
+                    #"<g><title>\#(escape(indent + phase.name)): start \#(Self.duration(phase.start)), duration \#(Self.duration(phase.duration))</title>"#
                         + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
                         + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#)
                 y += Self.rowHeight
@@ -61,17 +61,17 @@ public struct SVGTimelineExporter: ResultExporter {
             guard tick <= span + step * 1e-9 else { break }
             let tx = x(tick)
             axis.append(#"<line x1="\#(f(tx))" y1="\#(f(Self.top - 8))" x2="\#(f(tx))" y2="\#(f(bottom))" class="grid"/>"#)
-            axis.append(#"<text x="\#(f(tx))" y="\#(f(Self.top - 12))" text-anchor="middle" class="tick">\#(Self.milliseconds(tick))</text>"#)
+            axis.append(#"<text x="\#(f(tx))" y="\#(f(Self.top - 12))" text-anchor="middle" class="tick">\#(Self.duration(tick))</text>"#)
         }
         var marks: [String] = []
         let totalX = x(run.total)
         marks.append(#"<line x1="\#(f(totalX))" y1="\#(f(Self.top - 8))" x2="\#(f(totalX))" y2="\#(f(bottom))" class="total"/>"#)
         marks.append(
-            #"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.milliseconds(run.total))</text>"#)
+            #"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.duration(run.total))</text>"#)
         for mark in run.marks {
             let mx = x(mark.time)
             marks.append(#"<line x1="\#(f(mx))" y1="\#(f(Self.top - 8))" x2="\#(f(mx))" y2="\#(f(bottom))" class="mark"/>"#)
-            marks.append(#"<text x="\#(f(mx + 4))" y="\#(f(bottom + 14))" class="marklabel">\#(escape(mark.name)) \#(Self.milliseconds(mark.time))</text>"#)
+            marks.append(#"<text x="\#(f(mx + 4))" y="\#(f(bottom + 14))" class="marklabel">\#(escape(mark.name)) \#(Self.duration(mark.time))</text>"#)
         }
         var footer = bottom + 36
         var legend: [String] = []
@@ -95,7 +95,7 @@ public struct SVGTimelineExporter: ResultExporter {
         let height = footer + 16
         var title = "launchprof: \(result.manifest.name), run \(run.index)"
         if result.runs.count > 1 { title += self.run == nil ? " (the median of \(result.runs.count) runs)" : " of \(result.runs.count)" }
-        title += ", total \(Self.milliseconds(run.total))"
+        title += ", total \(Self.duration(run.total))"
         if let tier = result.configuration?.tier { title += ", emulating \(tier.name)" }
         let subtitle = "\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os); \(result.date)"
 
@@ -151,9 +151,9 @@ public struct SVGTimelineExporter: ResultExporter {
         return magnitude * 10
     }
 
-    /// `12.3ms`, or `1.23s` from a second up.
-    static func milliseconds(_ seconds: Double) -> String {
-        seconds >= 1 ? SecondsFormat.seconds(seconds, precision: 2) : SecondsFormat.format(seconds * 1000, precision: 1) + "ms"
+    /// A label's time in the unit that fits, as the text report prints it: `830 µs`, `12.3 ms`, `1.23 s`.
+    static func duration(_ seconds: Double) -> String {
+        DurationFormat.format(seconds)
     }
 
     /// A coordinate with one decimal; `0` for a value that is not finite (never `nan` or `inf` in SVG).

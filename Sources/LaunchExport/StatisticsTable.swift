@@ -2,7 +2,7 @@ import LaunchCore
 import LaunchStats
 
 /// A table of statistics per phase and for the total, over every run: min, median, mean,
-/// standard deviation, MAD, p90, and the runs that are outliers by the modified z-score.
+/// standard deviation, MAD, p90 (in the median's unit), and the runs that are outliers by the modified z-score.
 public struct StatisticsTable: ResultExporter {
     public static let formatName = "stats"
     public var options: ReportOptions
@@ -19,8 +19,8 @@ public struct StatisticsTable: ResultExporter {
             let outliers = Outliers.indexes(values).map { String($0 + 1) }.joined(separator: ",")
             rows.append(
                 [name]
-                    + [s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90]
-                    .map { SecondsFormat.seconds($0, precision: max(options.precision, 3)) } + [outliers.isEmpty ? "-" : outliers])
+                    + DurationFormat.format([s.min, s.median, s.mean, s.standardDeviation, s.mad, s.p90], like: s.median, digits: options.precision)
+                    + [outliers.isEmpty ? "-" : outliers])
         }
         for r in table.rows { row(String(repeating: "  ", count: r.depth) + PlainText.oneLine(r.name) + (r.afterLaunch ? " (first use)" : ""), r.durations) }
         row("Total launch time", table.totals)

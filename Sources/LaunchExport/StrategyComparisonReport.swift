@@ -10,7 +10,7 @@ public struct StrategyComparisonReport {
     public var runs: Int
     public var precision: Int
 
-    public init(rows: [StrategyComparisonRow], runs: Int, precision: Int = 2) {
+    public init(rows: [StrategyComparisonRow], runs: Int, precision: Int = DurationFormat.defaultDigits) {
         self.rows = rows
         self.runs = runs
         self.precision = precision
@@ -18,11 +18,11 @@ public struct StrategyComparisonReport {
 
     static let header = ["strategy", "tier", "measure", "off", "on", "change", "verdict"]
 
-    /// A measure's value as the table prints it: seconds, MiB or a count; `-` when not measured.
+    /// A measure's value as the table prints it: a time in the unit that fits, MiB or a count; `-` when not measured.
     func value(_ value: Double?, _ unit: StrategyMeasure.Unit) -> String {
         guard let value else { return "-" }
         switch unit {
-        case .seconds: return SecondsFormat.seconds(value, precision: precision + 1)
+        case .seconds: return DurationFormat.format(value, digits: precision)
         case .bytes: return MemoryFormat.mebibytes(value)
         case .count: return value.isFinite && abs(value) < 1e15 ? String(Int(value.rounded())) : "\(value)"
         }

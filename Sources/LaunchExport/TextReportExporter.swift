@@ -1,18 +1,21 @@
 import LaunchCore
 import LaunchStats
 
-/// The classic report: one `Time for <phase>: …s` line per phase in the order they ran, children
-/// indented beneath their parent, lazy phases as `deferred`, then `Total launch time: …s`, then a
-/// `Time to <mark>: …s` line per mark (`first frame`, `interactive`): what users feel.
+/// The classic report: `Where the time goes` (the phases with the most self time, with their share
+/// of the launch), then one `Time for <phase>: …` line per phase in the order they ran, children
+/// indented beneath their parent, lazy phases as `deferred`, phases under 1% of the launch folded
+/// into one line (unless ``ReportOptions/allPhases``), then `Total launch time: …`, then a
+/// `Time to <mark>: …` line per mark (`first frame`, `interactive`): what users feel. Times are in
+/// the unit that fits (``DurationFormat``). See docs/report.md.
 ///
 /// ```
-/// Time for Init: 0.89s
-/// Time for building layouts: 0.91s
-/// Time for loading themes: 0.45s
-/// Time for drawing: 1.43s
-/// Total launch time: 3.68s
+/// Time for Init: 890 ms
+/// Time for building layouts: 910 ms
+/// Time for loading themes: 450 ms
+/// Time for drawing: 1.43 s
+/// Total launch time: 3.68 s
 /// ```
-/// With several runs each time is the median, followed by `± MAD`. A result measured in
+/// With several runs each time is the median, followed by `± MAD` in the median's unit. A result measured in
 /// instructions (`--metric instructions`) prints `Instructions for <phase>: 118.4 M` lines and
 /// `Total launch instructions: …` instead: its times are Valgrind's, not launch times.
 public struct TextReportExporter: ResultExporter {
@@ -31,18 +34,19 @@ public struct TextReportExporter: ResultExporter {
         let multi = result.runs.count > 1
         let emulated = result.configuration?.tier != nil && table.rows.contains { $0.hostDurations.count == $0.durations.count && !$0.hostDurations.isEmpty }
         var lines: [String] = []
+        lines += rankingLines(result, table)
         if multi {
             lines.append("(\(result.runs.count) runs: median ± median absolute deviation)")
         }
+        let digits = options.precision
         func time(_ values: [Double]) -> String {
             guard let s = Summary(values) else { return "n/a" }
-            let median = SecondsFormat.seconds(s.median, precision: options.precision)
-            return multi ? "\(median) ± \(SecondsFormat.seconds(s.mad, precision: options.precision))" : median
+            return multi ? DurationFormat.format(s.median, spread: s.mad, digits: digits) : DurationFormat.format(s.median, digits: digits)
         }
         func extras(_ row: PhaseTable.Row) -> String {
             var text = ""
             if emulated, let host = Summary(row.hostDurations) {
-                text += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
+                text += " (host \(DurationFormat.format(host.median, digits: digits)))"
             }
             if options.showMemory, let rss = Summary(row.residentBytes.map(Double.init)) {
                 text += "  [rss \(MemoryFormat.mebibytes(rss.median))"
@@ -54,7 +58,8 @@ public struct TextReportExporter: ResultExporter {
         func phaseLine(_ row: PhaseTable.Row, indent: Int = 0) -> String {
             String(repeating: "  ", count: row.depth + indent) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row)
         }
-        for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread {
+        let folded = Folded(table, share: options.allPhases ? nil : Self.foldedShare)
+        for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread && !folded.paths.contains(row.path) {
             lines.append(phaseLine(row))
         }
         for name in table.deferred {
@@ -65,9 +70,10 @@ public struct TextReportExporter: ResultExporter {
             lines.append(line)
             lines += Self.firstUseLines(table, stage: name, prefix: "Time for", includingPreload: false) { time($0.durations) + extras($0) }
         }
+        lines += folded.line(digits: digits)
         var total = "Total launch time: \(time(table.totals))"
         if emulated, let host = Summary(table.hostTotals) {
-            total += " (host \(SecondsFormat.seconds(host.median, precision: options.precision)))"
+            total += " (host \(DurationFormat.format(host.median, digits: digits)))"
         }
         if options.showMemory, let peak = Summary(result.runs.compactMap(\.peakResidentBytes).map(Double.init)) {
             total += "  [peak \(MemoryFormat.mebibytes(peak.median))]"
@@ -103,9 +109,13 @@ public struct TextReportExporter: ResultExporter {
             lines.append(phaseLine(row))
         }
         if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
-        if let reasons = result.slowReasons, !reasons.isEmpty {
-            lines.append("Why it is slow:")
-            for reason in reasons { lines.append("  " + PlainText.oneLine(reason.message)) }
+        if let reasons = result.slowReasons {
+            if reasons.isEmpty {
+                lines.append("Why it is slow: no rule of docs/why-slow.md fired; see Where the time goes")
+            } else {
+                lines.append("Why it is slow:")
+                for reason in reasons { lines.append("  " + PlainText.oneLine(reason.message)) }
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -132,16 +142,18 @@ public struct TextReportExporter: ResultExporter {
         return lines
     }
 
-    /// `Memory in the background: dirty 9.1 MiB (was 12.3 MiB), resident 21.0 MiB (was 24.2 MiB)`:
+    /// `Memory in the background: dirty 9.1 MiB (was 12.3), resident 21.0 MiB (was 24.2)`:
     /// medians over the runs of the app's own samples around its background step.
     static func backgroundMemoryLine(_ runs: [RunRecord]) -> String? {
         func median(_ name: String) -> Double? { Summary(runs.compactMap { $0.counter(name) }.map(Double.init))?.median }
         guard let dirty = median("dirty bytes after background") else { return nil }
         var line = "Memory in the background: dirty \(MemoryFormat.mebibytes(dirty))"
-        if let before = median("dirty bytes before background") { line += " (was \(MemoryFormat.mebibytes(before)))" }
+        // `(was 3.1)`: in the unit just before it, so that the line fits 80 columns.
+        func was(_ bytes: Double) -> String { " (was \(SecondsFormat.format(bytes / 1_048_576, precision: 1)))" }
+        if let before = median("dirty bytes before background") { line += was(before) }
         if let resident = median("resident bytes after background") {
             line += ", resident \(MemoryFormat.mebibytes(resident))"
-            if let before = median("resident bytes before background") { line += " (was \(MemoryFormat.mebibytes(before)))" }
+            if let before = median("resident bytes before background") { line += was(before) }
         }
         return line
     }
@@ -152,7 +164,7 @@ public struct TextReportExporter: ResultExporter {
             || counter.hasPrefix("spinner ") || counter.hasPrefix("longest spinner")
     }
 
-    /// `Loading dialog: shown in 3 of 3 runs, for 1.52s, 45 spinner frames, longest gap 0.05s`, or
+    /// `Loading dialog: shown in 3 of 3 runs, for 1.52 s, 45 spinner frames, longest gap 50.0 ms`, or
     /// `Loading dialog: not shown`: medians over the runs that showed it.
     static func dialogLine(_ runs: [RunRecord], precision: Int) -> String? {
         let flags = runs.compactMap { $0.counter("loading dialog shown") }
@@ -161,18 +173,18 @@ public struct TextReportExporter: ResultExporter {
         guard !shown.isEmpty else { return "Loading dialog: not shown (init finished before it was due)" }
         func median(_ name: String) -> Double { Summary(shown.compactMap { $0.counter(name) }.map(Double.init))?.median ?? 0 }
         return
-            "Loading dialog: shown in \(shown.count) of \(flags.count) runs, for \(SecondsFormat.seconds(median("loading dialog milliseconds") / 1000, precision: precision)), "
-            + "\(Int(median("spinner frames drawn"))) spinner frames, longest gap \(SecondsFormat.seconds(median("longest spinner gap milliseconds") / 1000, precision: precision))"
+            "Loading dialog: shown in \(shown.count) of \(flags.count) runs, for \(DurationFormat.format(median("loading dialog milliseconds") / 1000, digits: precision)), "
+            + "\(Int(median("spinner frames drawn"))) spinner frames, longest gap \(DurationFormat.format(median("longest spinner gap milliseconds") / 1000, digits: precision))"
     }
 
-    /// `taps: 3 delivered, 0 lost, latency median 0.31s max 0.35s`, over every run with taps.
+    /// `taps: 3 delivered, 0 lost, latency median 310 ms max 350 ms`, over every run with taps.
     static func tapsLine(_ taps: [TapRecord], precision: Int) -> String? {
         guard !taps.isEmpty else { return nil }
         let delivered = taps.reduce(0) { $0 + $1.delivered }, lost = taps.reduce(0) { $0 + $1.lost }
         var line = "taps: \(delivered) delivered\(taps.count > 1 ? " in \(taps.count) runs" : ""), \(lost) lost"
         let latencies = taps.flatMap(\.latencies)
         if let s = Summary(latencies), let max = latencies.max() {
-            line += ", latency median \(SecondsFormat.seconds(s.median, precision: precision)) max \(SecondsFormat.seconds(max, precision: precision))"
+            line += ", latency median \(DurationFormat.format(s.median, digits: precision)) max \(DurationFormat.format(max, digits: precision))"
         }
         return line
     }
@@ -234,11 +246,30 @@ public struct TextReportExporter: ResultExporter {
         return text + ", on \(PlainText.oneLine(result.host.cpuModel))"
     }
 
+    /// ``header(_:)`` wrapped for an 80-column terminal at its commas.
+    public func headerLines(_ result: LaunchResult) -> [String] {
+        let parts = header(result).split(separator: ", ", omittingEmptySubsequences: false).map(String.init)
+        return TextWrap.lines(parts, separator: ", ")
+    }
+
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.
     public func countersLine(_ result: LaunchResult) -> String? {
+        counterItems(result).map { $0.joined(separator: " · ") }
+    }
+
+    /// The counters as `Counts:` lines for an 80-column terminal: one line, the rest counted
+    /// (`and 11 more (--all-phases)`), or all of them with ``ReportOptions/allPhases``.
+    public func countersLines(_ result: LaunchResult) -> [String] {
+        guard let items = counterItems(result) else { return [] }
+        return TextWrap.lines(items, prefix: "Counts: ", separator: " · ", maximumLines: options.allPhases ? .max : 1) {
+            "and \($0) more (--all-phases)"
+        }
+    }
+
+    func counterItems(_ result: LaunchResult) -> [String]? {
         // The memory samples around the background step have a line of their own.
         guard let counters = result.runs.first?.counters.filter({ !Self.hasLineOfItsOwn($0.name) }), !counters.isEmpty else { return nil }
-        return counters.map { "\(Self.grouped($0.value)) \(PlainText.oneLine($0.name))" }.joined(separator: " · ")
+        return counters.map { "\(Self.grouped($0.value)) \(PlainText.oneLine($0.name))" }
     }
 
     /// `1234567` as `1,234,567`.

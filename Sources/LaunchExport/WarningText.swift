@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchStats
 
 extension LaunchWarning {
@@ -6,7 +7,7 @@ extension LaunchWarning {
         switch self {
         case .firstRunOutlier(let total, let median):
             return
-                "run 1 is an outlier (total \(SecondsFormat.seconds(total, precision: 3)) against a median of \(SecondsFormat.seconds(median, precision: 3))): first launches after a build are often slower; try --warmup 2"
+                "run 1 is an outlier (total \(DurationFormat.format(total)) against a median of \(DurationFormat.format(median))): first launches after a build are often slower; try --warmup 2"
         case .overMemoryBudget(let peak, let budget, let tier):
             return
                 "peak resident memory \(MemoryFormat.mebibytes(peak)) is over the \(tier) memory budget of \(MemoryFormat.mebibytes(budget)): an app this large would be killed there"

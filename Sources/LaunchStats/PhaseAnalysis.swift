@@ -11,6 +11,39 @@ public enum PhaseAnalysis {
         return run.phases.enumerated().map { max(0, $1.duration - children[$0]) }
     }
 
+    /// A phase's median self time and median duration over the runs, by path (`drawing/keys`).
+    public struct SelfTime: Equatable, Sendable {
+        public var path: String
+        /// The median of the runs' self times (duration less the direct children's), in seconds.
+        public var selfTime: Double
+        /// The median duration (self time and children), in seconds.
+        public var inclusive: Double
+    }
+
+    /// Every phase path of `runs` with its median self and inclusive time, in the order the paths
+    /// first came (a path seen twice in a run counts each time).
+    public static func selfTimeMedians(_ runs: [RunRecord]) -> [SelfTime] {
+        var selfTimes: [String: [Double]] = [:]
+        var inclusive: [String: [Double]] = [:]
+        var order: [String] = []
+        for run in runs {
+            let selfs = PhaseAnalysis.selfTimes(run)
+            var paths: [String] = []
+            paths.reserveCapacity(run.phases.count)
+            for (i, phase) in run.phases.enumerated() {
+                let path = phase.parent.flatMap { $0 >= 0 && $0 < paths.count ? paths[$0] + "/" + phase.name : nil } ?? phase.name
+                paths.append(path)
+                if selfTimes[path] == nil { order.append(path) }
+                selfTimes[path, default: []].append(selfs[i])
+                inclusive[path, default: []].append(phase.duration)
+            }
+        }
+        return order.compactMap { path in
+            guard let s = Summary(selfTimes[path] ?? []), let total = Summary(inclusive[path] ?? []) else { return nil }
+            return SelfTime(path: path, selfTime: s.median, inclusive: total.median)
+        }
+    }
+
     /// The chain of top-level launch phases that decided the total, first to last: starting from the
     /// phase that ends last, each step goes to the phase (on any thread) that ended latest before the
     /// current one began — the one it waited for (the earliest-listed one on a tie). For sequential

@@ -17,16 +17,10 @@ extension SlowLaunchDiagnosis {
                 SlowReason(
                     rule: rule.rawValue, value: median, threshold: rule.threshold,
                     message:
-                        "the first use of '\(stage)' took \(cents(median)) (over \(cents(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"
+                        "the first use of '\(stage)' took \(DurationFormat.format(median)) (over \(DurationFormat.format(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"
                 ))
         }
         return reasons
     }
 
-    /// `0.29s`: two decimals, as the report prints seconds.
-    private static func cents(_ value: Double) -> String {
-        guard value.isFinite, value >= 0, value < 1e12 else { return "\(value)s" }
-        let cents = Int((value * 100).rounded())
-        return "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)s"
-    }
 }

@@ -94,7 +94,7 @@ public enum SlowLaunchDiagnosis {
             reasons.append(
                 SlowReason(
                     rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
-                    message: "first frame at \(seconds(firstFrame)) (over \(seconds(rule.threshold))): \(advice)"))
+                    message: "first frame at \(DurationFormat.format(firstFrame)) (over \(DurationFormat.format(rule.threshold))): \(advice)"))
         }
 
         if let first = runs.first {
@@ -178,10 +178,4 @@ public enum SlowLaunchDiagnosis {
 
     private static func median(_ values: [Double]) -> Double? { Summary(values)?.median }
 
-    /// `1.90s`: two decimals, as the report prints seconds.
-    private static func seconds(_ value: Double) -> String {
-        guard value.isFinite, value >= 0, value < 1e12 else { return "\(value)s" }
-        let cents = Int((value * 100).rounded())
-        return "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)s"
-    }
 }

@@ -94,7 +94,7 @@ struct CompareCommand: ParsableCommand {
                 }
             }
         }
-        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision - 1)
+        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision)
         do { print(try report.render(format), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
     }
 

@@ -113,7 +113,7 @@ struct ExecCommand: ParsableCommand {
         try save(candidateResult)
         let context = ComparisonContext(
             baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
-            precision: report.precision + 1)
+            precision: report.precision)
         if let exporter = report.format.comparisonExporter {
             let table = try exporter.render(comparison, context: context)
             print(table, terminator: table.hasSuffix("\n") ? "" : "\n")

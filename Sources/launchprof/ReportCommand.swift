@@ -43,9 +43,13 @@ struct ReportCommand: ParsableCommand {
     var blame = false
 
     @Option(
-        name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds (0-9).", valueName: "n"),
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Significant digits of times, each in the unit that fits (1.25 ms, 830 µs), 0 to 9 (default 3).", valueName: "n"),
         transform: OptionRanges.precision.parse)
-    var precision: Int = 2
+    var precision: Int = DurationFormat.defaultDigits
+
+    @Flag(name: .customLong("all-phases"), help: "List every phase: by default the text report folds those under 1% of the launch into one line.")
+    var allPhases = false
 
     func validate() throws {
         try OptionRanges.precision.check(precision)
@@ -63,11 +67,11 @@ struct ReportCommand: ParsableCommand {
         }
         let exporter: any ResultExporter
         if criticalPath {
-            exporter = CriticalPathReport(options: ReportOptions(precision: max(precision, 3)), run: runNumber)
+            exporter = CriticalPathReport(options: ReportOptions(precision: precision), run: runNumber)
         } else if blame {
-            exporter = BlameReport(options: ReportOptions(precision: max(precision, 3)))
+            exporter = BlameReport(options: ReportOptions(precision: precision))
         } else {
-            exporter = format.resultExporter(precision: precision, run: runNumber)
+            exporter = format.resultExporter(precision: precision, run: runNumber, allPhases: allPhases)
         }
         let text: String
         do { text = try exporter.render(loaded) } catch { throw InputError(error) }

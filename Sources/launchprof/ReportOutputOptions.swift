@@ -13,9 +13,19 @@ struct ReportOutputOptions: ParsableArguments {
     var format: OutputFormat = .text
 
     @Option(
-        name: .long, parsing: .unconditional, help: ArgumentHelp("Decimal places of seconds in the text report (0-9).", valueName: "n"),
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Significant digits of times, each in the unit that fits (1.25 ms, 830 µs), 0 to 9 (default 3).", valueName: "n"),
         transform: OptionRanges.precision.parse)
-    var precision: Int = 2
+    var precision: Int = DurationFormat.defaultDigits
+
+    @Flag(name: .customLong("all-phases"), help: "List every phase: by default those under 1% of the launch are folded into one line.")
+    var allPhases = false
+
+    @Flag(name: .long, help: "After the report, list phases by self time (time not in child phases), with inclusive time.")
+    var blame = false
+
+    @Flag(name: .customLong("critical-path"), help: "After the report, print the chain of phases that decided the median run's total.")
+    var criticalPath = false
 
     @Flag(name: .long, help: "Show resident memory at the end of each phase and its growth.")
     var memory = false
@@ -47,12 +57,23 @@ struct ReportOutputOptions: ParsableArguments {
         ] {
             try OutputPath.check(path, option: option)
         }
+        if blame || criticalPath, format != .text {
+            throw ValidationError("--blame and --critical-path print after the text report: leave out --format \(format.rawValue), or use `launchprof report FILE --blame` on the saved result")
+        }
+    }
+
+    /// `--blame` and `--critical-path`, as `launchprof report` prints them, in that order.
+    func analyses(_ options: ReportOptions) -> [any ResultExporter] {
+        var analyses: [any ResultExporter] = []
+        if blame { analyses.append(BlameReport(options: options)) }
+        if criticalPath { analyses.append(CriticalPathReport(options: options)) }
+        return analyses
     }
 
     /// Writes `--output`, prints warnings, and prints the report (or the JSON document) of a launch
     /// of the built-in app.
     func emit(_ result: LaunchResult, profile: Profile) throws {
-        let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved when the app enters the background)" }
+        let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved in the background)" }
         try emit(result, quiet: profile.options.quiet, notes: snapshot.map { [$0] } ?? [])
     }
 
@@ -77,16 +98,18 @@ struct ReportOutputOptions: ParsableArguments {
             for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
         }
         if format == .text {
-            let options = ReportOptions(precision: precision, showMemory: memory)
+            let options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
             let exporter = TextReportExporter(options: options)
             if !quiet {
-                print(exporter.header(result))
-                if let counters = exporter.countersLine(result) { print("Counts: \(counters)") }
-                for note in notes { print(note) }
+                for line in exporter.headerLines(result) + exporter.countersLines(result) + notes { print(line) }
                 if stats { print(StatisticsTable(options: options).render(result), terminator: "") }
                 print("")
             }
             print(exporter.render(result), terminator: "")
+            for analysis in analyses(options) {
+                print("")
+                do { print(try analysis.render(result), terminator: "") } catch { throw InputError(error) }
+            }
         } else {
             print(try format.resultExporter(precision: precision).render(result), terminator: "")
         }

@@ -47,7 +47,7 @@ import LaunchExport
             "run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--snapshot", CLI.temporaryPath("s.png"), "--output", result
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains(#/Memory in the background: dirty \d+\.\d MiB \(was \d+\.\d MiB\), resident/#))
+        #expect(run.stdout.contains(#/Memory in the background: dirty \d+\.\d MiB \(was \d+\.\d\), resident \d+\.\d MiB \(was \d+\.\d\)/#))
         let check = try CLI.run(["check", "--result", result, "--baseline", result])
         #expect(check.status == 1)
         #expect(check.stderr.contains("over budget: dirty memory in the background on tiny is"))
