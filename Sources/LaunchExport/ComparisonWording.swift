@@ -3,11 +3,12 @@ import LaunchStats
 
 /// Shared wording of rows, so every format says the same thing.
 public enum ComparisonWording {
+    /// A time in the unit that fits (`1.25 ms`), `precision` significant digits; `-` when absent.
     public static func seconds(_ value: Double?, _ precision: Int) -> String {
-        value.map { SecondsFormat.seconds($0, precision: precision) } ?? "-"
+        value.map { DurationFormat.format($0, digits: precision) } ?? "-"
     }
 
-    /// A median or threshold in the metric's unit: seconds, or an instruction count.
+    /// A median or threshold in the metric's unit: a time, or an instruction count.
     public static func quantity(_ value: Double?, _ metric: Metric, _ precision: Int) -> String {
         guard metric == .instructions else { return seconds(value, precision) }
         return value.map { InstructionFormat.count($0) } ?? "-"
@@ -22,7 +23,7 @@ public enum ComparisonWording {
 
     public static func change(_ value: Double?, _ precision: Int) -> String {
         guard let value else { return "-" }
-        return (value >= 0 ? "+" : "") + SecondsFormat.seconds(value, precision: precision)
+        return DurationFormat.signed(value, digits: precision)
     }
 
     public static func percent(_ value: Double?) -> String {
@@ -49,33 +50,15 @@ public enum ComparisonWording {
         return "\(levelText)% CI \(signed(lower / base * 100))…\(signed(upper / base * 100))"
     }
 
-    /// `slower (confidence 99.98%)`, `inconclusive (~12 more runs)`, `within noise`, …; a row decided
-    /// by `--runs auto`: `inconclusive after 64 runs (change +3.1%, 95% CI −0.4%…+6.6%)`.
-    public static func verdict(_ row: ComparisonRow) -> String {
-        if let runs = row.sequentialRuns {
-            switch row.verdict {
-            case .inconclusive: return "inconclusive after \(runs) runs (change \(percent(row.changePercent)), \(interval(row)))"
-            default: return "\(row.verdict.rawValue) after \(runs) runs (\(interval(row)))"
-            }
-        }
-        switch row.verdict {
-        case .slower, .faster:
-            if row.deterministic == true { return "\(row.verdict.rawValue) (deterministic counts)" }
-            return "\(row.verdict.rawValue) (confidence \(confidence(row)))"
-        case .inconclusive:
-            return row.moreRunsNeeded.map { "inconclusive (~\($0) more runs each)" } ?? "inconclusive"
-        default: return row.verdict.rawValue
-        }
-    }
-
-    /// `'drawing': 0.031s → 0.034s (+0.003s, +9.7%), confidence 99.98%`
+    /// `'drawing': median 31.0 ms → 34.0 ms (+3.00 ms, +9.7%), over the 5% threshold, confidence 99.98%`
     public static func regression(_ row: ComparisonRow, _ precision: Int) -> String {
         let m = row.metric
         let values =
             "\(quantity(row.baselineMedian, m, precision)) → \(quantity(row.candidateMedian, m, precision)) (\(change(row.change, m, precision)), \(percent(row.changePercent)))"
-        if row.deterministic == true { return "'\(row.path)': instructions \(values), deterministic counts" }
-        if let runs = row.sequentialRuns { return "'\(row.path)': median \(values), \(interval(row)) after \(runs) runs" }
-        return "'\(row.path)': median \(m == .instructions ? "instructions " : "")\(values), confidence \(confidence(row))"
+        let over = row.threshold == nil ? "" : ", over \(threshold(row, precision))"
+        if row.deterministic == true { return "'\(row.path)': instructions \(values)\(over), deterministic counts" }
+        if let runs = row.sequentialRuns { return "'\(row.path)': median \(values)\(over), \(interval(row)) after \(runs) runs each" }
+        return "'\(row.path)': median \(m == .instructions ? "instructions " : "")\(values)\(over), confidence \(confidence(row))"
     }
 
     /// `'Total launch time' on iphone-3gs took 2.310s, budget 2.000s`

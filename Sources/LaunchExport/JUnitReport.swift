@@ -15,8 +15,9 @@ public struct JUnitReport: ComparisonExporter {
             for v in context.violations where v.phase == row.path || v.phase == row.name {
                 messages.append("over budget: " + ComparisonWording.violation(v, p))
             }
-            let time = SecondsFormat.format(row.candidateMedian ?? 0, precision: 6)
-            var element = "    <testcase classname=\"launchprof.\(escape(context.candidateLabel))\" name=\"\(escape(row.path))\" time=\"\(time)\""
+            // Seconds, as JUnit wants them; a phase the candidate lacks has no time (never 0).
+            let time = row.metric == .time ? row.candidateMedian.map { " time=\"\(SecondsFormat.format($0, precision: 6))\"" } ?? "" : ""
+            var element = "    <testcase classname=\"launchprof.\(escape(context.candidateLabel))\" name=\"\(escape(row.path))\"\(time)"
             if messages.isEmpty {
                 element += ">\n      <system-out>\(escape(ComparisonWording.verdict(row)))</system-out>\n    </testcase>"
             } else {

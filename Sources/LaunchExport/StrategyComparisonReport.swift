@@ -9,6 +9,8 @@ public struct StrategyComparisonReport {
     /// Runs a side behind each strategy and tier.
     public var runs: Int
     public var precision: Int
+    /// Lines after the text table (`--runs auto`: why each strategy's runs stopped).
+    public var notes: [String] = []
 
     public init(rows: [StrategyComparisonRow], runs: Int, precision: Int = DurationFormat.defaultDigits) {
         self.rows = rows
@@ -36,10 +38,17 @@ public struct StrategyComparisonReport {
         return ComparisonWording.percent(row.changePercent)
     }
 
+    /// `no change: +0.4% (99% CI −1.2%…+2.0%): the whole interval inside ±5% (--threshold), …`: the
+    /// verdict in the words of choosing a strategy, and why (as check says it).
+    func verdict(_ row: StrategyComparisonRow) -> String {
+        guard let reason = ComparisonWording.reason(row.comparison, precision) else { return row.verdict.rawValue }
+        return "\(row.verdict.rawValue): \(reason)"
+    }
+
     func cells(_ row: StrategyComparisonRow) -> [String] {
         [
             row.strategy, row.tier, row.measure.rawValue, value(row.off, row.measure.unit), value(row.on, row.measure.unit),
-            change(row), row.verdict.rawValue
+            change(row), verdict(row)
         ]
     }
 
@@ -51,6 +60,7 @@ public struct StrategyComparisonReport {
         case .text:
             return TextTable.render([Self.header] + rows.map { cells($0).map(PlainText.oneLine) })
                 + "(\(runs) runs a side, interleaved off and on; verdicts as check's, see docs/comparison.md)\n"
+                + notes.map { PlainText.oneLine($0) + "\n" }.joined()
         case .markdown:
             var text = "| " + Self.header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: Self.header.count) + "\n"
             for row in rows { text += "| " + cells(row).map(MarkdownText.escape).joined(separator: " | ") + " |\n" }

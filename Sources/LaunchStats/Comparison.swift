@@ -49,8 +49,16 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     /// 99% confidence interval of the change, in the metric's unit (see ``intervalMethod``).
     public var intervalLower: Double?
     public var intervalUpper: Double?
-    /// The smallest change that counted for this row, in the metric's unit.
+    /// The smallest change that counted for this row, in the metric's unit: the larger of
+    /// ``thresholdPercent`` of the baseline median and the metric's absolute floor (`--min-change`).
     public var threshold: Double?
+    /// The relative threshold that applied, in percent of the baseline median.
+    public var thresholdPercent: Double?
+    /// Values on the smaller side (runs each), for a row the rank test decided.
+    public var runsEach: Int?
+    /// For an inconclusive row with fewer runs than the rank test needs to reach the significance
+    /// level at all: the runs each it needs (5 at α = 0.01).
+    public var runsForSignificance: Int?
     /// For an inconclusive row: about how many more runs per side would decide it (at most
     /// ``Comparison/maximumSuggestedRuns``).
     public var moreRunsNeeded: Int?
@@ -316,6 +324,7 @@ public struct Comparison: Equatable, Sendable, Codable {
         row.changePercent = medianA > 0 ? change / medianA * 100 : nil
         let threshold = thresholds.threshold(metric, path: path, name: name, baseline: medianA)
         row.threshold = threshold
+        row.thresholdPercent = thresholds.relativePercent(metric, path: path, name: name)
 
         // Repeatable values (instruction counts) need no test: the medians are the answer.
         if metric == .instructions {
@@ -366,6 +375,7 @@ public struct Comparison: Equatable, Sendable, Codable {
         }
         row.intervalLower = interval?.lower
         row.intervalUpper = interval?.upper
+        row.runsEach = Swift.min(sortedA.count, sortedB.count)
 
         if significant && abs(change) > threshold {
             row.verdict = change > 0 ? .slower : .faster
@@ -375,19 +385,52 @@ public struct Comparison: Equatable, Sendable, Codable {
             row.verdict = .withinNoise
         } else {
             row.verdict = .inconclusive
-            // The interval shrinks about as 1/√n: the runs that would bring its half-width down to
-            // the room left between the change and the threshold (or to the change itself).
-            if let interval {
-                let halfWidth = (interval.upper - interval.lower) / 2
-                let room = abs(change) < threshold ? threshold - abs(change) : abs(change)
-                if room > 0, halfWidth > 0, room.isFinite, halfWidth.isFinite {
-                    let n = Double(Swift.min(sortedA.count, sortedB.count))
-                    let ratio = halfWidth / room
-                    row.moreRunsNeeded = suggestedRuns(n * ratio * ratio - n)
-                }
-            }
+            estimateMoreRuns(&row, interval: interval, alpha: thresholds.alpha, runs: Swift.min(sortedA.count, sortedB.count))
         }
         return row
+    }
+}
+
+extension Comparison {
+    /// The fewest runs each with which the exact Mann–Whitney test can reach `alpha` at all: its
+    /// smallest two-sided p-value is 2 / C(2n, n) (5 runs each at α = 0.01). Paired runs too few for
+    /// the signed-rank test are compared with it.
+    public static func runsForSignificance(alpha: Double) -> Int {
+        var choose = 2.0  // C(2n, n) for n = 1
+        for n in 1..<64 {
+            if 2 / choose < alpha { return n }
+            choose = choose * Double(2 * n + 1) * Double(2 * n + 2) / Double((n + 1) * (n + 1))
+        }
+        return 64
+    }
+
+    /// About how many more runs each would decide an inconclusive row, the largest of: the runs that
+    /// bring the interval's half-width down to the room between the change and the threshold (it
+    /// shrinks as 1/√n); for a change past the threshold, the runs that bring the test's p-value
+    /// under α (z grows as √n); and the runs the test needs to reach α at all.
+    static func estimateMoreRuns(_ row: inout ComparisonRow, interval: (lower: Double, upper: Double)?, alpha: Double, runs: Int) {
+        guard let change = row.change, let threshold = row.threshold else { return }
+        let n = Double(runs)
+        var total = n
+        if let interval {
+            let halfWidth = (interval.upper - interval.lower) / 2
+            let room = abs(change) < threshold ? threshold - abs(change) : abs(change)
+            if room > 0, halfWidth > 0, room.isFinite, halfWidth.isFinite {
+                let ratio = halfWidth / room
+                total = Swift.max(total, n * ratio * ratio)
+            }
+        }
+        let minimum = runsForSignificance(alpha: alpha)
+        // Under the test's minimum the p-value sits at its floor, which says nothing of the runs to add.
+        if abs(change) > threshold, runs >= minimum, let p = row.p, p > alpha, p < 1 {
+            let now = NormalDistribution.quantile(1 - p / 2), needed = NormalDistribution.quantile(1 - alpha / 2)
+            if now > 0, now.isFinite, needed.isFinite { total = Swift.max(total, n * (needed / now) * (needed / now)) }
+        }
+        if runs < minimum {
+            row.runsForSignificance = minimum
+            total = Swift.max(total, Double(minimum))
+        }
+        row.moreRunsNeeded = total > n ? suggestedRuns(total - n) : nil
     }
 }
 

@@ -59,8 +59,11 @@ public struct Thresholds: Equatable, Sendable {
 
     /// The smallest change, in the metric's unit, that counts for a phase at `path` with baseline median `baseline`.
     public func threshold(_ metric: Metric = .time, path: String, name: String, baseline: Double) -> Double {
-        let limit = limit(metric)
-        let relative = perPhase[path] ?? perPhase[name] ?? limit.percent
-        return max(baseline * relative / 100, limit.floor)
+        max(baseline * relativePercent(metric, path: path, name: name) / 100, limit(metric).floor)
+    }
+
+    /// The relative threshold, in percent, of a phase at `path`: its own (`--phase-threshold`) or the metric's.
+    public func relativePercent(_ metric: Metric = .time, path: String, name: String) -> Double {
+        perPhase[path] ?? perPhase[name] ?? limit(metric).percent
     }
 }

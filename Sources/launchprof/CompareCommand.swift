@@ -62,6 +62,7 @@ struct CompareCommand: ParsableCommand {
         let limits = try thresholds.thresholds()
         var rows: [StrategyComparisonRow] = []
         var runsASide = 0
+        var notes: [String] = []
         for name in strategies {
             let pair = try StrategySwitch.make(strategy: name, manifest: manifestPath, directory: directory)
             for tier in tiers {
@@ -82,7 +83,8 @@ struct CompareCommand: ParsableCommand {
                 }
                 let off = try launchProfile("off", pair.off)
                 let on = try launchProfile("on", pair.on)
-                let (offResult, onResult) = try measure(off: off, on: on, thresholds: limits)
+                let (offResult, onResult, stop) = try measure(off: off, on: on, thresholds: limits)
+                if let stop { notes.append("\(name) on \(label): \(stop)") }
                 runsASide = max(runsASide, min(offResult.runs.count, onResult.runs.count))
                 for measure in StrategyMeasure.allCases {
                     if let row = StrategyComparisonRow.compare(
@@ -94,22 +96,38 @@ struct CompareCommand: ParsableCommand {
                 }
             }
         }
-        let report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision)
+        var report = StrategyComparisonReport(rows: rows, runs: runsASide, precision: decimals.precision)
+        report.notes = notes
         do { print(try report.render(format), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
     }
 
-    /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until check's sequential rule decides.
-    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult) {
+    /// `--runs auto`: after how many pairs the runs stopped, and why.
+    private func stopNote(_ outcome: AdaptiveCheck.Outcome) -> String {
+        let pairs = "\(outcome.pairs) pair\(outcome.pairs == 1 ? "" : "s")"
+        switch outcome.stop {
+        case .decided:
+            let slower = outcome.comparison.regressions.map(\.path)
+            return slower.isEmpty
+                ? "stopped after \(pairs): every phase of the launch decided"
+                : "stopped after \(pairs): decided slower with the strategy on: \(slower.map { "'\($0)'" }.joined(separator: ", "))"
+        case .maxPairs: return "stopped after \(pairs): the budget ran out (--max-runs \(adaptive.maxRuns)) before every phase decided"
+        case .maxTime: return "stopped after \(pairs): the budget ran out (--max-time \(SecondsFormat.format(adaptive.maxTime, precision: 0)) s) before every phase decided"
+        }
+    }
+
+    /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until check's sequential
+    /// rule decides, with why the pairs stopped.
+    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, String?) {
         defer { off.cleanUp(); on.cleanUp() }
         if profile.runs == .auto {
             let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: profile.quiet).run(baseline: off, candidate: on)
-            return (outcome.baseline, outcome.candidate)
+            return (outcome.baseline, outcome.candidate, stopNote(outcome))
         }
         let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
         defer { progress.finish() }
         do {
             let (a, b) = try LaunchSession.interleaved(off.session, on.session) { progress.handle($0) }
-            return (off.result(a), on.result(b))
+            return (off.result(a), on.result(b), nil)
         } catch {
             throw InputError(error.description)
         }

@@ -71,7 +71,7 @@ enum OptionRanges {
     static let maxRuns = OptionRange("--max-runs", 10...10_000)
     /// `--max-time` of `--runs auto`: a second to a day.
     static let maxTime = OptionRange("--max-time", 1.0...86_400.0, unit: "seconds")
-    /// `--precision` of seconds: nanoseconds are the clock's resolution.
+    /// `--precision`: significant digits of times (docs/report.md); nanoseconds are the clock's resolution.
     static let precision = OptionRange("--precision", 0...9)
     /// `--threshold` and `--phase-threshold`, in percent of the baseline median.
     static let thresholdPercent = OptionRange("--threshold", 0.0...1_000.0, unit: "percent")

@@ -32,8 +32,8 @@ import LaunchStats
         #expect(lines.suffix(4).first?.hasPrefix("Total launch time: ") == true)
         #expect(
             Array(lines.suffix(3)) == [
-                "Time to first frame: 3.68s ± 0.00s",
-                "Time for entering background: 0.21s ± 0.00s", "  Time for encoding PNG: 0.20s ± 0.00s"
+                "Time to first frame: 3.68 s ± 0.00 s",
+                "Time for entering background: 210 ms ± 0 ms", "  Time for encoding PNG: 200 ms ± 0 ms"
             ])
     }
 }

@@ -36,12 +36,12 @@ import LaunchStats
         let text = ComparisonTextTable().render(comparison, context: ComparisonContext(baselineLabel: "main", candidateLabel: "pr"))
         #expect(
             text == """
-                phase                main      pr   change       %  verdict
-                Init               0.100s  0.100s  +0.000s   +0.0%  within noise
-                drawing            0.200s  0.220s  +0.020s  +10.0%  slower (confidence 99.99%)
-                new                     -  0.005s        -       -  added
-                old                0.010s       -        -       -  removed
-                Total launch time  0.310s  0.325s  +0.015s   +4.8%  within noise
+                phase                 main       pr    change       %  verdict
+                Init                100 ms   100 ms      +0 s   +0.0%  within noise: +0.0% (+0 s, 99% CI −0.4%…+0.4%): the whole interval inside ±5% (--threshold), any change is smaller
+                drawing             200 ms   220 ms  +20.0 ms  +10.0%  slower: +10.0% (+20.0 ms, 99% CI +9.8%…+10.2%), over the 5% threshold (--threshold); confidence 99.99%
+                new                      -  5.00 ms         -       -  added
+                old                10.0 ms        -         -       -  removed
+                Total launch time   310 ms   325 ms  +15.0 ms   +4.8%  within noise: +4.8% (+15.0 ms, 99% CI +4.5%…+5.2%) is real, its median under the 5% threshold (--threshold) though the interval reaches past it: not a regression
 
                 """)
     }
@@ -50,19 +50,19 @@ import LaunchStats
         let text = ComparisonMarkdown().render(comparison, context: context)
         #expect(
             text.hasPrefix(
-                "### launchprof: main → pr\n\n- :x: regression in 'drawing': median 0.200s → 0.220s (+0.020s, +10.0%), confidence 99.99%\n- :x: over budget: 'Total launch time' on host took 0.325s, budget 0.300s\n\n"
+                "### launchprof: main → pr\n\n- :x: regression in 'drawing': median 200 ms → 220 ms (+20.0 ms, +10.0%), over the 5% threshold (--threshold), confidence 99.99%\n- :x: over budget: 'Total launch time' on host took 325 ms, budget 300 ms\n\n"
             ))
         #expect(text.contains("| Phase | main | pr | Change | % | Verdict |\n|---|---:|---:|---:|---:|---|\n"))
-        #expect(text.contains("| drawing | 0.200s | 0.220s | +0.020s | +10.0% | slower (confidence 99.99%) |\n"))
-        #expect(text.hasSuffix("| **Total launch time** | 0.310s | 0.325s | +0.015s | +4.8% | within noise |\n"))
+        #expect(text.contains("| drawing | 200 ms | 220 ms | +20.0 ms | +10.0% | slower: +10.0% (+20.0 ms, 99% CI +9.8%…+10.2%), over the 5% threshold (--threshold); confidence 99.99% |\n"))
+        #expect(text.hasSuffix("| **Total launch time** | 310 ms | 325 ms | +15.0 ms | +4.8% | within noise: +4.8% (+15.0 ms, 99% CI +4.5%…+5.2%) is real, its median under the 5% threshold (--threshold) though the interval reaches past it: not a regression |\n"))
     }
 
     @Test func githubAnnotationsEscapeTheirFields() {
         let text = GitHubAnnotations().render(comparison, context: context)
         #expect(
             text == """
-                ::error title=Launch regression%3A drawing::'drawing': median 0.200s → 0.220s (+0.020s, +10.0%25), confidence 99.99%25
-                ::error title=Launch budget%3A Total launch time::'Total launch time' on host took 0.325s, budget 0.300s
+                ::error title=Launch regression%3A drawing::'drawing': median 200 ms → 220 ms (+20.0 ms, +10.0%25), over the 5%25 threshold (--threshold), confidence 99.99%25
+                ::error title=Launch budget%3A Total launch time::'Total launch time' on host took 325 ms, budget 300 ms
 
                 """)
     }
@@ -87,7 +87,7 @@ import LaunchStats
         #expect(collector.suiteFailures == "2")
         #expect(collector.failures.count == 2)
         #expect(collector.failures[0].hasPrefix("regression in 'drawing'"))
-        #expect(collector.failures[1] == "over budget: 'Total launch time' on host took 0.325s, budget 0.300s")
+        #expect(collector.failures[1] == "over budget: 'Total launch time' on host took 325 ms, budget 300 ms")
     }
 
     @Test func jsonParsesBack() throws {

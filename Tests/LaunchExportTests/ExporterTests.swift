@@ -36,15 +36,15 @@ import LaunchCore
 
                 | Phase | Median | MAD | Min | p90 |
                 |---|---:|---:|---:|---:|
-                | Init | 0.900s | 0.010s | 0.890s | 0.908s |
-                | building layouts | 0.910s | 0.000s | 0.910s | 0.910s |
-                | &nbsp;&nbsp;portrait | 0.500s | 0.000s | 0.500s | 0.500s |
-                | loading themes | 0.450s | 0.000s | 0.450s | 0.450s |
-                | drawing | 1.430s | 0.000s | 1.430s | 1.430s |
+                | Init | 900 ms | 10 ms | 890 ms | 908 ms |
+                | building layouts | 910 ms | 0 ms | 910 ms | 910 ms |
+                | &nbsp;&nbsp;portrait | 500 ms | 0 ms | 500 ms | 500 ms |
+                | loading themes | 450 ms | 0 ms | 450 ms | 450 ms |
+                | drawing | 1.43 s | 0.00 s | 1.43 s | 1.43 s |
                 | loading conversions | deferred | | | |
                 | loading constants | deferred | | | |
-                | **Total launch time** | 3.690s | 0.010s | 3.680s | 3.698s |
-                | **Time to first frame** | 3.680s | 0.000s | 3.680s | 3.680s |
+                | **Total launch time** | 3.69 s | 0.01 s | 3.68 s | 3.70 s |
+                | **Time to first frame** | 3.68 s | 0.00 s | 3.68 s | 3.68 s |
 
                 """)
     }
@@ -81,18 +81,18 @@ import LaunchCore
         let svg = try SVGTimelineExporter().render(SampleResult.classic(runs: 3))
         #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200.0\""))
         // The median of totals 3.68, 3.69, 3.70 is run 2.
-        #expect(svg.contains("launchprof: default, run 2 (the median of 3 runs), total 3.69s"))
+        #expect(svg.contains("launchprof: default, run 2 (the median of 3 runs), total 3.69 s"))
         #expect(svg.contains(">main thread</text>"))
-        for label in ["Init 900.0ms", "building layouts 910.0ms", "portrait 500.0ms", "drawing 1.43s", "loading conversions 123.0ms (after launch)"] {
+        for label in ["Init 900 ms", "building layouts 910 ms", "portrait 500 ms", "drawing 1.43 s", "loading conversions 123 ms (after launch)"] {
             #expect(svg.contains(label), "\(label)")
         }
         #expect(svg.components(separatedBy: "<rect x=").count - 1 == 6 + 6)  // 6 bars + 5 legend swatches + critical legend
         // In run 2 Init (0.90 s) overlaps building layouts (from 0.89 s), so the chain is layouts, themes,
         // drawing; plus the legend swatch.
         #expect(svg.components(separatedBy: "stroke=\"#c62828\" stroke-width=\"2.5\"").count - 1 == 3 + 1)
-        #expect(svg.contains(">first frame 3.68s</text>"))
-        #expect(svg.contains(">launched 3.69s</text>"))
-        #expect(svg.contains(">0.0ms</text>"))
+        #expect(svg.contains(">first frame 3.68 s</text>"))
+        #expect(svg.contains(">launched 3.69 s</text>"))
+        #expect(svg.contains(">0 s</text>"))
         #expect(svg.contains("deferred (lazy, not run at launch): loading conversions, loading constants"))
         let parser = XMLParserCheck(svg)
         #expect(parser.wellFormed)
@@ -112,11 +112,11 @@ import LaunchCore
         let text = try CriticalPathReport().render(SampleResult.classic())
         #expect(
             text == """
-                Critical path of run 1 (total 3.680s): each phase waited for the one above it.
-                Init @0.000s +0.890s
-                └─ building layouts @0.890s +0.910s
-                  └─ loading themes @1.800s +0.450s
-                    └─ drawing @2.250s +1.430s
+                Critical path of run 1 (total 3.68 s): each phase waited for the one above it.
+                Init @0 s +890 ms
+                └─ building layouts @890 ms +910 ms
+                  └─ loading themes @1.80 s +450 ms
+                    └─ drawing @2.25 s +1.43 s
 
                 """)
     }
@@ -133,9 +133,9 @@ import LaunchCore
         var result = SampleResult.classic()
         result.runs = [run]
         let text = try CriticalPathReport().render(result)
-        #expect(text.contains("a @0.000s"))
-        #expect(text.contains("└─ b @0.200s +0.500s"))
-        #expect(text.contains("└─ c @0.700s +0.300s"))
+        #expect(text.contains("a @0 s"))
+        #expect(text.contains("└─ b @200 ms +500 ms"))
+        #expect(text.contains("└─ c @700 ms +300 ms"))
         #expect(!text.contains("background decode"))
     }
 
@@ -144,12 +144,12 @@ import LaunchCore
         #expect(
             text == """
                   self  inclusive  phase
-                1.430s     1.430s  drawing
-                0.890s     0.890s  Init
-                0.500s     0.500s  building layouts/portrait
-                0.450s     0.450s  loading themes
-                0.410s     0.910s  building layouts
-                0.123s     0.123s  loading conversions
+                1.43 s     1.43 s  drawing
+                890 ms     890 ms  Init
+                500 ms     500 ms  building layouts/portrait
+                450 ms     450 ms  loading themes
+                410 ms     910 ms  building layouts
+                123 ms     123 ms  loading conversions
 
                 """)
     }

@@ -240,9 +240,15 @@ import LaunchStats
         let text = TextReportExporter().render(Self.result(runs: 1))
         #expect(!hasRawCarriageReturn(text))
         let reportLines = lines(text).filter { !$0.isEmpty }
-        #expect(reportLines.count == Self.names.count + 2 + 1 + 1)
-        for line in reportLines {
+        // Where the time goes: a title and the 5 largest phases, each on its own line too.
+        let ranking = 1 + TextReportExporter.rankedPhases
+        #expect(reportLines.count == Self.names.count + 2 + 1 + 1 + ranking)
+        #expect(reportLines.first == "Where the time goes (self time, share of the launch):")
+        for line in reportLines.dropFirst(ranking) {
             #expect(line.hasPrefix("Time for ") || line.hasPrefix("Total launch time: ") || line.hasPrefix("Time to "), "forged line \(line.debugDescription)")
+        }
+        for line in reportLines.dropFirst().prefix(ranking - 1) {
+            #expect(line.hasPrefix("    7%  10.0 ms  "), "forged line \(line.debugDescription)")
         }
         #expect(reportLines.filter { $0.hasPrefix("Time for forged") }.isEmpty)
         #expect(text.contains("Time for evil\\nTime for forged: 0.000s: "))

@@ -16,7 +16,7 @@ import LaunchCore
     @Test func markdownHasAnInstructionsColumnOnlyWithCounts() {
         let counted = MarkdownSummaryExporter().render(SampleResult.instructions())
         #expect(counted.contains("| Phase | Median | MAD | Min | p90 | Instructions |"))
-        #expect(counted.contains("| drawing | 1.430s | 0.000s | 1.430s | 1.430s | 1.4 G |"))
+        #expect(counted.contains("| drawing | 1.43 s | 0.00 s | 1.43 s | 1.43 s | 1.4 G |"))
         // Every row has the header's number of cells.
         for line in counted.split(separator: "\n") where line.hasPrefix("|") {
             #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 8, "\(line)")

@@ -73,11 +73,11 @@ import LaunchCore
         let late = run([("Init", .cpu, 0.6), ("drawing", .draw, 0.4)], firstFrame: 1.0)
         let reasons = SlowLaunchDiagnosis.reasons([late])
         #expect(reasons.map(\.rule) == ["lateFirstFrame"])
-        #expect(reasons[0].message.hasPrefix("first frame at 1.00s (over 0.40s): try snapshotFirst"))
+        #expect(reasons[0].message.hasPrefix("first frame at 1.00 s (over 400 ms): try snapshotFirst"))
         let shown = run([("showing snapshot", .cpu, 0.6), ("drawing", .draw, 0.4)], firstFrame: 0.6, counters: ["snapshot shown": 1])
         #expect(
             SlowLaunchDiagnosis.reasons([shown]).first?.message
-                == "first frame at 0.60s (over 0.40s): the saved snapshot is shown first already; the largest phase before it is 'showing snapshot'")
+                == "first frame at 600 ms (over 400 ms): the saved snapshot is shown first already; the largest phase before it is 'showing snapshot'")
         #expect(rules([run([("Init", .cpu, 0.6)], firstFrame: 0.3)]) == [])
     }
 
@@ -125,7 +125,7 @@ import LaunchCore
         #expect(reasons.map(\.rule) == ["slowFirstUse"])
         #expect(
             reasons.first?.message
-                == "the first use of 'loading conversions' took 0.29s (over 0.10s): try preload (prepare it on a worker thread under the launch animation)")
+                == "the first use of 'loading conversions' took 290 ms (over 100 ms): try preload (prepare it on a worker thread under the launch animation)")
         #expect(rules([touched(0.09)]) == [])
         #expect(rules([touched(0.5, preloaded: true)]) == [])
     }

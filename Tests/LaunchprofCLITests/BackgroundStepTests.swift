@@ -10,10 +10,10 @@ import LaunchExport
     @Test func eachRunShowsTheSnapshotThePreviousOneSaved() throws {
         let snapshot = CLI.temporaryPath("Loading.png")
         defer { unlink(snapshot); unlink(snapshot + ".state") }
-        let outcome = try CLI.run(["run", "--runs", "2", "--snapshot", snapshot])
+        let outcome = try CLI.run(["run", "--runs", "2", "--all-phases", "--snapshot", snapshot])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("Counts: 1 snapshot shown"))
-        #expect(outcome.stdout.contains(#/\nTime for entering background: \d+\.\d\ds ± \d+\.\d\ds\n  Time for rendering: /#))
+        #expect(outcome.stdout.contains(#/\nTime for entering background: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)\n  Time for rendering: /#))
         #expect(outcome.stdout.contains("  Time for writing file: "))
         #expect(!outcome.stdout.contains("Time for saving snapshot"))
         #expect(FileIO.exists(snapshot) && FileIO.exists(snapshot + ".state"))
@@ -67,12 +67,12 @@ import LaunchExport
     }
 
     @Test func releasingCachesTradesBackgroundMemoryForASlowerReturn() throws {
-        let kept = try CLI.run(["run", "--manifest", try manifest(release: false), "--runs", "1", "--warmup", "0", "--resume"])
+        let kept = try CLI.run(["run", "--manifest", try manifest(release: false), "--runs", "1", "--warmup", "0", "--all-phases", "--resume"])
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(kept.stdout.contains("Time for returning to foreground: "))
         #expect(kept.stdout.contains("  Time for presenting the last frame: "))
         #expect(!kept.stdout.contains("Time for releasing caches"))
-        let released = try CLI.run(["run", "--manifest", try manifest(release: true), "--runs", "1", "--warmup", "0", "--resume"])
+        let released = try CLI.run(["run", "--manifest", try manifest(release: true), "--runs", "1", "--warmup", "0", "--all-phases", "--resume"])
         #expect(released.status == 0, "\(released.stderr)")
         #expect(released.stdout.contains("  Time for releasing caches: "))
         #expect(released.stdout.contains(#/Time for returning to foreground: .*\n  Time for showing snapshot: .*\n  Time for loading images: /#))
@@ -88,24 +88,23 @@ import LaunchExport
     }
 
     func lockWait(_ stdout: String) -> Double? {
-        guard let line = stdout.split(separator: "\n").first(where: { $0.contains("Time for waiting for the state lock: ") }) else { return nil }
-        return Double(line.split(separator: " ").last { $0.hasSuffix("s") }.map { String($0.dropLast()) } ?? "")
+        DurationText.seconds(after: "Time for waiting for the state lock: ", in: stdout)
     }
 
     @Test func aRelaunchWhileTheReportIsSentWaitsForTheLock() throws {
         let path = try manifest(reportSeconds: 0.6)
-        let overlapping = try CLI.run(["run", "--manifest", path, "--runs", "1", "--relaunch-after", "0.05"])
+        let overlapping = try CLI.run(["run", "--manifest", path, "--runs", "1", "--all-phases", "--relaunch-after", "0.05"])
         #expect(overlapping.status == 0, "\(overlapping.stderr)")
         #expect(overlapping.stdout.contains("  Time for sending report: "))
         let waited = try #require(lockWait(overlapping.stdout))
         #expect(waited >= 0.3, "\(overlapping.stdout)")
-        let sequential = try CLI.run(["run", "--manifest", path, "--runs", "1"])
+        let sequential = try CLI.run(["run", "--manifest", path, "--runs", "1", "--all-phases"])
         #expect(try #require(lockWait(sequential.stdout)) < 0.3)
     }
 
     @Test func badValuesAreRefused() throws {
         let path = try manifest(reportSeconds: 61)
-        let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1"])
+        let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--all-phases"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("strategies.sendReportOnClose.seconds: expected seconds from 0 to 60, found 61"))
         let option = try CLI.run(["run", "--runs", "1", "--relaunch-after", "-1"])
@@ -143,7 +142,7 @@ import LaunchExport
             "--background-budget", "60"
         ])
         #expect(slow.status == 0, "\(slow.stderr)")
-        #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds, \d+ spinner frames, longest gap \d+\.\d\ds/#), "\(slow.stdout)")
+        #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+(?:\.\d+)? (?:µs|ms|s), \d+ spinner frames, longest gap \d+(?:\.\d+)? (?:µs|ms|s)/#), "\(slow.stdout)")
         // The text report says which, in its own words (this run's init may be slower than the first's
         // on a loaded machine: whether it shows is asserted above, from the JSON's marks).
         let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])

@@ -49,7 +49,7 @@ enum CLI {
 
 @Suite(.serialized) struct CLITests {
     @Test func runWithNoArgumentsPrintsTheClassicReport() throws {
-        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", CLI.temporaryPath("s.png")])
+        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--all-phases", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("Time for process start: ") })
@@ -63,11 +63,11 @@ enum CLI {
         // loaded one may; either way the line says which.
         #expect(
             tail[3] == "Loading dialog: not shown (init finished before it was due)"
-                || tail[3].range(of: #"^Loading dialog: shown in 1 of 1 runs, for \d+\.\d\ds"#, options: .regularExpression) != nil, "\(tail[3])")
+                || tail[3].range(of: #"^Loading dialog: shown in 1 of 1 runs, for \d+(?:\.\d+)? (?:µs|ms|s)"#, options: .regularExpression) != nil, "\(tail[3])")
         #expect(tail[4].hasPrefix("Time for entering background: "))
-        #expect(tail[0].range(of: #"^Total launch time: \d+\.\d\ds$"#, options: .regularExpression) != nil)
-        #expect(tail[1].range(of: #"^Time to first frame: \d+\.\d\ds$"#, options: .regularExpression) != nil)
-        #expect(tail[2].range(of: #"^Time to interactive: \d+\.\d\ds$"#, options: .regularExpression) != nil)
+        #expect(tail[0].range(of: #"^Total launch time: \d+(?:\.\d+)? (?:µs|ms|s)$"#, options: .regularExpression) != nil)
+        #expect(tail[1].range(of: #"^Time to first frame: \d+(?:\.\d+)? (?:µs|ms|s)$"#, options: .regularExpression) != nil)
+        #expect(tail[2].range(of: #"^Time to interactive: \d+(?:\.\d+)? (?:µs|ms|s)$"#, options: .regularExpression) != nil)
         #expect(outcome.stderr.isEmpty)
     }
 
@@ -119,14 +119,14 @@ enum CLI {
 
         let report = try CLI.run(["report", path])
         #expect(report.status == 0)
-        #expect(report.stdout.contains(#/\nTotal launch time: \d+\.\d\ds\n/#))
+        #expect(report.stdout.contains(#/\nTotal launch time: \d+(?:\.\d+)? (?:µs|ms|s)\n/#))
         #expect(report.stdout.contains("Time for drawing: "))
     }
 
     @Test func touchTimesALazyStageAfterLaunch() throws {
         let outcome = try CLI.run(["run", "--runs", "1", "--touch", "loading conversions", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout.contains(#/Time for loading conversions: deferred, \d+\.\d\ds on first use/#))
+        #expect(outcome.stdout.contains(#/Time for loading conversions: deferred, \d+(?:\.\d+)? (?:µs|ms|s) on first use/#))
         #expect(outcome.stdout.contains("Time for loading constants: deferred\n"))
     }
 
@@ -184,8 +184,8 @@ enum CLI {
         let outcome = try CLI.run(["run", "--runs", "3", "--warmup", "0", "--stats", "--memory", "--snapshot", CLI.temporaryPath("s.png")])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("(3 runs: median ± median absolute deviation)\n"))
-        #expect(outcome.stdout.contains(#/Time for drawing: \d+\.\d\ds ± \d+\.\d\ds  \[rss \d+\.\d MiB, [+-]\d+\.\d MiB\]/#))
-        #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d\ds ± \d+\.\d\ds  \[peak \d+\.\d MiB\]\nTime to first frame: /#))
+        #expect(outcome.stdout.contains(#/Time for drawing: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)  \[rss \d+\.\d MiB, [+-]\d+\.\d MiB\]/#))
+        #expect(outcome.stdout.contains(#/Total launch time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)  \[peak \d+\.\d MiB\]\nTime to first frame: /#))
         #expect(outcome.stdout.contains("phase"))
         #expect(outcome.stdout.contains("outlier runs"))
         #expect(outcome.stdout.contains("Outliers: |modified z-score| > 3.5"))
@@ -208,7 +208,7 @@ enum CLI {
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains(#/launchprof: warning: peak resident memory \d+\.\d MiB is over the tiny memory budget of 1\.0 MiB/#))
         #expect(outcome.stdout.contains("emulating tiny (cpu ×1.5, io ×1.0, decode ×1.0, draw ×1.0)"))
-        #expect(outcome.stdout.contains(#/Total launch time: \d+\.\d\ds \(host \d+\.\d\ds\)/#))
+        #expect(outcome.stdout.contains(#/Total launch time: \d+(?:\.\d+)? (?:µs|ms|s) \(host \d+(?:\.\d+)? (?:µs|ms|s)\)/#))
         let json = try CLI.run([
             "run", "--runs", "1", "--warmup", "0", "--tier", "tiny", "--tiers", tiers, "--format", "json", "--quiet",
             "--snapshot", CLI.temporaryPath("s.png")

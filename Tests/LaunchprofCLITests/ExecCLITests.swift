@@ -17,8 +17,8 @@ import LaunchExport
         #expect(lines[0].hasPrefix("launchprof \(launchprofVersion): python3 -c pass, 5 runs after 1 warm-up, warm, on "))
         let body = reportLines(outcome.stdout)
         let patterns = [
-            #"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+\.\d\ds ± \d+\.\d\ds$"#,
-            #"^User CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#, #"^System CPU time: \d+\.\d\ds ± \d+\.\d\ds$"#,
+            #"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
+            #"^User CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#, #"^System CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
             #"^Peak memory: \d+\.\d MiB ± \d+\.\d MiB$"#, #"^$"#
         ]
         #expect(body.count == patterns.count, "\(body)")
@@ -175,7 +175,7 @@ import LaunchExport
     @Test func aShellScriptsOwnPhasesAreReported() throws {
         let script =
             "printf 'launchprof 1\\nbegin - 0 io reading config\\n' >&$LAUNCHPROF_FD; sleep 0.01; printf 'end - 0 reading config\\nmark - 0 interactive\\ndone -\\n' >&$LAUNCHPROF_FD"
-        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--expect-phase", "reading config", "--shell", "--", script])
+        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "3", "--all-phases", "--expect-phase", "reading config", "--shell", "--", script])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let body = reportLines(outcome.stdout)
         #expect(body.count == 8, "\(body)")
@@ -195,7 +195,7 @@ import LaunchExport
 /// `exec --trace`: the phases of startup traces real programs write.
 @Suite(.serialized) struct ExecTraceTests {
     @Test func pythonImportTimeShowsNestedImports() throws {
-        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "4", "--trace", "python-importtime", "--", "python3", "-c", "import json"])
+        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "4", "--all-phases", "--trace", "python-importtime", "--", "python3", "-c", "import json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         let json = try #require(lines.firstIndex { $0.hasPrefix("Time for import json: ") })
@@ -215,7 +215,7 @@ import LaunchExport
         try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: repository) }
         #expect(try CLI.run(["exec", "--runs", "1", "--quiet", "--", "git", "init", "-q", repository]).status == 0)
-        let outcome = try CLI.run(["exec", "--runs", "2", "--trace", "git-trace2", "--", "git", "-C", repository, "status"])
+        let outcome = try CLI.run(["exec", "--runs", "2", "--all-phases", "--trace", "git-trace2", "--", "git", "-C", repository, "status"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("Time for refresh (index): "), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("Time for untracked (status): "))
@@ -234,12 +234,12 @@ import LaunchExport
         let file = CLI.temporaryPath("trace.json")
         defer { unlink(file) }
         let outcome = try CLI.run([
-            "exec", "--runs", "2", "--precision", "3", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3",
+            "exec", "--runs", "2", "--precision", "3", "--all-phases", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3",
             "-c", script
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // The trace's own duration: at least the 20 ms slept (a loaded machine only lengthens it).
-        let reported = outcome.stdout.firstMatch(of: #/\nTime for loading config: (\d+\.\d{3})s/#).flatMap { Double($0.1) }
+        let reported = DurationText.seconds(after: "\nTime for loading config: ", in: outcome.stdout)
         #expect(reported.map { $0 >= 0.0195 && $0 < 60 } == true, "\(outcome.stdout)")
         #expect(outcome.stdout.contains("\nTime to interactive: "))
     }

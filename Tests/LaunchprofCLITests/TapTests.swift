@@ -17,7 +17,7 @@ import LaunchExport
         let (path, snapshot) = try manifest(queue: true)
         let outcome = try CLI.run(["run", "--manifest", path, "--runs", "1", "--warmup", "0"] + Self.taps)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains(#/\ntaps: 4 delivered, 0 lost, latency median \d+\.\d\ds max \d+\.\d\ds\n/#))
+        #expect(outcome.stdout.contains(#/\ntaps: 4 delivered, 0 lost, latency median \d+(?:\.\d+)? (?:µs|ms|s) max \d+(?:\.\d+)? (?:µs|ms|s)\n/#))
         // The final frame and the saved state show 7 × 6.
         #expect(try FileIO.readText(snapshot + ".state") == "display=42\n")
     }
