@@ -15,6 +15,7 @@ public struct BlameReport: ResultExporter {
         let p = options.precision
         let rows = PhaseAnalysis.selfTimeMedians(result.runs).map { ($0.path, $0.selfTime, $0.inclusive) }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        guard !rows.isEmpty else { return "No phases to blame: the runs reported none (docs/protocol.md).\n" }
         let selfWidth = max(4, rows.map { DurationFormat.format($0.1, digits: p).count }.max() ?? 0)
         let inclusiveWidth = max(9, rows.map { DurationFormat.format($0.2, digits: p).count }.max() ?? 0)
         func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }

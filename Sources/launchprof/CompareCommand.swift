@@ -111,7 +111,9 @@ struct CompareCommand: ParsableCommand {
                 ? "stopped after \(pairs): every phase of the launch decided"
                 : "stopped after \(pairs): decided slower with the strategy on: \(slower.map { "'\($0)'" }.joined(separator: ", "))"
         case .maxPairs: return "stopped after \(pairs): the budget ran out (--max-runs \(adaptive.maxRuns)) before every phase decided"
-        case .maxTime: return "stopped after \(pairs): the budget ran out (--max-time \(SecondsFormat.format(adaptive.maxTime, precision: 0)) s) before every phase decided"
+        case .maxTime:
+            return
+                "stopped after \(pairs): the budget ran out (--max-time \(SecondsFormat.format(adaptive.maxTime, precision: 0)) s) before every phase decided"
         }
     }
 

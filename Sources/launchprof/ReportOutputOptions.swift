@@ -58,7 +58,9 @@ struct ReportOutputOptions: ParsableArguments {
             try OutputPath.check(path, option: option)
         }
         if blame || criticalPath, format != .text {
-            throw ValidationError("--blame and --critical-path print after the text report: leave out --format \(format.rawValue), or use `launchprof report FILE --blame` on the saved result")
+            throw ValidationError(
+                "--blame and --critical-path print after the text report: leave out --format \(format.rawValue), or use `launchprof report FILE --blame` on the saved result"
+            )
         }
     }
 

@@ -53,8 +53,14 @@ import LaunchStats
                 "### launchprof: main → pr\n\n- :x: regression in 'drawing': median 200 ms → 220 ms (+20.0 ms, +10.0%), over the 5% threshold (--threshold), confidence 99.99%\n- :x: over budget: 'Total launch time' on host took 325 ms, budget 300 ms\n\n"
             ))
         #expect(text.contains("| Phase | main | pr | Change | % | Verdict |\n|---|---:|---:|---:|---:|---|\n"))
-        #expect(text.contains("| drawing | 200 ms | 220 ms | +20.0 ms | +10.0% | slower: +10.0% (+20.0 ms, 99% CI +9.8%…+10.2%), over the 5% threshold (--threshold); confidence 99.99% |\n"))
-        #expect(text.hasSuffix("| **Total launch time** | 310 ms | 325 ms | +15.0 ms | +4.8% | within noise: +4.8% (+15.0 ms, 99% CI +4.5%…+5.2%) is real, its median under the 5% threshold (--threshold) though the interval reaches past it: not a regression |\n"))
+        #expect(
+            text.contains(
+                "| drawing | 200 ms | 220 ms | +20.0 ms | +10.0% | slower: +10.0% (+20.0 ms, 99% CI +9.8%…+10.2%), over the 5% threshold (--threshold); confidence 99.99% |\n"
+            ))
+        #expect(
+            text.hasSuffix(
+                "| **Total launch time** | 310 ms | 325 ms | +15.0 ms | +4.8% | within noise: +4.8% (+15.0 ms, 99% CI +4.5%…+5.2%) is real, its median under the 5% threshold (--threshold) though the interval reaches past it: not a regression |\n"
+            ))
     }
 
     @Test func githubAnnotationsEscapeTheirFields() {

@@ -23,14 +23,17 @@ import LaunchStats
                 == "inconclusive after 64 runs each: +3.1% (+3.10 ms, 95% CI −0.4%…+6.6%) straddles the 5% threshold (--threshold); still undecided when the runs stopped (--max-runs, --max-time)"
         )
         let levelled = row(.undecided, change: -0.0012, lower: -0.0050, upper: 0.0021, level: 0.9972, pairs: 183)
-        #expect(ComparisonWording.verdict(levelled).hasPrefix("inconclusive after 183 runs each: -1.2% (-1.20 ms, 99.7% CI −5.0%…+2.1%) straddles the 5% threshold"))
+        #expect(
+            ComparisonWording.verdict(levelled).hasPrefix("inconclusive after 183 runs each: -1.2% (-1.20 ms, 99.7% CI −5.0%…+2.1%) straddles the 5% threshold")
+        )
     }
 
     @Test func decidedPhasesSayAfterHowManyRuns() {
         let slower = row(.slower, change: 0.02, lower: 0.011, upper: 0.03, level: 0.999, pairs: 16)
         #expect(slower.verdict == .slower)
         #expect(
-            ComparisonWording.verdict(slower) == "slower after 16 runs each: +20.0% (+20.0 ms, 99.9% CI +11.0%…+30.0%), the whole interval over the 5% threshold (--threshold)")
+            ComparisonWording.verdict(slower)
+                == "slower after 16 runs each: +20.0% (+20.0 ms, 99.9% CI +11.0%…+30.0%), the whole interval over the 5% threshold (--threshold)")
         let notSlower = row(.notSlower, change: 0, lower: -0.001, upper: 0.001, level: 0.99, pairs: 24)
         #expect(notSlower.verdict == .withinNoise)
         #expect(

@@ -60,7 +60,8 @@ import LaunchStats
         #expect(text.hasPrefix("inconclusive: +29.7% (+30.0 ms"))
         #expect(
             text.hasSuffix(
-                " is past the 5% threshold (--threshold), but 3 runs each cannot reach significance (the rank test needs 5 each); ~2 more runs each would decide"))
+                " is past the 5% threshold (--threshold), but 3 runs each cannot reach significance (the rank test needs 5 each); ~2 more runs each would decide"
+            ))
     }
 
     @Test func anIntervalAcrossTheThresholdIsInconclusiveWithTheRunsThatWouldDecide() {

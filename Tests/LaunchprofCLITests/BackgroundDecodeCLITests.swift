@@ -7,7 +7,9 @@ import LaunchCore
     @Test func workerPhasesAndTheDiscardedRaceAreReported() throws {
         let (manifest, _) = try TestManifest.with(strategies: #""backgroundDecode": {"threads": 2}"#, name: "decode")
         let trace = CLI.temporaryPath("decode-trace") + "/trace.json"
-        let outcome = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--all-phases", "--manifest", manifest, "--force-decode-race", "--export-chrome-trace", trace])
+        let outcome = try CLI.run([
+            "run", "--runs", "1", "--warmup", "0", "--all-phases", "--manifest", manifest, "--force-decode-race", "--export-chrome-trace", trace
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(#/\nOn worker threads:\n  Time for decoding [a-z-]+\.png: \d+(?:\.\d+)? (?:µs|ms|s)\n/#), "\(outcome.stdout)")
         // Whether the images are in by the first frame depends on the machine's load: only the count is certain.

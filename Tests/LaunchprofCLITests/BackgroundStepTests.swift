@@ -142,7 +142,10 @@ import LaunchExport
             "--background-budget", "60"
         ])
         #expect(slow.status == 0, "\(slow.stderr)")
-        #expect(slow.stdout.contains(#/Loading dialog: shown in 1 of 1 runs, for \d+(?:\.\d+)? (?:µs|ms|s), \d+ spinner frames, longest gap \d+(?:\.\d+)? (?:µs|ms|s)/#), "\(slow.stdout)")
+        #expect(
+            slow.stdout.contains(
+                #/Loading dialog: shown in 1 of 1 runs, for \d+(?:\.\d+)? (?:µs|ms|s), \d+ spinner frames, longest gap \d+(?:\.\d+)? (?:µs|ms|s)/#),
+            "\(slow.stdout)")
         // The text report says which, in its own words (this run's init may be slower than the first's
         // on a loaded machine: whether it shows is asserted above, from the JSON's marks).
         let quick = try CLI.run(["run", "--runs", "1", "--warmup", "0", "--snapshot", snapshot])

@@ -18,7 +18,8 @@ import LaunchExport
         let body = reportLines(outcome.stdout)
         let patterns = [
             #"^\(5 runs: median ± median absolute deviation\)$"#, #"^Total launch time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
-            #"^User CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#, #"^System CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
+            #"^User CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
+            #"^System CPU time: \d+(?:\.\d+)? (?:µs|ms|s) ± \d+(?:\.\d+)? (?:µs|ms|s)$"#,
             #"^Peak memory: \d+\.\d MiB ± \d+\.\d MiB$"#, #"^$"#
         ]
         #expect(body.count == patterns.count, "\(body)")
@@ -195,7 +196,9 @@ import LaunchExport
 /// `exec --trace`: the phases of startup traces real programs write.
 @Suite(.serialized) struct ExecTraceTests {
     @Test func pythonImportTimeShowsNestedImports() throws {
-        let outcome = try CLI.run(["exec", "--runs", "2", "--precision", "4", "--all-phases", "--trace", "python-importtime", "--", "python3", "-c", "import json"])
+        let outcome = try CLI.run([
+            "exec", "--runs", "2", "--precision", "4", "--all-phases", "--trace", "python-importtime", "--", "python3", "-c", "import json"
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         let json = try #require(lines.firstIndex { $0.hasPrefix("Time for import json: ") })
@@ -234,7 +237,8 @@ import LaunchExport
         let file = CLI.temporaryPath("trace.json")
         defer { unlink(file) }
         let outcome = try CLI.run([
-            "exec", "--runs", "2", "--precision", "3", "--all-phases", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config", "--", "python3",
+            "exec", "--runs", "2", "--precision", "3", "--all-phases", "--trace", "chrome-trace", "--trace-file", file, "--expect-phase", "loading config",
+            "--", "python3",
             "-c", script
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -30,7 +30,9 @@ import LaunchCore
         #expect(outcome.stdout.contains("1 first use preloaded"))
         #expect(outcome.stdout.contains(#/\nTime for launch animation: \d+(?:\.\d+)? (?:µs|ms|s)\n/#))
         #expect(outcome.stdout.contains(#/Time for loading conversions: deferred, \d+(?:\.\d+)? (?:µs|ms|s) on first use\n/#))
-        #expect(outcome.stdout.contains(#/On worker threads:\n  Time for preloading loading conversions: \d+(?:\.\d+)? (?:µs|ms|s)\n    Time for parsing conversions.xml: /#))
+        #expect(
+            outcome.stdout.contains(
+                #/On worker threads:\n  Time for preloading loading conversions: \d+(?:\.\d+)? (?:µs|ms|s)\n    Time for parsing conversions.xml: /#))
     }
 
     @Test func aBadValueExitsTwoNamingTheFileAndKeyPath() throws {

@@ -24,7 +24,9 @@ import LaunchExport
             "run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60"
         ])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains(#/\nWhy it is slow:\n(  .*\n)*  first frame at \d+(?:\.\d+)? (?:µs|ms|s) \(over 400 ms\): try snapshotFirst/#), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(#/\nWhy it is slow:\n(  .*\n)*  first frame at \d+(?:\.\d+)? (?:µs|ms|s) \(over 400 ms\): try snapshotFirst/#),
+            "\(text.stdout)")
 
         let json = try CLI.run([
             "run", "--runs", "1", "--warmup", "0", "--manifest", directory + "/manifest.json", "--tier", "slow", "--tiers", tiers, "--background-budget", "60",
