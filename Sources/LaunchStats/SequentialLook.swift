@@ -15,10 +15,20 @@ public struct SequentialLook: Sendable {
     /// The key of the total launch time in ``outcomes``.
     public static let totalKey = "\u{0}total"
 
+    /// The rows that decide when to stop (phase and mark paths, ``totalKey``; after-launch phases
+    /// too), or `nil` for every phase that ran before the launch ended and the total (`check`).
+    public var keys: Set<String>?
+    /// `compare`: a row is decided only once its interval lies past −threshold, past +threshold, or
+    /// inside ± threshold (a strategy may make things better, which is not "not slower"), and a row
+    /// decided worse does not stop the others. `check` stops at the first row decided slower.
+    public var symmetric = false
+
     /// Looks planned up to `maxPairs` pairs, at the family-wise level `thresholds.alpha`.
-    public init(thresholds: Thresholds, maxPairs: Int) {
+    public init(thresholds: Thresholds, maxPairs: Int, keys: Set<String>? = nil, symmetric: Bool = false) {
         self.thresholds = thresholds
         gate = SequentialGate(alpha: thresholds.alpha, maxPairs: maxPairs)
+        self.keys = keys
+        self.symmetric = symmetric
     }
 
     /// Looks at the runs so far (both sides the same count, in pair order) and says whether to stop.
@@ -34,7 +44,7 @@ public struct SequentialLook: Sendable {
         spent += level
         self.pairs = pairs
         outcomes = decide(baseline: a, candidate: b, pairs: pairs, alpha: level)
-        return last || Self.decided(outcomes)
+        return last || (symmetric ? outcomes.values.allSatisfy { $0.decision != .undecided } : Self.decided(outcomes))
     }
 
     /// The α a look at `pairs` pairs may spend: αₖ at a planned look, everything not yet spent on
@@ -57,20 +67,27 @@ public struct SequentialLook: Sendable {
         func decide(_ key: String, name: String, _ valuesA: [Double], _ valuesB: [Double]) {
             guard valuesA.count == pairs, valuesB.count == pairs, let base = Summary(valuesA)?.median else { return }
             let threshold = thresholds.threshold(.time, path: key, name: name, baseline: base)
-            outcomes[key] = gate.decide(differences: zip(valuesB, valuesA).map { $0 - $1 }, threshold: threshold, alpha: alpha)
+            outcomes[key] = settled(gate.decide(differences: zip(valuesB, valuesA).map { $0 - $1 }, threshold: threshold, alpha: alpha), threshold)
         }
-        for row in tableB.rows where !row.afterLaunch {
+        for row in tableB.rows where keys.map({ $0.contains(row.path) }) ?? !row.afterLaunch {
             guard let rowA = rowsA[row.path] else { continue }
             decide(row.path, name: row.name, rowA.durations, row.durations)
         }
         let totalName = "Total launch time"
-        if let base = Summary(tableA.totals)?.median, tableA.totals.count == pairs, tableB.totals.count == pairs {
+        if keys?.contains(Self.totalKey) ?? true, let base = Summary(tableA.totals)?.median, tableA.totals.count == pairs, tableB.totals.count == pairs {
             let threshold = thresholds.threshold(.time, path: totalName, name: totalName, baseline: base)
-            outcomes[Self.totalKey] = gate.decide(
-                differences: zip(tableB.totals, tableA.totals).map { $0 - $1 },
-                threshold: threshold, alpha: alpha)
+            outcomes[Self.totalKey] = settled(
+                gate.decide(differences: zip(tableB.totals, tableA.totals).map { $0 - $1 }, threshold: threshold, alpha: alpha), threshold)
         }
         return outcomes
+    }
+
+    /// With ``symmetric``, "not slower" with an interval reaching below −threshold is still undecided.
+    func settled(_ outcome: SequentialGate.Outcome, _ threshold: Double) -> SequentialGate.Outcome {
+        guard symmetric, outcome.decision == .notSlower, (outcome.lower ?? -.infinity) <= -threshold else { return outcome }
+        var undecided = outcome
+        undecided.decision = .undecided
+        return undecided
     }
 
     /// The paired comparison of `a` and `b` with the latest look's verdicts and intervals on its rows

@@ -27,6 +27,21 @@ public enum StrategyMeasure: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// The row of a whole launch's comparison that holds this measure, for `compare --runs auto`'s
+    /// stopping rule (``SequentialLook/keys``): a mark, the total, or a top-level after-launch phase;
+    /// `nil` for memory and counts, which are not timed.
+    public func sequentialKey(firstUse: String?) -> String? {
+        switch self {
+        case .firstFrame: PhaseTable.markRowName(AppInterface.firstFrameMark)
+        case .interactive: PhaseTable.markRowName(AppInterface.interactiveMark)
+        case .total: SequentialLook.totalKey
+        case .firstUse: firstUse
+        case .backgroundTime: "entering background"
+        case .returnToForeground: "returning to foreground"
+        case .dirtyMemory, .layoutPasses, .tapsLost, .framesLate: nil
+        }
+    }
+
     /// The per-run values of this measure in `result`; `nil` when no run has one. `firstUse` is the
     /// lazy stage timed after launch (`--touch`).
     public func samples(_ result: LaunchResult, firstUse: String?) -> [Double]? {
@@ -99,16 +114,25 @@ public struct StrategyComparisonRow: Codable, Equatable, Sendable {
             limits.perPhase = [:]
         }
         let row = Comparison.compareSamples(name: measure.rawValue, baseline: a, candidate: b, thresholds: limits, paired: true, metric: metric)
-        let verdict: Verdict
-        switch row.verdict {
-        case .slower: verdict = .worse
-        case .faster: verdict = .better
-        case .withinNoise: verdict = .noChange
-        case .inconclusive: verdict = .inconclusive
-        case .added, .removed: verdict = .notComparable
-        }
         return StrategyComparisonRow(
             strategy: strategy, tier: tier, measure: measure, off: row.baselineMedian, on: row.candidateMedian,
-            changePercent: row.changePercent, verdict: verdict, comparison: row)
+            changePercent: row.changePercent, verdict: Self.verdict(row.verdict), comparison: row)
+    }
+
+    /// A comparison's verdict in the words of choosing a strategy.
+    static func verdict(_ verdict: LaunchStats.Verdict) -> Verdict {
+        switch verdict {
+        case .slower: .worse
+        case .faster: .better
+        case .withinNoise: .noChange
+        case .inconclusive: .inconclusive
+        case .added, .removed: .notComparable
+        }
+    }
+
+    /// `compare --runs auto`: the row as the sequential rule decided it after `pairs` pairs.
+    public mutating func apply(_ outcome: SequentialGate.Outcome, pairs: Int) {
+        comparison.apply(outcome, pairs: pairs)
+        verdict = Self.verdict(comparison.verdict)
     }
 }

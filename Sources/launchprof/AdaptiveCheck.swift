@@ -11,11 +11,14 @@ struct AdaptiveCheck {
     let thresholds: Thresholds
     let budget: AdaptiveOptions
     let quiet: Bool
+    /// `compare`: the rows that decide when to stop, decided both ways (``SequentialLook/symmetric``).
+    var keys: Set<String>?
 
-    init(thresholds: Thresholds, budget: AdaptiveOptions, quiet: Bool) {
+    init(thresholds: Thresholds, budget: AdaptiveOptions, quiet: Bool, keys: Set<String>? = nil) {
         self.thresholds = thresholds
         self.budget = budget
         self.quiet = quiet
+        self.keys = keys
     }
 
     struct Outcome {
@@ -26,6 +29,8 @@ struct AdaptiveCheck {
         var pairs: Int
         /// Why the runs stopped.
         var stop: AdaptiveSession.Stop
+        /// The last look: its outcome per row.
+        var look: SequentialLook
     }
 
     func run(baseline a: some LaunchPlan, candidate b: some LaunchPlan) throws -> Outcome {
@@ -34,7 +39,7 @@ struct AdaptiveCheck {
         let session = AdaptiveSession(
             a: a.session(runs: 0, warmup: a.warmup), b: b.session(runs: 0, warmup: b.warmup),
             maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
-        var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns)
+        var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns, keys: keys, symmetric: keys != nil)
         let runs: (a: [RunRecord], b: [RunRecord], stop: AdaptiveSession.Stop)
         do {
             runs = try session.run(progress: { progress.handle($0) }) { look in
@@ -48,6 +53,6 @@ struct AdaptiveCheck {
         let resultA = a.result(runs.a), resultB = b.result(runs.b)
         return Outcome(
             baseline: resultA, candidate: resultB, comparison: sequential.comparison(baseline: resultA, candidate: resultB),
-            pairs: runs.a.count, stop: runs.stop)
+            pairs: runs.a.count, stop: runs.stop, look: sequential)
     }
 }

@@ -83,14 +83,20 @@ struct CompareCommand: ParsableCommand {
                 }
                 let off = try launchProfile("off", pair.off)
                 let on = try launchProfile("on", pair.on)
-                let (offResult, onResult, stop) = try measure(off: off, on: on, thresholds: limits)
-                if let stop { notes.append("\(name) on \(label): \(stop)") }
+                let (offResult, onResult, sequential) = try measure(off: off, on: on, thresholds: limits)
+                if let sequential { notes.append("\(name) on \(label): \(stopNote(sequential))") }
                 runsASide = max(runsASide, min(offResult.runs.count, onResult.runs.count))
                 for measure in StrategyMeasure.allCases {
                     if let row = StrategyComparisonRow.compare(
                         strategy: name, tier: label, measure: measure, off: offResult, on: onResult,
                         firstUse: profile.touch.first, thresholds: limits)
                     {
+                        var row = row
+                        if let sequential, let key = measure.sequentialKey(firstUse: profile.touch.first),
+                            let outcome = sequential.look.outcomes[key]
+                        {
+                            row.apply(outcome, pairs: sequential.look.pairs)
+                        }
                         rows.append(row)
                     }
                 }
@@ -104,26 +110,25 @@ struct CompareCommand: ParsableCommand {
     /// `--runs auto`: after how many pairs the runs stopped, and why.
     private func stopNote(_ outcome: AdaptiveCheck.Outcome) -> String {
         let pairs = "\(outcome.pairs) pair\(outcome.pairs == 1 ? "" : "s")"
-        switch outcome.stop {
-        case .decided:
-            let slower = outcome.comparison.regressions.map(\.path)
-            return slower.isEmpty
-                ? "stopped after \(pairs): every phase of the launch decided"
-                : "stopped after \(pairs): decided slower with the strategy on: \(slower.map { "'\($0)'" }.joined(separator: ", "))"
-        case .maxPairs: return "stopped after \(pairs): the budget ran out (--max-runs \(adaptive.maxRuns)) before every phase decided"
-        case .maxTime:
-            return
-                "stopped after \(pairs): the budget ran out (--max-time \(SecondsFormat.format(adaptive.maxTime, precision: 0)) s) before every phase decided"
+        let undecided = outcome.look.outcomes.values.filter { $0.decision == .undecided }.count
+        let left = "\(undecided) timed row\(undecided == 1 ? "" : "s") still inconclusive"
+        // The session reports the last look as `decided` too: what is undecided says whether it was.
+        guard undecided > 0 else { return "stopped after \(pairs): every timed row decided" }
+        if outcome.stop == .maxTime || outcome.pairs < adaptive.maxRuns {
+            return "stopped after \(pairs): the budget ran out (--max-time \(SecondsFormat.format(adaptive.maxTime, precision: 0)) s), \(left)"
         }
+        return "stopped after \(pairs): the budget ran out (--max-runs \(adaptive.maxRuns)), \(left)"
     }
 
-    /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until check's sequential
-    /// rule decides, with why the pairs stopped.
-    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, String?) {
+    /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until the sequential rule
+    /// decides every timed measure (better, worse or no change: ``SequentialLook/symmetric``) or the
+    /// budget runs out.
+    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, AdaptiveCheck.Outcome?) {
         defer { off.cleanUp(); on.cleanUp() }
         if profile.runs == .auto {
-            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: profile.quiet).run(baseline: off, candidate: on)
-            return (outcome.baseline, outcome.candidate, stopNote(outcome))
+            let keys = Set(StrategyMeasure.allCases.compactMap { $0.sequentialKey(firstUse: profile.touch.first) })
+            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: profile.quiet, keys: keys).run(baseline: off, candidate: on)
+            return (outcome.baseline, outcome.candidate, outcome)
         }
         let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
         defer { progress.finish() }

@@ -54,6 +54,33 @@ struct SequentialLookTests {
         #expect(look.outcomes.values.allSatisfy { $0.decision == .notSlower })
     }
 
+    @Test func compareWaitsOnlyForItsRowsAndDecidesBothWays() {
+        // A 10% improvement of `b`: check's rule would call it "not slower" at once; compare's waits
+        // until the interval lies past −threshold, and looks at `b` and the total only.
+        var rng = Seeded(state: 14)
+        var look = SequentialLook(thresholds: Thresholds(percent: 2, seconds: 0), maxPairs: 200, keys: ["b", SequentialLook.totalKey], symmetric: true)
+        let pairs = Self.sequence(&look, shift: -0.10, budget: 200, rng: &rng)
+        #expect(pairs < 200, "decided before the budget")
+        #expect(look.outcomes["a"] == nil, "a phase compare does not report is not waited for")
+        #expect(look.outcomes["b"]?.decision == .faster)
+        #expect(look.outcomes.values.allSatisfy { $0.decision != .undecided })
+        // The same runs under check's rule stop at the first look, with `b` merely "not slower".
+        var rng2 = Seeded(state: 14)
+        var check = SequentialLook(thresholds: Thresholds(percent: 2, seconds: 0), maxPairs: 200, keys: ["b", SequentialLook.totalKey])
+        #expect(Self.sequence(&check, shift: -0.10, budget: 200, rng: &rng2) <= pairs)
+    }
+
+    @Test func compareSaysUndecidedWhileAnImprovementMayBeBiggerThanTheThreshold() {
+        var look = SequentialLook(thresholds: Thresholds(percent: 5, seconds: 0), maxPairs: 200, symmetric: true)
+        // Interval −8%…+1% of a 100 ms phase: not slower, but maybe better than 5%.
+        let outcome = SequentialGate.Outcome(decision: .notSlower, change: -0.003, lower: -0.008, upper: 0.001, level: 0.99)
+        #expect(look.settled(outcome, 0.005).decision == .undecided)
+        let inside = SequentialGate.Outcome(decision: .notSlower, change: 0, lower: -0.004, upper: 0.004, level: 0.99)
+        #expect(look.settled(inside, 0.005).decision == .notSlower)
+        look.symmetric = false
+        #expect(look.settled(outcome, 0.005).decision == .notSlower)
+    }
+
     @Test func theBudgetStopsWithUndecidedPhases() {
         var rng = Seeded(state: 13)
         // A 5% slowdown against a 5% threshold cannot be decided either way.

@@ -35,6 +35,27 @@ import LaunchCore
         #expect(outcome.stdout.components(separatedBy: "releaseCachesOnBackground  host").count - 1 >= 12)  // Two tiers × six measures.
     }
 
+    @Test func runsAutoSaysWhyItStoppedAndEachVerdictWhy() throws {
+        let outcome = try CLI.run([
+            "compare", "--strategy", "coalescedLayout", "--runs", "auto", "--max-runs", "16", "--warmup", "0", "--quiet"
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let stop = try #require(lines.first { $0.hasPrefix("coalescedLayout on host: stopped after ") }, "\(outcome.stdout)")
+        #expect(
+            stop.contains(#/stopped after \d+ pairs?: (every timed row decided|the budget ran out \(--max-runs 16\), \d+ timed rows? still inconclusive)/#),
+            "\(stop)")
+        // Never "decided" while a timed row is still inconclusive.
+        let timed = ["  first frame  ", "  interactive  ", "  total  ", "  background time  "]
+        let inconclusive = lines.filter { line in line.contains("  inconclusive: ") && timed.contains { line.contains($0) } }.count
+        #expect((inconclusive == 0) == stop.contains("every timed row decided"), "\(outcome.stdout)")
+        // Every compared row says why: its verdict word, then a reason with numbers.
+        for measure in ["first frame", "interactive", "total"] {
+            let row = try #require(lines.first { $0.contains("  \(measure)  ") }, "\(measure)")
+            #expect(row.contains(#/(better|worse|no change|inconclusive): [+-]\d+\.\d%/#), "\(row)")
+        }
+    }
+
     @Test func badRequestsExitTwo() throws {
         let unknown = try CLI.run(["compare", "--strategy", "warpDrive"])
         #expect(unknown.status == 2)
