@@ -22,7 +22,7 @@ check() {
   local label=$1
   shift
   local report="$WORK/$label.txt" result="$WORK/$label.json"
-  if ! "$BIN" exec --runs 2 --expect-phase 'loading config' --output "$result" -- "$@" >"$report" 2>&1; then
+  if ! "$BIN" exec --runs 2 --all-phases --expect-phase 'loading config' --output "$result" -- "$@" >"$report" 2>&1; then
     cat "$report" >&2
     fail "$label: launchprof exec -- $* exited non-zero"
   fi
