@@ -4,11 +4,12 @@ import LaunchStats
 extension ComparisonWording {
     /// A verdict with its reason in words and numbers (docs/comparison.md, "Reading a verdict"):
     ///
-    /// - `slower: +9.7% (+3.00 ms, 99% CI +5.1%…+14.2%), over 5% threshold (--threshold); confidence 99.98%`
-    /// - `within noise: +30.8% (+1.20 ms, 99% CI +28.9%…+33.0%), but only +1.20 ms: under the 2.00 ms minimum change (--min-change), not a regression`
-    /// - `within noise: +0.4% (99% CI −1.2%…+2.0%): the whole interval inside ±5% (--threshold), any change is smaller`
-    /// - `inconclusive: +22.5% (99% CI +16.0%…+23.5%) straddles the 2.00 ms minimum change (20.0% here, --min-change); ~12 more runs each would decide`
-    /// - `inconclusive: +29.5% (99% CI …) is past the 5% threshold, but 3 runs each cannot reach significance (the rank test needs 5 each); ~2 more runs each would decide`
+    /// - `slower: +10.0% (+20.0 ms, 99% CI +9.8%…+10.2%), over the 5% threshold (--threshold); confidence 99.99%`
+    /// - `within noise: +3.0% (+3.00 ms, 99% CI +2.6%…+3.4%) is real, but under the 5% threshold (--threshold): not a regression`
+    /// - `within noise: +30.8% (99% CI +28.9%…+33.0%), but only +1.20 ms: under the 2.00 ms minimum change (51.3% here, --min-change), not a regression`
+    /// - `within noise: +0.0% (+0 s, 99% CI −0.4%…+0.4%): the whole interval inside ±5% (--threshold), any change is smaller`
+    /// - `inconclusive: +22.5% (+2.25 ms, 99% CI +16.0%…+23.5%) straddles the 2.00 ms minimum change (20% here, --min-change); ~12 more runs each would decide`
+    /// - `inconclusive: +29.7% (+30.0 ms, 99% CI …) is past the 5% threshold (--threshold), but 3 runs each cannot reach significance (the rank test needs 5 each); ~2 more runs each would decide`
     ///
     /// With `check --runs auto` (``ComparisonRow/sequentialRuns``) the verdict says after how many
     /// runs each it was reached, and the interval is the sequential rule's.
