@@ -39,11 +39,11 @@ extension TextReportExporter {
         return lines
     }
 
-    /// A share as a whole percentage, `<1%` below one.
+    /// A share as a whole percentage, `<1%` below one (as the folded phases are).
     static func share(_ fraction: Double) -> String {
         guard fraction.isFinite else { return "n/a" }
         let percent = fraction * 100
-        if percent > 0 && percent < 0.5 { return "<1%" }
+        if percent > 0 && percent < foldedShare * 100 { return "<1%" }
         return percent < 1e6 ? "\(Int(percent.rounded()))%" : ">999999%"
     }
 

@@ -139,8 +139,8 @@ import LaunchCore
                 // The parents' own time: 40 − 30 − 5 × 0.5 ms.
                 "    8%  7.50 ms  decoding",
                 "    8%  7.50 ms  drawing",
-                // 0.5% rounds to 1%.
-                "    1%   500 µs  decoding/small 0"
+                // 0.5%: under 1%, as the folded phases are.
+                "   <1%   500 µs  decoding/small 0"
             ])
         // Fewer than 3 launch phases: nothing to rank.
         let one = LaunchResult(
