@@ -13,7 +13,14 @@ import LaunchCore
 /// the token (in `/proc/<pid>/environ`) are the run's escaped descendants — never a process some
 /// other part of launchprof started. Each is killed with its group and reaped, repeatedly, since
 /// killing one re-parents its children here in turn. Bounded to ``budgetNanoseconds``. A
-/// descendant that both leaves the group and clears its environment is not found.
+/// descendant that both leaves the group and clears its environment is not found here (the
+/// launch's cgroup, ``RunContainment``, ends it where there is one).
+///
+/// A dead process has an empty `/proc/<pid>/environ`, so the token cannot name a zombie: the
+/// zombie children of launchprof outside its process group are reaped whatever they carried (those
+/// killed in the group of an escaped one, or by ``RunContainment/end()``, are re-parented here
+/// dead), except the leaders of launches in flight, which their launch reaps
+/// (``ChildProcessGuard/isLeader(_:)``).
 enum EscapedProcessReaper {
     /// The longest a sweep may take (1 s).
     static let budgetNanoseconds: UInt64 = 1_000_000_000
@@ -35,14 +42,19 @@ enum EscapedProcessReaper {
         let giveUp = MonotonicClock.nanoseconds() &+ budgetNanoseconds
         var killed = 0
         while MonotonicClock.nanoseconds() < giveUp {
-            let escaped = children(of: me).filter { $0.group != myGroup && environment($0.pid, contains: entry) }
+            let outside = children(of: me).filter { $0.group != myGroup && !ChildProcessGuard.isLeader($0.pid) }
+            let escaped = outside.filter { $0.isZombie || environment($0.pid, contains: entry) }
             if escaped.isEmpty { break }
-            for child in escaped {
+            for child in escaped where !child.isZombie {
                 if child.group > 0 { kill(-child.group, SIGKILL) }
                 kill(child.pid, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
                 killed += 1
+            }
+            for child in escaped where child.isZombie {
+                var status: Int32 = 0
+                while waitpid(child.pid, &status, WNOHANG) < 0 && errno == EINTR {}
             }
         }
         return killed
@@ -61,6 +73,8 @@ enum EscapedProcessReaper {
     struct Child: Equatable {
         var pid: pid_t
         var group: pid_t
+        /// Dead and not yet reaped (state `Z`).
+        var isZombie = false
     }
 
     /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`.
@@ -69,7 +83,7 @@ enum EscapedProcessReaper {
             guard let pid = pid_t(name), pid > 0, let text = readStat(pid),
                 let stat = parseStat(text), stat.parent == parent
             else { return nil }
-            return Child(pid: pid, group: stat.group)
+            return Child(pid: pid, group: stat.group, isZombie: stat.state == "Z")
         }
     }
 
@@ -102,12 +116,12 @@ enum EscapedProcessReaper {
         return String(decoding: buffer[..<n], as: UTF8.self)
     }
 
-    /// The parent and group fields of a `/proc/<pid>/stat` line: `pid (comm) state ppid pgrp …`,
+    /// The state, parent and group fields of a `/proc/<pid>/stat` line: `pid (comm) state ppid pgrp …`,
     /// where `comm` may contain spaces and parentheses, so the fields are read after the last `)`.
-    static func parseStat(_ text: String) -> (parent: pid_t, group: pid_t)? {
+    static func parseStat(_ text: String) -> (parent: pid_t, group: pid_t, state: Substring)? {
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count >= 3, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
-        return (parent, group)
+        return (parent, group, fields[0])
     }
 }

@@ -42,7 +42,7 @@ public struct InstructionCounting: Sendable {
 
     /// Removes the output directory and anything left in it.
     public func cleanUp() {
-        FileIO.removeTree(outputDirectory)
+        FileIO.removeTemporaryDirectory(outputDirectory)
     }
 
     /// The command that runs `executable arguments…` under Callgrind.

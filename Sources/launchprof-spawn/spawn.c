@@ -1,6 +1,10 @@
 // launchprof-spawn: the small process `launchprof exec` starts each run through.
 //
-//   launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//   launchprof-spawn REPORT_FD [--join FILE] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//
+// --join (the launch's own cgroup, `RunContainment`): it writes its own pid to FILE (a cgroup v2's
+// cgroup.procs) first, before its reading of the start, so that the program is in the cgroup from
+// its first instruction and the move is not timed; a failure is ignored (the run is then uncontained).
 //
 // --enter/--leave (a device tier applied from outside, `RunThrottle.spawnerMoves`): it writes its
 // own pid to each --enter file (the run's cgroups' cgroup.procs) just before its posix_spawn and to
@@ -78,7 +82,7 @@ static int write_pid(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
+    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--join FILE] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
     if (argc < 5) {
         report(2, usage_text, sizeof usage_text - 1);
         return 127;
@@ -96,6 +100,10 @@ int main(int argc, char **argv) {
     // The cgroup files to enter and leave, then `--` and the program.
     const char *enter[8], *leave[8];
     int enters = 0, leaves = 0, next = 2;
+    if (next + 1 < argc && strcmp(argv[next], "--join") == 0) {
+        (void)write_pid(argv[next + 1]);
+        next += 2;
+    }
     while (next + 1 < argc && (strcmp(argv[next], "--enter") == 0 || strcmp(argv[next], "--leave") == 0)) {
         int entering = strcmp(argv[next], "--enter") == 0;
         if ((entering ? enters : leaves) == 8) break;

@@ -121,7 +121,7 @@ struct ExecPlan: LaunchPlan {
 
     /// Removes what the runs left in launchprof's own directory.
     func cleanUp() {
-        if let scratch { FileIO.removeTree(scratch) }
+        if let scratch { FileIO.removeTemporaryDirectory(scratch) }
     }
 
     func session(runs: Int, warmup: Int) -> LaunchSession {

@@ -159,7 +159,9 @@ extension Result {
     }
 
     @Test func statLinesAreReadAfterTheLastParenthesis() {
-        #expect(EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0") ?? (0, 0) == (7, 9))
+        let stat = EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0")
+        #expect(stat.map { ($0.parent, $0.group) } ?? (0, 0) == (7, 9))
+        #expect(stat?.state == "S")
         #expect(EscapedProcessReaper.parseStat("garbage") == nil)
     }
 }
