@@ -70,31 +70,35 @@ struct RunContainment: Sendable {
             guard let mount = CgroupMounts.current().unified,
                 let own = CgroupMembership.callingThread()?.unifiedPath.flatMap({ mount.directory(of: $0) })
             else { return nil }
+            StaleCgroups.sweepOnce(own)
             let pool = Pool(parent: own)
-            guard let first = pool.makeDirectory() else { return nil }
+            guard let first = pool.makeDirectory(registeringRemoval: true) else { return nil }
             guard access(first.directory + "/cgroup.kill", W_OK) == 0 else {
-                rmdir(first.directory)
+                pool.removeAll()
                 return nil
             }
-            pool.free = [first]
-            pool.made = [first]
-            _ = ExitCleanup.register { pool.removeAll() }
+            pool.lock.withLock { pool.free = [first] }
             return pool
         }
 
-        private func makeDirectory() -> RunContainment? {
-            StaleCgroups.sweepOnce(parent)
-            let path = parent + "/" + ThrottleRegistry.newCgroupName()
-            guard mkdir(path, 0o755) == 0 else { return nil }
-            return RunContainment(directory: path)
+        /// Makes a directory and records it (with, for the first, the pool's removal at the end),
+        /// inside ``ExitCleanup/guarded(_:)``: none is made once launchprof is ending, and none made
+        /// before is missed.
+        private func makeDirectory(registeringRemoval: Bool = false) -> RunContainment? {
+            ExitCleanup.guarded { register in
+                let path = parent + "/" + ThrottleRegistry.newCgroupName()
+                guard mkdir(path, 0o755) == 0 else { return nil }
+                let made = RunContainment(directory: path)
+                lock.withLock { self.made.append(made) }
+                if registeringRemoval { _ = register { [self] in removeAll() } }
+                return made
+            }
         }
 
         /// A directory for one launch (a new one while others are in use).
         func acquire() -> RunContainment? {
             if let reused = lock.withLock({ free.popLast() }) { return reused }
-            guard let new = makeDirectory() else { return nil }
-            lock.withLock { made.append(new) }
-            return new
+            return makeDirectory()
         }
 
         /// Gives a directory back after its launch (``end()`` called).
