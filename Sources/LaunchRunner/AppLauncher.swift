@@ -193,14 +193,15 @@ public struct AppLauncher: Sendable {
             }
         }
         let spawner = program?.spawner
-        // The launch's own cgroup, unless its throttle's v2 cgroup already holds it.
-        let containment = runThrottle?.mechanism == .cgroupV2 ? nil : RunContainment.Pool.shared?.acquire()
+        // A program's own cgroup, unless its throttle's v2 cgroup already holds it (the built-in app
+        // starts no daemon: its process group holds it).
+        let containment = program == nil || runThrottle?.mechanism == .cgroupV2 ? nil : RunContainment.Pool.shared?.acquire()
         defer { if let containment { RunContainment.Pool.shared?.release(containment) } }
         // Through the spawner, it moves itself into the run's cgroups around its own spawn (exact, and
         // its timing is never throttled); else this thread does, around the spawn below.
         let moves = runThrottle?.spawnerMoves ?? SpawnerMoves()
         let moveArguments =
-            (containment.map { ["--join", $0.procsFile] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
+            (containment.map { ["--join", $0.directory] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
         let argv = spawner.map { [$0, String(reportPipe[1])] + moveArguments + ["--", executable] + command } ?? command
         let envp = env.map { "\($0.key)=\($0.value)" }
 

@@ -7,9 +7,12 @@ import LaunchCore
 /// found and ended — also a daemon that left the program's process group (`setsid()`) and cleared
 /// its environment, which neither the group kill nor ``EscapedProcessReaper`` can find.
 ///
-/// The program enters it before its first instruction when it is started through the spawner
-/// (`launchprof-spawn --join`, before the spawner's reading of the run's start, so the move is not
-/// timed), else right after its spawn (``attach(_:)``). At the end of the launch, ``end()`` reads
+/// Started through the spawner (`launchprof exec`'s runs), the program is born inside it:
+/// `launchprof-spawn --join DIRECTORY` starts it with `clone3(CLONE_INTO_CGROUP)`, which costs
+/// nothing more than its `posix_spawn`. A launch without the spawner (`--prepare`, `--cleanup`) is
+/// moved in right after its spawn (``attach(_:)``), which costs an RCU grace period (about 12 ms
+/// here, untimed); the built-in app's launches have none (they start no daemon: the process group
+/// holds them). At the end of the launch, ``end()`` reads
 /// `cgroup.events` (one read: the usual answer is "not populated") and, if anything is left, kills
 /// it all at once with `cgroup.kill` (Linux 5.14) and waits, at most ``budgetNanoseconds``, until
 /// it has exited.
@@ -34,18 +37,29 @@ struct RunContainment: Sendable {
         CgroupFile.writeReturningError(String(pid), to: procsFile) == nil
     }
 
-    /// Whether a process is still inside (`cgroup.events`: `populated 1`).
+    /// Whether a process is still inside (`cgroup.events` begins `populated 1`): one `read` of 64
+    /// bytes, at the end of every launch.
     var isPopulated: Bool {
-        guard let events = CgroupFile.read(directory + "/cgroup.events") else { return false }
-        return events.split(separator: "\n").contains("populated 1")
+        let fd = open(directory + "/cgroup.events", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &bytes) { buffer in
+            var n = 0
+            repeat { n = read(fd, buffer.baseAddress, buffer.count) } while n < 0 && errno == EINTR
+            return n > 0 && buffer.prefix(n).starts(with: "populated 1".utf8)
+        }
     }
 
     /// Kills whatever is still inside and waits until it has exited (at most ``budgetNanoseconds``);
     /// returns whether anything was there. Those of them that become this process's children are
-    /// reaped by the next ``EscapedProcessReaper/sweep(token:)``.
+    /// reaped by the next ``EscapedProcessReaper/sweep(token:)``. A directory `cgroup.kill` was
+    /// written to is not used again: this kernel (6.18) kills a process later born into it with
+    /// `CLONE_INTO_CGROUP` (its kill count is compared with the parent's cgroup's).
     @discardableResult
     func end() -> Bool {
         guard isPopulated else { return false }
+        Pool.shared?.retire(self)
         _ = CgroupFile.writeReturningError("1", to: directory + "/cgroup.kill")
         let giveUp = MonotonicClock.nanoseconds() &+ Self.budgetNanoseconds
         while isPopulated, MonotonicClock.nanoseconds() < giveUp { usleep(500) }
@@ -61,6 +75,8 @@ struct RunContainment: Sendable {
         private let lock = ConditionLock()
         private var free: [RunContainment] = []
         private var made: [RunContainment] = []
+        /// Directories not to use again (``RunContainment/end()`` killed what was inside).
+        private var retired: Set<String> = []
 
         private init(parent: String) { self.parent = parent }
 
@@ -101,9 +117,28 @@ struct RunContainment: Sendable {
             return makeDirectory()
         }
 
-        /// Gives a directory back after its launch (``end()`` called).
+        /// Gives a directory back after its launch (``end()`` called); a retired one is removed.
         func release(_ containment: RunContainment) {
-            lock.withLock { free.append(containment) }
+            let reusable = lock.withLock { () -> Bool in
+                guard retired.contains(containment.directory) else {
+                    free.append(containment)
+                    return true
+                }
+                made.removeAll { $0.directory == containment.directory }
+                return false
+            }
+            if !reusable { Self.remove(containment) }
+        }
+
+        /// Marks a directory as not to be used again.
+        func retire(_ containment: RunContainment) {
+            lock.withLock { _ = retired.insert(containment.directory) }
+        }
+
+        /// Kills what is inside a directory and removes it.
+        private static func remove(_ containment: RunContainment) {
+            _ = CgroupRemoval(directory: containment.directory, threadsFile: "cgroup.threads", parentThreads: nil, lift: nil)
+                .remove(budgetNanoseconds: removalBudget)
         }
 
         /// Kills what is inside every directory and removes them.
@@ -112,10 +147,7 @@ struct RunContainment: Sendable {
                 defer { made = []; free = [] }
                 return made
             }
-            for containment in all {
-                _ = CgroupRemoval(directory: containment.directory, threadsFile: "cgroup.threads", parentThreads: nil, lift: nil)
-                    .remove(budgetNanoseconds: Self.removalBudget)
-            }
+            for containment in all { Self.remove(containment) }
         }
 
         /// The longest each directory's removal waits for what it killed (500 ms).
