@@ -61,11 +61,11 @@ public enum ExitCleanup {
         actions.removeAll { $0.number == registration.number }
     }
 
-    /// How many actions are registered (for tests).
-    public static var registeredCount: Int {
+    /// Whether `registration` is still registered.
+    static func isRegistered(_ registration: Registration) -> Bool {
         lock()
         defer { unlock() }
-        return actions.count
+        return actions.contains { $0.number == registration.number }
     }
 
     /// Runs and forgets every registered action, newest first, exactly once; later calls (another

@@ -229,6 +229,11 @@ public enum FileIO {
         }
     }
 
+    /// The cleanup registration of a temporary directory not yet removed.
+    static func temporaryRegistration(of path: String) -> ExitCleanup.Registration? {
+        temporaryDirectories.withLock { $0[path] }
+    }
+
     /// The temporary directories made and not yet removed, with their cleanup registrations.
     private static let temporaryDirectories = Mutex<[String: ExitCleanup.Registration]>([:])
 

@@ -16,11 +16,10 @@ import LaunchCore
 /// descendant that both leaves the group and clears its environment is not found here (the
 /// launch's cgroup, ``RunContainment``, ends it where there is one).
 ///
-/// A dead process has an empty `/proc/<pid>/environ`, so the token cannot name a zombie: the
-/// zombie children of launchprof outside its process group are reaped whatever they carried (those
-/// killed in the group of an escaped one, or by ``RunContainment/end()``, are re-parented here
-/// dead), except the leaders of launches in flight, which their launch reaps
-/// (``ChildProcessGuard/isLeader(_:)``).
+/// A dying or dead process has an empty `/proc/<pid>/environ`, so the token cannot name the other
+/// members of an escaped one's group, which die with it and are re-parented here: the children in a
+/// group this sweep killed are waited for too (else they would stay zombies). The leaders of
+/// launches in flight are never touched (``ChildProcessGuard/isLeader(_:)``).
 enum EscapedProcessReaper {
     /// The longest a sweep may take (1 s).
     static let budgetNanoseconds: UInt64 = 1_000_000_000
@@ -41,20 +40,22 @@ enum EscapedProcessReaper {
         let entry = Array("\(tokenVariable)=\(token)".utf8)
         let giveUp = MonotonicClock.nanoseconds() &+ budgetNanoseconds
         var killed = 0
+        // The groups killed so far: their members re-parented here are dying, whatever their
+        // environment still shows, and are waited for.
+        var killedGroups: Set<pid_t> = []
         while MonotonicClock.nanoseconds() < giveUp {
             let outside = children(of: me).filter { $0.group != myGroup && !ChildProcessGuard.isLeader($0.pid) }
-            let escaped = outside.filter { $0.isZombie || environment($0.pid, contains: entry) }
+            let escaped = outside.filter { killedGroups.contains($0.group) || (!$0.isZombie && environment($0.pid, contains: entry)) }
             if escaped.isEmpty { break }
-            for child in escaped where !child.isZombie {
-                if child.group > 0 { kill(-child.group, SIGKILL) }
-                kill(child.pid, SIGKILL)
+            for child in escaped {
+                if !child.isZombie {
+                    if child.group > 0 { kill(-child.group, SIGKILL) }
+                    kill(child.pid, SIGKILL)
+                    killedGroups.insert(child.group)
+                    killed += 1
+                }
                 var status: Int32 = 0
                 while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
-                killed += 1
-            }
-            for child in escaped where child.isZombie {
-                var status: Int32 = 0
-                while waitpid(child.pid, &status, WNOHANG) < 0 && errno == EINTR {}
             }
         }
         return killed

@@ -52,17 +52,21 @@ struct RunContainment: Sendable {
     }
 
     /// Kills whatever is still inside and waits until it has exited (at most ``budgetNanoseconds``);
-    /// returns whether anything was there. Those of them that become this process's children are
-    /// reaped by the next ``EscapedProcessReaper/sweep(token:)``. A directory `cgroup.kill` was
+    /// returns whether anything was there. Those of them that became this process's children are
+    /// reaped. A directory `cgroup.kill` was
     /// written to is not used again: this kernel (6.18) kills a process later born into it with
     /// `CLONE_INTO_CGROUP` (its kill count is compared with the parent's cgroup's).
     @discardableResult
     func end() -> Bool {
         guard isPopulated else { return false }
         Pool.shared?.retire(self)
+        let inside = (CgroupFile.read(procsFile) ?? "").split(separator: "\n").compactMap { pid_t($0) }
         _ = CgroupFile.writeReturningError("1", to: directory + "/cgroup.kill")
         let giveUp = MonotonicClock.nanoseconds() &+ Self.budgetNanoseconds
         while isPopulated, MonotonicClock.nanoseconds() < giveUp { usleep(500) }
+        // Those re-parented here (launchprof is the subreaper of what it launches) are reaped.
+        var status: Int32 = 0
+        for pid in inside { while waitpid(pid, &status, WNOHANG) < 0 && errno == EINTR {} }
         return true
     }
 
