@@ -61,6 +61,16 @@ public enum ExitCleanup {
         actions.removeAll { $0.number == registration.number }
     }
 
+    /// Runs one registered action now, as the end of launchprof would, and forgets it (for tests of
+    /// what an interruption does).
+    static func runNow(_ registration: Registration) {
+        lock()
+        let index = actions.firstIndex { $0.number == registration.number }
+        let entry = index.map { actions.remove(at: $0) }
+        unlock()
+        entry?.action()
+    }
+
     /// Whether `registration` is still registered.
     static func isRegistered(_ registration: Registration) -> Bool {
         lock()

@@ -12,7 +12,7 @@ import Synchronization
 /// ``ExitCleanup`` that does what the end of a run does (``AppLauncher/killAndReapGroup(_:token:containment:)``):
 /// everything left in its cgroup killed, its group killed and reaped, and what escaped the group
 /// with its token. Every launch in flight has one, so overlapping launches (`--relaunch-after`) are
-/// all ended. Throttled runs' cgroups and duty cycles are released after them (``ThrottleRegistry``).
+/// all ended. Throttled runs' cgroups and duty cycles register their own release.
 public enum ChildProcessGuard {
     /// The leaders (first processes) of the launches in flight: children of launchprof that the
     /// launch itself reaps, which ``EscapedProcessReaper`` must leave alone.
@@ -22,8 +22,6 @@ public enum ChildProcessGuard {
     /// then launchprof, with exit status 128 + signal). Call first thing in `main`.
     public static func install() {
         ExitCleanup.installSignalHandling()
-        // Registered first, so run last: after every launch was ended.
-        _ = ExitCleanup.register { ThrottleRegistry.releaseAll() }
     }
 
     /// The action that ends the launch whose first process is `group` (called inside

@@ -59,6 +59,15 @@ struct CgroupRemoval: Sendable {
         return result
     }
 
+    /// How long removing one cgroup may take when launchprof is ending (500 ms).
+    static let interruptedBudgetNanoseconds: UInt64 = 500_000_000
+
+    /// Removes the cgroup as ``remove(budgetNanoseconds:)`` does, without reaping what it killed:
+    /// for launchprof's end, where the launches' own threads may still be waiting for their programs.
+    func removeWithoutReaping(budgetNanoseconds: UInt64) -> Int32 {
+        layout.withUnsafeBufferPointer { Self.remove(layout: $0.baseAddress!, budgetNanoseconds: budgetNanoseconds, killed: nil) }
+    }
+
     /// The field `index` of a layout (0-based).
     private static func field(_ layout: UnsafePointer<CChar>, _ index: Int) -> UnsafePointer<CChar> {
         var pointer = layout

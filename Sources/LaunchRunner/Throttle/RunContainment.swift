@@ -106,7 +106,7 @@ struct RunContainment: Sendable {
         /// before is missed.
         private func makeDirectory(registeringRemoval: Bool = false) -> RunContainment? {
             ExitCleanup.guarded { register in
-                let path = parent + "/" + ThrottleRegistry.newCgroupName()
+                let path = parent + "/" + StaleCgroups.newName()
                 guard mkdir(path, 0o755) == 0 else { return nil }
                 let made = RunContainment(directory: path)
                 lock.withLock { self.made.append(made) }
