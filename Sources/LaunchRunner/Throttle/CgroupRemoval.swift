@@ -38,7 +38,7 @@ struct CgroupRemoval: Sendable {
     /// The cgroup's directory.
     var directory: String { layout.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
 
-    /// Removes the cgroup from ordinary code, as the signal handler does, then reaps the processes it
+    /// Removes the cgroup (as launchprof's end does, without the reaping), then reaps the processes it
     /// killed that are this process's children (within the same budget again). Returns 0 or the
     /// `errno` of the last `rmdir`.
     func remove(budgetNanoseconds: UInt64 = 1_000_000_000) -> Int32 {
