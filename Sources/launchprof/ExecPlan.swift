@@ -75,6 +75,8 @@ struct ExecPlan: LaunchPlan {
             text.map { text in
                 var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.timeout)
                 step.program = ProgramOptions()
+                // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
+                step.program?.spawner = program.spawner
                 return step
             }
         }

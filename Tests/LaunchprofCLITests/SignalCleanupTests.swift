@@ -61,7 +61,10 @@ import LaunchCore
         #expect(normal.finish(signal: nil, after: 0) == .exited(0), "\(normal.stderr)")
         Leftovers.expectNone(after: normal, marker: daemon.marker, context: "exec ended normally")
         try interrupt(arguments, rounds: 3, window: 0...0.6, marker: daemon.marker)
-        // The built-in app's launches (no spawner) are held the same way: nothing to find, nothing left.
+        // A --prepare step (no spawner: moved into its cgroup after its spawn) is held the same way.
+        let prepared = try Spawned(["exec", "--runs", "1", "--warmup", "0", "--prepare", daemon.command, "--", "/bin/true"])
+        #expect(prepared.finish(signal: nil, after: 0) == .exited(0), "\(prepared.stderr)")
+        Leftovers.expectNone(after: prepared, marker: daemon.marker, context: "exec --prepare ended normally")
     }
 
     @Test(.enabled(if: ExecutableSearchForTests.has("git"), "needs git"))

@@ -9,10 +9,11 @@ import LaunchCore
 ///
 /// Started through the spawner (`launchprof exec`'s runs), the program is born inside it:
 /// `launchprof-spawn --join DIRECTORY` starts it with `clone3(CLONE_INTO_CGROUP)`, which costs
-/// nothing more than its `posix_spawn`. A launch without the spawner (`--prepare`, `--cleanup`) is
-/// moved in right after its spawn (``attach(_:)``), which costs an RCU grace period (about 12 ms
-/// here, untimed); the built-in app's launches have none (they start no daemon: the process group
-/// holds them). At the end of the launch, ``end()`` reads
+/// nothing more than its `posix_spawn` (`--prepare` and `--cleanup` go through it too). A program
+/// launched without the spawner is moved in after its spawn (``attach(_:)``): that move waits for an
+/// RCU grace period (about 12 ms here) while the program runs, and a process it forks before the
+/// move lands stays outside. The built-in app's launches have none (they start no daemon: the
+/// process group holds them). At the end of the launch, ``end()`` reads
 /// `cgroup.events` (one read: the usual answer is "not populated") and, if anything is left, kills
 /// it all at once with `cgroup.kill` (Linux 5.14) and waits, at most ``budgetNanoseconds``, until
 /// it has exited.
