@@ -10,7 +10,8 @@ import Glibc
 /// thread of its own: the handler only writes the signal's number to a pipe; that thread runs the
 /// registered actions (newest first: a run's processes are ended before the directory they write
 /// into is removed) as ordinary code, then ends launchprof by the same signal (exit status
-/// 128 + signal). An `exit()` (a normal end or an error) runs the actions still registered too.
+/// 128 + signal); a second signal meanwhile ends it at once. An `exit()` (a normal end or an
+/// error) runs the actions still registered too.
 ///
 /// Once cleaning up has begun, nothing new may be registered: a thread that tries waits for the
 /// end. Code that creates something and registers it does both inside ``guarded(_:)``, so that a
@@ -30,6 +31,8 @@ public enum ExitCleanup {
     nonisolated(unsafe) private static var actions: [(number: Int, action: @Sendable () -> Void)] = []
     nonisolated(unsafe) private static var nextNumber = 0
     nonisolated(unsafe) private static var closing = false
+    /// Set once the cleanup thread has begun: a second signal then ends launchprof at once.
+    nonisolated(unsafe) private static var cleaningAfterSignal: Int32 = 0
     /// The pipe from the signal handler to the cleanup thread (read end, write end).
     nonisolated(unsafe) private static var signalPipe: (Int32, Int32) = (-1, -1)
     /// The signals that end launchprof after cleaning up.
@@ -113,6 +116,12 @@ public enum ExitCleanup {
             if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { received in
+                // A second signal while cleaning up (a cleanup that hangs): end now, by the signal.
+                if ExitCleanup.cleaningAfterSignal != 0 {
+                    Glibc.signal(received, SIG_DFL)
+                    raise(received)
+                    return
+                }
                 // Async-signal-safe: one write of one byte; errno is kept for the interrupted code.
                 let saved = errno
                 var byte = UInt8(truncatingIfNeeded: received)
@@ -138,6 +147,7 @@ public enum ExitCleanup {
             return nil
         }
         let received = Int32(byte)
+        cleaningAfterSignal = 1
         runAll()
         // Ended by the signal itself, as without a handler: the parent sees it (a shell, 128 + signal).
         signal(received, SIG_DFL)
