@@ -43,8 +43,11 @@ public enum ExitCleanup {
     /// begun, waits for the end instead of calling `body`. Keep `body` short and non-blocking.
     public static func guarded<R>(_ body: (_ register: (@escaping @Sendable () -> Void) -> Registration) throws -> R) rethrows -> R {
         lock()
+        if closing {
+            unlock()
+            waitForTheEnd()
+        }
         defer { unlock() }
-        if closing { waitForTheEnd() }
         return try body { action in
             nextNumber += 1
             actions.append((nextNumber, action))
