@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 extension CoreError {
     /// The system's refusal to `action` the file at `path`, with `errno`'s message.
@@ -205,14 +206,36 @@ public enum FileIO {
         return String(directory)
     }
 
-    /// A new directory only this user can read, `<parent>/<prefix>XXXXXX` (`mkdtemp`).
+    /// A new directory only this user can read, `<parent>/<prefix>XXXXXX` (`mkdtemp`), removed with
+    /// all it holds by ``removeTemporaryDirectory(_:)``, or when launchprof ends first: by `exit()`
+    /// or by SIGINT, SIGTERM or SIGHUP (``ExitCleanup``).
     public static func makeTemporaryDirectory(in parent: String, prefix: String) throws(CoreError) -> String {
         var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .errno(parent, "create a temporary directory")
+        let made: String? = ExitCleanup.guarded { register in
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+            let path = String(cString: made)
+            temporaryDirectories.withLock { $0[path] = register { removeTree(path) } }
+            return path
         }
-        return String(cString: made)
+        guard let made else { throw .errno(parent, "create a temporary directory") }
+        return made
     }
+
+    /// Removes a directory made by ``makeTemporaryDirectory(in:prefix:)`` and all it holds.
+    public static func removeTemporaryDirectory(_ path: String) {
+        removeTree(path)
+        if let registration = temporaryDirectories.withLock({ $0.removeValue(forKey: path) }) {
+            ExitCleanup.unregister(registration)
+        }
+    }
+
+    /// The cleanup registration of a temporary directory not yet removed.
+    static func temporaryRegistration(of path: String) -> ExitCleanup.Registration? {
+        temporaryDirectories.withLock { $0[path] }
+    }
+
+    /// The temporary directories made and not yet removed, with their cleanup registrations.
+    private static let temporaryDirectories = Mutex<[String: ExitCleanup.Registration]>([:])
 
     /// Removes `path` and everything below it. Symbolic links are removed, never followed.
     public static func removeTree(_ path: String) {

@@ -193,23 +193,34 @@ public struct AppLauncher: Sendable {
             }
         }
         let spawner = program?.spawner
+        // A program's own cgroup, unless its throttle's v2 cgroup already holds it (the built-in app
+        // starts no daemon: its process group holds it).
+        let containment = program == nil || runThrottle?.mechanism == .cgroupV2 ? nil : RunContainment.Pool.shared?.acquire()
+        defer { if let containment { RunContainment.Pool.shared?.release(containment) } }
         // Through the spawner, it moves itself into the run's cgroups around its own spawn (exact, and
         // its timing is never throttled); else this thread does, around the spawn below.
         let moves = runThrottle?.spawnerMoves ?? SpawnerMoves()
-        let moveArguments = moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
+        let moveArguments =
+            (containment.map { ["--join", $0.directory] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
         let argv = spawner.map { [$0, String(reportPipe[1])] + moveArguments + ["--", executable] + command } ?? command
         let envp = env.map { "\($0.key)=\($0.value)" }
 
         var pid: pid_t = 0
         var spawnReading: UInt64 = 0
         var spawnClock = SpawnClock.now()
+        var registration: ExitCleanup.Registration?
         func spawn() -> Int32 {
             withCStrings(argv) { cArgv in
                 withCStrings(envp) { cEnvp in
-                    // The reading just before the spawn is the run's origin.
-                    spawnClock = SpawnClock.now()
-                    spawnReading = spawnClock.monotonicNanoseconds
-                    return posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
+                    // Spawned and registered at once: if launchprof is ending, the launch is ended with it.
+                    ExitCleanup.guarded { register in
+                        // The reading just before the spawn is the run's origin.
+                        spawnClock = SpawnClock.now()
+                        spawnReading = spawnClock.monotonicNanoseconds
+                        let status = posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
+                        if status == 0 { registration = register(ChildProcessGuard.ending(group: pid, token: runToken, containment: containment)) }
+                        return status
+                    }
                 }
             }
         }
@@ -224,9 +235,9 @@ public struct AppLauncher: Sendable {
         if outputPipe[1] >= 0 { close(outputPipe[1]) }
         if reportPipe[1] >= 0 { close(reportPipe[1]) }
         if control[0] >= 0 { close(control[0]) }
-        if status == 0 { ChildProcessGuard.currentGroup = pid }
+        if status == 0, spawner == nil { containment?.attach(pid) }
         _ = Self.becomeSubreaper
-        defer { ChildProcessGuard.currentGroup = 0 }
+        defer { if let registration { ChildProcessGuard.ended(registration, group: pid) } }
         guard status == 0 else {
             runThrottle?.finish()
             close(protocolPipe[0]); close(errorPipe[0])
@@ -237,7 +248,7 @@ public struct AppLauncher: Sendable {
         guard let runThrottle else { return try collectRun() }
         do { try runThrottle.started(pid: pid, throughSpawner: spawner != nil) } catch {
             kill(-pid, SIGKILL)
-            Self.killAndReapGroup(pid, token: runToken)
+            Self.killAndReapGroup(pid, token: runToken, containment: containment)
             runThrottle.finish()
             throw .throttleFailed(error)
         }
@@ -259,7 +270,7 @@ public struct AppLauncher: Sendable {
                 pipes: Pipes(
                     protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
                     reportFD: reportPipe[0]),
-                spawnReading: spawnReading, index: index, runToken: runToken,
+                spawnReading: spawnReading, index: index, runToken: runToken, containment: containment,
                 trace: trace.map { ($0, traceFile, spawnClock) })
         }
     }
@@ -277,7 +288,7 @@ public struct AppLauncher: Sendable {
     /// Reads the pipes until they close or the deadline passes (or the program is ready), then
     /// reaps the process.
     private func collect(
-        pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String,
+        pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String, containment: RunContainment?,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?
     ) throws(RunnerError) -> RunRecord {
         let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
@@ -371,7 +382,7 @@ public struct AppLauncher: Sendable {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
-                Self.killAndReapGroup(pid, token: runToken)
+                Self.killAndReapGroup(pid, token: runToken, containment: containment)
                 throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
             }
             if probes, let readiness, now >= nextProbe {
@@ -382,7 +393,7 @@ public struct AppLauncher: Sendable {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
-                Self.killAndReapGroup(pid, token: runToken)
+                Self.killAndReapGroup(pid, token: runToken, containment: containment)
                 throw .killedInBackground(seconds: budget, inPhase: progress)
             }
             // Taps whose time has come, then (the launch over and every tap sent) the lines after launch.
@@ -468,7 +479,7 @@ public struct AppLauncher: Sendable {
             // is asked to stop (SIGTERM), then killed after the grace period.
             parser.closeOpenPhases(at: readyReading)
             ended = stop(pid, grace: program?.grace ?? 0)
-            Self.killAndReapGroup(pid, token: runToken)
+            Self.killAndReapGroup(pid, token: runToken, containment: containment)
             while reportOpen, Self.readable(reportFD) { try readReport() }
             if let failure { throw failure }
             // The run's origin: the spawner's reading just before the program's spawn, when it gave one.
@@ -483,7 +494,7 @@ public struct AppLauncher: Sendable {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
-            Self.killAndReapGroup(pid, token: runToken)
+            Self.killAndReapGroup(pid, token: runToken, containment: containment)
             throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
         }
         if exitReading == nil { exitReading = MonotonicClock.nanoseconds() }
@@ -500,7 +511,7 @@ public struct AppLauncher: Sendable {
             }
         }
         // Whatever the program started and left behind (it holds no pipe now, or held one too long).
-        Self.killAndReapGroup(pid, token: runToken)
+        Self.killAndReapGroup(pid, token: runToken, containment: containment)
         if let failure { throw failure }
         let stderrText = String(decoding: stderrBytes.prefix(65536), as: UTF8.self)
         if let readiness {
@@ -680,10 +691,13 @@ public struct AppLauncher: Sendable {
 
     /// Kills every process left in the program's group and reaps those that are this process's
     /// children (orphans are re-parented here, see ``becomeSubreaper``); waits at most a second.
-    /// Then kills what escaped the group with `setsid()` or `setpgid()`: the orphans re-parented here
-    /// that carry the run's `token` (``EscapedProcessReaper``).
-    static func killAndReapGroup(_ group: pid_t, token: String) {
+    /// First, what is left in the launch's cgroup (``RunContainment``), when it has one. Then kills
+    /// what escaped the group with `setsid()` or `setpgid()`: the orphans re-parented here that carry
+    /// the run's `token`, and reaps those of them already dead (``EscapedProcessReaper``).
+    static func killAndReapGroup(_ group: pid_t, token: String, containment: RunContainment? = nil) {
         defer { EscapedProcessReaper.sweep(token: token) }
+        // Everything in the launch's cgroup at once, also what left the group and cleared its environment.
+        containment?.end()
         guard kill(-group, SIGKILL) == 0 else { return }  // ESRCH: nothing left.
         let giveUp = MonotonicClock.nanoseconds() &+ 1_000_000_000
         var status: Int32 = 0

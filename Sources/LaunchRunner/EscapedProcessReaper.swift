@@ -13,7 +13,13 @@ import LaunchCore
 /// the token (in `/proc/<pid>/environ`) are the run's escaped descendants — never a process some
 /// other part of launchprof started. Each is killed with its group and reaped, repeatedly, since
 /// killing one re-parents its children here in turn. Bounded to ``budgetNanoseconds``. A
-/// descendant that both leaves the group and clears its environment is not found.
+/// descendant that both leaves the group and clears its environment is not found here (the
+/// launch's cgroup, ``RunContainment``, ends it where there is one).
+///
+/// A dying or dead process has an empty `/proc/<pid>/environ`, so the token cannot name the other
+/// members of an escaped one's group, which die with it and are re-parented here: the children in a
+/// group this sweep killed are waited for too (else they would stay zombies). The leaders of
+/// launches in flight are never touched (``ChildProcessGuard/isLeader(_:)``).
 enum EscapedProcessReaper {
     /// The longest a sweep may take (1 s).
     static let budgetNanoseconds: UInt64 = 1_000_000_000
@@ -34,15 +40,22 @@ enum EscapedProcessReaper {
         let entry = Array("\(tokenVariable)=\(token)".utf8)
         let giveUp = MonotonicClock.nanoseconds() &+ budgetNanoseconds
         var killed = 0
+        // The groups killed so far: their members re-parented here are dying, whatever their
+        // environment still shows, and are waited for.
+        var killedGroups: Set<pid_t> = []
         while MonotonicClock.nanoseconds() < giveUp {
-            let escaped = children(of: me).filter { $0.group != myGroup && environment($0.pid, contains: entry) }
+            let outside = children(of: me).filter { $0.group != myGroup && !ChildProcessGuard.isLeader($0.pid) }
+            let escaped = outside.filter { killedGroups.contains($0.group) || (!$0.isZombie && environment($0.pid, contains: entry)) }
             if escaped.isEmpty { break }
             for child in escaped {
-                if child.group > 0 { kill(-child.group, SIGKILL) }
-                kill(child.pid, SIGKILL)
+                if !child.isZombie {
+                    if child.group > 0 { kill(-child.group, SIGKILL) }
+                    kill(child.pid, SIGKILL)
+                    killedGroups.insert(child.group)
+                    killed += 1
+                }
                 var status: Int32 = 0
                 while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
-                killed += 1
             }
         }
         return killed
@@ -61,6 +74,8 @@ enum EscapedProcessReaper {
     struct Child: Equatable {
         var pid: pid_t
         var group: pid_t
+        /// Dead and not yet reaped (state `Z`).
+        var isZombie = false
     }
 
     /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`.
@@ -69,7 +84,7 @@ enum EscapedProcessReaper {
             guard let pid = pid_t(name), pid > 0, let text = readStat(pid),
                 let stat = parseStat(text), stat.parent == parent
             else { return nil }
-            return Child(pid: pid, group: stat.group)
+            return Child(pid: pid, group: stat.group, isZombie: stat.state == "Z")
         }
     }
 
@@ -102,12 +117,12 @@ enum EscapedProcessReaper {
         return String(decoding: buffer[..<n], as: UTF8.self)
     }
 
-    /// The parent and group fields of a `/proc/<pid>/stat` line: `pid (comm) state ppid pgrp …`,
+    /// The state, parent and group fields of a `/proc/<pid>/stat` line: `pid (comm) state ppid pgrp …`,
     /// where `comm` may contain spaces and parentheses, so the fields are read after the last `)`.
-    static func parseStat(_ text: String) -> (parent: pid_t, group: pid_t)? {
+    static func parseStat(_ text: String) -> (parent: pid_t, group: pid_t, state: Substring)? {
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count >= 3, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
-        return (parent, group)
+        return (parent, group, fields[0])
     }
 }

@@ -42,7 +42,7 @@ public struct InstructionCounting: Sendable {
 
     /// Removes the output directory and anything left in it.
     public func cleanUp() {
-        FileIO.removeTree(outputDirectory)
+        FileIO.removeTemporaryDirectory(outputDirectory)
     }
 
     /// The command that runs `executable arguments…` under Callgrind.
@@ -50,7 +50,8 @@ public struct InstructionCounting: Sendable {
         (
             valgrind,
             [
-                "--tool=callgrind", "--quiet",
+                // No gdbserver: its FIFOs (`vgdb-pipe-*` in TMPDIR) would outlive a killed run.
+                "--tool=callgrind", "--quiet", "--vgdb=no",
                 "--combine-dumps=yes", "--dump-line=no", "--compress-strings=yes",
                 "--callgrind-out-file=\(outputDirectory)/callgrind.out.%p",
                 executable

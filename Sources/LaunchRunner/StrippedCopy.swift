@@ -24,6 +24,9 @@ public enum StrippedCopy {
             throw .instructionsNotCounted("cannot make a copy of \(executable) without debug information: \(error.description)")
         }
         let temporary = "\(copy).\(getpid()).tmp"
+        // Removed if launchprof ends while the copy is being made.
+        let leftover = ExitCleanup.register { unlink(temporary) }
+        defer { ExitCleanup.unregister(leftover) }
         let tools: [[String]] = [
             ["objcopy", "--strip-debug", executable, temporary],
             ["strip", "--strip-debug", "-o", temporary, executable]
@@ -56,7 +59,15 @@ public enum StrippedCopy {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
+        // Killed if launchprof ends first (it runs in launchprof's process group, which SIGTERM to
+        // launchprof alone does not reach).
+        let registration = ExitCleanup.guarded { register -> ExitCleanup.Registration? in
+            guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return nil }
+            let spawned = pid
+            return register { kill(spawned, SIGKILL) }
+        }
+        guard let registration else { return -1 }
+        defer { ExitCleanup.unregister(registration) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return -1 }

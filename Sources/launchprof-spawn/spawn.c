@@ -1,6 +1,12 @@
 // launchprof-spawn: the small process `launchprof exec` starts each run through.
 //
-//   launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//   launchprof-spawn REPORT_FD [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//
+// --join DIRECTORY (the launch's own cgroup v2, `RunContainment`): the program is started inside it
+// from its first instruction, by clone3(CLONE_INTO_CGROUP) and execve instead of posix_spawn (moving
+// a running process costs an RCU grace period, about 12 ms here; being born there costs nothing).
+// The spawner itself stays outside. Where clone3 or the cgroup cannot be used, it falls back to
+// posix_spawn and the run is uncontained.
 //
 // --enter/--leave (a device tier applied from outside, `RunThrottle.spawnerMoves`): it writes its
 // own pid to each --enter file (the run's cgroups' cgroup.procs) just before its posix_spawn and to
@@ -31,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,8 +85,102 @@ static int write_pid(const char *path) {
     return written == length ? 0 : -1;
 }
 
+// clone3's arguments (Linux 5.7, CLONE_ARGS_SIZE_VER2), declared here rather than from
+// <linux/sched.h>, whose CLONE_* macros collide with glibc's.
+struct spawn_clone_args {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+#define SPAWN_CLONE_INTO_CGROUP 0x200000000ULL
+#define SPAWN_CLONE_VFORK 0x00004000ULL
+
+#define SPAWN_CLONE_VM 0x00000100ULL
+
+// What the child started by spawn_in_cgroup runs: it shares this process's memory (CLONE_VM) while
+// this process waits (CLONE_VFORK), as posix_spawn's child does.
+struct spawn_child {
+    char **program;
+    const sigset_t *defaults;
+    volatile int error;  // the execve's errno, written by the child
+};
+
+static int spawn_child_main(void *raw) {
+    struct spawn_child *child = raw;
+    for (int signal_number = 1; signal_number < NSIG; signal_number++) {
+        if (sigismember(child->defaults, signal_number) == 1) signal(signal_number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(child->program[0], child->program + 1, environ);
+    child->error = errno ? errno : EIO;
+    return 127;
+}
+
+// clone3 with the child on `args->stack` calling fn(arg) then exiting: glibc has no wrapper for
+// clone3, and a child sharing the caller's memory cannot return through the caller's frames. On
+// other architectures than x86-64: -1 with ENOSYS (posix_spawn is used instead).
+static long clone3_calling(struct spawn_clone_args *args, int (*fn)(void *), void *arg) {
+#if defined(__x86_64__)
+    long result;
+    register void *function __asm__("r12") = (void *)fn;
+    register void *argument __asm__("r13") = arg;
+    // r12 and r13 survive the syscall in both processes; the child starts on its own stack (16-byte
+    // aligned top, so the call below leaves it as the ABI expects), calls fn, and exits with its result.
+    __asm__ volatile(
+        "syscall\n\t"
+        "test %%rax, %%rax\n\t"
+        "jnz 1f\n\t"
+        "xor %%ebp, %%ebp\n\t"
+        "mov %%r13, %%rdi\n\t"
+        "call *%%r12\n\t"
+        "mov %%eax, %%edi\n\t"
+        "mov $60, %%eax\n\t"  // exit
+        "syscall\n\t"
+        "hlt\n\t"
+        "1:\n\t"
+        : "=a"(result)
+        : "a"((long)SYS_clone3), "D"(args), "S"(sizeof *args), "r"(function), "r"(argument)
+        : "rcx", "r11", "memory");
+    if (result < 0) {
+        errno = (int)-result;
+        return -1;
+    }
+    return result;
+#else
+    (void)args, (void)fn, (void)arg;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+// Starts program[0] with argv program + 1 inside the cgroup directory `cgroup`, its signals set as
+// posix_spawn's attributes would set them (`defaults` to SIG_DFL, none blocked), exactly as cheaply
+// (the child shares this process's memory until its execve). Returns 0 with *pid set, the errno of
+// a failed execve (the child has exited and is reaped), or -1 when clone3 with CLONE_INTO_CGROUP
+// cannot be used here (nothing was started: use posix_spawn).
+static int spawn_in_cgroup(const char *cgroup, char **program, const sigset_t *defaults, pid_t *pid) {
+    static char stack[64 * 1024] __attribute__((aligned(16)));
+    int directory = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory < 0) return -1;
+    struct spawn_child child = {program, defaults, 0};
+    struct spawn_clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = SPAWN_CLONE_INTO_CGROUP | SPAWN_CLONE_VM | SPAWN_CLONE_VFORK;
+    args.exit_signal = SIGCHLD;
+    args.stack = (uint64_t)(uintptr_t)stack;
+    args.stack_size = sizeof stack;
+    args.cgroup = (uint64_t)directory;
+    long started = clone3_calling(&args, spawn_child_main, &child);
+    close(directory);
+    if (started < 0) return -1;
+    *pid = (pid_t)started;
+    if (child.error == 0) return 0;
+    waitpid(*pid, NULL, 0);
+    return child.error;
+}
+
 int main(int argc, char **argv) {
-    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
+    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
     if (argc < 5) {
         report(2, usage_text, sizeof usage_text - 1);
         return 127;
@@ -96,6 +198,11 @@ int main(int argc, char **argv) {
     // The cgroup files to enter and leave, then `--` and the program.
     const char *enter[8], *leave[8];
     int enters = 0, leaves = 0, next = 2;
+    const char *join = NULL;
+    if (next + 1 < argc && strcmp(argv[next], "--join") == 0) {
+        join = argv[next + 1];
+        next += 2;
+    }
     while (next + 1 < argc && (strcmp(argv[next], "--enter") == 0 || strcmp(argv[next], "--leave") == 0)) {
         int entering = strcmp(argv[next], "--enter") == 0;
         if ((entering ? enters : leaves) == 8) break;
@@ -136,7 +243,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < enters && status == 0; i++) {
         if (write_pid(enter[i]) != 0) status = errno ? errno : EIO;
     }
-    if (status == 0) status = posix_spawn(&pid, program[0], NULL, &attributes, program + 1, environ);
+    int joined = status == 0 && join != NULL ? spawn_in_cgroup(join, program, &defaults, &pid) : -1;
+    if (joined >= 0) {
+        status = joined;
+    } else if (status == 0) {
+        status = posix_spawn(&pid, program[0], NULL, &attributes, program + 1, environ);
+    }
     for (int i = 0; i < leaves; i++) (void)write_pid(leave[i]);
     if (status != 0) {
         length += snprintf(line + length, sizeof line - (size_t)length, "error %d\n", status);

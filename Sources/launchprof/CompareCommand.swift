@@ -58,7 +58,7 @@ struct CompareCommand: ParsableCommand {
         let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }
         let directory: String
         do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-compare-") } catch { throw InputError(error) }
-        defer { FileIO.removeTree(directory) }
+        defer { FileIO.removeTemporaryDirectory(directory) }
         let limits = try thresholds.thresholds()
         var rows: [StrategyComparisonRow] = []
         var runsASide = 0

@@ -75,6 +75,8 @@ struct ExecPlan: LaunchPlan {
             text.map { text in
                 var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.timeout)
                 step.program = ProgramOptions()
+                // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
+                step.program?.spawner = program.spawner
                 return step
             }
         }
@@ -121,7 +123,7 @@ struct ExecPlan: LaunchPlan {
 
     /// Removes what the runs left in launchprof's own directory.
     func cleanUp() {
-        if let scratch { FileIO.removeTree(scratch) }
+        if let scratch { FileIO.removeTemporaryDirectory(scratch) }
     }
 
     func session(runs: Int, warmup: Int) -> LaunchSession {

@@ -1,5 +1,5 @@
 import LaunchRunner
 
-// Ctrl-C ends the launched app too (it runs in its own process group).
+// SIGINT, SIGTERM, SIGHUP and exit() end every launch in flight and remove launchprof's temporary files (ExitCleanup).
 ChildProcessGuard.install()
 Launchprof.runMain()

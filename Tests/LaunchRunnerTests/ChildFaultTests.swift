@@ -143,6 +143,13 @@ extension Result {
         #expect(isGone(pid))
     }
 
+    @Test func theChildrenOfAnEscapedDescendantAreReapedNotLeftAsZombies() throws {
+        // The escaped process's own child dies with its group and is re-parented here dead: with
+        // an empty environment, only its group (killed) or its state (a zombie) tells it is the run's.
+        let child = try launchEscaping(#"setsid sh -c 'sleep 60 & echo $! > "$PIDFILE"; wait' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        #expect(isGone(child), "\(child) is left (a zombie still answers kill 0)")
+    }
+
     @Test func aChildThisProcessStartedInAnotherGroupIsLeftAlone() throws {
         // Started by "someone else" in this process, in a session of its own, without a run's token.
         var pid: pid_t = 0
@@ -159,7 +166,9 @@ extension Result {
     }
 
     @Test func statLinesAreReadAfterTheLastParenthesis() {
-        #expect(EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0") ?? (0, 0) == (7, 9))
+        let stat = EscapedProcessReaper.parseStat("42 (a) b (c) S 7 9 9 0")
+        #expect(stat.map { ($0.parent, $0.group) } ?? (0, 0) == (7, 9))
+        #expect(stat?.state == "S")
         #expect(EscapedProcessReaper.parseStat("garbage") == nil)
     }
 }

@@ -10,13 +10,15 @@ import Glibc
 /// handlers running at once cannot disturb each other.
 ///
 /// Removing is: lift the CPU limit (so that killed tasks are not held back by the quota on their
-/// way out); move any thread of launchprof itself that is inside back to the parent cgroup (a
+/// way out); in v2, write `cgroup.kill` (Linux 5.14: every process inside killed at once, even one
+/// forking); move any thread of launchprof itself that is inside back to the parent cgroup (a
 /// signal may arrive while the launching thread is in the run's cgroup for the spawn); kill every
 /// other process inside with SIGKILL; `rmdir`, retried while the kernel still reports the cgroup
 /// busy (killed processes take a moment to exit; zombies do not count), up to a time budget.
 struct CgroupRemoval: Sendable {
     /// `directory`, `cgroup.procs`, the threads file, the parent's file to move own threads to (or
-    /// empty), the CPU limit file (or empty), and the value that lifts the limit.
+    /// empty), the CPU limit file (or empty), the value that lifts the limit, and `cgroup.kill` (v2;
+    /// empty in v1, which has none).
     let layout: [CChar]
 
     /// - Parameters:
@@ -27,7 +29,8 @@ struct CgroupRemoval: Sendable {
     init(directory: String, threadsFile: String, parentThreads: String?, lift: (file: String, value: String)?) {
         let fields = [
             directory, directory + "/cgroup.procs", directory + "/" + threadsFile, parentThreads ?? "",
-            lift.map { directory + "/" + $0.file } ?? "", lift?.value ?? ""
+            lift.map { directory + "/" + $0.file } ?? "", lift?.value ?? "",
+            threadsFile == "cgroup.threads" ? directory + "/cgroup.kill" : ""
         ]
         layout = fields.flatMap { Array($0.utf8CString) }
     }
@@ -35,7 +38,7 @@ struct CgroupRemoval: Sendable {
     /// The cgroup's directory.
     var directory: String { layout.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
 
-    /// Removes the cgroup from ordinary code, as the signal handler does, then reaps the processes it
+    /// Removes the cgroup (as launchprof's end does, without the reaping), then reaps the processes it
     /// killed that are this process's children (within the same budget again). Returns 0 or the
     /// `errno` of the last `rmdir`.
     func remove(budgetNanoseconds: UInt64 = 1_000_000_000) -> Int32 {
@@ -56,6 +59,15 @@ struct CgroupRemoval: Sendable {
         return result
     }
 
+    /// How long removing one cgroup may take when launchprof is ending (500 ms).
+    static let interruptedBudgetNanoseconds: UInt64 = 500_000_000
+
+    /// Removes the cgroup as ``remove(budgetNanoseconds:)`` does, without reaping what it killed:
+    /// for launchprof's end, where the launches' own threads may still be waiting for their programs.
+    func removeWithoutReaping(budgetNanoseconds: UInt64) -> Int32 {
+        layout.withUnsafeBufferPointer { Self.remove(layout: $0.baseAddress!, budgetNanoseconds: budgetNanoseconds, killed: nil) }
+    }
+
     /// The field `index` of a layout (0-based).
     private static func field(_ layout: UnsafePointer<CChar>, _ index: Int) -> UnsafePointer<CChar> {
         var pointer = layout
@@ -72,7 +84,14 @@ struct CgroupRemoval: Sendable {
     static func remove(layout: UnsafePointer<CChar>, budgetNanoseconds: UInt64, killed: ((pid_t) -> Void)?) -> Int32 {
         let directory = field(layout, 0), procs = field(layout, 1), threads = field(layout, 2)
         let parentThreads = field(layout, 3), liftFile = field(layout, 4), liftValue = field(layout, 5)
+        let killFile = field(layout, 6)
         if liftFile.pointee != 0 { _ = writeText(liftValue, to: liftFile) }
+        // Before listing them below, so that what is killed at once is still reaped by `killed`.
+        if killFile.pointee != 0 {
+            forEachNumber(in: procs) { pid in if pid > 1, pid != getpid() { killed?(pid) } }
+            var one: (CChar, CChar) = (49, 0)  // "1"
+            withUnsafePointer(to: &one) { $0.withMemoryRebound(to: CChar.self, capacity: 2) { _ = writeText($0, to: killFile) } }
+        }
         let deadline = now() &+ budgetNanoseconds
         while true {
             if parentThreads.pointee != 0 {

@@ -11,8 +11,8 @@ import LaunchCore
 /// A stop lasts (F − 1) × the time the group was actually let run (from the SIGCONT to the
 /// SIGSTOP, however late the thread woke up), less what the previous stop overran, so the ratio holds
 /// whatever the wake-up latency; it still counts wall time, not the CPU time the program got. The group is always left continued: by the
-/// thread as it ends (``stop()`` waits for that), and by the signal handler (``ThrottleRegistry``)
-/// if launchprof is interrupted; a stopped group would hold SIGTERM pending and could not end
+/// thread as it ends (``stop()`` waits for that), and by ``ExitCleanup`` if launchprof is
+/// interrupted; a stopped group would hold SIGTERM pending and could not end
 /// cleanly. The thread ends when stopped, when the group is gone (`kill` fails with ESRCH), or once
 /// the leader has been reaped: from then on its pid, the group's id, may be given to another process
 /// (`pid_max` is 32,768 here), which must never be signalled.
@@ -36,7 +36,7 @@ final class DutyCycle: @unchecked Sendable {
     private var ended = false
     // The launching thread's own:
     private var thread: pthread_t?
-    private var registrySlot: Int?
+    private var registration: ExitCleanup.Registration?
 
     /// A duty cycle for the process group `group` (its leader's pid, > 1, a child of this process)
     /// and cpu factor `factor` (≥ 1).
@@ -52,7 +52,8 @@ final class DutyCycle: @unchecked Sendable {
     /// Starts the thread (nothing to do for a factor of 1).
     func start() throws(RunnerError) {
         guard group > 1, stopNanoseconds > 0, thread == nil else { return }
-        registrySlot = ThrottleRegistry.register(group: group)
+        let group = self.group
+        registration = ExitCleanup.register { kill(-group, SIGCONT) }
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(
@@ -63,8 +64,8 @@ final class DutyCycle: @unchecked Sendable {
             }, context)
         guard status == 0 else {
             Unmanaged<DutyCycle>.fromOpaque(context).release()
-            if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
-            registrySlot = nil
+            if let registration { ExitCleanup.unregister(registration) }
+            registration = nil
             throw .throttleThreadNotStarted(reason: String(cString: strerror(status)))
         }
         thread = created
@@ -76,8 +77,8 @@ final class DutyCycle: @unchecked Sendable {
         lock.broadcast()
         if let thread { pthread_join(thread, nil) }
         thread = nil
-        if let registrySlot { ThrottleRegistry.unregister(groupSlot: registrySlot) }
-        registrySlot = nil
+        if let registration { ExitCleanup.unregister(registration) }
+        registration = nil
     }
 
     /// How many times the group was stopped.

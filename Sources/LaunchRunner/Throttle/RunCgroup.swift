@@ -23,7 +23,8 @@ struct RunCgroup: Sendable {
         /// The v1 controller (`cpu`, `memory`); `nil` in v2.
         var controller: String?
         var removal: CgroupRemoval
-        var registrySlot: Int?
+        /// Its removal if launchprof ends first (``ExitCleanup``).
+        var registration: ExitCleanup.Registration?
     }
 
     let mechanism: ThrottleMechanism
@@ -35,7 +36,7 @@ struct RunCgroup: Sendable {
     static func make(
         _ mechanism: ThrottleMechanism, bandwidth: CPUBandwidth, memoryLimit: Int?,
         mounts: CgroupMounts = .current(), membership: CgroupMembership? = .callingThread(),
-        name: String = ThrottleRegistry.newCgroupName()
+        name: String = StaleCgroups.newName()
     ) throws(RunnerError) -> RunCgroup {
         guard let membership else { throw .throttleUnavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read") }
         var made: [Directory] = []
@@ -128,11 +129,20 @@ struct RunCgroup: Sendable {
     ) throws(RunnerError) -> Directory {
         StaleCgroups.sweepOnce(parent)
         let path = parent + "/" + name
-        try CgroupFile.makeDirectory(path)
         let removal = CgroupRemoval(directory: path, threadsFile: threadsFile, parentThreads: parentThreads, lift: lift)
-        return Directory(
-            path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
-            registrySlot: ThrottleRegistry.register(removal))
+        // Made and registered together: if launchprof is ending, neither happens.
+        let made = ExitCleanup.guarded { register -> Result<ExitCleanup.Registration, CgroupError> in
+            guard mkdir(path, 0o755) == 0 else { return .failure(CgroupError(errno: errno)) }
+            return .success(register { _ = removal.removeWithoutReaping(budgetNanoseconds: CgroupRemoval.interruptedBudgetNanoseconds) })
+        }
+        switch made {
+        case .success(let registration):
+            return Directory(
+                path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
+                registration: registration)
+        case .failure(let error):
+            throw .cgroup(path: path, action: "create the cgroup", reason: CgroupFile.describe(error.errno))
+        }
     }
 
     /// v1: moves the thread `tid` into the run's cgroups, so that a process it creates starts there.
@@ -201,9 +211,14 @@ struct RunCgroup: Sendable {
         var problems: [String] = []
         for directory in directories {
             let error = directory.removal.remove()
-            if let slot = directory.registrySlot { ThrottleRegistry.unregister(cgroupSlot: slot) }
+            if let registration = directory.registration { ExitCleanup.unregister(registration) }
             if error != 0 { problems.append("could not remove \(directory.path): \(CgroupFile.describe(error))") }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
+}
+
+/// An `errno` as an error value.
+struct CgroupError: Error {
+    var errno: Int32
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// One run's throttle (`--tier` for a foreign program, issue 15 part 6): made before the spawn,
 /// finished after the reap, also when the run fails.
@@ -32,7 +33,7 @@ import Glibc
 ///
 /// ``finish()`` stops the duty cycle (leaving the group continued), tells whether the memory limit
 /// killed the program, and removes the cgroup (killing anything left in it first). If launchprof
-/// is interrupted, ``releaseAfterInterruption()`` does the same from the signal handler; if it is
+/// is interrupted, ``ExitCleanup`` does the same (each cgroup and duty cycle registers); if it is
 /// killed outright, the next launchprof to throttle removes the empty cgroups it left (``StaleCgroups``).
 /// A throttle that is never finished is finished when it is released.
 public final class RunThrottle: Sendable {
@@ -55,6 +56,9 @@ public final class RunThrottle: Sendable {
     public var cgroupDirectories: [String] { cgroup?.directories.map(\.path) ?? [] }
 
     private let cgroup: RunCgroup?
+
+    /// What ``ExitCleanup`` runs for this throttle's cgroups if launchprof ends first.
+    var cleanupRegistrations: [ExitCleanup.Registration] { cgroup?.directories.compactMap(\.registration) ?? [] }
     private let state = State()
 
     /// What changes during the run, under a lock.
@@ -86,7 +90,6 @@ public final class RunThrottle: Sendable {
     ///   used; ``RunnerError/memoryLimitNeedsCgroup(reason:)``.
     public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(RunnerError) -> RunThrottle {
         try spec.validate()
-        ThrottleRegistry.prepare()
         let bandwidth = CPUBandwidth(factor: spec.cpuFactor)
         if let forcing {
             if forcing == .signals {
@@ -198,10 +201,4 @@ public final class RunThrottle: Sendable {
         return outcome
     }
 
-    /// For a signal handler (SIGINT, SIGTERM, SIGHUP) about to end launchprof: continues every
-    /// duty-cycled group and empties and removes every live run cgroup. Async-signal-safe;
-    /// ``ChildProcessGuard`` calls it after killing the running program.
-    public static func releaseAfterInterruption() {
-        ThrottleRegistry.releaseAll()
-    }
 }

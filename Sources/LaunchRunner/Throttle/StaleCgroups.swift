@@ -12,6 +12,17 @@ enum StaleCgroups {
 
     private static let lock = ConditionLock()
     nonisolated(unsafe) private static var swept: Set<String> = []
+    nonisolated(unsafe) private static var sequence = 0
+
+    /// A name for a new run cgroup, unique on this machine while this process lives:
+    /// `launchprof-<pid>-<sequence>` (``owner(of:)`` reads the pid back).
+    static func newName() -> String {
+        let number = lock.withLock {
+            sequence += 1
+            return sequence
+        }
+        return "\(prefix)\(getpid())-\(number)"
+    }
 
     /// Sweeps `parent` unless this process already has; returns how many were removed.
     @discardableResult

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import LaunchRunner
-import LaunchCore
+@testable import LaunchCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,25 +99,25 @@ struct CgroupThrottleTests {
         #expect(child.outcome.cleanupProblem == nil)
     }
 
-    @Test func theSignalHandlersReleaseRemovesLiveCgroupsAndKillsWhatIsInside() throws {
+    @Test func theInterruptionCleanupRemovesLiveCgroupsAndKillsWhatIsInside() throws {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 4), forcing: .cgroupV1)
         let directory = throttle.cgroupDirectories[0]
         let child = try ThrottledChild.run(["/bin/sleep", "60"], under: throttle) { _ in
-            RunThrottle.releaseAfterInterruption()
+            throttle.cleanupRegistrations.forEach(ExitCleanup.runNow)
         }
         #expect(child.signal == SIGKILL)
         #expect(!CgroupSupport.exists(directory))
         #expect(child.outcome.cleanupProblem == nil)
     }
 
-    @Test func theSignalHandlersReleaseMovesALaunchingThreadOutFirst() throws {
+    @Test func theInterruptionCleanupMovesALaunchingThreadOutFirst() throws {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 4), forcing: .cgroupV1)
         let directory = throttle.cgroupDirectories[0]
         let before = CgroupMembership.callingThread()
         // As if SIGINT arrived during the spawn, while this thread is inside the run's cgroup.
         let inside = try throttle.spawning { () -> String? in
             let path = CgroupMembership.callingThread()?.path(ofController: "cpu")
-            RunThrottle.releaseAfterInterruption()
+            throttle.cleanupRegistrations.forEach(ExitCleanup.runNow)
             return path
         }
         #expect(inside?.hasSuffix(String(directory.split(separator: "/").last!)) == true)
