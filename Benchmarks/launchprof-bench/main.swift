@@ -123,6 +123,9 @@ if arguments.first == "gate" {
 } else if arguments.first == "throttle" {
     // throttle [cgroup-v1|cgroup-v2|signals]: only the throttling benchmark, for one mechanism or each.
     ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
+} else if arguments.first == "export" {
+    // export: every export of a result and of a comparison at 10⁴ and 10⁵ phases and threads.
+    ExportScaleBenchmark().report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "xml" {
@@ -172,6 +175,7 @@ if arguments.first == "gate" {
     XMLBenchmark().report()
     PNGDecodeBenchmark().report()
     CriticalPathBenchmark().report()
+    ExportScaleBenchmark().report()
     SnapshotEncodeBenchmark().report()
     CoalescedLayoutBenchmark().report()
     BackgroundDecodeBenchmark().report()

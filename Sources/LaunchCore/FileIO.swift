@@ -102,9 +102,10 @@ public enum FileIO {
     /// replaced; a FIFO without a reader is an error rather than a wait. A symbolic link to a regular
     /// file keeps the link: its target is replaced atomically.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CoreError) {
-        var target = path
+        // A link is kept even when its target is missing: the target is created (as a shell's `>` would).
+        let target = try linkTarget(of: path)
         var info = stat()
-        if stat(path, &info) == 0 {
+        if stat(target, &info) == 0 {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR { throw .directoryNotFile(path: path) }
             // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
@@ -112,11 +113,6 @@ public enum FileIO {
             if type != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
                 try writeThrough(bytes, to: path)
                 return
-            }
-            var link = stat()
-            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
-                target = String(cString: resolved)
-                free(resolved)
             }
         }
         let directory = parentDirectory(of: target)
@@ -165,6 +161,25 @@ public enum FileIO {
         }
         guard close(fd) == 0 else { throw .errno(path, "write") }
         removeLeftovers(of: base, in: directory.isEmpty ? "." : directory)
+    }
+
+    /// The file `path` names once its symbolic links are followed, link by link (a relative link from
+    /// the link's own directory), whether or not that file exists; `path` itself when it is no link.
+    ///
+    /// - Throws: ``CoreError/errno(_:_:)`` (`ELOOP`) past 40 links, as the kernel counts.
+    static func linkTarget(of path: String) throws(CoreError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return current }
+            let link = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = resolve(link, relativeTo: parentDirectory(of: current))
+        }
+        Glibc.errno = ELOOP
+        throw .errno(path, "write")
     }
 
     /// Removes `.<base>.<pid>.<n>.tmp` files left in `directory` by writers of `base` that were

@@ -319,6 +319,9 @@ public struct AppLauncher: Sendable {
         var protocolOpen = true, errorOpen = true, outputOpen = outputFD >= 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         var failure: RunnerError?
+        // Set when launchprof killed the program over a failure (garbage, a limit): the failure is the
+        // cause then, not the program's end.
+        var killedOverFailure = false
         var protocolBytes = 0, records = 0
         // How the program ended, once it has (checked while reading: its pipes may outlive it).
         var ended: Ending?
@@ -337,15 +340,20 @@ public struct AppLauncher: Sendable {
         let readyRegex: ExtendedRegex? = if case .output(let regex) = readiness { regex } else { nil }
         let probes = readiness != nil && readyRegex == nil
 
-        /// Tests the complete lines of `bytes` (stream 0 stdout, 1 stderr) against the ready pattern.
+        // The pattern is tested on a thread of its own: no pattern can hold this loop past the timeout.
+        let matcher = readyRegex.flatMap { ReadyMatcher($0) }
+        defer { matcher?.stop() }
+        if readyRegex != nil, matcher == nil { throw .spawnFailed(executable: executable, reason: "no thread to test --ready-when-output") }
+
+        /// Queues the complete lines of `bytes` (stream 0 stdout, 1 stderr) for the ready pattern.
         func scanForReady(_ bytes: ArraySlice<UInt8>, stream: Int, now: UInt64) {
-            guard let readyRegex, readyReading == nil else { return }
+            guard let matcher, readyReading == nil else { return }
             var rest = bytes
             while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
                 if partialLines[stream].count < ProgramOptions.maximumReadyLineBytes {
                     partialLines[stream] += rest[..<newline].prefix(ProgramOptions.maximumReadyLineBytes - partialLines[stream].count)
                 }
-                if readyRegex.matches(partialLines[stream]) { readyReading = now; return }
+                matcher.submit(partialLines[stream], reading: now)
                 partialLines[stream].removeAll(keepingCapacity: true)
                 rest = rest[(newline + 1)...]
             }
@@ -375,15 +383,17 @@ public struct AppLauncher: Sendable {
                 exitReading = now
                 drainDeadline = now &+ Self.drainNanoseconds
             }
+            if readyReading == nil, let matched = matcher?.matchedReading { readyReading = matched }
             if readyReading != nil { break }
-            if ended != nil, readiness != nil { break }  // Exited before it was ready.
+            // Exited before it was ready (once every line it wrote has been tested).
+            if ended != nil, readiness != nil, matcher?.isIdle ?? true { break }
             if ended != nil, now >= drainDeadline || now >= deadline { break }  // Something it started holds the pipes.
             if now >= deadline {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
                 Self.killAndReapGroup(pid, token: runToken, containment: containment)
-                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
             }
             if probes, let readiness, now >= nextProbe {
                 if readiness.probe() { readyReading = MonotonicClock.nanoseconds(); break }
@@ -394,7 +404,7 @@ public struct AppLauncher: Sendable {
                 kill(pid, SIGKILL)
                 _ = reap(pid, deadline: nil)
                 Self.killAndReapGroup(pid, token: runToken, containment: containment)
-                throw .killedInBackground(seconds: budget, inPhase: progress)
+                throw .killedInBackground(seconds: budget, inPhase: progress ?? parser.openPhaseNames.last)
             }
             // Taps whose time has come, then (the launch over and every tap sent) the lines after launch.
             while ended == nil, controlFD >= 0, tapsSent.count < schedule.count, now >= tapDue(tapsSent.count) {
@@ -415,7 +425,8 @@ public struct AppLauncher: Sendable {
                 pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0)
+                pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: matcher?.matchDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
             ]
             // Until the program has exited: short waits when its exit cannot be polled, so it is
             // noticed while a pipe stays open; 1 ms while a ready condition is probed.
@@ -424,7 +435,7 @@ public struct AppLauncher: Sendable {
             if probes { waitNs = min(waitNs, nextProbe > now ? nextProbe - now : 0) }
             let cap: UInt64 = ended == nil && exitFD < 0 ? 20 : 1000
             let waitMs = Int32(min(cap, max(probes ? 0 : 1, (waitNs + 999_999) / 1_000_000)))
-            let ready = poll(&fds, 5, waitMs)
+            let ready = poll(&fds, nfds_t(fds.count), waitMs)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 { continue }
             if reportOpen, fds[4].revents != 0 { try readReport() }
@@ -435,9 +446,16 @@ public struct AppLauncher: Sendable {
                     protocolOpen = false
                 } else if failure == nil {
                     protocolBytes += n
+                    // Lines are looked for only when a newline arrived: a long line read in many pieces
+                    // is scanned once, not once per piece.
+                    let newlineArrived = buffer[0..<n].contains(UInt8(ascii: "\n"))
                     pending.append(contentsOf: buffer[0..<n])
-                    do {
-                        try consumeLines(&pending, into: &parser, records: &records, progress: &progress)
+                    do throws(CoreError) {
+                        if newlineArrived {
+                            try consumeLines(&pending, into: &parser, records: &records, progress: &progress)
+                        } else if pending.count > 1 << 20 {
+                            throw CoreError.protocolLine(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
+                        }
                     } catch {
                         failure = .garbage(error)
                     }
@@ -447,6 +465,7 @@ public struct AppLauncher: Sendable {
                         failure = .overLimit("more than \(protocolRecordLimit) begin, mark, count and deferred lines")
                     }
                     if failure != nil {
+                        killedOverFailure = true
                         kill(-pid, SIGKILL)
                         kill(pid, SIGKILL)
                     }
@@ -474,11 +493,20 @@ public struct AppLauncher: Sendable {
                 failure = .garbage(error)
             }
         }
-        if let readyReading, ended == nil {
+        // Lines still being tested when the program exited: their verdict, within the timeout.
+        if readyReading == nil, let matcher, !matcher.isIdle {
+            readyReading = matcher.waitForVerdict(until: deadline)
+            if readyReading == nil, !matcher.isIdle {
+                if ended == nil { kill(-pid, SIGKILL); kill(pid, SIGKILL); _ = reap(pid, deadline: nil) }
+                Self.killAndReapGroup(pid, token: runToken, containment: containment)
+                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
+            }
+        }
+        if let readyReading, ended == nil || exitReading.map({ readyReading <= $0 }) == true {
             // Ready: the end of the launch. What the program was doing counts up to that moment; it
             // is asked to stop (SIGTERM), then killed after the grace period.
             parser.closeOpenPhases(at: readyReading)
-            ended = stop(pid, grace: program?.grace ?? 0)
+            ended = ended ?? stop(pid, grace: program?.grace ?? 0)
             Self.killAndReapGroup(pid, token: runToken, containment: containment)
             while reportOpen, Self.readable(reportFD) { try readReport() }
             if let failure { throw failure }
@@ -495,7 +523,7 @@ public struct AppLauncher: Sendable {
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
             Self.killAndReapGroup(pid, token: runToken, containment: containment)
-            throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last)
+            throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
         }
         if exitReading == nil { exitReading = MonotonicClock.nanoseconds() }
         while reportOpen, Self.readable(reportFD) { try readReport() }
@@ -512,13 +540,19 @@ public struct AppLauncher: Sendable {
         }
         // Whatever the program started and left behind (it holds no pipe now, or held one too long).
         Self.killAndReapGroup(pid, token: runToken, containment: containment)
-        if let failure { throw failure }
         let stderrText = String(decoding: stderrBytes.prefix(65536), as: UTF8.self)
+        if let failure, !killedOverFailure, program?.ignoreFailure != true,
+            let ended = endedBadly(ending, in: parser.openPhaseNames.last ?? progress, stderr: stderrText, cutShort: failure)
+        {
+            // A program that crashed (or failed) cut its last line short: its end is the headline.
+            throw ended
+        }
+        if let failure { throw failure }
         if let readiness {
             throw .exitedBeforeReady(condition: readiness.description, status: ending.status, signal: ending.signal, stderr: stderrText)
         }
         if program?.ignoreFailure != true {
-            if let signal = ending.signal { throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last, stderr: stderrText) }
+            if let signal = ending.signal { throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last ?? progress, stderr: stderrText) }
             if let status = ending.status, status != 0 { throw .exited(status: status, stderr: stderrText) }
         }
         if program != nil {
@@ -602,6 +636,17 @@ public struct AppLauncher: Sendable {
                 exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
         }
         return record
+    }
+
+    /// The error for a program that crashed or exited with a failing status while its report was
+    /// unfinished (`cutShort`: what its last, partial line made of it, told second); `nil` when it
+    /// exited with status 0.
+    private func endedBadly(_ ending: Ending, in phase: String?, stderr: String, cutShort: RunnerError) -> RunnerError? {
+        let note = "its report ends in a partial line: \(cutShort.message(subject: "it"))"
+        let details = stderr.isEmpty ? note : note + "\n" + stderr
+        if let signal = ending.signal { return .crashed(signal: signal, inPhase: phase, stderr: details) }
+        if let status = ending.status, status != 0 { return .exited(status: status, stderr: details) }
+        return nil
     }
 
     /// The clocks a trace reader places the trace's times by: the spawner's readings at the spawn

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// When a program that does not exit at the end of its launch (a server, a GUI) is ready: the end of
 /// its launch and its `interactive` mark (`--ready-when-output`, `--ready-when-port`, `--ready-when-file`).
@@ -15,9 +16,9 @@ public enum Readiness: Sendable {
     /// How the result names it: `output matches 'Listening'`, `port 8080 accepts`, `file /tmp/ready exists`.
     public var description: String {
         switch self {
-        case .output(let regex): "output matches '\(regex.pattern)'"
+        case .output(let regex): "output matches \(PlainText.quoted(regex.pattern))"
         case .port(let port): "port \(port) accepts"
-        case .file(let path): "file \(path) exists"
+        case .file(let path): "file \(PlainText.clipped(path, limit: 400)) exists"
         }
     }
 

@@ -94,15 +94,15 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     public func message(subject: String) -> String {
         switch self {
         case .spawnFailed(let executable, let reason):
-            return "could not start \(executable): \(reason)"
+            return "could not start \(PlainText.clipped(executable, limit: 400)): \(reason)"
         case .crashed(let signal, let phase, let stderr):
             var text = "\(subject) crashed: killed by \(Self.signalName(signal)) (signal \(signal))"
-            if let phase { text += " during '\(phase)'" }
+            if let phase { text += " during \(PlainText.quoted(phase))" }
             if !stderr.isEmpty { text += "\n" + stderr.trimmingTrailingNewlines }
             return text
         case .timedOut(let seconds, let phase):
             var text = "\(subject) did not finish within the \(Self.format(seconds)) s timeout and was killed"
-            if let phase { text += " (it was in '\(phase)')" }
+            if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
             return text + "; raise it with --timeout"
         case .exited(let status, let stderr):
             let message = stderr.trimmingTrailingNewlines
@@ -133,7 +133,7 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .stepFailed(let step, let failure):
             return failure.message(subject: step)
         case .missingPhase(let name):
-            return "\(subject) never reported the phase '\(name)' that --expect-phase requires (a missing phase is never taken as 0)"
+            return "\(subject) never reported the phase \(PlainText.quoted(name)) that --expect-phase requires (a missing phase is never taken as 0)"
         case .exitedBeforeReady(let condition, let status, let signal, let stderr):
             var text = "\(subject) "
             if let status { text += "exited with status \(status)" } else { text += "was killed by \(Self.signalName(signal ?? 0))" }
@@ -151,11 +151,11 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .killedInBackground(let seconds, let phase):
             let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
             var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
-            if let phase { text += " (it was in '\(phase)')" }
+            if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
             return text
                 + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
-            return "\(subject) finished its report without the '\(name)' mark, which every run must have (a missing mark is never taken as 0)"
+            return "\(subject) finished its report without the \(PlainText.quoted(name)) mark, which every run must have (a missing mark is never taken as 0)"
         case .factorOutOfRange(let factor):
             return
                 "the cpu factor \(factor) is out of range: it must be from \(Self.format(ThrottleSpec.factorRange.lowerBound)) to \(Self.format(ThrottleSpec.factorRange.upperBound))"
@@ -189,7 +189,7 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .callgrindFormat(let line, let reason):
             return "Callgrind output line \(line): \(reason)"
         case .invalidPattern(let pattern, let reason):
-            return "'\(pattern)' is not a valid extended regular expression: \(reason)"
+            return "\(PlainText.quoted(pattern)) is not a valid extended regular expression: \(reason)"
         }
     }
 

@@ -90,23 +90,26 @@ public struct PhaseTable: Sendable, Equatable {
 
     public init(_ result: LaunchResult) {
         var rows: [Row] = []
-        var index: [String: Int] = [:]
+        // A phase's row is found by its parent's row and its name: no path is built for a phase whose
+        // row exists (building every phase's path costs depth × name bytes each).
+        var index: [RowKey: Int] = [:]
         for run in result.runs {
-            var paths: [String] = []
-            paths.reserveCapacity(run.phases.count)
+            var rowOfPhase: [Int] = []
+            rowOfPhase.reserveCapacity(run.phases.count)
             for phase in run.phases {
-                let path = phase.parent.map { paths[$0] + "/" + phase.name } ?? phase.name
-                paths.append(path)
+                let key = RowKey(parentRow: phase.parent.map { rowOfPhase[$0] } ?? -1, name: phase.name)
                 let i: Int
-                if let existing = index[path] {
+                if let existing = index[key] {
                     i = existing
                 } else {
                     i = rows.count
-                    index[path] = i
+                    index[key] = i
+                    let path = key.parentRow >= 0 ? rows[key.parentRow].path + "/" + phase.name : phase.name
                     rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
                     rows[rows.count - 1].inBackground = phase.background == true
                     rows[rows.count - 1].onWorkerThread = phase.thread != 0
                 }
+                rowOfPhase.append(i)
                 rows[i].durations.append(phase.duration)
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
                 if let rss = phase.residentBytes { rows[i].residentBytes.append(rss) }
@@ -129,6 +132,12 @@ public struct PhaseTable: Sendable, Equatable {
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
         deferred = result.runs.first?.deferred ?? []
         runCount = result.runs.count
+    }
+
+    /// A phase's row: its parent's row (-1 at the top) and its name.
+    private struct RowKey: Hashable {
+        var parentRow: Int
+        var name: String
     }
 
     /// The row name of mark `mark`: `Time to first frame`. Marks are compared, budgeted and exported

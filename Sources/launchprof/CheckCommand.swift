@@ -172,7 +172,7 @@ struct CheckCommand: ParsableCommand {
         let afterLaunch = Set(candidateTable.rows.filter(\.afterLaunch).map(\.path))
         let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive && !afterLaunch.contains($0.path) }
         if !profile.quiet || adaptive.failOnInconclusive {
-            for row in undecided { StandardError.write("launchprof: '\(row.path)' \(ComparisonWording.verdict(row))\n") }
+            for row in undecided { StandardError.write("launchprof: \(PlainText.quoted(row.path)) \(ComparisonWording.verdict(row))\n") }
         }
         if !regressions.isEmpty || !violations.isEmpty || lostTaps > 0 || overBackgroundMemory || (adaptive.failOnInconclusive && !undecided.isEmpty) {
             throw ExitCode(ExitStatus.regression)

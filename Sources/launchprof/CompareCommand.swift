@@ -43,7 +43,7 @@ struct CompareCommand: ParsableCommand {
         try profile.requireTierForTiersFile()
         guard strategy.isEmpty != !all else { throw ValidationError(all ? "give --all or --strategy, not both" : "give --strategy NAME (repeatable) or --all") }
         for name in strategy where StrategyCatalog.entry(name) == nil {
-            throw ValidationError("unknown strategy '\(name)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
+            throw ValidationError("unknown strategy \(PlainText.quoted(name)) (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
         }
         if profile.snapshot != nil { throw ValidationError("compare gives each side its own snapshot: leave out --snapshot") }
     }

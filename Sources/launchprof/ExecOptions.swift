@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchCore
 import LaunchRunner
 
 /// How `launchprof exec` launches a program: runs, surroundings, output, failure and the end of a launch.
@@ -132,7 +133,7 @@ struct ExecOptions: ParsableArguments {
             throw ValidationError("--tiers, --enforce-memory and --throttle need --tier NAME")
         }
         if let throttle, ThrottleMechanism(optionName: throttle) == nil {
-            throw ValidationError("--throttle must be cgroup-v1, cgroup-v2 or signals, not '\(throttle)'")
+            throw ValidationError("--throttle must be cgroup-v1, cgroup-v2 or signals, not \(PlainText.quoted(throttle))")
         }
         if traceFile != nil, trace == nil { throw ValidationError("--trace-file needs --trace FORMAT") }
         if let name, name.isEmpty || name.utf8.count > 200 { throw ValidationError("--name must be 1 to 200 bytes") }

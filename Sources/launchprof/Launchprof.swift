@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LaunchCore
 
 #if canImport(Glibc)
@@ -67,6 +68,22 @@ struct Launchprof: ParsableCommand {
         var text = message.hasPrefix("Error:") || message.hasPrefix("Usage:") ? message : "launchprof: error: \(message)"
         if !text.hasSuffix("\n") { text += "\n" }
         StandardError.write(text)
+    }
+}
+
+extension Launchprof {
+    /// `message` with each command-line argument that holds a control character (a newline in a
+    /// `--tap` key, an escape sequence in a path) shown as ``PlainText/oneLine(_:)`` does: messages
+    /// that echo an argument (ArgumentParser's `The value '…' is invalid`, a path at the start of a
+    /// message) then cannot start a forged line of their own.
+    static func escapingArguments(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
+        var safe = message
+        // Longest first: an argument that contains a shorter one is replaced whole.
+        for argument in Set(arguments).sorted(by: { $0.utf8.count > $1.utf8.count })
+        where argument.unicodeScalars.contains(where: { PlainText.visibleControl($0) != nil }) {
+            safe = safe.replacingOccurrences(of: argument, with: PlainText.oneLine(argument))
+        }
+        return safe
     }
 }
 

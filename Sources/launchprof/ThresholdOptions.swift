@@ -50,10 +50,10 @@ struct ThresholdOptions: ParsableArguments {
             guard let eq = item.lastIndex(of: "="), eq != item.startIndex,
                 let value = Self.percent(item[item.index(after: eq)...])
             else {
-                throw ValidationError("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000), e.g. drawing=10, not '\(item)'")
+                throw ValidationError("--phase-threshold takes NAME=PERCENT (a percentage from 0 to 1000), e.g. drawing=10, not \(PlainText.quoted(item))")
             }
             guard OptionRanges.phaseThresholdPercent.range.contains(value) else {
-                throw ValidationError("\(OptionRanges.phaseThresholdPercent.requirement), not '\(item)'")
+                throw ValidationError("\(OptionRanges.phaseThresholdPercent.requirement), not \(PlainText.quoted(item))")
             }
             perPhase[String(item[..<eq])] = value
         }
@@ -76,7 +76,8 @@ struct ThresholdOptions: ParsableArguments {
             let number: Substring
             if let eq = item.firstIndex(of: "=") {
                 guard let metric = Metric(rawValue: String(item[..<eq])) else {
-                    throw ValidationError("--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000), not '\(item)'")
+                    throw ValidationError(
+                        "--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000), not \(PlainText.quoted(item))")
                 }
                 key = metric
                 number = item[item.index(after: eq)...]
@@ -86,10 +87,11 @@ struct ThresholdOptions: ParsableArguments {
             }
             guard let value = percent(number) else {
                 throw ValidationError(
-                    "--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000, e.g. 5, 5%, instructions=1%), not '\(item)'")
+                    "--threshold takes PERCENT, time=PERCENT or instructions=PERCENT (a percentage from 0 to 1000, e.g. 5, 5%, instructions=1%), not \(PlainText.quoted(item))"
+                )
             }
             guard OptionRanges.thresholdPercent.range.contains(value) else {
-                throw ValidationError("\(OptionRanges.thresholdPercent.requirement), not '\(item)'")
+                throw ValidationError("\(OptionRanges.thresholdPercent.requirement), not \(PlainText.quoted(item))")
             }
             if let key {
                 guard named[key] == nil else { throw ValidationError("--threshold \(key.rawValue)= is given twice") }

@@ -7,6 +7,14 @@ public struct ProtocolParser {
     /// The deepest nesting of phases on one thread: what result files accept (`depth` 0…256), so a
     /// recorded run can always be read back.
     public static let maximumDepth = 256
+    /// The longest name of a phase, mark, counter or deferred phase, in UTF-8 bytes once unescaped
+    /// (docs/protocol.md, "Limits"); a longer one fails the run.
+    public static let maximumNameBytes = 1024
+    /// The most marks, distinct counters, deferred phases and `tap` lines of one run (each).
+    public static let maximumEntries = 100_000
+    /// The most bytes of a run's phase paths (each phase's name with its parents', `drawing/keys`,
+    /// as reports key a phase), added up: what the reports build from the run stays in proportion.
+    public static let maximumPathBytes = 64 << 20
 
     /// The monotonic reading the launcher took just before starting the process: the run's origin.
     public let spawnReading: UInt64
@@ -30,6 +38,9 @@ public struct ProtocolParser {
     private var counterIndex: [String: Int] = [:]
     private var deferred: [String] = []
     private var open: [Int: [Int]] = [:]
+    /// The bytes of each phase's path (its name with its parents', joined by `/`), and their sum.
+    private var pathBytes: [Int] = []
+    private var totalPathBytes = 0
     private var lastEnded: [Int: Int] = [:]
     private var launchedReading: UInt64?
     private var backgroundReading: UInt64?
@@ -53,21 +64,21 @@ public struct ProtocolParser {
         guard !finished else { throw fail("unexpected line after 'done'") }
         let (verbText, rest) = ProtocolVerb.split(line)
         if !sawHello {
-            guard verbText == ProtocolVerb.greeting.rawValue else { throw fail("expected the greeting 'launchprof 1' first, got '\(clip(line))'") }
-            guard rest == "1" else { throw fail("protocol version '\(rest)' is not supported (this launchprof speaks version 1)") }
+            guard verbText == ProtocolVerb.greeting.rawValue else { throw fail("expected the greeting 'launchprof 1' first, got \(PlainText.quoted(line))") }
+            guard rest == "1" else { throw fail("protocol version \(PlainText.quoted(rest)) is not supported (this launchprof speaks version 1)") }
             sawHello = true
             return
         }
         guard let verb = ProtocolVerb(rawValue: String(verbText)) else {
             if verbText.hasPrefix(ProtocolVerb.extensionPrefix) { return }  // Extensions are ignored.
             let verbs = ProtocolVerb.recordVerbs.map(\.rawValue)
-            throw fail("unknown line '\(clip(line))' (expected \(verbs.dropLast().joined(separator: ", ")) or \(verbs.last!))")
+            throw fail("unknown line \(PlainText.quoted(line)) (expected \(verbs.dropLast().joined(separator: ", ")) or \(verbs.last!))")
         }
         switch verb {
         case .progress:
             return  // For the launcher's progress bar (AppLauncher reads it); no part of the run.
         case .greeting:
-            throw fail("a second greeting '\(clip(line))': it must be the first line only")
+            throw fail("a second greeting \(PlainText.quoted(line)): it must be the first line only")
         case .main:
             mainReading = try reading(rest, "main <ns>")
         case .begin:
@@ -77,7 +88,7 @@ public struct ProtocolParser {
             let time = try reading(t, "begin <ns> <thread> <kind> <name>")
             let thread = try threadNumber(threadText)
             guard kindText == "-" || PhaseKind(rawValue: String(kindText)) != nil else {
-                throw fail("unknown kind '\(kindText)' (expected cpu, io, decode, draw or -)")
+                throw fail("unknown kind \(PlainText.quoted(kindText)) (expected cpu, io, decode, draw or -)")
             }
             guard !name.isEmpty else { throw fail("begin without a phase name") }
             // No copy of the stack held across the append below (that would copy it on every begin).
@@ -89,11 +100,19 @@ public struct ProtocolParser {
             guard depth < Self.maximumDepth else {
                 throw fail("phases nested more than \(Self.maximumDepth) deep on thread \(thread) (the limit of the protocol)")
             }
+            let phaseName = try boundedName(name, "phase")
+            let path = phaseName.utf8.count + (parent.map { pathBytes[$0] + 1 } ?? 0)
+            guard totalPathBytes + path <= Self.maximumPathBytes else {
+                throw fail(
+                    "more than \(InputLimit.describe(Self.maximumPathBytes)) of phase paths (names with their parents') in one run (the limit of the protocol)")
+            }
+            totalPathBytes += path
+            pathBytes.append(path)
             let inBackground = backgroundReading.map { time >= $0 } ?? false
             let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
             phases.append(
                 PhaseRecord(
-                    name: Self.unescape(name), kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
+                    name: phaseName, kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
                     thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
             open[thread, default: []].append(phases.count - 1)
         case .end:
@@ -101,14 +120,15 @@ public struct ProtocolParser {
             let (threadText, name) = split(afterTime)
             let time = try reading(t, "end <ns> <thread> <name>")
             let thread = try threadNumber(threadText)
+            let ended = Self.unescape(name)
             guard let index = open[thread]?.last else {
-                throw fail("end of '\(Self.unescape(name))' on thread \(thread), but no phase is open there")
+                throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but no phase is open there")
             }
-            guard phases[index].name == Self.unescape(name) else {
-                throw fail("end of '\(Self.unescape(name))' on thread \(thread), but '\(phases[index].name)' is the phase open there")
+            guard phases[index].name == ended else {
+                throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but \(PlainText.quoted(phases[index].name)) is the phase open there")
             }
             let duration = seconds(time) - phases[index].start
-            guard duration >= 0 else { throw fail("phase '\(phases[index].name)' ends before it begins") }
+            guard duration >= 0 else { throw fail("phase \(PlainText.quoted(phases[index].name)) ends before it begins") }
             phases[index].duration = duration
             open[thread]!.removeLast()
             lastEnded[thread] = index
@@ -118,7 +138,7 @@ public struct ProtocolParser {
             guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
             for field in fields.split(separator: " ") {
                 let pair = field.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field '\(field)' is not key=integer") }
+                guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field \(PlainText.quoted(field)) is not key=integer") }
                 switch pair[0] {
                 case "host": phases[index].hostDuration = Double(value) / 1e9
                 case "rss": phases[index].residentBytes = value
@@ -131,38 +151,48 @@ public struct ProtocolParser {
             let (threadText, name) = split(afterTime)
             let time = try reading(t, "mark <ns> <thread> <name>")
             guard !name.isEmpty else { throw fail("mark without a name") }
-            marks.append(MarkRecord(name: Self.unescape(name), time: seconds(time), thread: try threadNumber(threadText)))
+            guard marks.count < Self.maximumEntries else { throw fail("more than \(Self.maximumEntries) marks in one run (the limit of the protocol)") }
+            marks.append(MarkRecord(name: try boundedName(name, "mark"), time: seconds(time), thread: try threadNumber(threadText)))
         case .count:
             let (valueText, name) = split(rest)
-            guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got '\(clip(line))'") }
-            let key = Self.unescape(name)
+            guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got \(PlainText.quoted(line))") }
+            let key = try boundedName(name, "counter")
             if let i = counterIndex[key] {
                 let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
-                guard !overflow else { throw fail("counter '\(clip(name))' overflows a 64-bit integer") }
+                guard !overflow else { throw fail("counter \(PlainText.quoted(Self.unescape(name))) overflows a 64-bit integer") }
                 counters[i].value = sum
             } else {
+                guard counters.count < Self.maximumEntries else {
+                    throw fail("more than \(Self.maximumEntries) counters in one run (the limit of the protocol)")
+                }
                 counterIndex[key] = counters.count
                 counters.append(CounterRecord(name: key, value: value))
             }
         case .deferred:
             guard !rest.isEmpty else { throw fail("deferred without a phase name") }
-            deferred.append(Self.unescape(rest))
+            guard deferred.count < Self.maximumEntries else {
+                throw fail("more than \(Self.maximumEntries) deferred phases in one run (the limit of the protocol)")
+            }
+            deferred.append(try boundedName(rest, "deferred phase"))
         case .launched:
             launchedReading = try reading(rest, "launched <ns>")
         case .background:
             backgroundReading = try reading(rest, "background <ns>")
         case .tap:
             let (t, _) = split(rest)
+            guard tapShownReadings.count < Self.maximumEntries else {
+                throw fail("more than \(Self.maximumEntries) tap lines in one run (the limit of the protocol)")
+            }
             tapShownReadings.append(try reading(t, "tap <ns> <key>"))
         case .tapLost:
             tapsLost += 1
         case .peak:
-            guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got '\(clip(line))'") }
+            guard let value = Int(rest), value >= 0 else { throw fail("expected 'peak <bytes>', got \(PlainText.quoted(line))") }
             peak = value
         case .done:
             _ = try reading(rest, "done <ns>")
             if let (thread, stack) = open.first(where: { !$0.value.isEmpty }) {
-                throw fail("'done' while '\(phases[stack.last!].name)' is still open on thread \(thread)")
+                throw fail("'done' while \(PlainText.quoted(phases[stack.last!].name)) is still open on thread \(thread)")
             }
             finished = true
         }
@@ -209,12 +239,14 @@ public struct ProtocolParser {
 
     private func reading(_ text: Substring, _ form: String) throws(CoreError) -> UInt64 {
         if text == "-" { return now() }
-        guard let value = UInt64(text) else { throw fail("expected '\(form)' with <ns> a CLOCK_MONOTONIC reading in nanoseconds, got '\(clip(text))'") }
+        guard let value = UInt64(text) else {
+            throw fail("expected '\(form)' with <ns> a CLOCK_MONOTONIC reading in nanoseconds, got \(PlainText.quoted(text))")
+        }
         return value
     }
 
     private func threadNumber(_ text: Substring) throws(CoreError) -> Int {
-        guard let value = Int(text), value >= 0, value < 1 << 20 else { throw fail("thread must be a small whole number, not '\(clip(text))'") }
+        guard let value = Int(text), value >= 0, value < 1 << 20 else { throw fail("thread must be a small whole number, not \(PlainText.quoted(text))") }
         return value
     }
 
@@ -222,8 +254,15 @@ public struct ProtocolParser {
         LaunchClock(originNanoseconds: spawnReading).seconds(atReading: reading)
     }
 
-    private func clip(_ text: Substring) -> String {
-        text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
+    /// The unescaped `text`, a name of a `what` (phase, mark, …) within ``maximumNameBytes``.
+    private func boundedName(_ text: Substring, _ what: String) throws(CoreError) -> String {
+        let name = Self.unescape(text)
+        guard name.utf8.count <= Self.maximumNameBytes else {
+            throw fail(
+                "a \(what) name of \(name.utf8.count) bytes (\(PlainText.quoted(name, limit: 40))), longer than the limit of \(Self.maximumNameBytes) (the limit of the protocol)"
+            )
+        }
+        return name
     }
 
     /// Undoes ``ProtocolWriter/escape(_:)``, by Unicode scalar (a backslash may combine with a

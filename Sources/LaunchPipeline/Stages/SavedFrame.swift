@@ -35,12 +35,16 @@ extension Pipeline {
     func presentSavedFrame() throws -> (Canvas, UInt64) {
         let s = manifest.screen
         var frame = Canvas(width: s.width * s.scale, height: s.height * s.scale, fill: RGBA(0, 0, 0))
+        // Announced on the progress line, so that a launcher's timeout can name the step.
+        onStageStart?(AppInterface.showingSnapshotPhase)
         let shown: FirstFrame = try recorder.phase(AppInterface.showingSnapshotPhase, kind: .decode) {
             var shown = FirstFrame.splash
             // A previous instance still closing holds the state: a relaunch waits here.
             var lock: StateLock?
             if let path = snapshotPath {
-                lock = try recorder.phase("waiting for the state lock", kind: .io) { try StateLock.shared(snapshot: path) }
+                onStageStart?(Self.stateLockWait)
+                lock = try recorder.phase(Self.stateLockWait, kind: .io) { try StateLock.shared(snapshot: path) }
+                onStageStart?(AppInterface.showingSnapshotPhase)
             }
             defer { withExtendedLifetime(lock) {} }
             if let path = snapshotPath, FileIO.exists(path) {
@@ -89,7 +93,11 @@ extension Pipeline {
         defer { sampleMemory("after") }
         // Held until the step ends: a relaunch meanwhile waits for it.
         var lock: StateLock?
-        if let path = snapshotPath { lock = try StateLock.exclusive(snapshot: path) }
+        if let path = snapshotPath {
+            // Announced: a budget that runs out here was spent waiting, not in the last launch stage.
+            onStageStart?(Self.stateLockWait)
+            lock = try StateLock.exclusive(snapshot: path)
+        }
         defer { withExtendedLifetime(lock) {} }
         try backgroundStep("entering background", kind: .io) {
             if theme != nil, let orientation = manifest.orientations.first, layouts[orientation] != nil {
@@ -155,6 +163,9 @@ extension Pipeline {
             canvas = try backgroundStep("drawing", kind: .draw) { try renderLaunchOrientation() }
         }
     }
+
+    /// The phase (and progress step) of waiting for the state lock another instance holds.
+    static let stateLockWait = "waiting for the state lock"
 
     /// A phase of the background step, announced on the progress line first (so the launcher can
     /// say which step the app was in when its background budget ran out).
