@@ -124,8 +124,11 @@ if arguments.first == "gate" {
     // throttle [cgroup-v1|cgroup-v2|signals]: only the throttling benchmark, for one mechanism or each.
     ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
 } else if arguments.first == "export" {
-    // export: every export of a result and of a comparison at 10⁴ and 10⁵ phases and threads.
-    ExportScaleBenchmark().report()
+    // export [SIZE...]: every export of a result and of a comparison at 10⁴ and 10⁵ phases and threads.
+    var bench = ExportScaleBenchmark()
+    let sizes = arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 && $0 <= 1_000_000 }
+    if !sizes.isEmpty { bench.sizes = sizes }
+    bench.report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "xml" {

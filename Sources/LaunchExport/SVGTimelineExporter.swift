@@ -31,11 +31,17 @@ public struct SVGTimelineExporter: ResultExporter {
 
         var body: [String] = []
         var y = Self.top
-        let threads = Set(run.phases.map(\.thread)).sorted()
-        for thread in threads {
+        // Each lane's phases gathered in one pass (walking every phase once per thread was quadratic),
+        // and at most `maximumRows` drawn: a picture cannot show 100,000 rows.
+        let lanes = Self.lanes(run.phases)
+        var drawn = 0, lanesDrawn = 0
+        for (thread, indices) in lanes where drawn < Self.maximumRows {
+            lanesDrawn += 1
             body.append(#"<text x="\#(f(Self.left))" y="\#(f(y + 12))" class="lane">\#(thread == 0 ? "main thread" : "thread \(thread)")</text>"#)
             y += 18
-            for (i, phase) in run.phases.enumerated() where phase.thread == thread {
+            for i in indices.prefix(Self.maximumRows - drawn) {
+                let phase = run.phases[i]
+                drawn += 1
                 let x0 = x(phase.start), w = max(1, x(phase.end) - x0)
                 let kind = phase.kind?.rawValue ?? ""
                 let fill = phase.name == "process start" && phase.depth == 0 ? "#b7c2c9" : (Self.colors[kind] ?? Self.colors[""]!)
@@ -86,6 +92,13 @@ public struct SVGTimelineExporter: ResultExporter {
         legend.append(
             ##"<rect x="\##(f(lx))" y="\##(f(footer - 10))" width="12" height="12" rx="2" fill="none" stroke="#c62828" stroke-width="2.5"/><text x="\##(f(lx + 18))" y="\##(f(footer))" class="legend">critical path</text>"##
         )
+        if drawn < run.phases.count {
+            footer += 20
+            let threadsLeft = lanes.count - lanesDrawn + (drawn < lanes.prefix(lanesDrawn).reduce(0) { $0 + $1.indices.count } ? 1 : 0)
+            legend.append(
+                #"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">\#(run.phases.count - drawn) more phases on \#(threadsLeft) threads not drawn (the timeline draws the first \#(Self.maximumRows); the JSON, CSV and Chrome trace hold them all)</text>"#
+            )
+        }
         if !run.deferred.isEmpty {
             footer += 20
             legend.append(
@@ -125,6 +138,17 @@ public struct SVGTimelineExporter: ResultExporter {
             </svg>
 
             """
+    }
+
+    /// The most phase rows drawn (`docs/limits.md`); past them the timeline says how many phases and
+    /// threads it left out.
+    static let maximumRows = 5_000
+
+    /// The run's phase indices by thread, threads in increasing order, phases in run order.
+    static func lanes(_ phases: [PhaseRecord]) -> [(thread: Int, indices: [Int])] {
+        var byThread: [Int: [Int]] = [:]
+        for (i, phase) in phases.enumerated() { byThread[phase.thread, default: []].append(i) }
+        return byThread.sorted { $0.key < $1.key }.map { (thread: $0.key, indices: $0.value) }
     }
 
     /// The most ticks drawn on the axis, whatever the span.

@@ -19,10 +19,13 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: String = packageRoot, environment extra: [String: String] = [:]) throws -> Outcome {
+    static func run(
+        _ arguments: [String], in directory: String = packageRoot, environment extra: [String: String] = [:], program: String = executable,
+        prefix: [String] = []
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = prefix + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"

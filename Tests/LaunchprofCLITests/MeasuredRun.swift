@@ -11,36 +11,30 @@ extension CLI {
         var seconds: Double
     }
 
+    /// Runs through a small Python parent, whose `RUSAGE_CHILDREN` is launchprof's own peak (a child
+    /// spawned straight from this large test process would report the test process's memory: Linux
+    /// keeps the high-water mark of the address space a `vfork`ed child starts in across its exec).
     static func runMeasured(_ arguments: [String]) throws -> MeasuredOutcome {
-        let out = temporaryPath("stdout"), err = temporaryPath("stderr")
-        defer { unlink(out); unlink(err) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = [executable] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        var cArgv = argv.map { strdup($0) } + [nil]
-        var cEnvp = envp.map { strdup($0) } + [nil]
-        defer { for p in cArgv + cEnvp { free(p) } }
-        var pid: pid_t = 0
-        let start = Date()
-        let status = posix_spawn(&pid, executable, &actions, nil, &cArgv, &cEnvp)
-        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
-        var wstatus: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &wstatus, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Date().timeIntervalSince(start)
-        let exitStatus = (wstatus & 0x7f) == 0 ? (wstatus >> 8) & 0xff : 128 + (wstatus & 0x7f)
+        let usage = temporaryPath("usage")
+        defer { unlink(usage) }
+        let wrapper = """
+            import resource, subprocess, sys, time
+            start = time.monotonic()
+            p = subprocess.run(sys.argv[2:], stdin=subprocess.DEVNULL, capture_output=True)
+            seconds = time.monotonic() - start
+            sys.stdout.buffer.write(p.stdout)
+            sys.stderr.buffer.write(p.stderr)
+            with open(sys.argv[1], "w") as f:
+                f.write("%d %d %f" % (p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, seconds))
+            """
+        let outcome = try run(["-c", wrapper, usage, executable] + arguments, program: "/usr/bin/env", prefix: ["python3"])
+        let fields = try FileIO.readText(usage).split(separator: " ")
+        guard fields.count == 3, let status = Int32(fields[0]), let kib = Int(fields[1]), let seconds = Double(fields[2]) else {
+            throw POSIXError(.EINVAL)
+        }
         return MeasuredOutcome(
-            outcome: Outcome(
-                status: exitStatus, stdout: String(decoding: try FileIO.read(out), as: UTF8.self),
-                stderr: String(decoding: try FileIO.read(err), as: UTF8.self)),
-            peakBytes: Int(usage.ru_maxrss) * 1024, seconds: seconds)
+            outcome: Outcome(status: status < 0 ? 128 - status : status, stdout: outcome.stdout, stderr: outcome.stderr),
+            peakBytes: kib * 1024, seconds: seconds)
     }
 
     /// Writes `source` to a temporary Python script and returns its path.

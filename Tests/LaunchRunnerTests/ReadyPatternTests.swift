@@ -1,0 +1,67 @@
+import Testing
+@testable import LaunchRunner
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--ready-when-output` patterns: their size with repetitions written out is measured before
+/// `regcomp` (and refused past the limit), and lines are tested on a thread the read loop never waits on.
+@Suite struct ReadyPatternTests {
+    @Test(arguments: [
+        ("abc", 3), ("ab{3}", 4), ("(ab){3}", 6), ("a+", 2), ("a*b?", 2), ("a|bc", 3), ("[a{9}]{2}", 2),
+        ("[]x{9}]", 1), ("[[:digit:]]{1,5}", 5), ("x{3,}", 4), ("\\{9}", 3), ("(a(b){10}){10}", 110),
+        ("{", 1), ("((a)", 1)
+    ])
+    func sizesWithRepetitionsWrittenOut(_ pattern: String, _ atoms: Int) {
+        #expect(PatternSize.writtenOut(pattern.utf8) == atoms, "\(pattern)")
+    }
+
+    @Test(arguments: ["x{32767}{32767}", "(x{1000}){101}", "((((a{10}){10}){10}){10}){11}", "(a|b+){60000}", "x{99999999999999999999}"])
+    func patternsPastTheLimitAreRefusedBeforeRegcomp(_ pattern: String) {
+        let start = MonotonicClock.nanoseconds()
+        #expect {
+            _ = try ExtendedRegex(pattern)
+        } throws: { error in
+            guard case RunnerError.invalidPattern(_, let reason) = error else { return false }
+            return reason.hasPrefix("its repetitions written out make ") && reason.contains("more than the limit of 100000")
+        }
+        // Refused at once: regcomp of the first took 9 s and 4 GiB.
+        #expect(MonotonicClock.nanoseconds() - start < 1_000_000_000)
+    }
+
+    @Test(arguments: ["Listening on port [0-9]{1,5}", "x{30000}y{30000}", "(ab|cd){25000}", "^ready$"])
+    func patternsWithinTheLimitCompile(_ pattern: String) throws {
+        _ = try ExtendedRegex(pattern)
+    }
+
+    @Test func aMatcherReportsTheReadingOfTheFirstMatchingLine() throws {
+        let matcher = try #require(ReadyMatcher(try ExtendedRegex("^ready")))
+        defer { matcher.stop() }
+        matcher.submit(Array("not yet".utf8), reading: 10)
+        matcher.submit(Array("ready now".utf8), reading: 20)
+        matcher.submit(Array("ready again".utf8), reading: 30)
+        #expect(matcher.waitForVerdict(until: MonotonicClock.nanoseconds() + 5_000_000_000) == 20)
+        var entry = pollfd(fd: matcher.matchDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 0) == 1)
+    }
+
+    @Test func aMatchThatNeverEndsIsAbandonedAtTheDeadline() throws {
+        // Exponential in glibc: minutes on a line of 3,000 characters.
+        let matcher = try #require(ReadyMatcher(try ExtendedRegex(#"(.*)(.*)(.*)\3\2\1x"#)))
+        matcher.submit(Array(String(repeating: "a", count: 3000).utf8), reading: 1)
+        let start = MonotonicClock.nanoseconds()
+        #expect(matcher.waitForVerdict(until: start + 300_000_000) == nil)
+        #expect(!matcher.isIdle)
+        #expect(MonotonicClock.nanoseconds() - start < 2_000_000_000)
+        matcher.stop()
+    }
+
+    @Test func everyQueuedLineIsTestedWhenNoneMatches() throws {
+        let matcher = try #require(ReadyMatcher(try ExtendedRegex("^never$")))
+        defer { matcher.stop() }
+        for i in 0..<1000 { matcher.submit(Array("line \(i)".utf8), reading: UInt64(i)) }
+        #expect(matcher.waitForVerdict(until: MonotonicClock.nanoseconds() + 5_000_000_000) == nil)
+        #expect(matcher.isIdle)
+    }
+}
