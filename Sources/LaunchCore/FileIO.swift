@@ -102,10 +102,9 @@ public enum FileIO {
     /// replaced; a FIFO without a reader is an error rather than a wait. A symbolic link to a regular
     /// file keeps the link: its target is replaced atomically.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CoreError) {
-        // A link is kept even when its target is missing: the target is created (as a shell's `>` would).
-        let target = try linkTarget(of: path)
+        var target = path
         var info = stat()
-        if stat(target, &info) == 0 {
+        if stat(path, &info) == 0 {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR { throw .directoryNotFile(path: path) }
             // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
@@ -114,6 +113,14 @@ public enum FileIO {
                 try writeThrough(bytes, to: path)
                 return
             }
+            var link = stat()
+            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            }
+        } else {
+            // A link is kept even when its target is missing: the target is created (as a shell's `>` would).
+            target = try linkTarget(of: path)
         }
         let directory = parentDirectory(of: target)
         if !directory.isEmpty, !isDirectory(directory) {
