@@ -93,6 +93,8 @@ public struct PhaseTable: Sendable, Equatable {
         // A phase's row is found by its parent's row and its name: no path is built for a phase whose
         // row exists (building every phase's path costs depth × name bytes each).
         var index: [RowKey: Int] = [:]
+        var pathIndex: [String: Int] = [:]
+        func path(of key: RowKey) -> String { key.parentRow >= 0 ? rows[key.parentRow].path + "/" + key.name : key.name }
         for run in result.runs {
             var rowOfPhase: [Int] = []
             rowOfPhase.reserveCapacity(run.phases.count)
@@ -101,10 +103,16 @@ public struct PhaseTable: Sendable, Equatable {
                 let i: Int
                 if let existing = index[key] {
                     i = existing
+                } else if let samePath = pathIndex[path(of: key)] {
+                    // Another parent and name that read the same (`a/b` at the top, `b` under `a`): one row,
+                    // as the streaming reader has it.
+                    i = samePath
+                    index[key] = i
                 } else {
                     i = rows.count
                     index[key] = i
-                    let path = key.parentRow >= 0 ? rows[key.parentRow].path + "/" + phase.name : phase.name
+                    let path = path(of: key)
+                    pathIndex[path] = i
                     rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
                     rows[rows.count - 1].inBackground = phase.background == true
                     rows[rows.count - 1].onWorkerThread = phase.thread != 0
