@@ -23,24 +23,23 @@ public enum PhaseAnalysis {
     /// Every phase path of `runs` with its median self and inclusive time, in the order the paths
     /// first came (a path seen twice in a run counts each time).
     public static func selfTimeMedians(_ runs: [RunRecord]) -> [SelfTime] {
-        var selfTimes: [String: [Double]] = [:]
-        var inclusive: [String: [Double]] = [:]
-        var order: [String] = []
+        // Rows by path (``PhasePathIndex``: a path built once per row, not once per phase).
+        var index = PhasePathIndex()
+        var selfTimes: [[Double]] = [], inclusive: [[Double]] = []
         for run in runs {
             let selfs = PhaseAnalysis.selfTimes(run)
-            var paths: [String] = []
-            paths.reserveCapacity(run.phases.count)
-            for (i, phase) in run.phases.enumerated() {
-                let path = phase.parent.flatMap { $0 >= 0 && $0 < paths.count ? paths[$0] + "/" + phase.name : nil } ?? phase.name
-                paths.append(path)
-                if selfTimes[path] == nil { order.append(path) }
-                selfTimes[path, default: []].append(selfs[i])
-                inclusive[path, default: []].append(phase.duration)
+            for (i, row) in index.rows(of: run.phases).enumerated() {
+                if row == selfTimes.count {
+                    selfTimes.append([])
+                    inclusive.append([])
+                }
+                selfTimes[row].append(selfs[i])
+                inclusive[row].append(run.phases[i].duration)
             }
         }
-        return order.compactMap { path in
-            guard let s = Summary(selfTimes[path] ?? []), let total = Summary(inclusive[path] ?? []) else { return nil }
-            return SelfTime(path: path, selfTime: s.median, inclusive: total.median)
+        return index.paths.indices.compactMap { row in
+            guard let s = Summary(selfTimes[row]), let total = Summary(inclusive[row]) else { return nil }
+            return SelfTime(path: index.paths[row], selfTime: s.median, inclusive: total.median)
         }
     }
 

@@ -90,34 +90,15 @@ public struct PhaseTable: Sendable, Equatable {
 
     public init(_ result: LaunchResult) {
         var rows: [Row] = []
-        // A phase's row is found by its parent's row and its name: no path is built for a phase whose
-        // row exists (building every phase's path costs depth × name bytes each).
-        var index: [RowKey: Int] = [:]
-        var pathIndex: [String: Int] = [:]
-        func path(of key: RowKey) -> String { key.parentRow >= 0 ? rows[key.parentRow].path + "/" + key.name : key.name }
+        var index = PhasePathIndex()
         for run in result.runs {
-            var rowOfPhase: [Int] = []
-            rowOfPhase.reserveCapacity(run.phases.count)
-            for phase in run.phases {
-                let key = RowKey(parentRow: phase.parent.map { rowOfPhase[$0] } ?? -1, name: phase.name)
-                let i: Int
-                if let existing = index[key] {
-                    i = existing
-                } else if let samePath = pathIndex[path(of: key)] {
-                    // Another parent and name that read the same (`a/b` at the top, `b` under `a`): one row,
-                    // as the streaming reader has it.
-                    i = samePath
-                    index[key] = i
-                } else {
-                    i = rows.count
-                    index[key] = i
-                    let path = path(of: key)
-                    pathIndex[path] = i
-                    rows.append(Row(path: path, name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
-                    rows[rows.count - 1].inBackground = phase.background == true
-                    rows[rows.count - 1].onWorkerThread = phase.thread != 0
+            let rowOfPhase = index.rows(of: run.phases)
+            for (phase, i) in zip(run.phases, rowOfPhase) {
+                if i == rows.count {
+                    rows.append(Row(path: index.paths[i], name: phase.name, depth: phase.depth, kind: phase.kind, afterLaunch: phase.afterLaunch))
+                    rows[i].inBackground = phase.background == true
+                    rows[i].onWorkerThread = phase.thread != 0
                 }
-                rowOfPhase.append(i)
                 rows[i].durations.append(phase.duration)
                 if let host = phase.hostDuration { rows[i].hostDurations.append(host) }
                 if let rss = phase.residentBytes { rows[i].residentBytes.append(rss) }
@@ -140,12 +121,6 @@ public struct PhaseTable: Sendable, Equatable {
         instructionTotals = result.runs.compactMap { $0.instructions.map(Double.init) }
         deferred = result.runs.first?.deferred ?? []
         runCount = result.runs.count
-    }
-
-    /// A phase's row: its parent's row (-1 at the top) and its name.
-    private struct RowKey: Hashable {
-        var parentRow: Int
-        var name: String
     }
 
     /// The row name of mark `mark`: `Time to first frame`. Marks are compared, budgeted and exported
