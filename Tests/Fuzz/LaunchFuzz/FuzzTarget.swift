@@ -12,6 +12,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case theme, data, manifest, result, tiers, budgets, `protocol`, png
     /// The startup-trace readers of `--trace` (LaunchRunner/Traces).
     case pythonImporttime = "python-importtime", gitTrace2 = "git-trace2", chromeTrace = "chrome-trace"
+    /// `exec --ready-when-output`: the first line is the pattern (its size checked, then compiled),
+    /// matched against each further line (output lines of a program).
+    case readyPattern = "ready-pattern"
 
     /// What the parser did with one input: a value or a thrown error. A crash never returns.
     public enum Outcome: Equatable, Sendable {
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .pythonImporttime: ImportTimeReader.source
         case .gitTrace2: "fuzz-trace2.json"
         case .chromeTrace: "fuzz-chrome-trace.json"
+        case .readyPattern: "--ready-when-output"
         }
     }
 
@@ -43,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: 65536
         case .manifest, .result, .tiers, .budgets, .protocol: 8192
         case .pythonImporttime, .gitTrace2, .chromeTrace: 8192
+        case .readyPattern: 512
         }
     }
 
@@ -61,6 +66,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             case .pythonImporttime: Self.check(try ImportTimeReader.read(stderr: bytes, clock: Self.traceClock))
             case .gitTrace2: Self.check(try Trace2Reader.read(bytes, file: fileName, clock: Self.traceClock))
             case .chromeTrace: Self.check(try ChromeTraceReader.read(bytes, file: fileName, clock: Self.traceClock))
+            case .readyPattern:
+                do { try Self.readyPatternRun(bytes) } catch { return .error("\(fileName): \(error)") }
             }
             return .value
         } catch {
@@ -85,6 +92,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         if parser.finished {
             _ = parser.run(index: 0, pid: nil)
         }
+    }
+
+    /// Compiles the first line of `bytes` as a ready pattern and matches it against the other lines
+    /// (each cut at 64 bytes: an exponential match on a long line is what the launcher's matching
+    /// thread is for, not what this target looks for).
+    static func readyPatternRun(_ bytes: [UInt8]) throws {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let regex = try ExtendedRegex(String(decoding: lines.first ?? [], as: UTF8.self))
+        for line in lines.dropFirst().prefix(16) { _ = regex.matches(line.prefix(64)) }
     }
 
     /// The run every trace is read for: spawned 1,000 s after boot on the monotonic clock, at
