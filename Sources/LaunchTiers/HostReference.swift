@@ -14,8 +14,15 @@ public struct HostReference: Codable, Equatable, Sendable {
         self.seconds = seconds
     }
 
-    /// Measures every reference workload: one untimed warm-up, then the fastest of `repetitions` tries
-    /// (the minimum is the estimate least disturbed by other work; about 0.15 s in all on a release build).
+    /// The version of the reference workloads (CTierReference). Raise it whenever a workload
+    /// changes: every cached calibration and every result's calibration then stands for other work,
+    /// and is neither reused nor compared with (docs/tiers.md, "The references are frozen").
+    public static let version = 1
+
+    /// Measures every reference workload in this process: one untimed warm-up, then the fastest of
+    /// `repetitions` tries (the minimum is the estimate least disturbed by other work; about 0.15 s in
+    /// all on a release build). One process sees one address layout, which moves these times by up to
+    /// 1.8×: a calibration combines several processes' measurements (``Calibration/combine(_:)``).
     public static func measure(repetitions: Int = 7) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let workloads = try ReferenceWorkloads()
@@ -30,6 +37,28 @@ public struct HostReference: Codable, Equatable, Sendable {
             seconds[kind] = best
         }
         return HostReference(seconds: seconds)
+    }
+}
+
+extension HostReference {
+    /// `{ "cpu": 0.00123, "io": …, "decode": …, "draw": … }` at full precision: how a sample process
+    /// (`launchprof tiers --reference-sample`) hands its times to the calibrating one.
+    public var jsonLine: String {
+        "{ " + PhaseKind.allCases.map { "\"\($0.rawValue)\": \(seconds[$0] ?? 0)" }.joined(separator: ", ") + " }"
+    }
+
+    /// Reads ``jsonLine``: every kind, each a positive number of seconds.
+    public init(jsonLine bytes: [UInt8]) throws(TierError) {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch { throw TierError("reference sample: \(error.description)") }
+        var seconds: [PhaseKind: Double] = [:]
+        for kind in PhaseKind.allCases {
+            guard let s = value.object?[kind.rawValue]?.number, s > 0, s < 1e6 else {
+                throw TierError("reference sample: \(kind.rawValue): expected a positive number of seconds")
+            }
+            seconds[kind] = s
+        }
+        self.init(seconds: seconds)
     }
 }
 

@@ -1,0 +1,97 @@
+import LaunchCore
+
+/// What a calibration belongs to: the host that measured it and the reference workloads it timed.
+/// A calibration is only ever used where all of these are the same (docs/tiers.md, "The calibration cache").
+public struct HostFingerprint: Equatable, Sendable {
+    public var cpuModel: String
+    public var cores: Int
+    /// The kernel: `uname`'s system name and release (``HostInfo/os``).
+    public var kernel: String
+    public var architecture: String
+    /// ``HostReference/version``.
+    public var referenceVersion: Int
+
+    public init(cpuModel: String, cores: Int, kernel: String, architecture: String, referenceVersion: Int = HostReference.version) {
+        self.cpuModel = cpuModel
+        self.cores = cores
+        self.kernel = kernel
+        self.architecture = architecture
+        self.referenceVersion = referenceVersion
+    }
+
+    /// The fingerprint of `host` with this build's reference workloads.
+    public init(host: HostInfo, referenceVersion: Int = HostReference.version) {
+        self.init(cpuModel: host.cpuModel, cores: host.cores, kernel: host.os, architecture: host.architecture, referenceVersion: referenceVersion)
+    }
+
+    /// 16 hex digits of the SHA-256 of every field: the cache file's name and the result's `calibration.host`.
+    public var key: String {
+        let text = [cpuModel, String(cores), kernel, architecture, String(referenceVersion)].joined(separator: "\u{0}")
+        return String(SHA256.hex(of: SHA256.digest(Array(text.utf8))).prefix(16))
+    }
+
+    /// What differs from `other`, each as `what: this vs other` (empty when they are the same).
+    public func differences(from other: HostFingerprint) -> [String] {
+        var out: [String] = []
+        if cpuModel != other.cpuModel { out.append("CPU model: \(cpuModel) vs \(other.cpuModel)") }
+        if cores != other.cores { out.append("cores: \(cores) vs \(other.cores)") }
+        if kernel != other.kernel { out.append("kernel: \(kernel) vs \(other.kernel)") }
+        if architecture != other.architecture { out.append("architecture: \(architecture) vs \(other.architecture)") }
+        if referenceVersion != other.referenceVersion { out.append("reference workloads: version \(referenceVersion) vs \(other.referenceVersion)") }
+        return out
+    }
+}
+
+/// This host's reference times as a tier uses them: measured in several fresh processes and
+/// combined (``combine(_:)``), with when and where that was done.
+public struct Calibration: Equatable, Sendable {
+    /// The combined reference times.
+    public var reference: HostReference
+    public var fingerprint: HostFingerprint
+    /// When it was measured (ISO 8601, UTC).
+    public var made: String
+    /// Each process's fastest times, in the order measured.
+    public var samples: [HostReference]
+
+    public init(reference: HostReference, fingerprint: HostFingerprint, made: String, samples: [HostReference]) {
+        self.reference = reference
+        self.fingerprint = fingerprint
+        self.made = made
+        self.samples = samples
+    }
+
+    /// Fresh processes a calibration is measured in by default (about 0.2 s each on a release build).
+    public static let defaultProcesses = 9
+
+    /// Measures `processes` samples (each in a fresh process: `sample` starts one and returns its
+    /// ``HostReference/measure(repetitions:)``) and combines them.
+    public static func measure(
+        processes: Int = defaultProcesses, fingerprint: HostFingerprint, made: String,
+        sample: () throws(TierError) -> HostReference
+    ) throws(TierError) -> Calibration {
+        var samples: [HostReference] = []
+        for _ in 0..<max(1, processes) { samples.append(try sample()) }
+        return Calibration(reference: combine(samples), fingerprint: fingerprint, made: made, samples: samples)
+    }
+
+    /// The statistic (docs/tiers.md, "Calibration across processes"): per kind, the lower quartile
+    /// of the per-process minima. Within a process the minimum of several tries removes interference
+    /// from other work; across processes the address layout (where code, stack and buffers land) moves
+    /// the minimum by up to 1.8× in two or three modes. The lower quartile stands on the fastest
+    /// layouts, as the minimum does, yet one process that ran unusually fast (or a mode seen once)
+    /// cannot move it alone. Nearest rank, so it is always a time one process measured.
+    public static func combine(_ samples: [HostReference]) -> HostReference {
+        var seconds: [PhaseKind: Double] = [:]
+        for kind in PhaseKind.allCases {
+            let values = samples.compactMap { $0.seconds[kind] }.filter { $0.isFinite && $0 > 0 }.sorted()
+            guard !values.isEmpty else { continue }
+            seconds[kind] = values[(values.count - 1) / 4]
+        }
+        return HostReference(seconds: seconds)
+    }
+
+    /// What a result records of it: `source` says how the run got it (`cache`, `measured`, `baseline`).
+    public func info(source: String) -> CalibrationInfo {
+        CalibrationInfo(made: made, referenceVersion: fingerprint.referenceVersion, processes: samples.count, source: source, host: fingerprint.key)
+    }
+}
