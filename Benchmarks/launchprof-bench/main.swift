@@ -123,6 +123,8 @@ if arguments.first == "gate" {
 } else if arguments.first == "throttle" {
     // throttle [cgroup-v1|cgroup-v2|signals]: only the throttling benchmark, for one mechanism or each.
     ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
+} else if arguments.first == "calibration" {
+    CalibrationBenchmark().report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "xml" {
@@ -180,4 +182,5 @@ if arguments.first == "gate" {
     ExecSessionBenchmark().report()
     StartupBenchmark().report()
     ThrottleBenchmark().report()
+    CalibrationBenchmark().report()
 }

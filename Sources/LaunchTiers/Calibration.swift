@@ -60,8 +60,13 @@ public struct Calibration: Equatable, Sendable {
         self.samples = samples
     }
 
-    /// Fresh processes a calibration is measured in by default (about 0.2 s each on a release build).
-    public static let defaultProcesses = 9
+    /// Fresh processes a calibration is measured in by default (about 0.15 s each on a release build).
+    public static let defaultProcesses = 10
+    /// Tries of each workload in one process (at least; more of a short one, up to
+    /// ``triesSeconds``); the fastest is that process's time.
+    public static let repetitions = 9
+    /// Seconds of tries of each workload in one process: a 1 ms workload is tried about 40 times.
+    public static let triesSeconds = 0.04
 
     /// Measures `processes` samples (each in a fresh process: `sample` starts one and returns its
     /// ``HostReference/measure(repetitions:)``) and combines them.
@@ -74,18 +79,17 @@ public struct Calibration: Equatable, Sendable {
         return Calibration(reference: combine(samples), fingerprint: fingerprint, made: made, samples: samples)
     }
 
-    /// The statistic (docs/tiers.md, "Calibration across processes"): per kind, the lower quartile
-    /// of the per-process minima. Within a process the minimum of several tries removes interference
-    /// from other work; across processes the address layout (where code, stack and buffers land) moves
-    /// the minimum by up to 1.8× in two or three modes. The lower quartile stands on the fastest
-    /// layouts, as the minimum does, yet one process that ran unusually fast (or a mode seen once)
-    /// cannot move it alone. Nearest rank, so it is always a time one process measured.
+    /// The statistic (docs/tiers.md, "Calibration across processes"): per kind, the fastest of the
+    /// per-process minima, that is the fastest try in any of the processes. Everything that disturbs
+    /// a try only adds time: other work (which the CPU-time clock of ``HostReference/clock(for:)``
+    /// mostly leaves out already), a flush queued behind other writers, and the address layout a
+    /// process happens to get (where code, stack and buffers land). Each process is one draw of the
+    /// layout; a median or a quartile of the processes lands in whichever layout most of them drew and
+    /// moves between calibrations, the fastest repeats.
     public static func combine(_ samples: [HostReference]) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         for kind in PhaseKind.allCases {
-            let values = samples.compactMap { $0.seconds[kind] }.filter { $0.isFinite && $0 > 0 }.sorted()
-            guard !values.isEmpty else { continue }
-            seconds[kind] = values[(values.count - 1) / 4]
+            if let fastest = samples.compactMap({ $0.seconds[kind] }).filter({ $0.isFinite && $0 > 0 }).min() { seconds[kind] = fastest }
         }
         return HostReference(seconds: seconds)
     }

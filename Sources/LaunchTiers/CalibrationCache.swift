@@ -87,7 +87,7 @@ public struct CalibrationCache: Sendable {
         root["format"] = .number(.init(format))
         root["fingerprint"] = .object(host)
         root["made"] = .string(calibration.made)
-        root["statistic"] = .string("lower quartile of per-process minima")
+        root["statistic"] = .string("fastest of the per-process minima")
         root["seconds"] = seconds(calibration.reference)
         root["samples"] = .array(calibration.samples.map(seconds))
         return JSONWriter.pretty(.object(root))

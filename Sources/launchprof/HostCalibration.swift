@@ -16,8 +16,21 @@ enum HostCalibration {
         let outcome: Calibrator.Outcome
         do { outcome = try calibrator().calibration(refresh: refresh) } catch { throw InputError(error) }
         if let note = outcome.note { StandardError.write("launchprof: \(note)\n") }
+        if outcome.source == "measured", let load = loadWarning() { StandardError.write("launchprof: warning: \(load)\n") }
         memo.outcome = outcome
         return outcome
+    }
+
+    /// A calibration measured on a busy machine may come out slower than the host is (the fastest
+    /// try is what counts, and load makes it rarer): said when the load average is over the cores.
+    static func loadWarning() -> String? {
+        guard let text = try? FileIO.readText("/proc/loadavg", limit: 4096), let first = text.split(separator: " ").first,
+            let load = Double(first)
+        else { return nil }
+        let cores = HostInfo.current().cores
+        guard load > Double(cores) else { return nil }
+        return
+            "the load average is \(first) on \(cores) cores: this calibration may be slower than the host is; run `launchprof tiers --calibrate` again when the machine is quiet"
     }
 
     static func calibrator() -> Calibrator {

@@ -11,7 +11,7 @@ struct TiersCommand: ParsableCommand {
         discussion: """
             Calibrated tiers give the device's time for launchprof's fixed reference workloads; this host runs the same workloads and each factor is device time ÷ host time, so a tier means the same device on a fast laptop and on a slow CI runner.
 
-            This host's times are measured once, in \(Calibration.defaultProcesses) fresh processes (about 2 s), and cached per host (CPU model, cores, kernel, reference version) under $XDG_CACHE_HOME/launchprof or ~/.cache/launchprof; every later run uses the cached calibration, so factors hold still. --calibrate measures again and replaces it.
+            This host's times are measured once, in \(Calibration.defaultProcesses) fresh processes (2 to 5 s), and cached per host (CPU model, cores, kernel, reference version) under $XDG_CACHE_HOME/launchprof or ~/.cache/launchprof; every later run uses the cached calibration, so factors hold still. --calibrate measures again and replaces it.
 
             Examples:
               launchprof tiers
@@ -33,9 +33,15 @@ struct TiersCommand: ParsableCommand {
     @Flag(name: .customLong("reference-sample"), help: .hidden)
     var referenceSample = false
 
+    /// Tries of each workload in that process (the fastest counts).
+    @Option(name: .customLong("repetitions"), help: .hidden)
+    var repetitions = Calibration.repetitions
+
     func run() throws {
         if referenceSample {
-            do { print(try HostReference.measure().jsonLine) } catch { throw InputError(error) }
+            do { print(try HostReference.measure(repetitions: min(max(repetitions, 1), 1000), minimumSeconds: Calibration.triesSeconds).jsonLine) } catch {
+                throw InputError(error)
+            }
             return
         }
         let table: TierTable
