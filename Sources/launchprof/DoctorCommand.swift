@@ -44,10 +44,12 @@ struct DoctorCommand: ParsableCommand {
             ]
         }
         let profile = try Profile(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"]))
-        let probe = try profile.run(runs: 1)
-        let first = probe.runs.first?.total ?? 0.05
-        let runs = min(20, max(5, Int(3 / max(first, 0.001))))
-        let start = MonotonicClock.nanoseconds()
+        // A warm-up and one run, timed whole (launchprof's own cost included), set how many runs fit in about 3 s.
+        var start = MonotonicClock.nanoseconds()
+        _ = try profile.run(runs: 1)
+        let perRun = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / 2
+        let runs = min(20, max(5, Int(3 / max(perRun, 0.001))))
+        start = MonotonicClock.nanoseconds()
         let result = try profile.run(runs: runs)
         let wall = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / Double(runs + profile.warmup)
         let totals = result.runs.map(\.total)

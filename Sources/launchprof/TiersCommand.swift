@@ -11,7 +11,7 @@ struct TiersCommand: ParsableCommand {
         discussion: """
             Calibrated tiers give the device's time for launchprof's fixed reference workloads; this host runs the same workloads and each factor is device time ÷ host time, so a tier means the same device on a fast laptop and on a slow CI runner.
 
-            This host's times are measured once, in \(Calibration.defaultProcesses) fresh processes (2 to 5 s), and cached per host (CPU model, cores, kernel, reference version) under $XDG_CACHE_HOME/launchprof or ~/.cache/launchprof; every later run uses the cached calibration, so factors hold still. --calibrate measures again and replaces it.
+            This host's times are measured once, in \(Calibration.defaultProcesses) fresh processes (a few seconds), and cached per host (CPU model, cores, kernel, reference version) under $XDG_CACHE_HOME/launchprof or ~/.cache/launchprof; every later run uses the cached calibration, so factors hold still. --calibrate measures again and replaces it.
 
             Examples:
               launchprof tiers
