@@ -147,7 +147,7 @@ public struct CalibrationInfo: Codable, Equatable, Sendable {
     /// How this run got it: `cache` (this host's cached calibration), `measured` (measured now, the
     /// cache was missing or unusable), `baseline` (a stored baseline's, same host: `check`).
     public var source: String
-    /// The host fingerprint it belongs to (hex): CPU model, cores, kernel, architecture, reference version.
+    /// The host fingerprint it belongs to (hex): CPU model, cores, kernel, architecture, reference version, build.
     public var host: String
 
     public init(made: String, referenceVersion: Int, processes: Int, source: String, host: String) {

@@ -10,13 +10,20 @@ public struct HostFingerprint: Equatable, Sendable {
     public var architecture: String
     /// ``HostReference/version``.
     public var referenceVersion: Int
+    /// How the reference workloads were compiled (``ToolInfo/buildConfiguration``): a debug build's C
+    /// is unoptimised and takes several times longer, so its calibration is not a release build's.
+    public var build: String
 
-    public init(cpuModel: String, cores: Int, kernel: String, architecture: String, referenceVersion: Int = HostReference.version) {
+    public init(
+        cpuModel: String, cores: Int, kernel: String, architecture: String, referenceVersion: Int = HostReference.version,
+        build: String = ToolInfo.buildConfiguration
+    ) {
         self.cpuModel = cpuModel
         self.cores = cores
         self.kernel = kernel
         self.architecture = architecture
         self.referenceVersion = referenceVersion
+        self.build = build
     }
 
     /// The fingerprint of `host` with this build's reference workloads.
@@ -24,9 +31,9 @@ public struct HostFingerprint: Equatable, Sendable {
         self.init(cpuModel: host.cpuModel, cores: host.cores, kernel: host.os, architecture: host.architecture, referenceVersion: referenceVersion)
     }
 
-    /// 16 hex digits of the SHA-256 of every field: the cache file's name and the result's `calibration.host`.
+    /// 16 hex digits of the SHA-256 of every field (with the build): the cache file's name and the result's `calibration.host`.
     public var key: String {
-        let text = [cpuModel, String(cores), kernel, architecture, String(referenceVersion)].joined(separator: "\u{0}")
+        let text = [cpuModel, String(cores), kernel, architecture, String(referenceVersion), build].joined(separator: "\u{0}")
         return String(SHA256.hex(of: SHA256.digest(Array(text.utf8))).prefix(16))
     }
 
@@ -38,6 +45,7 @@ public struct HostFingerprint: Equatable, Sendable {
         if kernel != other.kernel { out.append("kernel: \(kernel) vs \(other.kernel)") }
         if architecture != other.architecture { out.append("architecture: \(architecture) vs \(other.architecture)") }
         if referenceVersion != other.referenceVersion { out.append("reference workloads: version \(referenceVersion) vs \(other.referenceVersion)") }
+        if build != other.build { out.append("build: \(build) vs \(other.build)") }
         return out
     }
 }

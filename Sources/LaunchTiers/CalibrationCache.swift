@@ -83,6 +83,7 @@ public struct CalibrationCache: Sendable {
         host["kernel"] = .string(f.kernel)
         host["architecture"] = .string(f.architecture)
         host["referenceVersion"] = .number(.init(f.referenceVersion))
+        host["build"] = .string(f.build)
         var root = JSONValue.Object()
         root["format"] = .number(.init(format))
         root["fingerprint"] = .object(host)
@@ -101,8 +102,9 @@ public struct CalibrationCache: Sendable {
         guard let object = root.object else { throw fail("expected a JSON object") }
         guard let format = object["format"]?.number, Int(format) == Self.format else { throw fail("format: expected \(Self.format)") }
         guard let host = object["fingerprint"]?.object else { throw fail("fingerprint: expected an object") }
-        guard let cpu = host["cpuModel"]?.string, let kernel = host["kernel"]?.string, let architecture = host["architecture"]?.string
-        else { throw fail("fingerprint: expected the strings cpuModel, kernel and architecture") }
+        guard let cpu = host["cpuModel"]?.string, let kernel = host["kernel"]?.string, let architecture = host["architecture"]?.string,
+            let build = host["build"]?.string
+        else { throw fail("fingerprint: expected the strings cpuModel, kernel, architecture and build") }
         guard let cores = host["cores"]?.number, let version = host["referenceVersion"]?.number, cores >= 1, cores <= 1e6, version >= 0, version <= 1e6
         else { throw fail("fingerprint: expected the whole numbers cores and referenceVersion") }
         guard let made = object["made"]?.string else { throw fail("made: expected a string") }
@@ -123,7 +125,8 @@ public struct CalibrationCache: Sendable {
         for (i, item) in list.enumerated() { samples.append(try reference(item, "samples[\(i)]")) }
         return Calibration(
             reference: combined,
-            fingerprint: HostFingerprint(cpuModel: cpu, cores: Int(cores), kernel: kernel, architecture: architecture, referenceVersion: Int(version)),
+            fingerprint: HostFingerprint(
+                cpuModel: cpu, cores: Int(cores), kernel: kernel, architecture: architecture, referenceVersion: Int(version), build: build),
             made: made, samples: samples)
     }
 }

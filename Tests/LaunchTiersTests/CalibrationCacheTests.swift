@@ -125,6 +125,9 @@ import Glibc
             var kernel = Self.host
             kernel.kernel = "Linux 6.2.0"
             #expect(kernel.key != Self.host.key, "a new kernel is another host")
+            var debug = Self.host
+            debug.build = debug.build == "debug" ? "release" : "debug"
+            #expect(cache.load(for: debug) == .missing, "a debug build's calibration is not a release build's")
         }
     }
 
