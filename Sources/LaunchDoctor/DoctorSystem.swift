@@ -44,21 +44,12 @@ public struct ProcessSample: Equatable, Sendable {
     /// Parses a `/proc/<pid>/stat` line: `pid (comm) state ppid … utime(14) stime(15) …`.
     public static func parse(stat line: String) -> ProcessSample? {
         guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")"), open < close,
-            let pid = Int32(line[..<open].trimmingCharacters(in: " "))
+            let pid = Int32(String(line[..<open]).trimmed)
         else { return nil }
         let name = String(line[line.index(after: open)..<close])
         let rest = line[line.index(after: close)...].split(separator: " ")
         // After the name: state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15).
         guard rest.count > 12, let user = Int(rest[11]), let system = Int(rest[12]) else { return nil }
         return ProcessSample(pid: pid, name: name, ticks: user + system)
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }
