@@ -48,7 +48,8 @@ struct GateBenchmark: Sendable {
             case .instructions: "instructions (2 baseline runs + 1 candidate run under Callgrind, threshold 1%)"
             case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 2.5% and 0.1 ms)"
             case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 2.5% and 0.1 ms)"
-            case .timeTier: "time on \(Self.tier), 8 runs, baseline and candidate in separate invocations (record, later check --baseline; thresholds 5% and 2 ms)"
+            case .timeTier:
+                "time on \(Self.tier), 8 runs, baseline and candidate in separate invocations (record, later check --baseline; thresholds 5% and 2 ms)"
             }
         }
     }
