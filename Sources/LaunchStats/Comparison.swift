@@ -467,8 +467,10 @@ enum SpreadFormat {
 }
 
 extension Comparison {
-    /// Reasons the two results may not be comparable: another tier, another manifest, another host,
-    /// another run mode. Empty when they match.
+    /// Reasons the two results may not be comparable: the environment differences `check` refuses
+    /// (``EnvironmentCheck/differences(baseline:candidate:)``: another host, tier, metric or reference
+    /// version), then another manifest, another run mode, and another toolchain or launchprof build.
+    /// Empty when they match.
     public static func caveats(baseline a: LaunchResult, candidate b: LaunchResult) -> [String] {
         var caveats = EnvironmentCheck.differences(baseline: a, candidate: b)
         if a.manifest.sha256 != b.manifest.sha256, !a.manifest.sha256.isEmpty, !b.manifest.sha256.isEmpty {
