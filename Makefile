@@ -78,6 +78,7 @@ bench-gate: setup
 	.build/release/launchprof-bench gate instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
 	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
+	.build/release/launchprof-bench gate time-tier $(TIME_TRIALS) $(TIME_TRIALS)
 
 # Fuzzes every parser with libFuzzer + AddressSanitizer (build in .build-fuzz), FUZZ_SECONDS each
 # (default 60), from the seed corpus in Tests/Fuzz/Corpus; crashing inputs land in Tests/Fuzz/Regressions.

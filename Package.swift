@@ -12,6 +12,7 @@ import PackageDescription
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
+//   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
 //   launchprof      the command-line tool (one file per subcommand)
 //
 //   LaunchprofClient  for other programs to report their phases to `launchprof exec` (Glibc only, no dependencies)
@@ -65,10 +66,11 @@ let package = Package(
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
+        .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
         .executableTarget(
             name: "launchprof",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport",
+                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Built with the CLI, so that `swift build --product launchprof` puts the app and the spawner beside it.
                 "launchprof-app", "launchprof-spawn"
@@ -89,6 +91,7 @@ let package = Package(
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
+        .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
         .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),

@@ -16,12 +16,17 @@ import LaunchCore
 ///   two trials run at once, since counts do not depend on load;
 /// - **time, --runs auto**: interleaved pairs until the sequential rule decides (budget 200 runs a
 ///   side, 120 s);
-/// - **time, 10 runs**: `--runs 10`, interleaved and compared in pairs.
+/// - **time, 10 runs**: `--runs 10`, interleaved and compared in pairs;
+/// - **time on a tier, separate invocations** (issue 27): `run --tier iphone-3gs --runs 8 --output A`,
+///   then `check --tier iphone-3gs --runs 8 --baseline A` on the candidate, as a team records a
+///   baseline on a tier and checks pull requests against it (check's default thresholds; the same
+///   cached calibration on both sides, in a temporary `$XDG_CACHE_HOME` calibrated once).
 struct GateBenchmark: Sendable {
     enum Mode: String, CaseIterable, Sendable {
         case instructions
         case timeAuto = "time-auto"
         case timeFixed = "time-10"
+        case timeTier = "time-tier"
 
         var arguments: [String] {
             switch self {
@@ -31,16 +36,20 @@ struct GateBenchmark: Sendable {
             // definition not a regression, and no gate could "detect" it.
             case .timeAuto: ["--runs", "auto"] + Self.timeThreshold
             case .timeFixed: ["--runs", "10"] + Self.timeThreshold
+            case .timeTier: ["--tier", Self.tier, "--runs", "8"]
             }
         }
 
         static let timeThreshold = ["--threshold", "2.5", "--min-change", "0.0001"]
+        static let tier = "iphone-3gs"
 
         var label: String {
             switch self {
             case .instructions: "instructions (2 baseline runs + 1 candidate run under Callgrind, threshold 1%)"
             case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 2.5% and 0.1 ms)"
             case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 2.5% and 0.1 ms)"
+            case .timeTier:
+                "time on \(Self.tier), 8 runs, baseline and candidate in separate invocations (record, later check --baseline; thresholds 5% and 2 ms)"
             }
         }
     }
@@ -78,13 +87,25 @@ struct GateBenchmark: Sendable {
         var seconds: Double
     }
 
+    /// The temporary `$XDG_CACHE_HOME` of the tier trials (one calibration for all of them).
+    static let cacheHome = "/tmp/launchprof-gate-cache-\(getpid())"
+
     /// Runs one check and reads its JSON report.
     func trial(base: String, candidate: String) -> Trial {
         let out = "/tmp/launchprof-gate-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { unlink(out) }
-        let command =
+        var command =
             ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
             + mode.arguments).joined(separator: " ") + " > \(out) 2>/dev/null"
+        if mode == .timeTier {
+            // The baseline recorded first, in an invocation of its own; the check profiles the candidate later.
+            let baseline = out + ".baseline.json"
+            let environment = "XDG_CACHE_HOME=\(Self.cacheHome)"
+            command =
+                "\(environment) \(executable) run --quiet --manifest \(base) --output \(baseline) \(mode.arguments.joined(separator: " ")) > /dev/null 2>&1 && "
+                + "\(environment) \(executable) check --quiet --manifest \(candidate) --baseline \(baseline) --format json \(mode.arguments.joined(separator: " ")) > \(out) 2>/dev/null; "
+                + "status=$?; rm -f \(baseline); exit $status"
+        }
         let start = MonotonicClock.nanoseconds()
         let status = system(command)
         let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
@@ -109,6 +130,11 @@ struct GateBenchmark: Sendable {
             return
         }
         let base = try manifest(fraction: 0)
+        if mode == .timeTier {
+            // One calibration for every trial (and for nothing else: the user's cache is untouched).
+            _ = system("XDG_CACHE_HOME=\(Self.cacheHome) \(executable) tiers --calibrate > /dev/null 2>&1")
+        }
+        defer { if mode == .timeTier { FileIO.removeTree(Self.cacheHome) } }
         let cells: [(String, Double)] =
             [("no change", 0)] + changePercents.map { ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing work", $0 / 100) }
         let tag = "gate (\(mode.rawValue))"

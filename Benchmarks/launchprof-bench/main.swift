@@ -97,14 +97,14 @@ if arguments.first == "gate" {
     // gate MODE NO_CHANGE_TRIALS CHANGE_TRIALS [PERCENT...], MODE one of instructions, time-auto, time-10;
     // the percentages pick the change cells (default 1 2 5 10).
     guard arguments.count > 1, let mode = GateBenchmark.Mode(rawValue: arguments[1]) else {
-        print("usage: launchprof-bench gate instructions|time-auto|time-10 [no-change trials] [trials per change] [change percent...]")
+        print("usage: launchprof-bench gate instructions|time-auto|time-10|time-tier [no-change trials] [trials per change] [change percent...]")
         exit(2)
     }
     let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
     let change = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
     var bench = GateBenchmark(mode: mode, noChangeTrials: noChange, changeTrials: change)
     let percents = arguments.dropFirst(4).compactMap { Double($0) }.filter { $0 > 0 && $0 <= 100 }
-    if !percents.isEmpty { bench.changePercents = percents }
+    if !percents.isEmpty { bench.changePercents = percents } else if mode == .timeTier { bench.changePercents = [10] }
     do {
         try bench.run()
     } catch {
@@ -129,6 +129,8 @@ if arguments.first == "gate" {
     let sizes = arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 && $0 <= 1_000_000 }
     if !sizes.isEmpty { bench.sizes = sizes }
     bench.report()
+} else if arguments.first == "calibration" {
+    CalibrationBenchmark().report()
 } else if arguments.first == "coalesced" {
     CoalescedLayoutBenchmark().report()
 } else if arguments.first == "xml" {
@@ -187,4 +189,5 @@ if arguments.first == "gate" {
     ExecSessionBenchmark().report()
     StartupBenchmark().report()
     ThrottleBenchmark().report()
+    CalibrationBenchmark().report()
 }

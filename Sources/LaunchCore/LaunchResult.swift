@@ -84,20 +84,24 @@ public struct TierInfo: Codable, Equatable, Sendable {
     public var backgroundMemory: Int?
     /// This host's reference-workload seconds by kind (calibrated tiers only).
     public var hostReference: [PhaseKind: Double]?
+    /// Which calibration gave ``hostReference``: when and how it was made (calibrated tiers; `nil` in
+    /// results made before calibrations were cached).
+    public var calibration: CalibrationInfo?
 
     public init(
         name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
-        backgroundMemory: Int? = nil
+        backgroundMemory: Int? = nil, calibration: CalibrationInfo? = nil
     ) {
         self.backgroundMemory = backgroundMemory
         self.name = name
         self.factors = factors
         self.memoryBudget = memoryBudget
         self.hostReference = hostReference
+        self.calibration = calibration
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, factors, memoryBudget, backgroundMemory, hostReference
+        case name, factors, memoryBudget, backgroundMemory, hostReference, calibration
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +111,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
         memoryBudget = try container.decodeIfPresent(Int.self, forKey: .memoryBudget)
         backgroundMemory = try container.decodeIfPresent(Int.self, forKey: .backgroundMemory)
         hostReference = try container.decodeIfPresent([String: Double].self, forKey: .hostReference).map(Self.typed)
+        calibration = try container.decodeIfPresent(CalibrationInfo.self, forKey: .calibration)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -116,6 +121,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
         try container.encodeIfPresent(memoryBudget, forKey: .memoryBudget)
         try container.encodeIfPresent(backgroundMemory, forKey: .backgroundMemory)
         try container.encodeIfPresent(hostReference.map(Self.named), forKey: .hostReference)
+        try container.encodeIfPresent(calibration, forKey: .calibration)
     }
 
     /// The kinds among `values`' keys; keys naming no kind are left out.
@@ -130,18 +136,54 @@ public struct TierInfo: Codable, Equatable, Sendable {
     }
 }
 
+/// Where a tier's host reference times came from (``TierInfo/calibration``, docs/tiers.md).
+public struct CalibrationInfo: Codable, Equatable, Sendable {
+    /// When the calibration was measured (ISO 8601, UTC).
+    public var made: String
+    /// The version of the reference workloads it timed (`HostReference.version`).
+    public var referenceVersion: Int
+    /// Fresh processes it was measured in.
+    public var processes: Int
+    /// How this run got it: `cache` (this host's cached calibration), `measured` (measured now, the
+    /// cache was missing or unusable), `baseline` (a stored baseline's, same host: `check`).
+    public var source: String
+    /// The host fingerprint it belongs to (hex): CPU model, cores, kernel, architecture, reference version, build.
+    public var host: String
+
+    public init(made: String, referenceVersion: Int, processes: Int, source: String, host: String) {
+        self.made = made
+        self.referenceVersion = referenceVersion
+        self.processes = processes
+        self.source = source
+        self.host = host
+    }
+}
+
 /// The tool that wrote a result.
 public struct ToolInfo: Codable, Equatable, Sendable {
     public var name: String
     public var version: String
+    /// `debug` or `release`: how this launchprof (and the built-in app beside it) was compiled; `nil`
+    /// in results made before it was recorded.
+    public var build: String?
 
-    public init(name: String, version: String) {
+    public init(name: String, version: String, build: String? = nil) {
         self.name = name
         self.version = version
+        self.build = build
     }
 
     /// This build of launchprof.
-    public static let current = ToolInfo(name: "launchprof", version: launchprofVersion)
+    public static let current = ToolInfo(name: "launchprof", version: launchprofVersion, build: buildConfiguration)
+
+    /// How this module was compiled.
+    public static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
+        #endif
+    }
 }
 
 /// launchprof's version.

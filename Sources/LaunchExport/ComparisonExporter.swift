@@ -13,11 +13,18 @@ public struct ComparisonContext: Sendable, Equatable {
     public var precision: Int
     /// Budgets the candidate exceeds (shown by the formats that show budgets).
     public var violations: [Budget.Violation]
+    /// What makes the two sides less comparable (another host, tier, toolchain, manifest…:
+    /// ``Comparison/caveats(baseline:candidate:)``), shown above the verdict by every format.
+    public var caveats: [String]
 
-    public init(baselineLabel: String = "A", candidateLabel: String = "B", precision: Int = 3, violations: [Budget.Violation] = []) {
+    public init(
+        baselineLabel: String = "A", candidateLabel: String = "B", precision: Int = 3, violations: [Budget.Violation] = [],
+        caveats: [String] = []
+    ) {
         self.baselineLabel = baselineLabel
         self.candidateLabel = candidateLabel
         self.precision = precision
         self.violations = violations
+        self.caveats = caveats
     }
 }

@@ -15,6 +15,8 @@ public struct ComparisonJSON: ComparisonExporter {
         var total: ComparisonRow
         var regressions: [String]
         var overBudget: [Violation]
+        /// ``ComparisonContext/caveats``.
+        var caveats: [String]
     }
 
     struct Violation: Encodable {
@@ -28,7 +30,8 @@ public struct ComparisonJSON: ComparisonExporter {
         let document = Document(
             baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired, rows: comparison.rows, total: comparison.total,
             regressions: comparison.regressions.map(\.path),
-            overBudget: context.violations.map { Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget) })
+            overBudget: context.violations.map { Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget) },
+            caveats: context.caveats)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"

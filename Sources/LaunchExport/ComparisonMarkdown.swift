@@ -8,6 +8,7 @@ public struct ComparisonMarkdown: ComparisonExporter {
         let p = context.precision
         let regressions = comparison.regressions
         var text = "### launchprof: \(escape(context.baselineLabel)) → \(escape(context.candidateLabel))\n\n"
+        for caveat in context.caveats { text += "> :warning: caveat: \(escape(caveat))\n\n" }
         if regressions.isEmpty && context.violations.isEmpty {
             text += "No launch regression.\n\n"
         } else {

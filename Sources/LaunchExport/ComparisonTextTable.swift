@@ -16,7 +16,8 @@ public struct ComparisonTextTable: ComparisonExporter {
                 ComparisonWording.verdict(row)
             ])
         }
-        var text = TextTable.render(rows)
+        var text = context.caveats.map { "caveat: \(PlainText.oneLine($0))\n" }.joined()
+        text += TextTable.render(rows)
         for v in context.violations { text += "over budget: \(PlainText.oneLine(ComparisonWording.violation(v, p)))\n" }
         return text
     }

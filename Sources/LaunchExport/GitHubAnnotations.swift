@@ -6,7 +6,7 @@ public struct GitHubAnnotations: ComparisonExporter {
 
     public func render(_ comparison: Comparison, context: ComparisonContext) -> String {
         let p = context.precision
-        var lines: [String] = []
+        var lines = context.caveats.map { "::warning title=Launch comparison caveat::\(escapeData($0))" }
         for row in comparison.regressions {
             lines.append("::error title=\(escapeProperty("Launch regression: " + row.path))::\(escapeData(ComparisonWording.regression(row, p)))")
         }

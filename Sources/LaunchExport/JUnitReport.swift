@@ -31,7 +31,7 @@ public struct JUnitReport: ComparisonExporter {
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="launchprof" tests="\(cases.count)" failures="\(failures)">
               <testsuite name="launchprof check: \(escape(context.baselineLabel)) vs \(escape(context.candidateLabel))" tests="\(cases.count)" failures="\(failures)" errors="0">
-            \(cases.joined(separator: "\n"))
+            \(properties(context.caveats))\(cases.joined(separator: "\n"))
               </testsuite>
             </testsuites>
 
@@ -39,4 +39,11 @@ public struct JUnitReport: ComparisonExporter {
     }
 
     func escape(_ text: String) -> String { XMLText.escape(text) }
+
+    /// The caveats as the suite's properties (`caveat`, once each), ahead of its test cases.
+    func properties(_ caveats: [String]) -> String {
+        guard !caveats.isEmpty else { return "" }
+        let items = caveats.map { "      <property name=\"caveat\" value=\"\(escape($0))\"/>\n" }.joined()
+        return "    <properties>\n\(items)    </properties>\n"
+    }
 }

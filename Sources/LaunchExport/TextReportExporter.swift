@@ -238,6 +238,7 @@ public struct TextReportExporter: ResultExporter {
                     tier.factors[kind].map { "\(kind.rawValue) ×\(SecondsFormat.format($0, precision: 1))" }
                 }
                 text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
+                if let calibration = tier.calibration { text += " on \(Self.calibrationPhrase(calibration))" }
                 if let throttle = result.command?.throttle { text += ": \(PlainText.oneLine(throttle))" }
             }
         } else {
@@ -250,6 +251,12 @@ public struct TextReportExporter: ResultExporter {
     public func headerLines(_ result: LaunchResult) -> [String] {
         let parts = header(result).split(separator: ", ", omittingEmptySubsequences: false).map(String.init)
         return TextWrap.lines(parts, separator: ", ")
+    }
+
+    /// `the cached calibration of 2026-11-25T20:51:03Z`: which calibration gave a tier's factors.
+    static func calibrationPhrase(_ info: CalibrationInfo) -> String {
+        let which = info.source == "cache" ? "the cached" : info.source == "baseline" ? "the baseline's" : "a new"
+        return "\(which) calibration of \(PlainText.oneLine(info.made))"
     }
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.

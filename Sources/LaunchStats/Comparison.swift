@@ -467,20 +467,17 @@ enum SpreadFormat {
 }
 
 extension Comparison {
-    /// Reasons the two results may not be comparable: another tier, another manifest, another host,
-    /// another run mode. Empty when they match.
+    /// Reasons the two results may not be comparable: the environment differences `check` refuses
+    /// (``EnvironmentCheck/differences(baseline:candidate:)``: another host, tier, metric or reference
+    /// version), then another manifest, another run mode, and another toolchain or launchprof build.
+    /// Empty when they match.
     public static func caveats(baseline a: LaunchResult, candidate b: LaunchResult) -> [String] {
-        var caveats: [String] = []
-        let tierA = a.configuration?.tier?.name ?? "host", tierB = b.configuration?.tier?.name ?? "host"
-        if tierA != tierB { caveats.append("the results are from different tiers (\(tierA) and \(tierB))") }
+        var caveats = EnvironmentCheck.differences(baseline: a, candidate: b)
         if a.manifest.sha256 != b.manifest.sha256, !a.manifest.sha256.isEmpty, !b.manifest.sha256.isEmpty {
             caveats.append("the manifests differ (\(a.manifest.name) \(a.manifest.sha256.prefix(8)) and \(b.manifest.name) \(b.manifest.sha256.prefix(8)))")
         }
-        if a.host.cpuModel != b.host.cpuModel || a.host.cores != b.host.cores {
-            caveats.append("the results are from different hosts (\(a.host.cpuModel), \(a.host.cores) cores and \(b.host.cpuModel), \(b.host.cores) cores)")
-        }
         let modeA = a.configuration?.mode ?? .warm, modeB = b.configuration?.mode ?? .warm
         if modeA != modeB { caveats.append("one result is \(modeA), the other \(modeB)") }
-        return caveats
+        return caveats + EnvironmentCheck.toolDifferences(baseline: a, candidate: b)
     }
 }

@@ -14,22 +14,70 @@ public struct HostReference: Codable, Equatable, Sendable {
         self.seconds = seconds
     }
 
-    /// Measures every reference workload: one untimed warm-up, then the fastest of `repetitions` tries
-    /// (the minimum is the estimate least disturbed by other work; about 0.15 s in all on a release build).
-    public static func measure(repetitions: Int = 7) throws(TierError) -> HostReference {
+    /// The clock a workload of `kind` is timed by. cpu, decode and draw run on one thread without
+    /// waiting: the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) counts only what it ran, so another
+    /// process preempting a try (on a busy machine every try of a few milliseconds is preempted, in
+    /// quanta of the scheduler tick) does not lengthen it, and the fastest try repeats to a few percent
+    /// at any load. On a quiet machine it equals the wall time of an undisturbed try. io waits for the
+    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``).
+    static func clock(for kind: PhaseKind) -> () -> UInt64 {
+        if kind == .io { return { MonotonicClock.nanoseconds() } }
+        return { MonotonicClock.threadCPUNanoseconds() }
+    }
+
+    /// The version of the reference workloads (CTierReference). Raise it whenever a workload
+    /// changes: every cached calibration and every result's calibration then stands for other work,
+    /// and is neither reused nor compared with (docs/tiers.md, "The references are frozen").
+    public static let version = 1
+
+    /// Measures every reference workload in this process: one untimed warm-up, then the fastest of
+    /// `repetitions` tries, or as many as take `minimumSeconds` (the minimum is the estimate least disturbed by other work; about 0.1 s in
+    /// all on a release build). The cpu, decode and draw workloads are timed by the thread's CPU time
+    /// (``clock(for:)``), io by the wall clock. One process sees one address layout, which moves these
+    /// times a little: a calibration combines several processes' (``Calibration/combine(_:)``).
+    public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let workloads = try ReferenceWorkloads()
         for kind in PhaseKind.allCases {
             var best = Double.infinity
             try workloads.run(kind)
-            for _ in 0..<max(1, repetitions) {
-                let start = MonotonicClock.nanoseconds()
+            let clock = Self.clock(for: kind)
+            // At least `repetitions` tries, and more of a short workload until `minimumSeconds` of
+            // tries (at most 1000): its fastest try is then as well sampled as a long one's.
+            var tries = 0, spent = 0.0
+            while tries < max(1, repetitions) || (spent < minimumSeconds && tries < 1000) {
+                let start = clock()
                 try workloads.run(kind)
-                best = min(best, LaunchClock.seconds(MonotonicClock.nanoseconds() - start))
+                let elapsed = LaunchClock.seconds(clock() - start)
+                best = min(best, elapsed)
+                spent += elapsed
+                tries += 1
             }
             seconds[kind] = best
         }
         return HostReference(seconds: seconds)
+    }
+}
+
+extension HostReference {
+    /// `{ "cpu": 0.00123, "io": …, "decode": …, "draw": … }` at full precision: how a sample process
+    /// (`launchprof tiers --reference-sample`) hands its times to the calibrating one.
+    public var jsonLine: String {
+        "{ " + PhaseKind.allCases.map { "\"\($0.rawValue)\": \(seconds[$0] ?? 0)" }.joined(separator: ", ") + " }"
+    }
+
+    /// Reads ``jsonLine``: every kind, each a positive number of seconds.
+    public init(jsonLine bytes: [UInt8]) throws(TierError) {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch { throw TierError("reference sample: \(error.description)") }
+        var seconds: [PhaseKind: Double] = [:]
+        for kind in PhaseKind.allCases {
+            guard let s = value.object?[kind.rawValue]?.number, s > 0, s < 1e6 else {
+                throw TierError("reference sample: \(kind.rawValue): expected a positive number of seconds")
+            }
+            seconds[kind] = s
+        }
+        self.init(seconds: seconds)
     }
 }
 

@@ -53,6 +53,13 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write the candidate's result document here.", valueName: "file"))
     var output: String?
 
+    @Flag(
+        name: .customLong("allow-other-environment"),
+        help:
+            "Compare with a stored baseline measured on another host, tier, metric or reference version anyway: the differences become caveats above the verdict and in every export (by default such a baseline is refused, exit 2)."
+    )
+    var allowOtherEnvironment = false
+
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
     @OptionGroup var adaptive: AdaptiveOptions
@@ -91,10 +98,10 @@ struct CheckCommand: ParsableCommand {
         if let baselineResult, baselineResult.table.runCount == 0 {
             throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
         }
-        if let baselineResult, !profile.quiet, baselineManifest == nil {
-            for caveat in Comparison.caveats(baseline: baselineResult.header, candidate: candidate.header) {
-                StandardError.write("launchprof: warning: \(caveat)\n")
-            }
+        var caveats: [String] = []
+        if let baselineResult, baselineManifest == nil {
+            caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
+            if !profile.quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
         }
         if let output {
             do {
@@ -119,7 +126,7 @@ struct CheckCommand: ParsableCommand {
                 paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
-            precision: decimals.precision, violations: violations)
+            precision: decimals.precision, violations: violations, caveats: caveats)
         let regressions = baselineResult == nil ? [] : comparison.regressions
 
         if let junit {
@@ -257,16 +264,40 @@ struct CheckCommand: ParsableCommand {
         // while), so a missing one is reported at once; its manifest is read for its name.
         let manifestName = try? ManifestLoader.load(path: self.profile.manifestPath()).name
         let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.tier, manifest: name) } }
-        let profile = try Profile(options: self.profile)
+        var profile = try Profile(options: self.profile)
         let baselineResult =
             try storedBaseline
             ?? baseline.map { reference in
                 try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
             }
+        if let baselineResult {
+            // On the baseline's host, its tier factors are reused: both sides stretched alike.
+            if let calibration = HostCalibration.reusable(from: baselineResult.header, for: profile.tierInfo) {
+                profile = try Profile(options: self.profile, calibration: calibration)
+                if !self.profile.quiet {
+                    StandardError.write("launchprof: using the baseline's calibration (made \(calibration.1.made) on this host)\n")
+                }
+            }
+            // Refused before any run when the baseline was measured elsewhere.
+            _ = try environmentCaveats(baseline: baselineResult.header, candidate: profile.result([]))
+        }
         let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
         let candidate = try profile.run(runs: runs)
         profile.printWarnings(candidate)
         return (TabulatedResult(candidate), candidate, baselineResult, nil)
+    }
+
+    /// The caveats of comparing `candidate` with the stored `baseline`. A baseline measured in another
+    /// environment (``EnvironmentCheck/differences(baseline:candidate:)``) is refused, naming the
+    /// difference, unless `--allow-other-environment`; its differences are caveats then.
+    private func environmentCaveats(baseline: LaunchResult, candidate: LaunchResult) throws -> [String] {
+        let differences = EnvironmentCheck.differences(baseline: baseline, candidate: candidate)
+        if !differences.isEmpty && !allowOtherEnvironment {
+            throw InputError(
+                "\(self.baseline ?? "the baseline"): measured in another environment: \(differences.joined(separator: "; ")) (record the baseline here, or pass --allow-other-environment to compare anyway, with caveats)"
+            )
+        }
+        return Comparison.caveats(baseline: baseline, candidate: candidate)
     }
 
     /// Both sides measured in instructions: a few runs suffice, because the counts repeat.

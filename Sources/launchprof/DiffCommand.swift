@@ -46,8 +46,9 @@ struct DiffCommand: ParsableCommand {
             }
         }
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: measure.metric)
-        for caveat in Comparison.caveats(baseline: a.header, candidate: b.header) { StandardError.write("launchprof: warning: \(caveat)\n") }
-        let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision)
+        let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
+        for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") }
+        let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision, caveats: caveats)
         guard let exporter = format.comparisonExporter else { return }
         do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
     }

@@ -91,8 +91,8 @@ struct ExecPlan: LaunchPlan {
         guard let name = options.tier else { return (nil, nil) }
         let device: DeviceTier
         do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
-        let reference = device.referenceSeconds == nil ? nil : try HostReference.measure()
-        let factor = device.factors(host: reference)[.cpu] ?? 1
+        let (factors, reference, calibrationInfo) = try HostCalibration.resolve(device)
+        let factor = factors[.cpu] ?? 1
         var limit: Int?
         if options.enforceMemory {
             guard let budget = device.memoryBudget else { throw InputError("--enforce-memory: the tier \(device.name) has no memory budget") }
@@ -112,8 +112,8 @@ struct ExecPlan: LaunchPlan {
         launcher.throttleMechanism = mechanism
         launcher.memoryLimitLabel = "\(device.name) memory budget"
         let info = TierInfo(
-            name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: nil,
-            backgroundMemory: device.backgroundMemory)
+            name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: reference?.seconds,
+            backgroundMemory: device.backgroundMemory, calibration: calibrationInfo)
         var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }
         if let limit { text += ", memory limit \(limit >> 20) MiB" }

@@ -17,9 +17,13 @@ struct Profile {
     /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
     let timeout: Double
 
-    /// Loads the manifest (failing fast with its error) and resolves the tier. With
-    /// `--metric instructions`, each run is made under Callgrind.
-    init(options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time) throws {
+    /// Loads the manifest (failing fast with its error) and resolves the tier (on this host's cached
+    /// calibration, or on `calibration`: a stored baseline's). With `--metric instructions`, each run
+    /// is made under Callgrind.
+    init(
+        options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time,
+        calibration: (HostReference, CalibrationInfo)? = nil
+    ) throws {
         self.options = options
         self.metric = metric
         let timeout = options.timeout ?? (metric == .instructions ? 600 : 60)
@@ -41,14 +45,14 @@ struct Profile {
         if let name = options.tier {
             let device: DeviceTier
             do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
-            let reference = device.referenceSeconds == nil ? nil : try HostReference.measure()
-            let factors = device.factors(host: reference)
+            let (factors, reference, calibrationInfo) = try HostCalibration.resolve(device, using: calibration)
             tierInfo = TierInfo(
                 name: device.name,
                 factors: factors,
                 memoryBudget: device.memoryBudget,
                 hostReference: reference?.seconds,
-                backgroundMemory: device.backgroundMemory)
+                backgroundMemory: device.backgroundMemory,
+                calibration: calibrationInfo)
             memoryBudget = device.memoryBudget
             if !device.isIdentity { environment[AppInterface.emulationVariable] = DeviceEmulation(factors: factors).encoded }
         }

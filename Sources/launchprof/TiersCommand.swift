@@ -9,12 +9,14 @@ struct TiersCommand: ParsableCommand {
         commandName: "tiers",
         abstract: "List the device tiers and their factors on this host.",
         discussion: """
-            Calibrated tiers give the device's time for launchprof's fixed reference workloads; this host runs the same workloads (about 50 ms) and each factor is device time ÷ host time, so a tier means the same device on a fast laptop and on a slow CI runner.
+            Calibrated tiers give the device's time for launchprof's fixed reference workloads; this host runs the same workloads and each factor is device time ÷ host time, so a tier means the same device on a fast laptop and on a slow CI runner.
+
+            This host's times are measured once, in \(Calibration.defaultProcesses) fresh processes (a few seconds), and cached per host (CPU model, cores, kernel, reference version) under $XDG_CACHE_HOME/launchprof or ~/.cache/launchprof; every later run uses the cached calibration, so factors hold still. --calibrate measures again and replaces it.
 
             Examples:
               launchprof tiers
               launchprof tiers --tiers my-devices.json
-              # this host's reference times, for writing a tier
+              # measure this host again (replacing the cached calibration); prints its reference times, for writing a tier
               launchprof tiers --calibrate
             """
     )
@@ -22,13 +24,30 @@ struct TiersCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A tiers file adding or overriding tiers.", valueName: "file"))
     var tiers: String?
 
-    @Flag(name: .long, help: "Print this host's reference-workload times (seconds) as a tier's \"referenceSeconds\".")
+    @Flag(
+        name: .long,
+        help: "Measure this host's reference-workload times again, replace the cached calibration, and print them (seconds) as a tier's \"referenceSeconds\".")
     var calibrate = false
 
+    /// One sample of a calibration, in this fresh process (what ``HostCalibration/sampleProcess()`` runs).
+    @Flag(name: .customLong("reference-sample"), help: .hidden)
+    var referenceSample = false
+
+    /// Tries of each workload in that process (the fastest counts).
+    @Option(name: .customLong("repetitions"), help: .hidden)
+    var repetitions = Calibration.repetitions
+
     func run() throws {
+        if referenceSample {
+            do { print(try HostReference.measure(repetitions: min(max(repetitions, 1), 1000), minimumSeconds: Calibration.triesSeconds).jsonLine) } catch {
+                throw InputError(error)
+            }
+            return
+        }
         let table: TierTable
         do { table = try TierTable.load(userFile: tiers) } catch { throw InputError(error) }
-        let reference = try HostReference.measure()
+        let outcome = try HostCalibration.current(refresh: calibrate)
+        let reference = outcome.calibration.reference
         if calibrate {
             let fields = PhaseKind.allCases.map { "\"\($0.rawValue)\": \(SecondsFormat.format(reference.seconds[$0] ?? 0, precision: 6))" }
             print("{ \(fields.joined(separator: ", ")) }")
@@ -44,5 +63,13 @@ struct TiersCommand: ParsableCommand {
         print(TextTable.render(rows), terminator: "")
         print("")
         print("Factors on this host (\(HostInfo.current().cpuModel)): device reference time ÷ host reference time, at least 1.")
+        print(Self.calibrationLine(outcome.info))
+    }
+
+    /// `Calibration: cached, made 2026-11-25T20:51:03Z in 9 processes (reference version 1).`
+    static func calibrationLine(_ info: CalibrationInfo) -> String {
+        let how = info.source == "cache" ? "cached" : info.source == "baseline" ? "the baseline's" : "measured now"
+        return
+            "Calibration: \(how), made \(info.made) in \(info.processes) processes (reference version \(info.referenceVersion); `launchprof tiers --calibrate` measures again)."
     }
 }

@@ -30,6 +30,7 @@ enum CLI {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["GITHUB_ACTIONS"] = nil
+        environment["XDG_CACHE_HOME"] = calibrationCache
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()
@@ -44,6 +45,22 @@ enum CLI {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// The tests' own `$XDG_CACHE_HOME`, with this host's calibration made once for the whole run
+    /// (`tiers --calibrate`): tier runs neither touch the user's cache nor each measure the host.
+    static let calibrationCache: String = {
+        let path = "\(NSTemporaryDirectory())launchprof-cli-cache-\(getpid())"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["tiers", "--calibrate"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        if (try? process.run()) != nil { process.waitUntilExit() }
+        return path
+    }()
 
     static func temporaryPath(_ name: String) -> String {
         "\(NSTemporaryDirectory())launchprof-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"

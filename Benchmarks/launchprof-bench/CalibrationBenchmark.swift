@@ -1,0 +1,82 @@
+import Foundation
+import LaunchCore
+
+/// The tiers' calibration holds still: 20 `launchprof tiers` print identical factors (they use the
+/// cached calibration), and 10 fresh calibrations (`tiers --calibrate`, each in 15 new processes)
+/// differ by at most 3% per kind (io, which times a flush to the disk, 5%). The cache is a temporary
+/// `$XDG_CACHE_HOME`, so the user's is untouched.
+struct CalibrationBenchmark {
+    let executable = ".build/release/launchprof"
+    var invocations = 20
+    var calibrations = 10
+
+    func report() {
+        guard FileIO.exists(executable) else {
+            print("calibration: \(executable) is missing (make bench builds it): skipped")
+            return
+        }
+        let home: String
+        do { home = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-bench-xdg-") } catch {
+            print("calibration: no temporary directory: \(error)")
+            return
+        }
+        defer { FileIO.removeTree(home) }
+        let load = (try? FileIO.readText("/proc/loadavg", limit: 4096)).flatMap { $0.split(separator: " ").first }.map(String.init) ?? "?"
+        print("calibration: load average \(load) on \(HostInfo.current().cores) cores at the start")
+
+        // 20 invocations on one cached calibration: the factor table must not move.
+        var tables = Set<String>()
+        for _ in 0..<invocations {
+            guard let output = run(["tiers"], home: home) else { return }
+            tables.insert(output.split(separator: "\n").filter { $0.hasPrefix("iphone") || $0.hasPrefix("ipod") }.joined(separator: "\n"))
+        }
+        let identical = tables.count == 1
+        print(
+            "calibration: \(invocations) `launchprof tiers` invocations print \(tables.count) distinct factor table\(tables.count == 1 ? "" : "s") (goal 1): \(identical ? "met" : "missed")"
+        )
+
+        // 10 fresh calibrations: the spread of each kind's host reference time.
+        var times: [PhaseKind: [Double]] = [:]
+        let start = MonotonicClock.nanoseconds()
+        for _ in 0..<calibrations {
+            guard let output = run(["tiers", "--calibrate"], home: home), let line = output.split(separator: "\n").first,
+                let value = try? JSONParser.parse(Array(line.utf8)).object
+            else { return }
+            for kind in PhaseKind.allCases { if let s = value[kind.rawValue]?.number { times[kind, default: []].append(s) } }
+        }
+        let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / Double(calibrations)
+        print("calibration: \(calibrations) fresh calibrations (`tiers --calibrate`, \(format(seconds)) s each):")
+        for kind in PhaseKind.allCases {
+            guard let values = times[kind], let low = values.min(), let high = values.max(), low > 0 else { continue }
+            let goal = kind == .io ? 1.05 : 1.03
+            let ratio = high / low
+            print(
+                "calibration:   \(kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(format(low * 1000))–\(format(high * 1000)) ms, max/min \(String(format: "%.3f", ratio)) (goal ≤ \(goal)): \(ratio <= goal ? "met" : "missed")"
+            )
+        }
+    }
+
+    /// `launchprof ARGUMENTS` with `XDG_CACHE_HOME=home`: its standard output, or `nil` (said) when it failed.
+    private func run(_ arguments: [String], home: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = home
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            print("calibration: cannot run \(executable): \(error)")
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("calibration: `launchprof \(arguments.joined(separator: " "))` exited \(process.terminationStatus)")
+            return nil
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

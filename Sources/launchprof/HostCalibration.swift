@@ -1,0 +1,102 @@
+import Foundation
+import LaunchCore
+import LaunchStats
+import LaunchTiers
+
+/// This host's calibration for the calibrated tiers, the one way `tiers`, `run`, `check` and `exec`
+/// get it: the per-host cache, else measured in fresh processes (this binary re-run as
+/// `launchprof tiers --reference-sample`, so each sees another address layout) and cached.
+/// Why it was measured is said once per invocation, on stderr.
+enum HostCalibration {
+    private static let memo = Memo()
+
+    /// The calibration: cached, or measured now (`refresh`: always, replacing the cache).
+    static func current(refresh: Bool = false) throws -> Calibrator.Outcome {
+        if !refresh, let outcome = memo.outcome { return outcome }
+        let outcome: Calibrator.Outcome
+        do { outcome = try calibrator().calibration(refresh: refresh) } catch { throw InputError(error) }
+        if let note = outcome.note { StandardError.write("launchprof: \(note)\n") }
+        if outcome.source == "measured", let load = loadWarning() { StandardError.write("launchprof: warning: \(load)\n") }
+        memo.outcome = outcome
+        return outcome
+    }
+
+    /// A calibration measured on a busy machine may come out slower than the host is (the fastest
+    /// try is what counts, and load makes it rarer): said when the load average is over the cores.
+    static func loadWarning() -> String? {
+        guard let text = try? FileIO.readText("/proc/loadavg", limit: 4096), let first = text.split(separator: " ").first,
+            let load = Double(first)
+        else { return nil }
+        let cores = HostInfo.current().cores
+        guard load > Double(cores) else { return nil }
+        return
+            "the load average is \(first) on \(cores) cores: this calibration may be slower than the host is; run `launchprof tiers --calibrate` again when the machine is quiet"
+    }
+
+    static func calibrator() -> Calibrator {
+        Calibrator(
+            cache: CalibrationCache(environment: ProcessInfo.processInfo.environment),
+            fingerprint: HostFingerprint(host: HostInfo.current()),
+            now: { Date().ISO8601Format() },
+            sample: sampleProcess)
+    }
+
+    /// One fresh process's reference times: `launchprof tiers --reference-sample`, killed after 60 s.
+    static func sampleProcess() throws(TierError) -> HostReference {
+        guard let executable = SelfExecutable.path() else { throw TierError("reference sample: cannot find launchprof's own executable") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["tiers", "--reference-sample"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { throw TierError("reference sample: cannot start \(executable): \(error.localizedDescription)") }
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(2000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw TierError("reference sample: the sample process ran for over 60 s")
+        }
+        let text = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(2048), as: UTF8.self)
+            throw TierError("reference sample: exit \(process.terminationStatus): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return try HostReference(jsonLine: Array(text))
+    }
+
+    /// The tier `device` on this host: its factors, and what a result records of them (the host
+    /// reference and the calibration, for calibrated tiers). `calibration` is one to use instead of
+    /// this host's (a stored baseline's, by `check`).
+    static func resolve(_ device: DeviceTier, using calibration: (HostReference, CalibrationInfo)? = nil) throws -> (
+        factors: [PhaseKind: Double], reference: HostReference?, info: CalibrationInfo?
+    ) {
+        guard device.referenceSeconds != nil else { return (device.factors(host: nil), nil, nil) }
+        if let (reference, info) = calibration { return (device.factors(host: reference), reference, info) }
+        let outcome = try current()
+        return (device.factors(host: outcome.calibration.reference), outcome.calibration.reference, outcome.info)
+    }
+
+    /// The calibration of a stored `baseline` measured on this host on the same calibrated tier with
+    /// the same reference workloads, for a candidate on `tier` to be stretched exactly as it was;
+    /// `nil` when any of that differs (or the baseline predates recorded calibrations).
+    static func reusable(from baseline: LaunchResult, for tier: TierInfo?) -> (HostReference, CalibrationInfo)? {
+        guard let tier, tier.calibration != nil, let stored = baseline.configuration?.tier, stored.name == tier.name,
+            var info = stored.calibration, info.referenceVersion == HostReference.version,
+            let seconds = stored.hostReference, PhaseKind.allCases.allSatisfy({ (seconds[$0] ?? 0) > 0 }),
+            EnvironmentCheck.hostDifferences(baseline.host, HostInfo.current()).isEmpty
+        else { return nil }
+        info.source = "baseline"
+        return (HostReference(seconds: seconds), info)
+    }
+
+    private final class Memo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Calibrator.Outcome?
+        var outcome: Calibrator.Outcome? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+}
