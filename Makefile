@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_FLAGS ?= -c release
 BIN := .build/release/launchprof
 
-.PHONY: setup build run test bench bench-client bench-gate fuzz install-client format format-check clean
+.PHONY: setup build run test bench bench-client bench-gate fuzz install install-files uninstall deb install-client format format-check clean
 
 # Installs the system packages the build needs, only when they are missing.
 setup:
@@ -62,8 +62,60 @@ bench-client:
 		echo "c client: skipped: no C compiler ($(CC) is not on PATH)"; \
 	fi
 
-# Installs the C client's header (include/launchprof.h) in $(DESTDIR)$(PREFIX)/include.
+# Installs launchprof into $(DESTDIR)$(PREFIX) (docs/install.md): the binary in bin/, its helpers in
+# libexec/launchprof/ (found from the binary's own path, so the prefix can be moved), the C header, the
+# Python client, the built-in app's fixtures, the man page and the bash, zsh and fish completions.
+# The binaries are the release build (make build; INSTALL_FROM=.build/debug installs a debug build);
+# their debug information is stripped when `strip` exists (Valgrind then runs them as they are).
 PREFIX ?= /usr/local
+INSTALL_FROM ?= .build/release
+STRIP ?= strip
+INSTALL_FIXTURES := default heavy
+install: build
+	@$(MAKE) --no-print-directory install-files
+
+# The copying step of `install`, from an existing release build (make build).
+install-files:
+	@[ -x $(INSTALL_FROM)/launchprof ] && [ -x $(INSTALL_FROM)/launchprof-app ] && [ -x $(INSTALL_FROM)/launchprof-spawn ] || \
+		{ echo "install: $(INSTALL_FROM)/launchprof and its helpers are not built (make build)" >&2; exit 2; }
+	@[ -n "$(PREFIX)" ] && case "$(PREFIX)" in /*) ;; *) false;; esac || { echo "install: PREFIX must be an absolute path (got '$(PREFIX)')" >&2; exit 2; }
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/launchprof" "$(DESTDIR)$(PREFIX)/include" \
+		"$(DESTDIR)$(PREFIX)/share/launchprof/python" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 $(INSTALL_FROM)/launchprof "$(DESTDIR)$(PREFIX)/bin/launchprof"
+	install -m 755 $(INSTALL_FROM)/launchprof-app $(INSTALL_FROM)/launchprof-spawn "$(DESTDIR)$(PREFIX)/libexec/launchprof/"
+	@if command -v $(STRIP) >/dev/null 2>&1; then \
+		echo "$(STRIP) --strip-debug bin/launchprof libexec/launchprof/*"; \
+		$(STRIP) --strip-debug "$(DESTDIR)$(PREFIX)/bin/launchprof" "$(DESTDIR)$(PREFIX)/libexec/launchprof/launchprof-app" \
+			"$(DESTDIR)$(PREFIX)/libexec/launchprof/launchprof-spawn"; \
+	fi
+	install -m 644 include/launchprof.h "$(DESTDIR)$(PREFIX)/include/launchprof.h"
+	install -m 644 clients/python/launchprof.py "$(DESTDIR)$(PREFIX)/share/launchprof/python/launchprof.py"
+	@for fixture in $(INSTALL_FIXTURES); do \
+		(cd Fixtures && find "$$fixture" -type f ! -name 'Loading.png*') | while read -r file; do \
+			install -D -m 644 "Fixtures/$$file" "$(DESTDIR)$(PREFIX)/share/launchprof/Fixtures/$$file" || exit 1; \
+		done || exit 1; \
+	done; echo "installed the fixtures $(INSTALL_FIXTURES) in $(PREFIX)/share/launchprof/Fixtures"
+	$(INSTALL_FROM)/launchprof --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/launchprof"
+	$(INSTALL_FROM)/launchprof --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_launchprof"
+	$(INSTALL_FROM)/launchprof --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/launchprof.fish"
+	$(INSTALL_FROM)/launchprof --experimental-dump-help | python3 Packaging/manpage.py > "$(DESTDIR)$(PREFIX)/share/man/man1/launchprof.1"
+	@echo "installed launchprof in $(DESTDIR)$(PREFIX): $(PREFIX)/bin/launchprof"
+
+# Removes what `install` put in $(DESTDIR)$(PREFIX) (the same PREFIX).
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/launchprof" "$(DESTDIR)$(PREFIX)/include/launchprof.h" \
+		"$(DESTDIR)$(PREFIX)/share/man/man1/launchprof.1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/launchprof" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_launchprof" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/launchprof.fish"
+	rm -rf "$(DESTDIR)$(PREFIX)/libexec/launchprof" "$(DESTDIR)$(PREFIX)/share/launchprof"
+
+# A Debian package (dpkg-deb) of `make install PREFIX=/usr`, in .build/deb/launchprof_VERSION_ARCH.deb.
+# VERSION=… sets the package's version (default: the commit's tag, else 0.0~gitDATE.COMMIT).
+deb: build
+	VERSION="$(VERSION)" Packaging/deb.sh
+
+# Installs the C client's header (include/launchprof.h) in $(DESTDIR)$(PREFIX)/include.
 install-client:
 	install -d "$(DESTDIR)$(PREFIX)/include"
 	install -m 644 include/launchprof.h "$(DESTDIR)$(PREFIX)/include/launchprof.h"

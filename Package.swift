@@ -74,7 +74,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Built with the CLI, so that `swift build --product launchprof` puts the app and the spawner beside it.
                 "launchprof-app", "launchprof-spawn"
+            ],
+            // The Swift runtime and Foundation linked in: an installed launchprof needs nothing of the toolchain (docs/install.md).
+            // The modules are compiled against the shared Foundation, whose module does not ask for the static
+            // archives Foundation needs (SwiftPM's --static-swift-stdlib would recompile everything): they are named here.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))
             ]
+                + [
+                    "CoreFoundation", "_FoundationICU", "FoundationEssentials", "_FoundationCShims", "_FoundationCollections",
+                    "FoundationInternationalization", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime", "stdc++"
+                ].map { .linkedLibrary($0, .when(platforms: [.linux])) }
         ),
         // Glibc only, no Foundation: it runs in the program being measured.
         .target(name: "LaunchprofClient"),

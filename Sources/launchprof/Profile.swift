@@ -24,7 +24,7 @@ struct Profile {
         options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time,
         calibration: (HostReference, CalibrationInfo)? = nil
     ) throws {
-        self.options = options
+        var options = options
         self.metric = metric
         let timeout = options.timeout ?? (metric == .instructions ? 600 : 60)
         self.timeout = timeout
@@ -36,6 +36,11 @@ struct Profile {
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
         do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
+        // An installed manifest (read-only for this user) saves its snapshot in the user's cache instead.
+        if options.snapshot == nil, let snapshot = manifest.snapshot {
+            options.snapshot = DefaultManifest.writableSnapshot(for: snapshot, manifestName: manifest.name)
+        }
+        self.options = options
         if options.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
             throw InputError("--force-decode-race: \(path) does not turn on strategies.backgroundDecode, so no image decodes on a worker to race with")
         }

@@ -56,3 +56,9 @@ python3 Tests/Integration/perfetto_check.py "$WORK/result.json" "$WORK/trace.jso
 
 # The C, Swift, Python and shell examples profiled by `launchprof exec`.
 Tests/Integration/clients.sh
+
+# `make install` into a temporary prefix, moved and run from elsewhere (install.sh).
+Tests/Integration/install.sh
+
+# The CI recipe for another repository (ci/launchprof-ci.sh, action.yml) on a throwaway repository (ci.sh).
+Tests/Integration/ci.sh
