@@ -23,24 +23,29 @@ enum DefaultManifest {
         return nil
     }
 
-    /// Where the app saves its snapshot when the manifest's snapshot path is in a directory this user
-    /// cannot write (an installed copy in /usr/share): `$XDG_CACHE_HOME/launchprof/NAME/` (else
-    /// `$HOME/.cache/launchprof/NAME/`), created; `nil` when the manifest's own path is writable or no
-    /// cache directory can be made.
+    /// Where the app saves its snapshot instead of the manifest's path, when that path is in an installed
+    /// prefix's data directory (PREFIX/share/launchprof: not the place for state, and read-only for most
+    /// users) or in a directory this user cannot write: `$XDG_CACHE_HOME/launchprof/NAME/`, else
+    /// `$HOME/.cache/launchprof/NAME/`, created. `nil` when the manifest's own path will do or
+    /// there is no cache directory (then `--snapshot FILE` chooses the place).
     static func writableSnapshot(for snapshot: String, manifestName: String) -> String? {
         let directory = FileIO.parentDirectory(of: snapshot)
-        guard access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return nil }
-        let cache: String
-        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
-            cache = xdg
-        } else if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
-            cache = "\(home)/.cache"
-        } else {
-            return nil
+        let installed = (try? InstallLayout.dataDirectory()).map { snapshot.hasPrefix($0 + "/") } ?? false
+        guard installed || access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return nil }
+        let name = manifestName.isEmpty || manifestName.contains("/") || manifestName.hasPrefix(".") ? "default" : manifestName
+        let file = snapshot.split(separator: "/").last.map(String.init) ?? "Loading.png"
+        for cache in cacheDirectories() {
+            let target = "\(cache)/launchprof/\(name)"
+            if (try? FileIO.createDirectories(target)) != nil, access(target, W_OK) == 0 { return "\(target)/\(file)" }
         }
-        let name = manifestName.isEmpty || manifestName.contains("/") ? "default" : manifestName
-        let target = "\(cache)/launchprof/\(name)"
-        guard (try? FileIO.createDirectories(target)) != nil else { return nil }
-        return "\(target)/\(snapshot.split(separator: "/").last.map(String.init) ?? "Loading.png")"
+        return nil
+    }
+
+    /// The user's cache directories, best first.
+    private static func cacheDirectories() -> [String] {
+        var candidates: [String] = []
+        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { candidates.append(xdg) }
+        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { candidates.append("\(home)/.cache") }
+        return candidates
     }
 }

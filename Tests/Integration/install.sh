@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make install` (docs/install.md) into a temporary prefix, then the prefix moved: launchprof finds its
 # helpers and the built-in app's fixtures from its own path, whatever the working directory or a
-# symbolic link to it; it loads no Swift library of the toolchain; a missing helper is an error naming
+# symbolic link to it, and saves the app's snapshot in ~/.cache, not in the prefix; it loads no Swift
+# library of the toolchain; a missing helper is an error naming
 # where it looked; the header, the Python client, the completions and the man page are installed and
 # usable; `make uninstall` removes every file. Installs the build LAUNCHPROF belongs to (the debug
 # build by default: no release build needed).
@@ -30,9 +31,12 @@ runs_from_elsewhere() {
   mkdir -p "$WORK/elsewhere"
   (cd "$WORK/elsewhere" && "$launchprof" exec --runs 2 --warmup 0 --quiet --output exec.json -- /bin/true) >"$WORK/run.log" 2>&1 ||
     { cat "$WORK/run.log" >&2; fail "$label: launchprof exec -- /bin/true"; }
-  (cd "$WORK/elsewhere" && "$launchprof" run --runs 1 --warmup 0 --quiet --output run.json) >"$WORK/run.log" 2>&1 ||
+  (cd "$WORK/elsewhere" && env -u XDG_CACHE_HOME HOME="$WORK/home" "$launchprof" run --runs 1 --warmup 0 --quiet --output run.json) >"$WORK/run.log" 2>&1 ||
     { cat "$WORK/run.log" >&2; fail "$label: launchprof run (the installed fixtures)"; }
   [ -s "$WORK/elsewhere/exec.json" ] && [ -s "$WORK/elsewhere/run.json" ] || fail "$label: no results written"
+  # The built-in app's snapshot goes to the user's cache, never into the installed data.
+  [ -s "$WORK/home/.cache/launchprof/default/Loading.png" ] || fail "$label: run saved no snapshot in ~/.cache/launchprof/default"
+  if find "$WORK" -path '*/share/launchprof/*' -name 'Loading.png*' | grep .; then fail "$label: run wrote the files above into the installed data"; fi
   rm -rf "$WORK/elsewhere"
 }
 runs_from_elsewhere "$WORK/lp/bin/launchprof" "installed"
