@@ -18,6 +18,8 @@
 #                         fetched from origin when the clone does not have it
 #   LAUNCHPROF_RUNS       runs per side (default: 3 for instructions, 10 for time)
 #   LAUNCHPROF_EXEC_ARGS  more `launchprof exec` options, split as the command is (e.g. --expect-phase drawing)
+#   LAUNCHPROF_CHECK_ARGS more `launchprof check` options, split the same way (e.g. --min-change 0.005
+#                         --phase-threshold drawing=10)
 #   LAUNCHPROF            the launchprof binary (default: launchprof on PATH)
 #   LAUNCHPROF_OUT        directory for base.json, head.json, summary.md, junit.xml (default: a new
 #                         temporary directory, kept and printed)
@@ -61,6 +63,7 @@ fi
 eval "COMMAND_WORDS=($COMMAND)" || fail "LAUNCHPROF_COMMAND: cannot split '$COMMAND' into words"
 [ ${#COMMAND_WORDS[@]} -gt 0 ] || fail "LAUNCHPROF_COMMAND: '$COMMAND' has no words"
 eval "EXEC_ARGS=(${LAUNCHPROF_EXEC_ARGS:-})" || fail "LAUNCHPROF_EXEC_ARGS: cannot split '$LAUNCHPROF_EXEC_ARGS' into words"
+eval "CHECK_ARGS=(${LAUNCHPROF_CHECK_ARGS:-})" || fail "LAUNCHPROF_CHECK_ARGS: cannot split '$LAUNCHPROF_CHECK_ARGS' into words"
 
 ROOT=$(git rev-parse --show-toplevel 2>/dev/null) || fail "$(pwd) is not in a git repository"
 cd "$ROOT"
@@ -99,8 +102,9 @@ profile() {
     echo "launchprof-ci: building the $label ($tree): $BUILD" >&2
     (cd "$tree" && bash -c "$BUILD") >&2 || fail "the build command failed on the $label (exit $?): $BUILD"
   fi
-  echo "launchprof-ci: profiling the $label: launchprof exec ${EXEC_METRIC[*]} --runs $RUNS -- ${COMMAND_WORDS[*]}" >&2
-  (cd "$tree" && "$LAUNCHPROF" exec "${EXEC_METRIC[@]}" --runs "$RUNS" --quiet --output "$output" "${EXEC_ARGS[@]}" -- "${COMMAND_WORDS[@]}") >/dev/null ||
+  local exec=(exec "${EXEC_METRIC[@]}" --runs "$RUNS" "${EXEC_ARGS[@]}")
+  echo "launchprof-ci: profiling the $label: launchprof ${exec[*]} -- ${COMMAND_WORDS[*]}" >&2
+  (cd "$tree" && "$LAUNCHPROF" "${exec[@]}" --quiet --output "$output" -- "${COMMAND_WORDS[@]}") >/dev/null ||
     fail "launchprof exec failed on the $label (exit $?), see above"
 }
 
@@ -115,6 +119,7 @@ cd "$OUT"
 CHECK=("$LAUNCHPROF" check --result head.json --baseline base.json)
 [ -z "$THRESHOLD" ] || CHECK+=(--threshold "$THRESHOLD%")
 if [ "$METRIC" = instructions ]; then CHECK+=(--metric instructions); fi
+CHECK+=("${CHECK_ARGS[@]}")
 
 # summary.md: what was compared, then check's markdown (its own heading replaced; made without GitHub's
 # side effects).
