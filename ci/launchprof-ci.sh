@@ -16,7 +16,7 @@
 #   LAUNCHPROF_BASE_REF   the baseline revision (default: origin/$GITHUB_BASE_REF on a GitHub pull request,
 #                         origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME on a GitLab merge request, else HEAD~1);
 #                         fetched from origin when the clone does not have it
-#   LAUNCHPROF_RUNS       runs per side (default: 3 for instructions, 10 for time)
+#   LAUNCHPROF_RUNS       runs per side (default: launchprof exec's, 2 for instructions, 10 for time)
 #   LAUNCHPROF_EXEC_ARGS  more `launchprof exec` options, split as the command is (e.g. --expect-phase drawing)
 #   LAUNCHPROF_CHECK_ARGS more `launchprof check` options, split the same way (e.g. --min-change 0.005
 #                         --phase-threshold drawing=10)
@@ -38,12 +38,11 @@ BUILD=${LAUNCHPROF_BUILD:-}
 # --- settings, all checked before anything is built ---------------------------------------------
 [ -n "$COMMAND" ] || fail "LAUNCHPROF_COMMAND (the action's input 'command') is empty: give the command to profile"
 case $METRIC in
-  instructions) DEFAULT_RUNS=3 ;;
-  time) DEFAULT_RUNS=10 ;;
+  instructions | time) ;;
   *) fail "LAUNCHPROF_METRIC (input 'metric'): '$METRIC' is not instructions or time" ;;
 esac
-RUNS=${LAUNCHPROF_RUNS:-$DEFAULT_RUNS}
-[[ $RUNS =~ ^[1-9][0-9]{0,3}$ ]] || fail "LAUNCHPROF_RUNS (input 'runs'): '$RUNS' is not a whole number from 1 to 9999"
+RUNS=${LAUNCHPROF_RUNS:-}
+[ -z "$RUNS" ] || [[ $RUNS =~ ^[1-9][0-9]{0,3}$ ]] || fail "LAUNCHPROF_RUNS (input 'runs'): '$RUNS' is not a whole number from 1 to 9999"
 THRESHOLD=${LAUNCHPROF_THRESHOLD:-}
 THRESHOLD=${THRESHOLD%\%}
 [ -z "$THRESHOLD" ] || [[ $THRESHOLD =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "LAUNCHPROF_THRESHOLD (input 'threshold'): '$THRESHOLD' is not a percentage such as 1 or 2.5"
@@ -54,7 +53,8 @@ fi
 [ -x "$LAUNCHPROF" ] || fail "LAUNCHPROF: $LAUNCHPROF is not an executable file"
 # `exec --metric` (a launchprof that counts a program's instructions); without it exec measures time.
 EXEC_METRIC=()
-if "$LAUNCHPROF" exec --help 2>/dev/null | grep -q -- '--metric'; then
+EXEC_HELP=$("$LAUNCHPROF" exec --help 2>/dev/null) || fail "LAUNCHPROF: '$LAUNCHPROF exec --help' failed: is it launchprof?"
+if grep -q -- '--metric' <<<"$EXEC_HELP"; then
   EXEC_METRIC=(--metric "$METRIC")
 elif [ "$METRIC" = instructions ]; then
   fail "this launchprof ($LAUNCHPROF) has no 'exec --metric': it cannot count a program's instructions (use metric time, or a newer launchprof)"
@@ -102,7 +102,7 @@ profile() {
     echo "launchprof-ci: building the $label ($tree): $BUILD" >&2
     (cd "$tree" && bash -c "$BUILD") >&2 || fail "the build command failed on the $label (exit $?): $BUILD"
   fi
-  local exec=(exec "${EXEC_METRIC[@]}" --runs "$RUNS" "${EXEC_ARGS[@]}")
+  local exec=(exec "${EXEC_METRIC[@]}" ${RUNS:+--runs "$RUNS"} "${EXEC_ARGS[@]}")
   echo "launchprof-ci: profiling the $label: launchprof ${exec[*]} -- ${COMMAND_WORDS[*]}" >&2
   (cd "$tree" && "$LAUNCHPROF" "${exec[@]}" --quiet --output "$output" -- "${COMMAND_WORDS[@]}") >/dev/null ||
     fail "launchprof exec failed on the $label (exit $?), see above"
@@ -126,7 +126,7 @@ CHECK+=("${CHECK_ARGS[@]}")
 {
   echo "### launchprof: \`${COMMAND}\` ($METRIC)"
   echo
-  echo "Base \`$BASE_REF\` (${BASE:0:12}) against head ${HEAD_SHA:0:12}, $RUNS runs each${THRESHOLD:+, threshold $THRESHOLD%}."
+  echo "Base \`$BASE_REF\` (${BASE:0:12}) against head ${HEAD_SHA:0:12}${RUNS:+, $RUNS runs each}${THRESHOLD:+, threshold $THRESHOLD%}."
   env -u GITHUB_ACTIONS "${CHECK[@]}" --format markdown --quiet 2>/dev/null | sed '1{/^### /d}' || true
   echo
 } >"$OUT/summary.md"

@@ -8,7 +8,8 @@
 #   time: the same plumbing with a change wall-clock time sees on a shared machine (drawing 20 times
 #     longer) fails naming drawing; the neutral commit passes at a 50% threshold and a 50 ms minimum.
 # Settings the script rejects exit 2 before anything is built.
-# Run by Tests/Integration/run.sh; LAUNCHPROF names the launchprof binary.
+# Run by Tests/Integration/run.sh; LAUNCHPROF names the launchprof binary, LAUNCHPROF_HEADER the C
+# header (default include/launchprof.h).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CHECKOUT=$PWD
@@ -23,7 +24,7 @@ command -v "${CC:-cc}" >/dev/null || { echo "ci: skipped: no C compiler (${CC:-c
 # The throwaway repository: the header vendored as a user would, the loop counts in work.h.
 REPO=$WORK/repo
 mkdir -p "$REPO/include"
-cp include/launchprof.h "$REPO/include/"
+cp "${LAUNCHPROF_HEADER:-include/launchprof.h}" "$REPO/include/"
 cat >"$REPO/prog.c" <<'C'
 #define LAUNCHPROF_IMPLEMENTATION
 #include "launchprof.h"
@@ -106,7 +107,7 @@ expect_regression() {
   [ "$(git -C "$REPO" worktree list | wc -l)" = 1 ] || fail "$label: the base worktree was left behind"
 }
 
-if "$BIN" exec --help | grep -q -- --metric; then
+if grep -q -- --metric <<<"$("$BIN" exec --help)"; then
   expect_regression "instructions: drawing 3% slower" "$SLOWER" "$BASE"
   if grep "^::error" "$WORK/gate.log" | grep -q "loading config"; then cat "$WORK/gate.log" >&2; fail "instructions: loading config, unchanged, was reported"; fi
   expect_exit 0 "instructions: a README change" "$NEUTRAL" "$SLOWER"
