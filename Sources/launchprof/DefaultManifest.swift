@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import LaunchCore
+import LaunchTiers
 
 /// Finds the default manifest that ships in the repository (`Fixtures/default/manifest.json`) or with
 /// an installed launchprof (`PREFIX/share/launchprof/Fixtures/default/manifest.json`).
@@ -34,18 +36,10 @@ enum DefaultManifest {
         guard installed || access(directory.isEmpty ? "." : directory, W_OK) != 0 else { return nil }
         let name = manifestName.isEmpty || manifestName.contains("/") || manifestName.hasPrefix(".") ? "default" : manifestName
         let file = snapshot.split(separator: "/").last.map(String.init) ?? "Loading.png"
-        for cache in cacheDirectories() {
-            let target = "\(cache)/launchprof/\(name)"
-            if (try? FileIO.createDirectories(target)) != nil, access(target, W_OK) == 0 { return "\(target)/\(file)" }
-        }
-        return nil
-    }
-
-    /// The user's cache directories, best first.
-    private static func cacheDirectories() -> [String] {
-        var candidates: [String] = []
-        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { candidates.append(xdg) }
-        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { candidates.append("\(home)/.cache") }
-        return candidates
+        // launchprof's cache directory, the one the host calibration is kept in.
+        guard let cache = CalibrationCache(environment: ProcessInfo.processInfo.environment)?.directory else { return nil }
+        let target = "\(cache)/\(name)"
+        guard (try? FileIO.createDirectories(target)) != nil, access(target, W_OK) == 0 else { return nil }
+        return "\(target)/\(file)"
     }
 }
