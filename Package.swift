@@ -103,6 +103,8 @@ let package = Package(
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
+        // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.
+        .testTarget(name: "LaunchprofDocsTests", dependencies: ["launchprof"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
         .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
