@@ -15,7 +15,7 @@ import PackageDescription
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
 //   launchprof      the command-line tool (one file per subcommand)
 //
-//   LaunchprofClient  for other programs to report their phases to `launchprof exec` (Glibc only, no dependencies)
+//   LaunchprofClient  for other programs to report their phases to `launchprof exec` (Glibc only; CCallgrind's C file)
 let package = Package(
     name: "launchprof",
     platforms: [.macOS(.v13)],
@@ -86,8 +86,9 @@ let package = Package(
                     "FoundationInternationalization", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime", "stdc++"
                 ].map { .linkedLibrary($0, .when(platforms: [.linux])) }
         ),
-        // Glibc only, no Foundation: it runs in the program being measured.
-        .target(name: "LaunchprofClient"),
+        // Glibc only, no Foundation: it runs in the program being measured. CCallgrind (one small C
+        // file, valgrind/callgrind.h when installed) issues its dumps under --metric instructions.
+        .target(name: "LaunchprofClient", dependencies: ["CCallgrind"]),
         .executableTarget(name: "launchprof-example-swift", dependencies: ["LaunchprofClient"], path: "Examples/swift"),
         .executableTarget(
             name: "launchprof-bench",

@@ -54,6 +54,12 @@
  *   LAUNCHPROF_FD from the environment before main, so a program this one starts does not write a
  *   second report into the same pipe; in a child made by fork() the client is off.
  * - Not async-signal-safe: do not call it from a signal handler.
+ * - Instruction counts (`launchprof exec --metric instructions`, docs/instructions.md): when the file
+ *   with LAUNCHPROF_IMPLEMENTATION is compiled where <valgrind/callgrind.h> exists (the valgrind
+ *   package; header-only), the client issues a Callgrind client request at `main` and at every phase
+ *   boundary, labelled as docs/protocol.md says, so each phase gets its own count. The requests are
+ *   made only under Valgrind with LAUNCHPROF_METRIC=instructions; elsewhere they cost a branch.
+ *   Without the header (or with LAUNCHPROF_NO_CALLGRIND defined) the program is counted as a whole.
  */
 #ifndef LAUNCHPROF_H
 #define LAUNCHPROF_H
@@ -115,6 +121,13 @@ void lp__scope_end(const char *const *name);
 #include <time.h>
 #include <unistd.h>
 
+#if !defined(LAUNCHPROF_NO_CALLGRIND) && defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define LP__CALLGRIND 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -133,6 +146,12 @@ static __thread int64_t lp__thread = -1;     /* this thread's number, -1 until i
 static pthread_once_t lp__greeting = PTHREAD_ONCE_INIT;
 static int lp__writing;                      /* events being written now */
 static int lp__finished;                     /* lp_done was called */
+static int lp__counting;                     /* Callgrind dumps at phase boundaries (set at load) */
+/* Deeper phases fail the protocol: the launcher allows 256 levels on a thread. */
+#define LP__DEPTH_MAX 256
+static __thread uint32_t lp__begun;              /* phases begun on this thread: the next one's index */
+static __thread uint32_t lp__open[LP__DEPTH_MAX]; /* the indices of this thread's open phases */
+static __thread uint32_t lp__depth;
 
 static uint64_t lp__now(void) {
     struct timespec t;
@@ -260,8 +279,40 @@ static int64_t lp__thread_number(void) {
     return lp__thread;
 }
 
-/* One event: `verb`, then the time and thread (`timed`), the kind, the count, the name. */
-static void lp__event(const char *verb, int timed, const char *kind, const int64_t *value, const char *name) {
+/* A Callgrind dump labelled `launchprof <what>` (main) or `launchprof <what> <thread> <index>`. */
+static void lp__dump(const char *what, int64_t thread, int64_t index) {
+#ifdef LP__CALLGRIND
+    char label[64];
+    char *p = lp__text(lp__text(label, "launchprof "), what);
+    if (index >= 0) {
+        *p++ = ' ';
+        p = lp__unsigned(p, (uint64_t)thread);
+        *p++ = ' ';
+        p = lp__unsigned(p, (uint64_t)index);
+    }
+    *p = 0;
+    CALLGRIND_DUMP_STATS_AT(label);
+#else
+    (void)what; (void)thread; (void)index;
+#endif
+}
+
+/* The dump at a phase boundary of this thread: `boundary` 1 after a begin line, -1 before an end line. */
+static void lp__boundary(int boundary, int64_t thread) {
+    if (boundary > 0) {
+        uint32_t index = lp__begun++;
+        if (lp__depth < LP__DEPTH_MAX) lp__open[lp__depth] = index;
+        lp__depth++;
+        lp__dump("begin", thread, index);
+    } else if (lp__depth > 0) {
+        lp__depth--;
+        if (lp__depth < LP__DEPTH_MAX) lp__dump("end", thread, lp__open[lp__depth]);
+    }
+}
+
+/* One event: `verb`, then the time and thread (`timed`), the kind, the count, the name; `boundary`
+   as lp__boundary's (0 for an event that is not a phase's). */
+static void lp__event(const char *verb, int timed, const char *kind, const int64_t *value, const char *name, int boundary) {
     if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return;
     uint64_t now = timed ? lp__now() : 0;
     int64_t thread = timed ? lp__thread_number() : 0;
@@ -288,7 +339,10 @@ static void lp__event(const char *verb, int timed, const char *kind, const int64
     *p++ = ' ';
     p = lp__name(p, name);
     *p++ = '\n';
+    /* The phase's count starts after its begin line is written and ends before its end line is. */
+    if (boundary < 0 && lp__counting) lp__boundary(boundary, thread);
     lp__write(fd, line, (size_t)(p - line));
+    if (boundary > 0 && lp__counting) lp__boundary(boundary, thread);
     __atomic_fetch_sub(&lp__writing, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -297,14 +351,14 @@ void lp_begin(const char *name) { lp_begin_kind(LP_KIND_NONE, name); }
 void lp_begin_kind(enum lp_kind kind, const char *name) {
     static const char *const kinds[] = {"-", "cpu", "io", "decode", "draw"};
     unsigned k = (unsigned)kind;
-    lp__event("begin", 1, kinds[k < sizeof kinds / sizeof kinds[0] ? k : 0], NULL, name);
+    lp__event("begin", 1, kinds[k < sizeof kinds / sizeof kinds[0] ? k : 0], NULL, name, 1);
 }
 
-void lp_end(const char *name) { lp__event("end", 1, NULL, NULL, name); }
+void lp_end(const char *name) { lp__event("end", 1, NULL, NULL, name, -1); }
 
-void lp_mark(const char *name) { lp__event("mark", 1, NULL, NULL, name); }
+void lp_mark(const char *name) { lp__event("mark", 1, NULL, NULL, name, 0); }
 
-void lp_count(int64_t value, const char *name) { lp__event("count", 0, NULL, &value, name); }
+void lp_count(int64_t value, const char *name) { lp__event("count", 0, NULL, &value, name, 0); }
 
 void lp_done(void) {
     if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return;
@@ -368,6 +422,14 @@ __attribute__((constructor)) static void lp__load(void) {
         sigemptyset(&handler.sa_mask);
         sigaction(SIGPIPE, &handler, NULL);
     }
+#ifdef LP__CALLGRIND
+    /* Under `launchprof exec --metric instructions`: the `main` dump, at the `main` line's reading. */
+    const char *metric = getenv("LAUNCHPROF_METRIC");
+    if (metric && strcmp(metric, "instructions") == 0 && RUNNING_ON_VALGRIND) {
+        lp__counting = 1;
+        lp__dump("main", 0, -1);
+    }
+#endif
     __atomic_store_n(&lp__fd, fd, __ATOMIC_RELAXED);
 }
 

@@ -558,11 +558,13 @@ public struct AppLauncher: Sendable {
         if program != nil {
             let origin = reportFD >= 0 ? spawner.spawnReading ?? spawnReading : spawnReading
             let end = exitReading ?? origin
-            return try programRecord(
+            var record = try programRecord(
                 parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
                 origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: false,
                 trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
                 stderr: stderrTruncated ? nil : stderrBytes)
+            if let instructionCounting { try instructionCounting.attach(to: &record, program: true) }
+            return record
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))

@@ -51,6 +51,20 @@ public struct CallgrindOutput: Equatable, Sendable {
         self.parts = parts
     }
 
+    /// Every instruction the process executed: the sum of the dumps (`nil` if it overflows).
+    public var total: Int? {
+        var total = 0
+        for part in parts {
+            let (sum, overflow) = total.addingReportingOverflow(part.instructions)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        return total
+    }
+
+    /// The labels of the client requests' dumps.
+    public var labels: Set<String> { Set(parts.compactMap(\.label)) }
+
     /// The instructions executed from the start of the process to each labelled dump. When a
     /// label appears twice, the first dump counts. Fails (`nil`) if the total overflows.
     public func cumulative() -> [String: Int]? {

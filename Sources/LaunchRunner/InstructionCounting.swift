@@ -8,7 +8,9 @@ import LaunchCore
 ///
 /// Every run writes one combined output file, `callgrind.out.<pid>`, in ``outputDirectory``; it is
 /// read and deleted when the run ends. The child's environment gets `SWIFT_DETERMINISTIC_HASHING=1`
-/// (Swift randomises hashing per process, which moves counts by about 0.003%).
+/// (Swift randomises hashing per process, which moves counts by about 0.003%) and `PYTHONHASHSEED=0`
+/// (Python's string hashing, likewise). ``counting(_:)`` sets a launcher up this way: `run`, `check`
+/// and `exec` all go through it.
 public struct InstructionCounting: Sendable {
     /// The `valgrind` executable.
     public var valgrind: String
@@ -45,13 +47,16 @@ public struct InstructionCounting: Sendable {
         FileIO.removeTemporaryDirectory(outputDirectory)
     }
 
-    /// The command that runs `executable arguments…` under Callgrind.
+    /// The command that runs `executable arguments…` under Callgrind. Children are traced, so a
+    /// wrapper that execs the program (a shell's `exec`, pyenv's shims, `env`) hands over a counted
+    /// process: the file named by the launched pid holds the last program that process executed.
+    /// What it forks writes files of its own, which are not counted.
     public func command(executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
         (
             valgrind,
             [
                 // No gdbserver: its FIFOs (`vgdb-pipe-*` in TMPDIR) would outlive a killed run.
-                "--tool=callgrind", "--quiet", "--vgdb=no",
+                "--tool=callgrind", "--quiet", "--vgdb=no", "--trace-children=yes",
                 "--combine-dumps=yes", "--dump-line=no", "--compress-strings=yes",
                 "--callgrind-out-file=\(outputDirectory)/callgrind.out.%p",
                 executable
@@ -61,15 +66,39 @@ public struct InstructionCounting: Sendable {
 
     /// The environment the counted child needs.
     public var environment: [String: String] {
-        ["SWIFT_DETERMINISTIC_HASHING": "1", Self.metricVariable: Metric.instructions.rawValue]
+        ["SWIFT_DETERMINISTIC_HASHING": "1", "PYTHONHASHSEED": "0", Self.metricVariable: Metric.instructions.rawValue]
+    }
+
+    /// `launcher` made to run under Callgrind: a private output directory, the executable as a copy
+    /// without debug information when it has some (``StrippedCopy``), the counting environment, and
+    /// every run's counts read back. A program (``AppLauncher/program``) is spawned directly, not
+    /// through the spawner, so that the process Callgrind writes the counts of is the one launched.
+    public static func counting(_ launcher: AppLauncher) throws(RunnerError) -> AppLauncher {
+        let counting = try prepare().get()
+        let executable: String
+        do { executable = try StrippedCopy.ifNeeded(launcher.executable) } catch {
+            counting.cleanUp()
+            throw error
+        }
+        let command = counting.command(executable: executable, arguments: launcher.arguments)
+        var counted = launcher
+        counted.executable = command.executable
+        counted.arguments = command.arguments
+        counted.environment = launcher.environment.merging(counting.environment) { $1 }
+        counted.instructionCounting = counting
+        counted.program?.spawner = nil
+        return counted
     }
 
     /// Reads run `record`'s Callgrind file and fills in the instruction counts of its phases and
-    /// its total, then deletes the file.
-    public func attach(to record: inout RunRecord) throws(RunnerError) {
+    /// its total, then deletes the file. For a `program` (`launchprof exec`) the total is the whole
+    /// process's count, and a program that made no dumps (no client, or one built without
+    /// `valgrind/callgrind.h`) gets that count alone.
+    public func attach(to record: inout RunRecord, program: Bool = false) throws(RunnerError) {
         guard let pid = record.pid else { throw .instructionsNotCounted("the run has no process id") }
         let path = "\(outputDirectory)/callgrind.out.\(pid)"
-        defer { unlink(path) }
+        // The run's files, its own and its children's (which are not counted).
+        defer { for file in FileIO.entries(of: outputDirectory) { unlink("\(outputDirectory)/\(file)") } }
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: Self.outputLimit) } catch {
             throw .instructionsNotCounted("Callgrind wrote no output (\(error.description))")
@@ -78,7 +107,22 @@ public struct InstructionCounting: Sendable {
         do { output = try CallgrindOutput(text: Substring(String(decoding: bytes, as: UTF8.self))) } catch {
             throw .instructionsNotCounted("\(path): \(error.description)")
         }
-        try Self.attach(output, to: &record)
+        if program {
+            try Self.attachProgram(output, to: &record)
+        } else {
+            try Self.attach(output, to: &record)
+        }
+    }
+
+    /// The dump label at the top of `main`.
+    public static let mainLabel = "launchprof main"
+
+    /// A program's counts: per phase when it made the client's dumps, and the whole process's count
+    /// as its total (as `exec`'s time runs from the spawn to the program's exit).
+    public static func attachProgram(_ output: CallgrindOutput, to record: inout RunRecord) throws(RunnerError) {
+        guard let whole = output.total else { throw .instructionsNotCounted("the counts overflow") }
+        if output.labels.contains(mainLabel) { try attach(output, to: &record) }
+        record.instructions = whole
     }
 
     /// Fills in `record`'s instruction counts from the dumps in `output`: a phase's count is the
@@ -86,7 +130,7 @@ public struct InstructionCounting: Sendable {
     /// `main` dump, and the total everything up to the end of the last phase that ran at launch.
     public static func attach(_ output: CallgrindOutput, to record: inout RunRecord) throws(RunnerError) {
         guard let at = output.cumulative() else { throw .instructionsNotCounted("the counts overflow") }
-        guard let main = at["launchprof main"] else {
+        guard let main = at[mainLabel] else {
             throw .instructionsNotCounted(
                 "the program made no Callgrind dump at main (was it built without valgrind/callgrind.h? install valgrind, then rebuild launchprof)")
         }

@@ -9,6 +9,12 @@ import LaunchCore
 /// --strip-debug`) and kept in the user's cache directory, named by the original's device, inode,
 /// size and modification time.
 public enum StrippedCopy {
+    /// The executable Valgrind is given: `executable` itself when it has no debug information (a
+    /// script, a stripped binary, a distribution's), else its stripped copy (``of(_:)``).
+    public static func ifNeeded(_ executable: String) throws(RunnerError) -> String {
+        ELFDebugSections.present(in: executable) ? try of(executable) : executable
+    }
+
     /// The path of the stripped copy of `executable`, made now if there is none yet.
     public static func of(_ executable: String) throws(RunnerError) -> String {
         var info = stat()

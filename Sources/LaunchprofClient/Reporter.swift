@@ -1,3 +1,4 @@
+import CCallgrind
 import Glibc
 import Synchronization
 
@@ -8,20 +9,33 @@ final class Reporter: Sendable {
     /// The process's reporter, made on first use from `LAUNCHPROF_FD`, which it then removes from the
     /// environment.
     static let shared: Reporter = {
-        let reporter = Reporter(descriptorText: getenv(environmentVariable).map { String(cString: $0) })
+        let reporter = Reporter(descriptorText: getenv(environmentVariable).map { String(cString: $0) }, countsInstructions: Reporter.countsInstructions)
         if reporter.isActive {
             unsetenv(environmentVariable)
             pthread_atfork(nil, nil, { Reporter.shared.turnOff() })
         }
+        // Under `launchprof exec --metric instructions`: the `main` dump, at the `main` line's reading.
+        if reporter.countsInstructions { lp_callgrind_boundary("main", 0, -1) }
         return reporter
     }()
 
     static let environmentVariable = "LAUNCHPROF_FD"
+
+    /// Whether this process is counted by `launchprof exec --metric instructions`: it runs under
+    /// Valgrind with `LAUNCHPROF_METRIC=instructions`, and this build saw `valgrind/callgrind.h`.
+    static var countsInstructions: Bool {
+        guard let metric = getenv("LAUNCHPROF_METRIC"), String(cString: metric) == "instructions" else { return false }
+        return lp_callgrind_compiled() != 0 && lp_running_on_valgrind() != 0
+    }
     /// Thread numbers stay below the parser's limit; a thread past it reports nothing.
     static let threadLimit = 1 << 20
 
     /// The CLOCK_MONOTONIC reading when the reporter was made: the `main` line.
     let mainReading: UInt64
+    /// Whether phase boundaries issue Callgrind dumps (docs/protocol.md, "Instruction counts").
+    let countsInstructions: Bool
+    /// Each thread's ``CallgrindPhases``, made on its first phase when counting.
+    private let phasesKey: pthread_key_t
     /// The descriptor, or -1 when off.
     private let descriptor: Atomic<Int32>
     /// Each thread's number plus one (0: not numbered yet).
@@ -36,17 +50,23 @@ final class Reporter: Sendable {
     /// A reporter on the descriptor `descriptorText` names (decimal digits only, at most `Int32.max`,
     /// open for writing), or an inactive one. The calling thread is number 0; the descriptor is made
     /// close-on-exec.
-    init(descriptorText: String?) {
+    init(descriptorText: String?, countsInstructions: Bool = false) {
         mainReading = Self.now()
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         threadKey = key
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
-        descriptor = Atomic(Self.usableDescriptor(descriptorText) ?? -1)
+        var phases = pthread_key_t()
+        pthread_key_create(&phases) { stored in if let stored { Unmanaged<CallgrindPhases>.fromOpaque(stored).release() } }
+        phasesKey = phases
+        let usable = Self.usableDescriptor(descriptorText)
+        descriptor = Atomic(usable ?? -1)
+        self.countsInstructions = countsInstructions && usable != nil
     }
 
     deinit {
         pthread_key_delete(threadKey)
+        pthread_key_delete(phasesKey)
     }
 
     private static func usableDescriptor(_ text: String?) -> Int32? {
@@ -77,11 +97,11 @@ final class Reporter: Sendable {
     // MARK: Events
 
     func begin(_ name: String, kind: Launchprof.Kind?) {
-        event("begin ", timed: true, kind: kind?.rawValue ?? "-", name: name)
+        event("begin ", timed: true, kind: kind?.rawValue ?? "-", name: name, boundary: 1)
     }
 
     func end(_ name: String) {
-        event("end ", timed: true, name: name)
+        event("end ", timed: true, name: name, boundary: -1)
     }
 
     func mark(_ name: String) {
@@ -109,7 +129,8 @@ final class Reporter: Sendable {
 
     /// One event: `verb` (with its space), then the time and thread (`timed`), the kind, the count,
     /// the name.
-    private func event(_ verb: String, timed: Bool, kind: String? = nil, value: Int? = nil, name: String) {
+    /// `boundary`: 1 for a phase's begin, -1 for its end (their Callgrind dumps when counting), 0 otherwise.
+    private func event(_ verb: String, timed: Bool, kind: String? = nil, value: Int? = nil, name: String, boundary: Int = 0) {
         guard descriptor.load(ordering: .relaxed) >= 0 else { return }
         let now = timed ? Self.now() : 0
         let thread = timed ? threadNumber() : 0
@@ -138,7 +159,30 @@ final class Reporter: Sendable {
             }
             line.appendName(name)
             line.appendByte(UInt8(ascii: "\n"))
+            // The phase's count starts after its begin line is written and ends before its end line is.
+            if boundary < 0, countsInstructions { callgrindBoundary(boundary, thread: thread) }
             send(line.bytes, to: fd)
+            if boundary > 0, countsInstructions { callgrindBoundary(boundary, thread: thread) }
+        }
+    }
+
+    /// The Callgrind dump at a phase boundary of this thread, labelled by the thread's number and the
+    /// phase's index among the phases it began (`launchprof begin 0 3`).
+    private func callgrindBoundary(_ boundary: Int, thread: Int) {
+        let phases: CallgrindPhases
+        if let stored = pthread_getspecific(phasesKey) {
+            phases = Unmanaged<CallgrindPhases>.fromOpaque(stored).takeUnretainedValue()
+        } else {
+            phases = CallgrindPhases()
+            pthread_setspecific(phasesKey, Unmanaged.passRetained(phases).toOpaque())
+        }
+        if boundary > 0 {
+            let index = phases.begun
+            phases.begun += 1
+            phases.open.append(index)
+            lp_callgrind_boundary("begin", thread, index)
+        } else if let index = phases.open.popLast() {
+            lp_callgrind_boundary("end", thread, index)
         }
     }
 
@@ -172,4 +216,11 @@ final class Reporter: Sendable {
     private func send(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
         if !PipeWrite.all(bytes, to: fd) { turnOff() }
     }
+}
+
+/// One thread's phases as its Callgrind dumps number them: the next phase's index and the open ones'.
+/// Used by its own thread only (kept in a thread-specific key).
+final class CallgrindPhases {
+    var begun = 0
+    var open: [Int] = []
 }

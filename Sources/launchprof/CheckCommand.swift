@@ -84,14 +84,26 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
+    /// `--metric`, else the candidate result's own (`--result` made with `--metric instructions` is
+    /// checked in instructions without being told).
+    private func metric() throws -> Metric {
+        guard measure.given == nil, let result else { return measure.metric }
+        do { return measure.metric(of: try ResultTableReader.read(result).header) } catch { throw InputError(error) }
+    }
+
     /// Whether runs are chosen by the sequential rule (`--runs auto`, the default of check).
     private var auto: Bool { profile.runs == nil || profile.runs == .auto }
 
     func run() throws {
         try OutputPath.check(output, option: "--output")
         try OutputPath.check(junit, option: "--junit")
+        let metric = try self.metric()
+        if metric == .instructions, budget != nil {
+            throw InputError(
+                "--budget limits seconds, and \(result ?? "the candidate") holds instruction counts: run a second check for the budget on a timed result")
+        }
         let budgetInput = try budget.map(readBudget)
-        let (candidate, madeNow, baselineResult, sequential) = try results()
+        let (candidate, madeNow, baselineResult, sequential) = try results(metric: metric)
         try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
         // An empty side is an input error, never a pass.
         if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
@@ -123,7 +135,7 @@ struct CheckCommand: ParsableCommand {
             try sequential?.comparison
             ?? Comparison(
                 baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
-                paired: baselineManifest != nil && measure.metric == .time, metric: measure.metric)
+                paired: baselineManifest != nil && metric == .time, metric: metric)
         let context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: decimals.precision, violations: violations, caveats: caveats)
@@ -221,8 +233,8 @@ struct CheckCommand: ParsableCommand {
     /// comparison when `--runs auto` chose the runs of an interleaved check.
     /// The candidate tabulated, and whole when it was made now (for `--output`); the baseline; the
     /// sequential outcome.
-    private func results() throws -> (TabulatedResult, LaunchResult?, TabulatedResult?, AdaptiveCheck.Outcome?) {
-        if measure.metric == .instructions {
+    private func results(metric: Metric) throws -> (TabulatedResult, LaunchResult?, TabulatedResult?, AdaptiveCheck.Outcome?) {
+        if metric == .instructions {
             let (candidate, baseline) = try instructionResults()
             return (TabulatedResult(candidate), result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
         }
@@ -255,6 +267,10 @@ struct CheckCommand: ParsableCommand {
             let baselineResult = try baseline.map { reference in
                 try lookup.loadTable(reference, tier: candidate.header.configuration?.tier?.name, manifest: candidate.header.manifest.name)
             }
+            if let baselineResult, let baseline {
+                try ResultTarget.requireSame(
+                    baseline: baselineResult.header, label: baseline, candidate: ResultTarget(candidate.header), candidateLabel: result)
+            }
             return (candidate, nil, baselineResult, nil)
         }
         // Profiled now against a stored baseline. With --runs auto the candidate gets as many runs as
@@ -264,12 +280,19 @@ struct CheckCommand: ParsableCommand {
         // while), so a missing one is reported at once; its manifest is read for its name.
         let manifestName = try? ManifestLoader.load(path: self.profile.manifestPath()).name
         let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.tier, manifest: name) } }
+        // Like with like, before any run: the built-in app against this baseline.
+        func requireSameTarget(_ stored: TabulatedResult?, manifest: String) throws {
+            guard let stored, let baseline else { return }
+            try ResultTarget.requireSame(baseline: stored.header, label: baseline, candidate: .app(manifest: manifest), candidateLabel: "the candidate profiled now")
+        }
+        if let manifestName { try requireSameTarget(storedBaseline, manifest: manifestName) }
         var profile = try Profile(options: self.profile)
         let baselineResult =
             try storedBaseline
             ?? baseline.map { reference in
                 try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
             }
+        try requireSameTarget(baselineResult, manifest: profile.manifest.name)
         if let baselineResult {
             // On the baseline's host, its tier factors are reused: both sides stretched alike.
             if let calibration = HostCalibration.reusable(from: baselineResult.header, for: profile.tierInfo) {
@@ -317,12 +340,17 @@ struct CheckCommand: ParsableCommand {
                 throw InputError("\(result): the candidate has no instruction counts: make it with --metric instructions")
             }
             let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name, metric: .instructions) }
+            if let baselineResult, let baseline {
+                try ResultTarget.requireSame(baseline: baselineResult, label: baseline, candidate: ResultTarget(candidate), candidateLabel: result)
+            }
             return (candidate, baselineResult)
         }
         guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
         let b = try Profile(options: profile, metric: .instructions)
         defer { b.cleanUp() }
         let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
+        try ResultTarget.requireSame(
+            baseline: baselineResult, label: baseline, candidate: .app(manifest: b.manifest.name), candidateLabel: "the candidate profiled now")
         return (try sides.launch(candidate: b, against: baselineResult, label: baseline), baselineResult)
     }
 }

@@ -37,15 +37,17 @@ struct DiffCommand: ParsableCommand {
         // a record per phase in memory; the two results are read at once, on two threads.
         let sides = try lookup.loadTables([baseline, candidate], metric: measure.metric)
         let a = sides[0], b = sides[1]
+        // Two results made with --metric instructions are compared in instructions without being told.
+        let metric = measure.given ?? b.header.configuration?.metric ?? .time
         for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
             throw InputError("\(label): the result has no runs to compare")
         }
-        if measure.metric == .instructions {
+        if metric == .instructions {
             for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
                 throw InputError("\(label): the result has no instruction counts: make it with --metric instructions")
             }
         }
-        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: measure.metric)
+        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: metric)
         let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
         for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") }
         let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision, caveats: caveats)
@@ -59,7 +61,7 @@ extension StoreLookupOptions {
     func loadTable(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> TabulatedResult {
         do {
             let path = try ResultStore(directory: store).locate(
-                reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                reference, tier: forTier ?? tier, manifest: storedName(manifest),
                 metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             return try ResultTableReader.read(path)
         } catch {
@@ -74,7 +76,7 @@ extension StoreLookupOptions {
             let store = ResultStore(directory: store)
             let paths = try references.map { reference in
                 try store.locate(
-                    reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                    reference, tier: forTier ?? tier, manifest: storedName(manifest),
                     metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             }
             return try ResultTableReader.read(all: paths).map { try $0.get() }

@@ -89,7 +89,11 @@ struct ExecCommand: ParsableCommand {
         let baselineResult: LaunchResult, candidateResult: LaunchResult
         let comparison: Comparison
         var note = ""
-        if options.runs == .auto {
+        if candidate.metric == .instructions {
+            (candidateResult, baselineResult) = try InstructionSides(quiet: options.quiet).launch(baseline: baseline, candidate: candidate)
+            comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, metric: .instructions)
+            note = "; instructions"
+        } else if options.runs == .auto {
             let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: options.quiet).run(baseline: baseline, candidate: candidate)
             (baselineResult, candidateResult, comparison) = (outcome.baseline, outcome.candidate, outcome.comparison)
             note = "; \(outcome.pairs) runs a side (--runs auto)"
@@ -127,8 +131,9 @@ struct ExecCommand: ParsableCommand {
         }
         if !options.quiet {
             let t = comparison.total
+            let m = comparison.metric
             StandardError.write(
-                "launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, .time, p)) → \(ComparisonWording.quantity(t.candidateMedian, .time, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n"
+                "launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n"
             )
         }
     }

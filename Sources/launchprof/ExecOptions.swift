@@ -7,7 +7,7 @@ struct ExecOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
-            "Measured runs, each a new process: 1 to 10000 (default 10), or auto with --baseline-command (interleaved pairs until every measure is decided, within --max-runs and --max-time).",
+            "Measured runs, each a new process: 1 to 10000 (default 10; 2 with --metric instructions, whose counts repeat), or auto with --baseline-command (interleaved pairs until every measure is decided, within --max-runs and --max-time).",
             valueName: "n|auto"), transform: RunCount.parse)
     var runs: RunCount?
 
@@ -18,9 +18,13 @@ struct ExecOptions: ParsableArguments {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Seconds a run may take before its process group is killed, 0.001 to 86400.", valueName: "seconds"),
+        help: ArgumentHelp(
+            "Seconds a run may take before its process group is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, under Valgrind about 50 times slower).",
+            valueName: "seconds"),
         transform: OptionRanges.timeout.parse)
-    var timeout: Double = 60
+    var timeout: Double?
+
+    @OptionGroup var measure: MetricOptions
 
     @Flag(name: .long, help: "The command is one shell command line, run with /bin/sh -c (pipes, redirections, variables).")
     var shell = false
@@ -123,7 +127,8 @@ struct ExecOptions: ParsableArguments {
     func validate() throws {
         if case .fixed(let n) = runs { try OptionRanges.runs.check(n) }
         try OptionRanges.warmup.check(warmup)
-        try OptionRanges.timeout.check(timeout)
+        if let timeout { try OptionRanges.timeout.check(timeout) }
+        if measure.metric == .instructions { try validateInstructions() }
         try OptionRanges.grace.check(grace)
         if let readyWhenPort { try OptionRanges.port.check(readyWhenPort) }
         let conditions = [readyWhenOutput != nil, readyWhenPort != nil, readyWhenFile != nil].filter { $0 }.count
@@ -139,10 +144,32 @@ struct ExecOptions: ParsableArguments {
         if let name, name.isEmpty || name.utf8.count > 200 { throw ValidationError("--name must be 1 to 200 bytes") }
     }
 
-    /// The measured runs of a fixed session: `--runs N`, else 10.
+    /// The measured runs of a fixed session: `--runs N`, else 10 (2 for instruction counts, which repeat).
     var fixedRuns: Int {
         if case .fixed(let n) = runs { return n }
-        return 10
+        return measure.metric == .instructions ? 2 : 10
+    }
+
+    /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
+    var runTimeout: Double {
+        timeout ?? (measure.metric == .instructions ? 600 : 60)
+    }
+
+    /// What cannot be combined with `--metric instructions`: the count is of the whole process up to
+    /// its exit, and the same on every device.
+    private func validateInstructions() throws {
+        let conflicts: [(String, Bool)] = [
+            (
+                "--ready-when-output, --ready-when-port and --ready-when-file end a launch before the program exits, and Callgrind counts up to its exit",
+                readyWhenOutput != nil || readyWhenPort != nil || readyWhenFile != nil
+            ),
+            ("--tier stretches time, and an instruction count is the same on every device", tier != nil),
+            ("--trace reads phases from a trace's times, which have no instruction counts", trace != nil),
+            ("--runs auto decides by timing noise; instruction counts repeat (give a number, or none: 2)", runs == .auto)
+        ]
+        if let (reason, _) = conflicts.first(where: { $0.1 }) {
+            throw ValidationError("--metric instructions: \(reason)")
+        }
     }
 
     /// The trace capture `--trace` and `--trace-file` ask for, checked.

@@ -28,6 +28,8 @@ struct ExecPlan: LaunchPlan {
     let trace: String?
     /// A directory of launchprof's own for per-run trace files, removed by ``cleanUp()``.
     let scratch: String?
+    /// What the runs measure: time, or instructions (under Callgrind).
+    let metric: Metric
     /// The emulated device (`--tier`): its cpu factor only, applied from outside.
     let tierInfo: TierInfo?
     /// How the tier was applied, as the result says it.
@@ -55,10 +57,20 @@ struct ExecPlan: LaunchPlan {
         }
         end = program.readiness?.description ?? "exit"
         name = options.name ?? command.commandLine
-        timeout = options.timeout
+        timeout = options.runTimeout
+        metric = options.measure.metric
         var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
         (tierInfo, throttleText) = try Self.applyTier(options, to: &launcher)
+        if metric == .instructions {
+            do {
+                launcher = try InstructionCounting.counting(launcher)
+                launcher.environment.merge(CallgrindHelper.environment()) { $1 }
+            } catch {
+                launcher.instructionCounting?.cleanUp()
+                throw InputError(error.description)
+            }
+        }
         self.launcher = launcher
         warmup = options.warmup
         runs = options.fixedRuns
@@ -73,7 +85,7 @@ struct ExecPlan: LaunchPlan {
         coldFiles = options.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
         func untimed(_ text: String?) -> AppLauncher? {
             text.map { text in
-                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.timeout)
+                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.runTimeout)
                 step.program = ProgramOptions()
                 // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
                 step.program?.spawner = program.spawner
@@ -124,6 +136,7 @@ struct ExecPlan: LaunchPlan {
     /// Removes what the runs left in launchprof's own directory.
     func cleanUp() {
         if let scratch { FileIO.removeTemporaryDirectory(scratch) }
+        launcher.instructionCounting?.cleanUp()
     }
 
     func session(runs: Int, warmup: Int) -> LaunchSession {
@@ -140,10 +153,11 @@ struct ExecPlan: LaunchPlan {
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: name, path: "", sha256: identity),
             host: HostInfo.current(), git: ResultMetadata.git(),
-            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: .time),
+            configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil).map(\.message)
+        if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
         return result
     }
 
@@ -156,5 +170,13 @@ struct ExecPlan: LaunchPlan {
         } catch {
             throw InputError(error.message(subject: command.displayName))
         }
+    }
+
+    /// Phases reported over the protocol without the client's Callgrind dumps: the program gets its
+    /// whole-process count only, and the warning says why.
+    static func uncountedPhasesWarning(_ records: [RunRecord]) -> String? {
+        guard records.contains(where: { !$0.phases.isEmpty && $0.phases.allSatisfy { $0.instructions == nil } }) else { return nil }
+        return
+            "the program reported its phases but made no Callgrind dumps at their boundaries, so only its whole-process instruction count is known: a C program needs <valgrind/callgrind.h> when it is compiled (the valgrind package), the Swift client a rebuild with it installed, the Python client a C compiler for launchprof's helper (docs/instructions.md)"
     }
 }

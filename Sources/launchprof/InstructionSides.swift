@@ -3,7 +3,7 @@ import LaunchExport
 import LaunchRunner
 import LaunchStats
 
-/// How `check --metric instructions` gets its two sides. Instruction counts are repeatable, so one
+/// How `check --metric instructions` (and `exec --metric instructions --baseline-command`) gets its two sides. Instruction counts are repeatable, so one
 /// candidate run against two baseline runs suffices; the baseline's two runs show it. When a phase's
 /// counts spread by more than 0.1% (a program whose work depends on time, addresses or threads), it
 /// says so and both sides get ``fallbackRuns`` runs, compared with a significance test.
@@ -14,7 +14,7 @@ struct InstructionSides {
     let quiet: Bool
 
     /// Launches the baseline twice and the candidate once (more when the counts are not repeatable).
-    func launch(baseline a: Profile, candidate b: Profile) throws -> (candidate: LaunchResult, baseline: LaunchResult) {
+    func launch(baseline a: some LaunchPlan, candidate b: some LaunchPlan) throws -> (candidate: LaunchResult, baseline: LaunchResult) {
         var runsA = try launch(a, runs: 2)
         var runsB = try launch(b, runs: 1)
         let unstable = Comparison.nondeterministicPhases(in: a.result(runsA))
@@ -29,7 +29,7 @@ struct InstructionSides {
     /// Launches the candidate against a stored baseline: once when the baseline's own runs show
     /// repeatable counts, twice when the baseline has one run (so one side shows it), as many runs as
     /// the baseline has (up to ``fallbackRuns``) when they are not repeatable.
-    func launch(candidate b: Profile, against baseline: LaunchResult, label: String) throws -> LaunchResult {
+    func launch(candidate b: some LaunchPlan, against baseline: LaunchResult, label: String) throws -> LaunchResult {
         guard baseline.runs.contains(where: { $0.instructions != nil }) else {
             throw InputError("\(label): the baseline has no instruction counts: record it with --metric instructions")
         }
@@ -47,7 +47,7 @@ struct InstructionSides {
         return b.result(runsB)
     }
 
-    private func launch(_ profile: Profile, runs: Int) throws -> [RunRecord] {
+    private func launch(_ profile: some LaunchPlan, runs: Int) throws -> [RunRecord] {
         guard runs > 0 else { return [] }
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }

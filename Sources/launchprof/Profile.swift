@@ -71,17 +71,7 @@ struct Profile {
         if options.forceDecodeRace { arguments.append("--force-decode-race") }
         var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
-            let counting: InstructionCounting
-            let app: String
-            do {
-                counting = try InstructionCounting.prepare().get()
-                app = try StrippedCopy.of(executable)
-            } catch { throw InputError(error.description) }
-            let command = counting.command(executable: app, arguments: arguments)
-            launcher = AppLauncher(
-                executable: command.executable, arguments: command.arguments,
-                environment: environment.merging(counting.environment) { $1 }, timeout: timeout)
-            launcher.instructionCounting = counting
+            do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error.description) }
         }
         if options.enforceMemory {
             guard let budget = memoryBudget, let tier = tierInfo?.name else {

@@ -17,12 +17,31 @@ struct StoreLookupOptions: ParsableArguments {
             valueName: "name"))
     var forManifest: String = "default"
 
+    @Option(
+        name: .customLong("for-command"),
+        help: ArgumentHelp(
+            "With revisions: the stored results of this program (`exec --record`): its command line as `exec` shows it, or its --name.", valueName: "command"))
+    var forCommand: String?
+
+    func validate() throws {
+        if forCommand != nil, forManifest != "default" {
+            throw ValidationError("give --for-manifest (the built-in app's manifest) or --for-command (a program), not both")
+        }
+        if let forCommand, forCommand.isEmpty { throw ValidationError("--for-command needs the program's command line or --name") }
+    }
+
+    /// The stored results' name: `--for-command`, else `--for-manifest` when given, else `manifest`
+    /// (the candidate's) or `default`.
+    func storedName(_ manifest: String?) -> String {
+        forCommand ?? (forManifest == "default" ? (manifest ?? forManifest) : forManifest)
+    }
+
     /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
     /// when those were not given.
     func load(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> LaunchResult {
         do {
             let path = try ResultStore(directory: store).locate(
-                reference, tier: forTier ?? tier, manifest: forManifest == "default" ? (manifest ?? forManifest) : forManifest,
+                reference, tier: forTier ?? tier, manifest: storedName(manifest),
                 metric: metric, resolveRevision: ResultMetadata.resolveRevision)
             return try ResultFile.read(path)
         } catch {

@@ -62,3 +62,6 @@ Tests/Integration/install.sh
 
 # The CI recipe for another repository (ci/launchprof-ci.sh, action.yml) on a throwaway repository (ci.sh).
 Tests/Integration/ci.sh
+
+# The instruction gate for programs under Callgrind (exec --metric instructions, check).
+Tests/Integration/instructions.sh

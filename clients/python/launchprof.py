@@ -23,6 +23,11 @@ writing (decimal digits only): `launchprof exec` opens a pipe there.
   \\r and \\t) and cut, at a character boundary, to 4000 bytes once escaped; an empty name is sent as
   "(unnamed)". A character UTF-8 cannot encode (a lone surrogate) is sent as "?".
 - Nothing follows done(); later events are dropped.
+- Instruction counts (`launchprof exec --metric instructions`, docs/instructions.md): Python cannot
+  issue Valgrind's client requests itself, so the client loads, with ctypes, the tiny shared helper
+  launchprof compiles (a C compiler is needed) and names in LAUNCHPROF_CALLGRIND_HELPER, and dumps
+  Callgrind's counts at the import (`main`) and at every phase boundary. Without the helper the
+  program is counted as a whole, and launchprof warns that its phases have no counts.
 - The program is never disturbed: if launchprof went away, the write that finds the pipe broken turns
   the client off instead of raising, and cannot kill the program with SIGPIPE even where the program
   restored SIGPIPE's default action. The client takes the descriptor: it is made non-inheritable and
@@ -75,6 +80,30 @@ _main_reading = _now()
 _fd = _usable_descriptor(os.environ.get("LAUNCHPROF_FD"))
 if _fd is not None:
     del os.environ["LAUNCHPROF_FD"]
+
+
+def _callgrind_dump():
+    """The helper's dump function when this process is counted by `launchprof exec --metric
+    instructions` (under Valgrind, with the helper launchprof made), else None."""
+    path = os.environ.get("LAUNCHPROF_CALLGRIND_HELPER")
+    if _fd is None or os.environ.get("LAUNCHPROF_METRIC") != "instructions" or not path:
+        return None
+    try:
+        import ctypes
+        helper = ctypes.CDLL(path)
+        if not helper.launchprof_running_on_valgrind():
+            return None
+        dump = helper.launchprof_dump
+        dump.argtypes = [ctypes.c_char_p]
+        dump.restype = None
+        return dump
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+_dump = _callgrind_dump()
+if _dump is not None:
+    _dump(b"launchprof main")  # everything before it is `process start`'s count
 _lock = threading.Lock()  # held while a line is written: orders the greeting, events and done
 _greeted = False
 _finished = False
@@ -142,8 +171,9 @@ def _write(fd, data):
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _send(line, finish=False):
-    """Writes one line (after the greeting), unless the client is off or done."""
+def _send(line, finish=False, boundary=0, thread=0):
+    """Writes one line (after the greeting), unless the client is off or done; `boundary` is 1 for a
+    phase's begin and -1 for its end, whose Callgrind dumps are made when counting."""
     global _fd, _greeted, _finished
     with _lock:
         if _fd is None or _finished:
@@ -154,11 +184,32 @@ def _send(line, finish=False):
             if not _write(_fd, b"launchprof 1\nmain %d\n" % _main_reading):
                 _fd = None
                 return
+        # The phase's count starts after its begin line is written and ends before its end line is.
+        if boundary < 0 and _dump is not None:
+            _callgrind_boundary(boundary, thread)
         if not _write(_fd, line):
             _fd = None
+        if boundary > 0 and _dump is not None:
+            _callgrind_boundary(boundary, thread)
 
 
-def _timed(verb, encoded_name, kind=None):
+def _callgrind_boundary(boundary, thread):
+    """The dump at a phase boundary of this thread, labelled by the thread's number and the phase's
+    index among the phases it began (`launchprof begin 0 3`)."""
+    open_phases = getattr(_local, "open", None)
+    if open_phases is None:
+        open_phases = _local.open = []
+        _local.begun = 0
+    if boundary > 0:
+        index = _local.begun
+        _local.begun += 1
+        open_phases.append(index)
+        _dump(b"launchprof begin %d %d" % (thread, index))
+    elif open_phases:
+        _dump(b"launchprof end %d %d" % (thread, open_phases.pop()))
+
+
+def _timed(verb, encoded_name, kind=None, boundary=0):
     if _fd is None:
         return
     now = _now()
@@ -168,7 +219,7 @@ def _timed(verb, encoded_name, kind=None):
     head = b"%s %d %d " % (verb, now, thread)
     if kind is not None:
         head += kind.encode() + b" "
-    _send(head + encoded_name + b"\n")
+    _send(head + encoded_name + b"\n", boundary=boundary, thread=thread)
 
 
 def _checked_kind(kind):
@@ -179,12 +230,12 @@ def _checked_kind(kind):
 
 def begin(name, kind=None):
     """The phase `name` begins on this thread, nested in the phase open there."""
-    _timed(b"begin", _encoded_name(name), _checked_kind(kind) or "-")
+    _timed(b"begin", _encoded_name(name), _checked_kind(kind) or "-", boundary=1)
 
 
 def end(name):
     """The innermost phase open on this thread ends; `name` must be its name."""
-    _timed(b"end", _encoded_name(name))
+    _timed(b"end", _encoded_name(name), boundary=-1)
 
 
 def mark(name):
@@ -225,11 +276,11 @@ class phase:
         self.kind = _checked_kind(kind)
 
     def __enter__(self):
-        _timed(b"begin", self._encoded, self.kind or "-")
+        _timed(b"begin", self._encoded, self.kind or "-", boundary=1)
         return self
 
     def __exit__(self, *exception):
-        _timed(b"end", self._encoded)
+        _timed(b"end", self._encoded, boundary=-1)
         return False
 
     def __call__(self, function):
