@@ -124,10 +124,12 @@ install-client:
 INSTRUCTION_TRIALS ?= 100
 INSTRUCTION_CHANGE_TRIALS ?= 20
 TIME_TRIALS ?= 20
+PROGRAM_TRIALS ?= 20
 bench-gate: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench gate instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
+	.build/release/launchprof-bench gate program $(PROGRAM_TRIALS) $(PROGRAM_TRIALS)
 	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-tier $(TIME_TRIALS) $(TIME_TRIALS)

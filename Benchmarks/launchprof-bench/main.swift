@@ -93,11 +93,21 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "gate" {
+if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
+    // gate program NO_CHANGE_TRIALS CHANGE_TRIALS: the instruction gate for a C program.
+    let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+    let change = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
+    do {
+        try ProgramGateBenchmark(noChangeTrials: noChange, changeTrials: change).run()
+    } catch {
+        print("gate benchmark failed: \(error)")
+        exit(1)
+    }
+} else if arguments.first == "gate" {
     // gate MODE NO_CHANGE_TRIALS CHANGE_TRIALS [PERCENT...], MODE one of instructions, time-auto, time-10;
     // the percentages pick the change cells (default 1 2 5 10).
     guard arguments.count > 1, let mode = GateBenchmark.Mode(rawValue: arguments[1]) else {
-        print("usage: launchprof-bench gate instructions|time-auto|time-10|time-tier [no-change trials] [trials per change] [change percent...]")
+        print("usage: launchprof-bench gate instructions|time-auto|time-10|time-tier|program [no-change trials] [trials per change] [change percent...]")
         exit(2)
     }
     let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20

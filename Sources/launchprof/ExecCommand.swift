@@ -17,11 +17,14 @@ struct ExecCommand: ParsableCommand {
 
             The program may report its own phases: LAUNCHPROF_FD names the descriptor it can write the line protocol to (docs/protocol.md; the client libraries in include/, Sources/LaunchprofClient and clients/python do it). A program that ignores it is timed as a whole.
 
+            --metric instructions runs it under Valgrind's Callgrind instead (2 runs, counts repeat): the instructions of the whole process, and of each phase a client library reports; check gates on them (docs/instructions.md).
+
             Examples:
               launchprof exec --runs 5 -- python3 -c pass
               launchprof exec --cold --output tool.json -- ./build/tool --version
               launchprof exec --ready-when-port 8080 -- ./server --port 8080
               launchprof exec --expect-phase "loading config" -- ./my-app
+              launchprof exec --metric instructions --output head.json -- ./my-app
               launchprof exec --baseline-command 'old/tool --version' --fail-on-regression -- new/tool --version
             """
     )

@@ -22,13 +22,19 @@ enum ResultTarget: Equatable {
 
     /// Why the baseline (`label`) cannot be compared with the candidate, or `nil` when both measured
     /// the same target: another program, the app against a program, or another manifest.
-    static func mismatch(baseline a: ResultTarget, label: String, candidate b: ResultTarget, candidateLabel: String) -> String? {
+    /// `command` is the baseline program's command line, when it is one, for the hint.
+    static func mismatch(
+        baseline a: ResultTarget, label: String, candidate b: ResultTarget, candidateLabel: String, command: String? = nil, metric: Metric = .time
+    )
+        -> String?
+    {
         guard a != b else { return nil }
         let hint: String
         switch (a, b) {
         case (.program, .app):
+            let option = metric == .instructions ? " --metric instructions" : ""
             hint =
-                "check profiles the built-in app unless --result gives the candidate: make the program's result with `launchprof exec --output head.json -- COMMAND` (with the baseline's --metric) and pass --result head.json"
+                "check profiles the built-in app unless --result gives the candidate: make the program's result with `launchprof exec\(option) --output head.json -- \(command ?? "COMMAND")` and pass --result head.json"
         case (.app, .program):
             hint = "a program's result is compared with a program's baseline: record one with `launchprof exec --record -- COMMAND`"
         case (.program, .program):
@@ -41,7 +47,10 @@ enum ResultTarget: Equatable {
 
     /// Throws the input error (exit 2) when the two results measured different targets.
     static func requireSame(baseline: LaunchResult, label: String, candidate: ResultTarget, candidateLabel: String) throws {
-        if let reason = mismatch(baseline: ResultTarget(baseline), label: label, candidate: candidate, candidateLabel: candidateLabel) {
+        if let reason = mismatch(
+            baseline: ResultTarget(baseline), label: label, candidate: candidate, candidateLabel: candidateLabel,
+            command: baseline.command?.commandLine, metric: baseline.configuration?.metric ?? .time)
+        {
             throw InputError(reason)
         }
     }

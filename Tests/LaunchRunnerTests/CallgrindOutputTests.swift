@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import LaunchCore
 @testable import LaunchRunner
@@ -94,5 +97,48 @@ struct CallgrindOutputTests {
         }
         let noMain = try CallgrindOutput(text: Substring(Self.file([("Program termination", 100)])))
         #expect(throws: RunnerError.self) { try InstructionCounting.attach(noMain, to: &record) }
+    }
+
+    /// A program (`exec`): per-phase counts when it made the dumps, and the whole process as its total.
+    @Test func aProgramsTotalIsTheWholeProcess() throws {
+        let output = try CallgrindOutput(
+            text: Substring(
+                Self.file([
+                    ("Client Request: launchprof main", 100), ("Client Request: launchprof begin 0 0", 10),
+                    ("Client Request: launchprof end 0 0", 40), ("Program termination", 7)
+                ])))
+        #expect(output.total == 157)
+        var record = RunRecord(
+            pid: 1, total: 1,
+            phases: [PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.5)])
+        try InstructionCounting.attachProgram(output, to: &record)
+        #expect(record.phases.map(\.instructions) == [100, 40])
+        #expect(record.instructions == 157, "the whole process, to its exit, as exec's time")
+    }
+
+    /// A program without a client's dumps: the whole-process count, and no phase gets a made-up one.
+    @Test func aProgramWithoutDumpsGetsItsWholeCount() throws {
+        let output = try CallgrindOutput(text: Substring(Self.file([("Program termination", 1234)])))
+        var bare = RunRecord(pid: 1, total: 1, phases: [])
+        try InstructionCounting.attachProgram(output, to: &bare)
+        #expect(bare.instructions == 1234)
+        var reported = RunRecord(
+            pid: 1, total: 1,
+            phases: [PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.5)])
+        try InstructionCounting.attachProgram(output, to: &reported)
+        #expect(reported.instructions == 1234)
+        #expect(reported.phases.allSatisfy { $0.instructions == nil }, "phases without dumps have no count, never 0")
+    }
+
+    /// Debug information decides whether Valgrind gets a stripped copy: this test binary has it, a
+    /// script has none.
+    @Test func debugSectionsAreFoundInELFFilesOnly() throws {
+        #expect(ELFDebugSections.present(in: "/proc/self/exe"), "a debug build of the tests has .debug_info")
+        let script = FileIO.temporaryDirectory + "/launchprof-elf-\(getpid()).sh"
+        try FileIO.writeAtomically("#!/bin/sh\nexit 0\n", to: script)
+        defer { unlink(script) }
+        #expect(!ELFDebugSections.present(in: script))
+        #expect(!ELFDebugSections.present(in: "/nonexistent/launchprof"))
+        #expect(try StrippedCopy.ifNeeded(script) == script, "a script runs as it is")
     }
 }

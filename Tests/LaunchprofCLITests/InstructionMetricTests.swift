@@ -54,4 +54,42 @@ import LaunchExport
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("--tier iphone-3gs does not apply to --metric instructions"))
     }
+
+    /// `exec --metric instructions` counts to the program's exit, the same on every device, per run:
+    /// what would contradict that is refused before any run.
+    @Test func execRefusesWhatCannotBeCounted() throws {
+        let cases: [([String], String)] = [
+            (["--ready-when-port", "8080"], "--ready-when-output, --ready-when-port and --ready-when-file end a launch before the program exits"),
+            (["--tier", "iphone-3gs"], "--tier stretches time"),
+            (["--trace", "python-importtime"], "--trace reads phases from a trace's times"),
+            (["--runs", "auto"], "--runs auto decides by timing noise")
+        ]
+        for (options, message) in cases {
+            let outcome = try CLI.run(["exec", "--metric", "instructions"] + options + ["--", "/bin/true"])
+            #expect(outcome.status == 2, "\(options): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("--metric instructions: \(message)"), "\(options): \(outcome.stderr)")
+        }
+    }
+
+    /// A program without a client: its whole-process count, in 2 runs by default; the result is an
+    /// instruction result that check compares in instructions without `--metric`.
+    @Test func execCountsAProgramWithoutAClientAsAWhole() throws {
+        let output = CLI.temporaryPath("true-instructions.json")
+        let outcome = try CLI.run(["exec", "--metric", "instructions", "--warmup", "0", "--quiet", "--output", output, "--", "/bin/true"])
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        let result = try ResultFile.read(output)
+        #expect(result.configuration?.metric == .instructions)
+        #expect(result.configuration?.timeout == 600, "the timeout under Valgrind")
+        try #require(result.runs.count == 2, "counts repeat: 2 runs by default")
+        #expect(result.runs.allSatisfy { ($0.instructions ?? 0) > 10_000 && $0.phases.isEmpty })
+        let check = try CLI.run(["check", "--result", output, "--baseline", output])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.hasPrefix("launchprof check: passed: no launch regression (total instructions "), "\(check.stdout)")
+    }
+
+    @Test func storedResultsAreNamedByManifestOrCommandNotBoth() throws {
+        let outcome = try CLI.run(["diff", "HEAD~1", "HEAD", "--for-manifest", "heavy", "--for-command", "./app"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("give --for-manifest (the built-in app's manifest) or --for-command (a program), not both"), "\(outcome.stderr)")
+    }
 }
