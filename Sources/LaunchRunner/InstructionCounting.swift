@@ -47,10 +47,9 @@ public struct InstructionCounting: Sendable {
         FileIO.removeTemporaryDirectory(outputDirectory)
     }
 
-    /// The command that runs `executable arguments…` under Callgrind. Children are traced, so a
-    /// wrapper that execs the program (a shell's `exec`, pyenv's shims, `env`) hands over a counted
-    /// process: the file named by the launched pid holds the last program that process executed.
-    /// What it forks writes files of its own, which are not counted.
+    /// The command that runs `executable arguments…` under Callgrind. Children are traced: a wrapper
+    /// that execs the program (`env`, pyenv's shims) hands over a counted process, and every process
+    /// the command forks writes a file of its own (a program's total adds them up, ``attachProgram(_:launched:to:)``).
     public func command(executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
         (
             valgrind,
@@ -91,37 +90,64 @@ public struct InstructionCounting: Sendable {
     }
 
     /// Reads run `record`'s Callgrind file and fills in the instruction counts of its phases and
-    /// its total, then deletes the file. For a `program` (`launchprof exec`) the total is the whole
-    /// process's count, and a program that made no dumps (no client, or one built without
-    /// `valgrind/callgrind.h`) gets that count alone.
+    /// its total, then deletes the run's files. For a `program` (`launchprof exec`) see
+    /// ``attachProgram(_:launched:to:)``.
     public func attach(to record: inout RunRecord, program: Bool = false) throws(RunnerError) {
         guard let pid = record.pid else { throw .instructionsNotCounted("the run has no process id") }
-        let path = "\(outputDirectory)/callgrind.out.\(pid)"
-        // The run's files, its own and its children's (which are not counted).
         defer { for file in FileIO.entries(of: outputDirectory) { unlink("\(outputDirectory)/\(file)") } }
+        if program {
+            try Self.attachProgram(try outputs(), launched: pid, to: &record)
+        } else {
+            try Self.attach(try read("callgrind.out.\(pid)"), to: &record)
+        }
+    }
+
+    /// The Callgrind file `name` in the output directory, parsed.
+    private func read(_ name: String) throws(RunnerError) -> CallgrindOutput {
+        let path = "\(outputDirectory)/\(name)"
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: Self.outputLimit) } catch {
             throw .instructionsNotCounted("Callgrind wrote no output (\(error.description))")
         }
-        let output: CallgrindOutput
-        do { output = try CallgrindOutput(text: Substring(String(decoding: bytes, as: UTF8.self))) } catch {
+        do { return try CallgrindOutput(text: Substring(String(decoding: bytes, as: UTF8.self))) } catch {
             throw .instructionsNotCounted("\(path): \(error.description)")
         }
-        if program {
-            try Self.attachProgram(output, to: &record)
-        } else {
-            try Self.attach(output, to: &record)
+    }
+
+    /// Every process's output of the run, by pid: the launched one's and those of the processes it
+    /// started. An empty file (a process image replaced by `exec` before Callgrind wrote it) is skipped.
+    private func outputs() throws(RunnerError) -> [Int: CallgrindOutput] {
+        var outputs: [Int: CallgrindOutput] = [:]
+        for name in FileIO.entries(of: outputDirectory) where name.hasPrefix("callgrind.out.") {
+            guard let pid = Int(name.dropFirst("callgrind.out.".count)) else { continue }
+            var info = stat()
+            guard stat("\(outputDirectory)/\(name)", &info) == 0, info.st_size > 0 else { continue }
+            outputs[pid] = try read(name)
         }
+        return outputs
     }
 
     /// The dump label at the top of `main`.
     public static let mainLabel = "launchprof main"
 
-    /// A program's counts: per phase when it made the client's dumps, and the whole process's count
-    /// as its total (as `exec`'s time runs from the spawn to the program's exit).
-    public static func attachProgram(_ output: CallgrindOutput, to record: inout RunRecord) throws(RunnerError) {
-        guard let whole = output.total else { throw .instructionsNotCounted("the counts overflow") }
-        if output.labels.contains(mainLabel) { try attach(output, to: &record) }
+    /// A program's counts from the outputs of the processes of its run (by pid; `launched` is the
+    /// one launchprof started): the total is every instruction of all of them, the command's whole
+    /// work to its exit (as `exec`'s time runs from the spawn to the exit: a shell's commands, a
+    /// wrapper's children count too). Its phases are counted from the process that made the client's
+    /// dumps (the launched one first, else the lowest pid); a program without them gets the total alone.
+    public static func attachProgram(_ outputs: [Int: CallgrindOutput], launched: Int, to record: inout RunRecord) throws(RunnerError) {
+        guard !outputs.isEmpty else { throw .instructionsNotCounted("Callgrind wrote no output for the run") }
+        var whole = 0
+        for output in outputs.values {
+            guard let total = output.total else { throw .instructionsNotCounted("the counts overflow") }
+            let (sum, overflow) = whole.addingReportingOverflow(total)
+            guard !overflow else { throw .instructionsNotCounted("the counts overflow") }
+            whole = sum
+        }
+        let reporting = outputs.keys.sorted { a, b in a == launched || (b != launched && a < b) }
+        if let pid = reporting.first(where: { outputs[$0]?.labels.contains(mainLabel) == true }), let output = outputs[pid] {
+            try attach(output, to: &record)
+        }
         record.instructions = whole
     }
 

@@ -88,11 +88,24 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// `--metric`, else the candidate result's own (`--result` made with `--metric instructions` is
-    /// checked in instructions without being told).
+    /// `--metric`, else the candidate result's own, else a baseline file's (a result made with
+    /// `--metric instructions` is checked in instructions without being told).
     private func metric() throws -> Metric {
-        guard measure.given == nil, let result else { return measure.metric }
-        do { return measure.metric(of: try ResultTableReader.read(result).header) } catch { throw InputError(error) }
+        guard measure.given == nil, let file = result ?? baseline.flatMap({ FileIO.exists($0) && !FileIO.isDirectory($0) ? $0 : nil }) else {
+            return measure.metric
+        }
+        do { return measure.metric(of: try ResultTableReader.read(file).header) } catch { throw InputError(error) }
+    }
+
+    /// A baseline measured in another metric than the candidate is refused: seconds under Valgrind
+    /// are not launch times, and instruction counts are not seconds.
+    private func requireSameMetric(_ candidate: TabulatedResult, _ baseline: TabulatedResult?) throws {
+        guard let baseline, baselineManifest == nil else { return }
+        let a = baseline.header.configuration?.metric ?? .time, b = candidate.header.configuration?.metric ?? .time
+        guard a != b else { return }
+        throw InputError(
+            "\(self.baseline ?? "the baseline") was measured in \(a.rawValue), but \(result ?? "the candidate") in \(b.rawValue): compare results of one metric (make both with or both without --metric instructions)"
+        )
     }
 
     /// Whether runs are chosen by the sequential rule (`--runs auto`, the default of check).
@@ -108,6 +121,7 @@ struct CheckCommand: ParsableCommand {
         }
         let budgetInput = try budget.map(readBudget)
         let (candidate, madeNow, baselineResult, sequential) = try results(metric: metric)
+        try requireSameMetric(candidate, baselineResult)
         try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
         // An empty side is an input error, never a pass.
         if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }

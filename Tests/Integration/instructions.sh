@@ -25,6 +25,11 @@ counted() {
 import json, sys
 path, label, *expected = sys.argv[1:]
 result = json.load(open(path))
+try:
+    import jsonschema
+    jsonschema.validate(result, json.load(open("docs/result.schema.json")))
+except ImportError:
+    pass  # clients.sh installs it; run.sh runs that first
 assert result["configuration"]["metric"] == "instructions", f"{label}: not an instruction result"
 runs = result["runs"]
 assert len(runs) == 2, f"{label}: {len(runs)} runs, not the default 2"
@@ -86,6 +91,15 @@ grep -q "regression in 'computing'" "$WORK/slow.out" || { cat "$WORK/slow.out" >
 grep -q "regression in 'reading input'" "$WORK/slow.out" && { cat "$WORK/slow.out" >&2; fail "check named the unchanged phase"; }
 echo "instructions: OK: check fails a phase with 2% more instructions (exit 1, naming it) and passes an unchanged build"
 
+# A shell command line is counted whole, the program's phases from the process that reported them:
+# --baseline-command (a shell command line) against the slower build, interleaved.
+cp "$gate" "$WORK/gate/slow-app" && build 0 && cp "$gate" "$WORK/gate/base-app"
+status=0
+"$BIN" exec --metric instructions --baseline-command "$WORK/gate/base-app" --fail-on-regression -- "$WORK/gate/slow-app" >"$WORK/pair.out" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "regression in 'computing'" "$WORK/pair.out" || { cat "$WORK/pair.out" >&2; fail "exec --baseline-command did not catch the slower phase (exit $status)"; }
+grep -q "reading input .*within noise" "$WORK/pair.out" || { cat "$WORK/pair.out" >&2; fail "the shell's child's phases have no counts"; }
+echo "instructions: OK: exec --metric instructions --baseline-command counts the shell command's program per phase and catches the slower one"
+
 # Like with like: a baseline of another program, or of the built-in app, is refused (exit 2).
 refused() {
   local label=$1 expected=$2
@@ -107,5 +121,8 @@ refused "a program against the built-in app's baseline" "measured the built-in a
   "$BIN" check --result "$WORK/slow.json" --baseline "$WORK/app.json"
 refused "another program's baseline" "measured the program './other'" \
   "$BIN" check --result "$WORK/slow.json" --baseline "$WORK/other.json"
+(cd "$WORK/gate" && "$BIN" exec --runs 2 --quiet --output "$WORK/time.json" -- ./app >/dev/null)
+refused "a timed result against an instruction baseline" "was measured in instructions, but" \
+  "$BIN" check --result "$WORK/time.json" --baseline "$WORK/base.json"
 refused "the built-in app profiled against a program's baseline" "but the candidate profiled now is the built-in app" \
   "$BIN" check --metric instructions --baseline "$WORK/base.json"

@@ -99,7 +99,7 @@ struct CallgrindOutputTests {
         #expect(throws: RunnerError.self) { try InstructionCounting.attach(noMain, to: &record) }
     }
 
-    /// A program (`exec`): per-phase counts when it made the dumps, and the whole process as its total.
+    /// A program (`exec`): per-phase counts when it made the dumps, and every process of the command as its total.
     @Test func aProgramsTotalIsTheWholeProcess() throws {
         let output = try CallgrindOutput(
             text: Substring(
@@ -111,21 +111,29 @@ struct CallgrindOutputTests {
         var record = RunRecord(
             pid: 1, total: 1,
             phases: [PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.5)])
-        try InstructionCounting.attachProgram(output, to: &record)
+        try InstructionCounting.attachProgram([42: output], launched: 42, to: &record)
         #expect(record.phases.map(\.instructions) == [100, 40])
         #expect(record.instructions == 157, "the whole process, to its exit, as exec's time")
+        // A shell that ran the program as its child: the phases from the child, the total of both.
+        let shell = try CallgrindOutput(text: Substring(Self.file([("Program termination", 1000)])))
+        var run = RunRecord(
+            pid: 7, total: 1,
+            phases: [PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.5)])
+        try InstructionCounting.attachProgram([7: shell, 8: output], launched: 7, to: &run)
+        #expect(run.phases.map(\.instructions) == [100, 40])
+        #expect(run.instructions == 1157, "every process of the command")
     }
 
     /// A program without a client's dumps: the whole-process count, and no phase gets a made-up one.
     @Test func aProgramWithoutDumpsGetsItsWholeCount() throws {
         let output = try CallgrindOutput(text: Substring(Self.file([("Program termination", 1234)])))
         var bare = RunRecord(pid: 1, total: 1, phases: [])
-        try InstructionCounting.attachProgram(output, to: &bare)
+        try InstructionCounting.attachProgram([1: output], launched: 1, to: &bare)
         #expect(bare.instructions == 1234)
         var reported = RunRecord(
             pid: 1, total: 1,
             phases: [PhaseRecord(name: ProtocolParser.processStartPhase, start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.5)])
-        try InstructionCounting.attachProgram(output, to: &reported)
+        try InstructionCounting.attachProgram([1: output], launched: 1, to: &reported)
         #expect(reported.instructions == 1234)
         #expect(reported.phases.allSatisfy { $0.instructions == nil }, "phases without dumps have no count, never 0")
     }
