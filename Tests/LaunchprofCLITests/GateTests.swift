@@ -28,6 +28,31 @@ import LaunchExport
         #expect(outcome.stderr.isEmpty)
     }
 
+    /// Like with like: a baseline of the built-in app on another manifest, or of a program, is
+    /// refused (exit 2) before anything runs, naming both targets.
+    @Test func checkRefusesABaselineOfAnotherTarget() throws {
+        let result = try record(try manifest(), runs: 1)
+        var other = try ResultFile.read(result)
+        let candidateManifest = other.manifest.name
+        other.manifest.name = "heavy"
+        let heavy = CLI.temporaryPath("heavy.json")
+        try ResultFile.write(other, to: heavy)
+        let manifests = try CLI.run(["check", "--result", result, "--baseline", heavy])
+        #expect(manifests.status == 2, "\(manifests.stderr)")
+        #expect(
+            manifests.stderr.contains("\(heavy) measured the built-in app (manifest heavy), but \(result) is the built-in app (manifest \(candidateManifest))"),
+            "\(manifests.stderr)")
+        other.command = CommandInfo(arguments: ["./app"], shell: false, end: "exit")
+        other.manifest.name = "./app"
+        let program = CLI.temporaryPath("program.json")
+        try ResultFile.write(other, to: program)
+        // Profiled now: the built-in app against a program's baseline, refused before any run.
+        let now = try CLI.run(["check", "--baseline", program, "--manifest", try manifest()])
+        #expect(now.status == 2, "\(now.stderr)")
+        #expect(now.stderr.contains("measured the program './app', but the candidate profiled now is the built-in app"), "\(now.stderr)")
+        #expect(now.stderr.contains("launchprof exec --output head.json -- ./app"), "the hint names the program's command: \(now.stderr)")
+    }
+
     @Test func aPassingCheckInAMachineFormatPrintsTheDocumentAloneOnStdout() throws {
         let result = try record(try manifest(), runs: 3)
         for environment in [[:], ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": CLI.temporaryPath("summary.md")]] {
