@@ -2,15 +2,18 @@
 import Glibc
 #endif
 
-/// Whether an executable carries debug information (a `.debug_*` section): read from its ELF
-/// section headers with bounded reads. Anything that is not a 64-bit little-endian ELF file (a
-/// script, a 32-bit binary) has none as far as Valgrind's copy is concerned.
+/// Whether an executable is a Swift binary with debug information (`.debug_*` and `swift5_*`
+/// sections), the kind whose DWARF 5 stops Valgrind 3.19: read from its ELF section headers with
+/// bounded reads. C and C++ binaries with DWARF 5 make Valgrind warn (`unhandled dwarf2 abbrev
+/// form`) but run, so they keep their own path. Anything that is not a 64-bit little-endian ELF file
+/// (a script, a 32-bit binary) has none as far as Valgrind's copy is concerned.
 enum ELFDebugSections {
     /// The most section headers read (a linked executable has a few dozen).
     static let sectionLimit = 4096
 
-    /// `true` when `path` is a 64-bit little-endian ELF file with a section whose name starts with `.debug_`.
-    static func present(in path: String) -> Bool {
+    /// `true` when `path` is a 64-bit little-endian ELF file with a section whose name starts with
+    /// `.debug_` and, with `swift`, one whose name starts with `swift5_` (Swift's metadata).
+    static func present(in path: String, swift: Bool = false) -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -29,13 +32,15 @@ enum ELFDebugSections {
         let namesAt = Int(truncatingIfNeeded: integer(table, names + 0x18, 8))
         let namesSize = Int(truncatingIfNeeded: integer(table, names + 0x20, 8))
         guard namesSize > 0, namesSize <= 1 << 20, let text = read(fd, at: namesAt, count: namesSize) else { return false }
-        let prefix = Array(".debug_".utf8)
-        for i in 0..<count {
-            let offset = Int(integer(table, i * entrySize, 4))
-            guard offset >= 0, offset + prefix.count <= text.count else { continue }
-            if Array(text[offset..<(offset + prefix.count)]) == prefix { return true }
+        let offsets: [Int] = (0..<count).map { Int(integer(table, $0 * entrySize, 4)) }
+        func has(_ prefix: String) -> Bool {
+            let bytes: [UInt8] = Array(prefix.utf8)
+            for offset in offsets where offset + bytes.count <= text.count {
+                if text[offset..<(offset + bytes.count)].elementsEqual(bytes) { return true }
+            }
+            return false
         }
-        return false
+        return has(".debug_") && (!swift || has("swift5_"))
     }
 
     /// A little-endian unsigned integer of `size` bytes at `offset`.
@@ -47,7 +52,7 @@ enum ELFDebugSections {
 
     /// `count` bytes at `offset` (fewer at the end of the file); `nil` on an error.
     private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0 else { return nil }
+        guard offset >= 0, count > 0 else { return count == 0 ? [] : nil }
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

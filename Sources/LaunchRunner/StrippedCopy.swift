@@ -9,10 +9,11 @@ import LaunchCore
 /// --strip-debug`) and kept in the user's cache directory, named by the original's device, inode,
 /// size and modification time.
 public enum StrippedCopy {
-    /// The executable Valgrind is given: `executable` itself when it has no debug information (a
-    /// script, a stripped binary, a distribution's), else its stripped copy (``of(_:)``).
+    /// The executable Valgrind is given: the stripped copy (``of(_:)``) of a Swift binary with debug
+    /// information, else `executable` itself (a script, a C program, a distribution's binary), which
+    /// then keeps its own path as `argv[0]` and `/proc/self/exe`.
     public static func ifNeeded(_ executable: String) throws(RunnerError) -> String {
-        ELFDebugSections.present(in: executable) ? try of(executable) : executable
+        ELFDebugSections.present(in: executable, swift: true) ? try of(executable) : executable
     }
 
     /// The path of the stripped copy of `executable`, made now if there is none yet.

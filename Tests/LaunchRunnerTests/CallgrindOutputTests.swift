@@ -138,10 +138,10 @@ struct CallgrindOutputTests {
         #expect(reported.phases.allSatisfy { $0.instructions == nil }, "phases without dumps have no count, never 0")
     }
 
-    /// Debug information decides whether Valgrind gets a stripped copy: this test binary has it, a
-    /// script has none.
+    /// A Swift binary's debug information decides whether Valgrind gets a stripped copy: this test
+    /// binary has it, a script has none.
     @Test func debugSectionsAreFoundInELFFilesOnly() throws {
-        #expect(ELFDebugSections.present(in: "/proc/self/exe"), "a debug build of the tests has .debug_info")
+        #expect(ELFDebugSections.present(in: "/proc/self/exe", swift: true), "a debug build of the Swift tests has .debug_info and swift5_ sections")
         let script = FileIO.temporaryDirectory + "/launchprof-elf-\(getpid()).sh"
         try FileIO.writeAtomically("#!/bin/sh\nexit 0\n", to: script)
         defer { unlink(script) }
