@@ -131,9 +131,9 @@ public struct InstructionCounting: Sendable {
     public static let mainLabel = "launchprof main"
 
     /// A program's counts from the outputs of the processes of its run (by pid; `launched` is the
-    /// one launchprof started): the total is every instruction of all of them, the command's whole
-    /// work to its exit (as `exec`'s time runs from the spawn to the exit: a shell's commands, a
-    /// wrapper's children count too). Its phases are counted from the process that made the client's
+    /// one launchprof started): the total is every instruction of all of them, the command's work
+    /// to its exit (as `exec`'s time runs from the spawn to the exit: a shell's commands, a wrapper's
+    /// children count too; a process's file holds the last program it exec'd). Its phases are counted from the process that made the client's
     /// dumps (the launched one first, else the lowest pid); a program without them gets the total alone.
     public static func attachProgram(_ outputs: [Int: CallgrindOutput], launched: Int, to record: inout RunRecord) throws(RunnerError) {
         guard !outputs.isEmpty else { throw .instructionsNotCounted("Callgrind wrote no output for the run") }
