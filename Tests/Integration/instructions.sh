@@ -62,6 +62,24 @@ counted "$WORK/swift.json" "Swift example" "${PHASES[@]}"
 "$BIN" exec --metric instructions --quiet --output "$WORK/python.json" -- "$PYTHON" Examples/python/keypad.py "$CONFIG" >"$WORK/python.txt"
 counted "$WORK/python.json" "Python example" "${PHASES[@]}"
 
+# Phases on two threads, nested: each counted by its own thread's dumps, in proportion to its work.
+"$CC" -O2 -pthread -Iinclude -o "$WORK/threads" Tests/LaunchprofClientTests/Programs/instruction_threads.c
+"$BIN" exec --metric instructions --quiet --output "$WORK/threads.json" -- "$WORK/threads" >/dev/null
+counted "$WORK/threads.json" "two threads" "process start" "main setup" "worker setup" "worker load" "worker decode" "main layout"
+python3 - "$WORK/threads.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+count = {phase["name"]: phase["instructions"] for phase in run["phases"]}
+threads = {phase["name"]: phase.get("thread", 0) for phase in run["phases"]}
+assert threads["worker decode"] == threads["worker setup"] != 0, threads
+# work(n) is the same loop everywhere: the counts follow n (20,000 : 50,000 : 100,000 : 300,000).
+per = lambda name, n: count[name] / n
+assert all(0.8 < per(name, n) / per("worker decode", 300000) < 1.25 for name, n in
+           [("worker setup", 20000), ("main setup", 50000), ("main layout", 100000)]), count
+assert count["worker decode"] <= count["worker load"] < count["worker decode"] * 1.05, count
+print("instructions: OK: two threads' nested phases each counted in proportion to their work")
+PY
+
 # A program without a client: its whole-process count, no phases.
 "$BIN" exec --metric instructions --quiet --output "$WORK/true.json" -- /bin/true >/dev/null
 counted "$WORK/true.json" "/bin/true (no client)"
