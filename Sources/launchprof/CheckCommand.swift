@@ -301,7 +301,8 @@ struct CheckCommand: ParsableCommand {
         // Like with like, before any run: the built-in app against this baseline.
         func requireSameTarget(_ stored: TabulatedResult?, manifest: String) throws {
             guard let stored, let baseline else { return }
-            try ResultTarget.requireSame(baseline: stored.header, label: baseline, candidate: .app(manifest: manifest), candidateLabel: "the candidate profiled now")
+            try ResultTarget.requireSame(
+                baseline: stored.header, label: baseline, candidate: .app(manifest: manifest), candidateLabel: "the candidate profiled now")
         }
         if let manifestName { try requireSameTarget(storedBaseline, manifest: manifestName) }
         var profile = try Profile(options: self.profile)
