@@ -13,7 +13,7 @@ import PackageDescription
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
-//   launchprof      the command-line tool (one file per subcommand)
+//   LaunchprofCLI   the command-line tool: one file per subcommand, options, plans (the `launchprof` executable is its main)
 //
 //   LaunchprofClient  for other programs to report their phases to `launchprof exec` (Glibc only; CCallgrind's C file)
 let package = Package(
@@ -67,11 +67,18 @@ let package = Package(
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
+        // The command-line tool's subcommands, options and plans; the executable is its one-line main.
+        .target(
+            name: "LaunchprofCLI",
+            dependencies: [
+                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
+        ),
         .executableTarget(
             name: "launchprof",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LaunchprofCLI",
                 // Built with the CLI, so that `swift build --product launchprof` puts the app and the spawner beside it.
                 "launchprof-app", "launchprof-spawn"
             ],
@@ -105,7 +112,7 @@ let package = Package(
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
         // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.
-        .testTarget(name: "LaunchprofDocsTests", dependencies: ["launchprof"]),
+        .testTarget(name: "LaunchprofDocsTests", dependencies: ["LaunchprofCLI"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
         .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a

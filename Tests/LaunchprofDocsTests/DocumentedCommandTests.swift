@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import launchprof
+@testable import LaunchprofCLI
 
 /// Every `launchprof` command that README.md and docs/ show still parses: the documentation cannot
 /// name an option or a subcommand that no longer exists, or give a value out of its range.

@@ -8,8 +8,9 @@ public struct ProtocolParser {
     /// recorded run can always be read back.
     public static let maximumDepth = 256
     /// The longest name of a phase, mark, counter or deferred phase, in UTF-8 bytes once unescaped
-    /// (docs/protocol.md, "Limits"); a longer one fails the run.
-    public static let maximumNameBytes = 1024
+    /// (docs/protocol.md, "Limits"); a longer one fails the run. The clients cut a name to 4000 bytes as
+    /// sent, and each byte of invalid UTF-8 is kept as U+FFFD (3 bytes): 12,000 bytes at most, within it.
+    public static let maximumNameBytes = 12_288
     /// The most marks, distinct counters, deferred phases and `tap` lines of one run (each).
     public static let maximumEntries = 100_000
     /// The most bytes of a run's phase paths (each phase's name with its parents', `drawing/keys`,
