@@ -14,8 +14,10 @@ public struct ReportOptions: Sendable, Equatable {
     public var precision: Int
     /// Show resident memory at each phase's end and its growth.
     public var showMemory: Bool
-    /// List every phase of the launch; otherwise those under 1% of it are folded into one line.
+    /// List every phase of the launch; otherwise those under ``foldedShare`` of it are folded into one line.
     public var allPhases: Bool
+    /// The share of the launch under which a phase is folded (1% unless a screen asks for fewer lines).
+    public var foldedShare = TextReportExporter.foldedShare
 
     public init(precision: Int = DurationFormat.defaultDigits, showMemory: Bool = false, allPhases: Bool = false) {
         self.precision = precision

@@ -4,6 +4,15 @@ import LaunchStats
 extension TextReportExporter {
     /// Phases taking less than this share of the launch are folded into one line (unless `--all-phases`).
     public static let foldedShare = 0.01
+    /// The shares a report tries in turn when it must fit ``screenLines`` lines: 1%, then 2%, 3% and 5%.
+    public static let foldedShares = [0.01, 0.02, 0.03, 0.05]
+    /// The lines of one terminal screen, which the first screen of `run` and `exec` keeps to.
+    public static let screenLines = 40
+
+    /// Lines `text` takes on a terminal `columns` wide (a longer line wraps onto more).
+    public static func screenLines(of text: String, columns: Int = 80) -> Int {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().reduce(0) { $0 + max(1, ($1.count + columns - 1) / columns) }
+    }
     /// How many phases `Where the time goes` ranks.
     public static let rankedPhases = 5
 
@@ -52,8 +61,10 @@ extension TextReportExporter {
     struct Folded {
         var paths: Set<String> = []
         var time = 0.0
+        var share = TextReportExporter.foldedShare
 
         init(_ table: PhaseTable, share: Double?) {
+            if let share { self.share = share }
             guard let share, let total = Summary(table.totals)?.median, total > 0 else { return }
             // The depths of the folded rows enclosing the current one (rows come parent first).
             var foldedDepth: Int?
@@ -73,7 +84,7 @@ extension TextReportExporter {
         /// `… 12 more phases under 1% of the launch: 0.4 ms (--all-phases lists them)`, or nothing.
         func line(digits: Int) -> [String] {
             guard !paths.isEmpty else { return [] }
-            let percent = DurationFormat.fixed(TextReportExporter.foldedShare * 100, decimals: 0)
+            let percent = DurationFormat.fixed(share * 100, decimals: 0)
             return [
                 "… \(paths.count) more phase\(paths.count == 1 ? "" : "s") under \(percent)% of the launch: "
                     + "\(DurationFormat.format(time, digits: digits)) (--all-phases lists them)"

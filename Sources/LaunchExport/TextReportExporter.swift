@@ -58,7 +58,7 @@ public struct TextReportExporter: ResultExporter {
         func phaseLine(_ row: PhaseTable.Row, indent: Int = 0) -> String {
             String(repeating: "  ", count: row.depth + indent) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row)
         }
-        let folded = Folded(table, share: options.allPhases ? nil : Self.foldedShare)
+        let folded = Folded(table, share: options.allPhases ? nil : options.foldedShare)
         for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread && !folded.paths.contains(row.path) {
             lines.append(phaseLine(row))
         }

@@ -79,6 +79,19 @@ struct ReportOutputOptions: ParsableArguments {
         try emit(result, quiet: profile.options.quiet, notes: snapshot.map { [$0] } ?? [])
     }
 
+    /// The report, folding more (phases under 1%, then 2%, 3%, 5% of the launch) until it and its
+    /// opening lines fit one screen (docs/report.md); `--all-phases` folds nothing.
+    private func firstScreen(_ result: LaunchResult, opening: [String], options: inout ReportOptions) -> String {
+        var report = ""
+        for share in TextReportExporter.foldedShares {
+            options.foldedShare = share
+            report = TextReportExporter(options: options).render(result)
+            let lines = TextReportExporter.screenLines(of: opening.map { $0 + "\n" }.joined() + "\n" + report)
+            if options.allPhases || lines <= TextReportExporter.screenLines { break }
+        }
+        return report
+    }
+
     /// Writes `--output` and the exports, prints the result's warnings on stderr (unless `quiet`),
     /// and prints the report (after a header and `notes`, unless `quiet`) or the JSON document.
     func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = []) throws {
@@ -100,14 +113,16 @@ struct ReportOutputOptions: ParsableArguments {
             for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
         }
         if format == .text {
-            let options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
-            let exporter = TextReportExporter(options: options)
+            var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
+            let opening =
+                quiet ? [] : TextReportExporter(options: options).headerLines(result) + TextReportExporter(options: options).countersLines(result) + notes
+            let report = firstScreen(result, opening: opening, options: &options)
             if !quiet {
-                for line in exporter.headerLines(result) + exporter.countersLines(result) + notes { print(line) }
+                for line in opening { print(line) }
                 if stats { print(StatisticsTable(options: options).render(result), terminator: "") }
                 print("")
             }
-            print(exporter.render(result), terminator: "")
+            print(report, terminator: "")
             for analysis in analyses(options) {
                 print("")
                 do { print(try analysis.render(result), terminator: "") } catch { throw InputError(error) }
