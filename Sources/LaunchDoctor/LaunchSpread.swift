@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchExport
 import LaunchStats
 
@@ -52,7 +53,7 @@ public struct LaunchSpread: Equatable, Sendable {
     public func findings(maxRuns: Int = 200, maxTime: Double = 120, overhead: Double = 0.002, thresholds: Thresholds = Thresholds()) -> [Finding] {
         let cv = median > 0 ? sigma / median : 0
         let spreadText =
-            "the default launch, \(totals.count) runs: median \(SecondsFormat.seconds(median, precision: 4)), robust spread ±\(percent(cv)) (p90/p10 \(SecondsFormat.format(p90OverP10, precision: 2)))"
+            "the default launch, \(totals.count) runs: median \(DurationFormat.format(median)), robust spread ±\(percent(cv)) (p90/p10 \(SecondsFormat.format(p90OverP10, precision: 2)))"
         let spread =
             cv <= 0.05 && p90OverP10 <= 1.2
             ? Finding(id: "launch-spread", status: .ok, summary: spreadText)
@@ -65,7 +66,7 @@ public struct LaunchSpread: Equatable, Sendable {
         let change = detectableChange(pairs: pairs, thresholds: thresholds)
         let share = median > 0 ? change / median : 0
         let detectText =
-            "check --runs auto can call a slowdown of about \(percent(share)) (\(SecondsFormat.seconds(change, precision: 4))) a regression here, at its budget of \(pairs) runs a side (--max-runs \(maxRuns), --max-time \(SecondsFormat.format(maxTime, precision: 0)) s)"
+            "check --runs auto can call a slowdown of about \(percent(share)) (\(DurationFormat.format(change))) a regression here, at its budget of \(pairs) runs a side (--max-runs \(maxRuns), --max-time \(SecondsFormat.format(maxTime, precision: 0)) s)"
         let detect =
             share <= 0.1
             ? Finding(id: "detectable-change", status: .ok, summary: detectText)
