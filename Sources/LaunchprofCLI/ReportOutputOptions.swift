@@ -114,8 +114,8 @@ struct ReportOutputOptions: ParsableArguments {
         }
         if format == .text {
             var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
-            let opening =
-                quiet ? [] : TextReportExporter(options: options).headerLines(result) + TextReportExporter(options: options).countersLines(result) + notes
+            let header = TextReportExporter(options: options)
+            let opening = quiet ? [] : header.headerLines(result) + header.countersLines(result) + notes
             let report = firstScreen(result, opening: opening, options: &options)
             if !quiet {
                 for line in opening { print(line) }
