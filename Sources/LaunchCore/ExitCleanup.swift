@@ -55,6 +55,13 @@ public enum ExitCleanup {
         }
     }
 
+    /// Calls `body`, which gives something a name in the file system (a directory, a file renamed
+    /// into place), so that a cleanup under way cannot miss it: either the cleanup starts after
+    /// `body` and removes what it made, or `body` never runs. Keep `body` to the creating calls.
+    public static func creating<R>(_ body: () throws -> R) rethrows -> R {
+        try guarded { _ in try body() }
+    }
+
     /// Registers `action` to run if launchprof ends before ``unregister(_:)``.
     public static func register(_ action: @escaping @Sendable () -> Void) -> Registration {
         guarded { register in register(action) }

@@ -135,7 +135,7 @@ public enum FileIO {
             (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
             + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let unnamed = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | oTmpFile, 0o644)
-        let fd = unnamed >= 0 ? unnamed : open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = unnamed >= 0 ? unnamed : ExitCleanup.creating { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw .errno(path, "write") }
         var named = unnamed < 0
         func fail() -> CoreError {
@@ -154,13 +154,17 @@ public enum FileIO {
             written += n
         }
         guard fsync(fd) == 0 else { throw fail() }
-        if !named {
-            guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 else { throw fail() }
-            named = true
+        // Link and rename back to back, as one step a cleanup under way cannot slip between: the only
+        // instant a kill can leave a name behind, and the next write to this directory removes such a
+        // leftover (``removeLeftovers(of:in:)``).
+        let placed: Bool = ExitCleanup.creating {
+            if !named {
+                guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 else { return false }
+                named = true
+            }
+            return rename(temp, target) == 0
         }
-        // Link and rename back to back: the only instant a kill can leave a name behind, and the
-        // next write to this directory removes such a leftover (``removeLeftovers(of:in:)``).
-        guard rename(temp, target) == 0 else {
+        guard placed else {
             let error = CoreError.errno(path, "write")
             close(fd)
             unlink(temp)
@@ -303,7 +307,7 @@ public enum FileIO {
     /// summary, which other steps append to as well). Opened without blocking: a FIFO nobody reads
     /// is an error (`ENXIO`), not a hang.
     public static func append(_ text: String, to path: String) throws(CoreError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
+        let fd = ExitCleanup.creating { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644) }
         guard fd >= 0 else { throw .errno(path, "write") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
@@ -335,7 +339,7 @@ public enum FileIO {
         var current = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             current += current.isEmpty || current.hasSuffix("/") ? String(component) : "/\(component)"
-            if !isDirectory(current), mkdir(current, 0o755) != 0, errno != EEXIST {
+            if !isDirectory(current), ExitCleanup.creating({ mkdir(current, 0o755) }) != 0, errno != EEXIST {
                 throw .errno(current, "create directory")
             }
         }
