@@ -121,8 +121,12 @@ extension Result {
     func launchEscaping(_ script: String) throws -> pid_t {
         let pidFile = NSTemporaryDirectory() + "launchprof-escaped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
+        // The run ends once the escaping process has written its pid (polled: a loaded machine may
+        // take seconds to start python), never on a fixed sleep.
+        let waitForPid = #"i=0; while [ ! -s "$PIDFILE" ] && [ $i -lt 500 ]; do sleep 0.05; i=$((i+1)); done"#
         let launcher = AppLauncher(
-            executable: "/bin/sh", arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + ChildFaultTests.report], timeout: 30)
+            executable: "/bin/sh",
+            arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + waitForPid + "\n" + ChildFaultTests.report], timeout: 60)
         _ = try launcher.launch(index: 1)
         let text = try FileIO.readText(pidFile)
         return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -132,13 +136,13 @@ extension Result {
 
     @Test func aSetsidDescendantIsKilledWhenTheRunEnds() throws {
         // setsid forks when the shell is a group leader; the pid file holds the sleeping process.
-        let pid = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        let pid = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- &"#)
         #expect(isGone(pid))
     }
 
     @Test func aDescendantInAGroupOfItsOwnIsKilledWhenTheRunEnds() throws {
         let pid = try launchEscaping(
-            #"python3 -c 'import os,sys,time; os.setpgid(0,0); open(sys.argv[1],"w").write(str(os.getpid())); time.sleep(60)' "$PIDFILE" </dev/null >/dev/null 2>&1 3>&- & sleep 0.5"#
+            #"python3 -c 'import os,sys,time; os.setpgid(0,0); open(sys.argv[1],"w").write(str(os.getpid())); time.sleep(60)' "$PIDFILE" </dev/null >/dev/null 2>&1 3>&- &"#
         )
         #expect(isGone(pid))
     }
@@ -146,7 +150,7 @@ extension Result {
     @Test func theChildrenOfAnEscapedDescendantAreReapedNotLeftAsZombies() throws {
         // The escaped process's own child dies with its group and is re-parented here dead: with
         // an empty environment, only its group (killed) or its state (a zombie) tells it is the run's.
-        let child = try launchEscaping(#"setsid sh -c 'sleep 60 & echo $! > "$PIDFILE"; wait' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        let child = try launchEscaping(#"setsid sh -c 'sleep 60 & echo $! > "$PIDFILE"; wait' </dev/null >/dev/null 2>&1 3>&- &"#)
         #expect(isGone(child), "\(child) is left (a zombie still answers kill 0)")
     }
 
@@ -161,7 +165,7 @@ extension Result {
         defer { argv.forEach { free($0) } }
         #expect(posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ) == 0)
         defer { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
-        _ = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- & sleep 0.3"#)
+        _ = try launchEscaping(#"setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 60' </dev/null >/dev/null 2>&1 3>&- &"#)
         #expect(kill(pid, 0) == 0, "a sweep must not kill a child it did not launch")
     }
 

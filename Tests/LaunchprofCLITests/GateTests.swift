@@ -213,7 +213,9 @@ import LaunchExport
 
     @Test func anUnchangedLaunchPassesAndSaysHowManyRuns() throws {
         let manifest = try TestManifest.make()
-        let outcome = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "16"])
+        // A wide threshold: the suite runs everything at once on two cores, and a phase of a few
+        // milliseconds can move by more than 5% under that load; the point here is the runs line.
+        let outcome = try CLI.run(["check", "--baseline-manifest", manifest, "--manifest", manifest, "--max-runs", "16", "--threshold", "25"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
             outcome.stdout.contains(#/; \d+ runs a side \(--runs auto\)/#),
