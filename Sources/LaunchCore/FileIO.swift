@@ -144,15 +144,7 @@ public enum FileIO {
             if named { unlink(temp) }
             return error
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail()
-            }
-            written += n
-        }
+        guard WriteAll.write(bytes, to: fd) == 0 else { throw fail() }
         guard fsync(fd) == 0 else { throw fail() }
         // Link and rename back to back, as one step a cleanup under way cannot slip between: the only
         // instant a kill can leave a name behind, and the next write to this directory removes such a
@@ -287,14 +279,10 @@ public enum FileIO {
         defer { close(fd) }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .errno(path, "write")
-            }
-            written += n
+        let failure = WriteAll.write(bytes, to: fd)
+        guard failure == 0 else {
+            Glibc.errno = failure
+            throw .errno(path, "write")
         }
     }
 
@@ -311,14 +299,10 @@ public enum FileIO {
         guard fd >= 0 else { throw .errno(path, "write") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .errno(path, "write")
-            }
-            written += n
+        let failure = WriteAll.write(bytes, to: fd)
+        guard failure == 0 else {
+            Glibc.errno = failure
+            throw .errno(path, "write")
         }
     }
 

@@ -16,7 +16,7 @@ enum HostCalibration {
         let outcome: Calibrator.Outcome
         do { outcome = try calibrator().calibration(refresh: refresh) } catch { throw InputError(error) }
         if let note = outcome.note { StandardError.write("launchprof: \(note)\n") }
-        if outcome.source == "measured", let load = loadWarning() { StandardError.write("launchprof: warning: \(load)\n") }
+        if outcome.source == "measured", let load = loadWarning() { StandardError.warning("\(load)") }
         memo.outcome = outcome
         return outcome
     }

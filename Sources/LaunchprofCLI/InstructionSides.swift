@@ -61,10 +61,10 @@ struct InstructionSides {
     private func warnUnstable(_ phases: [(path: String, spread: Double)], source: String) {
         guard !quiet else { return }
         for (path, spread) in phases.prefix(5) {
-            StandardError.write(
-                "launchprof: warning: the instruction count of '\(path)' is not repeatable: \(source) differ by \(SecondsFormat.format(spread * 100, precision: 2))% (more than 0.1%); comparing \(Self.fallbackRuns) runs a side with a significance test\n"
+            StandardError.warning(
+                "the instruction count of '\(path)' is not repeatable: \(source) differ by \(SecondsFormat.format(spread * 100, precision: 2))% (more than 0.1%); comparing \(Self.fallbackRuns) runs a side with a significance test"
             )
         }
-        if phases.count > 5 { StandardError.write("launchprof: warning: … and \(phases.count - 5) more phases whose counts are not repeatable\n") }
+        if phases.count > 5 { StandardError.warning("… and \(phases.count - 5) more phases whose counts are not repeatable") }
     }
 }

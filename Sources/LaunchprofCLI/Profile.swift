@@ -163,7 +163,7 @@ struct Profile {
     /// Prints the result's warnings on stderr unless `--quiet`.
     func printWarnings(_ result: LaunchResult) {
         guard !options.quiet else { return }
-        for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
+        for warning in result.warnings { StandardError.warning("\(warning)") }
     }
 
     /// Every file a launch of `manifest` reads: evicted before each run of a cold launch.

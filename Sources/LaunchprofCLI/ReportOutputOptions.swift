@@ -110,7 +110,7 @@ struct ReportOutputOptions: ParsableArguments {
             }
         }
         if !quiet {
-            for warning in result.warnings { StandardError.write("launchprof: warning: \(warning)\n") }
+            for warning in result.warnings { StandardError.warning("\(warning)") }
         }
         if format == .text {
             var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)

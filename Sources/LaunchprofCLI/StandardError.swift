@@ -1,19 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// Writes to standard error (file descriptor 2) and asks whether it is a terminal.
 enum StandardError {
     /// Writes `text`, with any command-line argument it echoes that holds a control character
     /// escaped (``Launchprof/escapingArguments(_:arguments:)``): every message goes through here.
     static func write(_ text: String) {
-        var bytes = Array(Launchprof.escapingArguments(text).utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { return }
-            offset += n
-        }
+        WriteAll.write(Launchprof.escapingArguments(text), to: 2)
+    }
+
+    /// Writes one warning line, `launchprof: warning: <text>`: every warning is printed here.
+    static func warning(_ text: String) {
+        write("launchprof: warning: \(text)\n")
     }
 
     /// `true` when standard error is a terminal (progress is shown only then).
