@@ -65,7 +65,12 @@ struct Launchprof: ParsableCommand {
     }
 
     static func printError(_ message: String, usage: Bool = false) {
-        var text = message.hasPrefix("Error:") || message.hasPrefix("Usage:") ? message : "launchprof: error: \(message)"
+        // ArgumentParser's own `Error: …` (a bad option, a failed validate()) is worded as every
+        // other error of launchprof's, so that one prefix finds them all.
+        var text =
+            message.hasPrefix("Error: ")
+            ? "launchprof: error: " + message.dropFirst("Error: ".count)
+            : message.hasPrefix("Usage:") ? message : "launchprof: error: \(message)"
         if !text.hasSuffix("\n") { text += "\n" }
         StandardError.write(text)
     }

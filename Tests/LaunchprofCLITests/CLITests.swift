@@ -181,6 +181,13 @@ enum CLI {
         #expect(precision.stderr.contains("--precision must be from 0 to 9"))
         let noCommand = try CLI.run(["frobnicate"])
         #expect(noCommand.status == 2)
+        // The parser's errors and validate()'s read as every other error: one prefix, then the usage.
+        let invalid = try CLI.run(["compare"])
+        #expect(invalid.status == 2)
+        for outcome in [unknown, precision, noCommand, invalid] {
+            #expect(outcome.stderr.hasPrefix("launchprof: error: "), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("\nUsage: launchprof"), "\(outcome.stderr)")
+        }
     }
 
     @Test func unknownResultSchemaIsAnInputError() throws {
