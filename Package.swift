@@ -12,6 +12,8 @@ import PackageDescription
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
 //   LaunchStats     statistics and comparison of results
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
+//   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
+//                   PostgreSQL (CLibPQ); one schema, versioned; series of run values across commits
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
 //   LaunchprofCLI   the command-line tool: one file per subcommand, options, plans (the `launchprof` executable is its main)
 //
@@ -66,12 +68,18 @@ let package = Package(
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
+        // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
+        // with a C shim for what Swift cannot call directly (SQLITE_TRANSIENT) and zlib for the stored documents.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CHistoryShim", dependencies: ["CSQLite", "CLibPQ"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
         // The command-line tool's subcommands, options and plans; the executable is its one-line main.
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
+                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor", "LaunchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -99,7 +107,9 @@ let package = Package(
         .executableTarget(name: "launchprof-example-swift", dependencies: ["LaunchprofClient"], path: "Examples/swift"),
         .executableTarget(
             name: "launchprof-bench",
-            dependencies: ["CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport"],
+            dependencies: [
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory"
+            ],
             path: "Benchmarks/launchprof-bench"
         ),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
@@ -109,6 +119,7 @@ let package = Package(
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
+        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
         // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.

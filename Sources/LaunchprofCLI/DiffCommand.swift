@@ -59,27 +59,14 @@ struct DiffCommand: ParsableCommand {
 extension StoreLookupOptions {
     /// The result a file path or git revision names, read by the streaming reader for comparison.
     func loadTable(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> TabulatedResult {
-        do {
-            let path = try ResultStore(directory: store).locate(
-                reference, tier: forTier ?? tier, manifest: storedName(manifest),
-                metric: metric, resolveRevision: ResultMetadata.resolveRevision)
-            return try ResultTableReader.read(path)
-        } catch {
-            throw InputError(error)
-        }
+        try loadTables([reference], tier: tier, manifest: manifest, metric: metric)[0]
     }
 
-    /// The results `references` name, read at once on a thread each (``ResultTableReader/read(all:)``);
+    /// The results `references` name; files read at once on a thread each (``ResultTableReader/read(all:)``);
     /// an error is the first reference's that failed.
     func loadTables(_ references: [String], tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> [TabulatedResult] {
         do {
-            let store = ResultStore(directory: store)
-            let paths = try references.map { reference in
-                try store.locate(
-                    reference, tier: forTier ?? tier, manifest: storedName(manifest),
-                    metric: metric, resolveRevision: ResultMetadata.resolveRevision)
-            }
-            return try ResultTableReader.read(all: paths).map { try $0.get() }
+            return try StoredResult.tables(try references.map { try locate($0, tier: tier, manifest: manifest, metric: metric) })
         } catch {
             throw InputError(error)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchHistory
 import LaunchRunner
 import LaunchStats
 #if canImport(Glibc)
@@ -47,11 +48,10 @@ struct ExecCommand: ParsableCommand {
     @OptionGroup var thresholds: ThresholdOptions
     @OptionGroup var adaptive: AdaptiveOptions
 
-    @Flag(name: .long, help: "Also store the result in the results store (.launchprof/results/), named by commit and command, like record.")
+    @Flag(name: .long, help: "Also store the result in the results history, keyed by commit and command, like record (--store implies it).")
     var record = false
 
-    @Option(name: .long, help: ArgumentHelp("The results store, with --record.", valueName: "directory"))
-    var store: String = ResultStore.defaultDirectory
+    @OptionGroup var history: StoreOption
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
     var command: [String] = []
@@ -61,33 +61,33 @@ struct ExecCommand: ParsableCommand {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with --baseline-command, or give a number")
         }
         if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
-        if record { try OutputPath.checkDirectory(store, option: "--store") }
     }
 
     func run() throws {
-        if record { try ResultMetadata.requireCommit(for: "exec --record") }
+        if recording { try ResultMetadata.requireCommit(for: "exec --record") }
+        let store = recording ? try history.openForWriting(quiet: options.quiet) : nil
         let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
         if let baselineCommand {
             let baseline = try ExecPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
             defer { baseline.cleanUp() }
-            return try compare(baseline: baseline, candidate: plan)
+            return try compare(baseline: baseline, candidate: plan, store: store)
         }
         let result = try plan.run(quiet: options.quiet)
-        try save(result)
+        try save(result, into: store)
         try report.emit(result, quiet: options.quiet)
     }
 
-    /// `--record`: the result in the store, as `record` keeps it.
-    private func save(_ result: LaunchResult) throws {
-        guard record else { return }
-        let path: String
-        do { path = try ResultStore(directory: store).save(result) } catch { throw InputError(error) }
-        if !options.quiet { StandardError.write("launchprof: recorded \(path)\n") }
+    /// `--record` or `--store`: the result is stored, as `record` keeps it.
+    private var recording: Bool { record || history.store != nil }
+
+    private func save(_ result: LaunchResult, into store: (any HistoryStore)?) throws {
+        guard let store else { return }
+        try history.save(result, into: store, quiet: options.quiet)
     }
 
     /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
-    private func compare(baseline: ExecPlan, candidate: ExecPlan) throws {
+    private func compare(baseline: ExecPlan, candidate: ExecPlan, store: (any HistoryStore)?) throws {
         let limits = try thresholds.thresholds()
         let baselineResult: LaunchResult, candidateResult: LaunchResult
         let comparison: Comparison
@@ -117,7 +117,7 @@ struct ExecCommand: ParsableCommand {
             comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, paired: true)
         }
         if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
-        try save(candidateResult)
+        try save(candidateResult, into: store)
         let context = ComparisonContext(
             baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
             precision: report.precision)

@@ -6,9 +6,9 @@ import LaunchExport
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Profile like `run` and store the result under .launchprof/results/, named by commit.",
+        abstract: "Profile like `run` and store the result in the results history (.launchprof/history.sqlite), keyed by commit.",
         discussion: """
-            The file is named by the current commit (and the tier and manifest when they are not the defaults, and "-dirty" with uncommitted changes), so `diff` and `check` can name it by a git revision. Commit, branch, dirty flag, date and host are inside. Writing is atomic.
+            The result is keyed by the current commit (with its parents and dates), the host, the tier, the metric and the manifest, so `diff` and `check` can name it by a git revision and `history` lists it. --store (or LAUNCHPROF_STORE) chooses the history: a SQLite file, a postgresql:// URL, or a results directory of one JSON file per result; a repository that already has .launchprof/results/ keeps using it until `history import` moves it (docs/history.md). Storing is one transaction (a file is written atomically).
 
             Examples:
               launchprof record                              # on main, after each merge
@@ -21,8 +21,7 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var measure: MetricOptions
     @OptionGroup var report: ReportOutputOptions
 
-    @Option(name: .long, help: ArgumentHelp("The results store.", valueName: "directory"))
-    var store: String = ResultStore.defaultDirectory
+    @OptionGroup var history: StoreOption
 
     func validate() throws {
         try profile.requireOneTier()
@@ -30,16 +29,14 @@ struct RecordCommand: ParsableCommand {
         if profile.runs == .auto {
             throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
         }
-        try OutputPath.checkDirectory(store, option: "--store")
     }
 
     func run() throws {
         try ResultMetadata.requireCommit(for: "record")
+        let store = try history.openForWriting(quiet: self.profile.quiet)
         let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()
-        let path: String
-        do { path = try ResultStore(directory: store).save(result) } catch { throw InputError(error) }
+        try history.save(result, into: store, quiet: self.profile.quiet)
         try report.emit(result, profile: profile)
-        if !self.profile.quiet { StandardError.write("launchprof: recorded \(path)\n") }
     }
 }

@@ -21,6 +21,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
     @OptionGroup var report: ReportOutputOptions
+    /// `--store`: also store the result in that history, as `record` does.
+    @OptionGroup var history: StoreOption
 
     func validate() throws {
         try profile.requireOneTier()
@@ -31,8 +33,11 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if history.store != nil { try ResultMetadata.requireCommit(for: "run --store") }
+        let store = history.store != nil ? try history.openForWriting(quiet: self.profile.quiet) : nil
         let profile = try Profile(options: self.profile, metric: measure.metric)
         let result = try profile.run()
+        if let store { try history.save(result, into: store, quiet: self.profile.quiet) }
         try report.emit(result, profile: profile)
     }
 }

@@ -4,8 +4,7 @@ import LaunchExport
 
 /// How `diff` and `check` find stored results by revision.
 struct StoreLookupOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The results store.", valueName: "directory"))
-    var store: String = ResultStore.defaultDirectory
+    @OptionGroup var history: StoreOption
 
     @Option(name: .customLong("for-tier"), help: ArgumentHelp("With revisions: the tier of the stored results.", valueName: "name"))
     var forTier: String?
@@ -39,13 +38,11 @@ struct StoreLookupOptions: ParsableArguments {
     /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
     /// when those were not given.
     func load(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> LaunchResult {
-        do {
-            let path = try ResultStore(directory: store).locate(
-                reference, tier: forTier ?? tier, manifest: storedName(manifest),
-                metric: metric, resolveRevision: ResultMetadata.resolveRevision)
-            return try ResultFile.read(path)
-        } catch {
-            throw InputError(error)
-        }
+        do { return try locate(reference, tier: tier, manifest: manifest, metric: metric).read() } catch { throw InputError(error) }
+    }
+
+    /// Where the result a file path or git revision names is: a file, or a document in a history database.
+    func locate(_ reference: String, tier: String?, manifest: String?, metric: Metric) throws -> StoredResult {
+        try StoredResultLookup(locations: history.readLocations).locate(reference, tier: forTier ?? tier, target: storedName(manifest), metric: metric)
     }
 }

@@ -149,10 +149,14 @@ import LaunchExport
         try git(["commit", "-q", "-am", "two"])
         let second = try CLI.run(["record", "--manifest", manifest, "--runs", "3", "--quiet"], in: repository)
         #expect(second.status == 0)
-        let stored = try FileManager.default.contentsOfDirectory(atPath: repository + "/.launchprof/results").sorted()
+        // Stored in the repository's history database; exported, named by commit as a results directory names them.
+        #expect(FileIO.exists(repository + "/.launchprof/history.sqlite"))
+        let exported = try CLI.run(["history", "export", "--output", "results", "--quiet"], in: repository)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: repository + "/results").sorted()
         #expect(stored.count == 2)
         #expect(stored.allSatisfy { $0.count == 45 && $0.hasSuffix(".json") })
-        let result = try ResultFile.read(repository + "/.launchprof/results/" + stored[0])
+        let result = try ResultFile.read(repository + "/results/" + stored[0])
         #expect(result.git?.dirty == false)
         #expect(result.git?.branch != nil)
         let diff = try CLI.run(["diff", "HEAD~1", "HEAD"], in: repository)
@@ -161,7 +165,7 @@ import LaunchExport
         let missing = try CLI.run(["diff", "HEAD~1", "HEAD", "--for-tier", "iphone-3gs"], in: repository)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no stored result for HEAD~1"))
-        let check = try CLI.run(["check", "--result", repository + "/.launchprof/results/" + stored[0], "--baseline", "HEAD~1"], in: repository)
+        let check = try CLI.run(["check", "--result", repository + "/results/" + stored[0], "--baseline", "HEAD~1"], in: repository)
         #expect([0, 1].contains(check.status))
     }
 }

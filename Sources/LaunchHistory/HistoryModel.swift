@@ -1,0 +1,161 @@
+import LaunchCore
+
+/// The commit a stored result was made at: its hash, and what git said of it when it was stored
+/// (`nil` where it was not known, e.g. a result imported outside its repository).
+public struct CommitInfo: Equatable, Hashable, Sendable {
+    public var hash: String
+    /// Parent hashes, the first parent first.
+    public var parents: [String]?
+    /// ISO 8601 dates (`git log --format=%aI/%cI`).
+    public var authorDate: String?
+    public var commitDate: String?
+    public var branch: String?
+
+    public init(hash: String, parents: [String]? = nil, authorDate: String? = nil, commitDate: String? = nil, branch: String? = nil) {
+        self.hash = hash
+        self.parents = parents
+        self.authorDate = authorDate
+        self.commitDate = commitDate
+        self.branch = branch
+    }
+}
+
+/// What a result measured: the built-in app with a manifest, or a program (`exec`), by name.
+public struct HistoryTarget: Equatable, Hashable, Sendable, Comparable {
+    public enum Kind: String, Sendable, Comparable {
+        case manifest
+        case command
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public var kind: Kind
+    /// The manifest's name, or the program's (`exec --name`, else its command line).
+    public var name: String
+
+    public init(kind: Kind, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+
+    /// The target of `result`.
+    public init(_ result: LaunchResult) {
+        self.init(kind: result.command == nil ? .manifest : .command, name: result.manifest.name)
+    }
+
+    public static func < (a: HistoryTarget, b: HistoryTarget) -> Bool { (a.kind, a.name) < (b.kind, b.name) }
+}
+
+/// The environment a result was measured in, as a short key: the host fields a comparison refuses
+/// to mix (CPU model, cores, kernel, architecture; ``LaunchStats/EnvironmentCheck``).
+public enum EnvironmentKey {
+    /// 16 hex digits of the SHA-256 of the host's CPU model, cores, kernel and architecture.
+    public static func of(_ host: HostInfo) -> String {
+        String(SHA256.hex(of: Array(description(host).utf8)).prefix(16))
+    }
+
+    /// The fields the key is made of, for people: `Intel Xeon, 2 cores, Linux 6.1.0, x86_64`.
+    public static func description(_ host: HostInfo) -> String {
+        "\(host.cpuModel), \(host.cores) cores, \(host.os), \(host.architecture)"
+    }
+}
+
+/// One stored result, without its runs: what `history list` prints and lookups match on.
+public struct HistoryEntry: Equatable, Sendable {
+    /// The store's own name for it: a row number, or a file name in a results directory.
+    public var id: String
+    public var commit: CommitInfo
+    /// Recorded with uncommitted changes.
+    public var dirty: Bool
+    /// ``EnvironmentKey/of(_:)`` of its host, and the host in words.
+    public var environment: String
+    public var host: String
+    /// The tier's name (`host` when it ran unthrottled).
+    public var tier: String
+    public var metric: Metric
+    public var target: HistoryTarget
+    /// When the result was made (its `date`).
+    public var date: String
+    public var runCount: Int
+    /// The median launch total (seconds, or instructions), `nil` without runs.
+    public var total: Double?
+
+    public init(
+        id: String, commit: CommitInfo, dirty: Bool, environment: String, host: String, tier: String, metric: Metric,
+        target: HistoryTarget, date: String, runCount: Int, total: Double?
+    ) {
+        self.id = id
+        self.commit = commit
+        self.dirty = dirty
+        self.environment = environment
+        self.host = host
+        self.tier = tier
+        self.metric = metric
+        self.target = target
+        self.date = date
+        self.runCount = runCount
+        self.total = total
+    }
+}
+
+/// What a series is kept apart by: results from different environments, tiers, metrics or targets
+/// never share one, and each phase (or launch total, mark, peak memory) has its own.
+public struct SeriesKey: Hashable, Sendable, Comparable {
+    public var environment: String
+    public var tier: String
+    public var metric: Metric
+    public var target: HistoryTarget
+    /// A phase's path as the results' tables name it, or one of ``HistorySeries/totalPhase`` and
+    /// ``HistorySeries/peakMemoryPhase``; marks are `Time to <mark>` rows.
+    public var phase: String
+
+    public init(environment: String, tier: String, metric: Metric, target: HistoryTarget, phase: String) {
+        self.environment = environment
+        self.tier = tier
+        self.metric = metric
+        self.target = target
+        self.phase = phase
+    }
+
+    public static func < (a: SeriesKey, b: SeriesKey) -> Bool {
+        (a.environment, a.tier, a.metric.rawValue, a.target.kind.rawValue, a.target.name, a.phase)
+            < (b.environment, b.tier, b.metric.rawValue, b.target.kind.rawValue, b.target.name, b.phase)
+    }
+}
+
+/// One commit's values in a series: each run's value, in run order.
+public struct SeriesPoint: Equatable, Sendable {
+    public var commit: CommitInfo
+    /// Seconds (time), instructions, or bytes (peak memory), one per run.
+    public var runs: [Double]
+
+    public init(commit: CommitInfo, runs: [Double]) {
+        self.commit = commit
+        self.runs = runs
+    }
+}
+
+/// A phase's values across commits, oldest first (``CommitOrder``).
+public struct HistorySeries: Equatable, Sendable {
+    public var key: SeriesKey
+    public var points: [SeriesPoint]
+
+    /// The series of launch totals (each run's total, or its instruction count).
+    public static let totalPhase = "launch total"
+    /// The series of each run's peak resident memory, in bytes, where it was measured.
+    public static let peakMemoryPhase = "peak memory"
+
+    public init(key: SeriesKey, points: [SeriesPoint]) {
+        self.key = key
+        self.points = points
+    }
+}
+
+/// How a series orders its commits.
+public enum CommitOrder: Sendable, Equatable {
+    /// A git first-parent history, oldest first (`git rev-list --first-parent --reverse HEAD`):
+    /// results at commits not on it are left out.
+    case firstParent([String])
+    /// By commit date (then author date, then the result's date) when there is no git history to ask.
+    case date
+}

@@ -1,0 +1,157 @@
+import LaunchCore
+
+/// A history in a SQL database (``SQLiteDatabase`` or ``PostgresDatabase``): the schema of
+/// ``HistorySchema``, each result in one transaction.
+public final class SQLHistory: HistoryStore {
+    let db: SQLDatabase
+    public var location: String { db.location }
+
+    /// Opens the history in `db`; with `create`, creating or migrating its tables first.
+    public init(_ db: SQLDatabase, create: Bool) throws(HistoryError) {
+        self.db = db
+        if create {
+            try db.writing { () throws(HistoryError) in try HistorySchema.migrate(db) }
+        } else {
+            let version = try db.reading { () throws(HistoryError) in try HistorySchema.currentVersion(db) }
+            if version != 0 && version < HistorySchema.version {
+                throw HistoryError(store: location, "an older history (schema version \(version)): store a result into it to migrate it")
+            }
+        }
+    }
+
+    private func p(_ n: Int) -> String { db.dialect.parameter(n) }
+
+    @discardableResult
+    public func save(_ result: LaunchResult, commit: CommitInfo) throws(HistoryError) -> String {
+        let stored = try StoredResult(result, commit: commit, location: location)
+        try db.writing { () throws(HistoryError) in
+            try HistorySchema.migrate(db)
+            try saveCommit(stored.entry.commit)
+            let e = stored.entry
+            let key: [SQLValue] = [
+                .text(e.commit.hash), .integer(e.dirty ? 1 : 0), .text(e.environment), .text(e.tier), .text(e.metric.rawValue),
+                .text(e.target.kind.rawValue), .text(e.target.name)
+            ]
+            try db.execute(
+                "DELETE FROM results WHERE commit_hash = \(p(1)) AND dirty = \(p(2)) AND environment = \(p(3)) AND tier = \(p(4)) AND metric = \(p(5)) AND target_kind = \(p(6)) AND target = \(p(7))",
+                key)
+            let rows = try db.execute(
+                """
+                INSERT INTO results (commit_hash, dirty, environment, tier, metric, target_kind, target, host, date, run_count, total, document_size, document)
+                VALUES (\(db.placeholders(13))) RETURNING id
+                """,
+                key + [
+                    .text(e.host), .text(e.date), .integer(Int64(e.runCount)), e.total.map { .real($0) } ?? .null,
+                    .integer(Int64(stored.documentSize)), .blob(stored.document)
+                ])
+            guard let id = rows.first?.first?.integer else { throw HistoryError(store: location, "the database returned no id for the stored result") }
+            for phase in stored.phases {
+                let phaseID = try phaseNameID(phase.path)
+                try db.execute(
+                    "INSERT INTO phase_runs (result_id, phase_id, runs) VALUES (\(db.placeholders(3)))",
+                    [.integer(id), .integer(phaseID), .blob(RunPacking.pack(phase.runs))])
+            }
+        }
+        return "\(location) (commit \(commit.hash.prefix(12)))"
+    }
+
+    /// Records what is known of the commit, keeping what an earlier result knew and this one does not.
+    private func saveCommit(_ commit: CommitInfo) throws(HistoryError) {
+        try db.execute(
+            """
+            INSERT INTO commits (hash, parents, author_date, commit_date, branch) VALUES (\(db.placeholders(5)))
+            ON CONFLICT (hash) DO UPDATE SET
+                parents = COALESCE(excluded.parents, commits.parents),
+                author_date = COALESCE(excluded.author_date, commits.author_date),
+                commit_date = COALESCE(excluded.commit_date, commits.commit_date),
+                branch = COALESCE(excluded.branch, commits.branch)
+            """,
+            [
+                .text(commit.hash), commit.parents.map { .text($0.joined(separator: " ")) } ?? .null,
+                commit.authorDate.map { .text($0) } ?? .null, commit.commitDate.map { .text($0) } ?? .null,
+                commit.branch.map { .text($0) } ?? .null
+            ])
+    }
+
+    private func phaseNameID(_ path: String) throws(HistoryError) -> Int64 {
+        try db.execute("INSERT INTO phase_names (path) VALUES (\(p(1))) ON CONFLICT (path) DO NOTHING", [.text(path)])
+        guard let id = try db.execute("SELECT id FROM phase_names WHERE path = \(p(1))", [.text(path)]).first?.first?.integer else {
+            throw HistoryError(store: location, "corrupt: phase name \"\(path)\" was not stored")
+        }
+        return id
+    }
+
+    static let entryColumns = """
+        r.id, c.hash, c.parents, c.author_date, c.commit_date, c.branch, r.dirty, r.environment, r.host, r.tier, r.metric,
+        r.target_kind, r.target, r.date, r.run_count, r.total
+        """
+
+    public func entries() throws(HistoryError) -> [HistoryEntry] {
+        let rows = try db.reading { () throws(HistoryError) -> [[SQLValue]] in
+            guard try HistorySchema.currentVersion(db) > 0 else { return [] }
+            return try db.execute(
+                "SELECT \(Self.entryColumns) FROM results r JOIN commits c ON c.hash = r.commit_hash ORDER BY r.date, r.id", [])
+        }
+        return try rows.map { (row) throws(HistoryError) -> HistoryEntry in try entry(row) }
+    }
+
+    private func entry(_ row: [SQLValue]) throws(HistoryError) -> HistoryEntry {
+        guard row.count == 16, let id = row[0].integer, let hash = row[1].text, let metric = row[10].text.flatMap(Metric.init(rawValue:)),
+            let kind = row[11].text.flatMap(HistoryTarget.Kind.init(rawValue:))
+        else {
+            throw HistoryError(store: location, "corrupt: a results row has a missing or unknown field")
+        }
+        let commit = CommitInfo(
+            hash: hash, parents: row[2].text.map { $0.split(separator: " ").map(String.init) }, authorDate: row[3].text,
+            commitDate: row[4].text, branch: row[5].text)
+        return HistoryEntry(
+            id: String(id), commit: commit, dirty: row[6].integer == 1, environment: row[7].text ?? "", host: row[8].text ?? "",
+            tier: row[9].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[12].text ?? ""),
+            date: row[13].text ?? "", runCount: Int(row[14].integer ?? 0), total: row[15].real)
+    }
+
+    public func document(_ entry: HistoryEntry) throws(HistoryError) -> [UInt8] {
+        guard let id = Int64(entry.id) else { throw HistoryError(store: location, "no stored result \(entry.id)") }
+        let rows = try db.reading { () throws(HistoryError) -> [[SQLValue]] in
+            try db.execute("SELECT document_size, document FROM results WHERE id = \(p(1))", [.integer(id)])
+        }
+        guard let row = rows.first, let size = row[0].integer, let bytes = row[1].blob else {
+            throw HistoryError(store: location, "no stored result \(entry.id) (removed meanwhile?)")
+        }
+        return try Deflate.decompress(bytes, size: Int(size), location: location)
+    }
+
+    public func series(order: CommitOrder) throws(HistoryError) -> [HistorySeries] {
+        let rows = try db.reading { () throws(HistoryError) -> [[SQLValue]] in
+            guard try HistorySchema.currentVersion(db) > 0 else { return [] }
+            return try db.execute(
+                """
+                SELECT r.environment, r.tier, r.metric, r.target_kind, r.target, n.path,
+                       c.hash, c.parents, c.author_date, c.commit_date, c.branch, r.date, p.runs
+                FROM phase_runs p JOIN results r ON r.id = p.result_id JOIN phase_names n ON n.id = p.phase_id
+                JOIN commits c ON c.hash = r.commit_hash
+                WHERE r.dirty = 0
+                """, [])
+        }
+        var points: [SeriesKey: [(commit: CommitInfo, date: String, runs: [Double])]] = [:]
+        var commits: [String: CommitInfo] = [:]
+        for row in rows {
+            guard row.count == 13, let metric = row[2].text.flatMap(Metric.init(rawValue:)), let kind = row[3].text.flatMap(HistoryTarget.Kind.init(rawValue:)),
+                let hash = row[6].text, let runs = row[12].blob
+            else {
+                throw HistoryError(store: location, "corrupt: a phase_runs row has a missing or unknown field")
+            }
+            let key = SeriesKey(
+                environment: row[0].text ?? "", tier: row[1].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[4].text ?? ""),
+                phase: row[5].text ?? "")
+            let commit =
+                commits[hash]
+                ?? CommitInfo(
+                    hash: hash, parents: row[7].text.map { $0.split(separator: " ").map(String.init) }, authorDate: row[8].text,
+                    commitDate: row[9].text, branch: row[10].text)
+            commits[hash] = commit
+            points[key, default: []].append((commit, row[11].text ?? "", RunPacking.unpack(runs)))
+        }
+        return assembleSeries(points, order: order)
+    }
+}

@@ -1,0 +1,132 @@
+import CHistoryShim
+import LaunchCore
+
+/// A SQLite history file: write-ahead log (readers never wait for a writer), a busy timeout (writers
+/// from parallel CI jobs queue for the lock), write transactions taken up front (`BEGIN IMMEDIATE`).
+public final class SQLiteDatabase: SQLDatabase {
+    public let dialect = SQLDialect.sqlite
+    public let location: String
+    private var handle: OpaquePointer?
+    private let busyTimeout: Double
+
+    /// Opens (with `create`, creating) the database at `path`; waits up to `busyTimeout` seconds for
+    /// another process's lock before failing. `readOnly` opens it as SQLite opens a file it may not
+    /// write (its permissions, a read-only mount).
+    public init(path: String, create: Bool, readOnly: Bool = false, busyTimeout: Double = 30) throws(HistoryError) {
+        location = path
+        self.busyTimeout = busyTimeout
+        if !create, !FileIO.exists(path) { throw HistoryError(store: path, "no such history (record into it first, or import results)") }
+        if create, !readOnly {
+            let parent = FileIO.parentDirectory(of: path)
+            do { try FileIO.createDirectories(parent) } catch { throw HistoryError(store: path, "cannot create its directory: \(error)") }
+        }
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let error = failure(status)
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw error
+        }
+        sqlite3_busy_timeout(handle, Int32(min(busyTimeout * 1000, Double(Int32.max))))
+        sqlite3_extended_result_codes(handle, 1)
+        try execute("PRAGMA foreign_keys = ON", [])
+        if sqlite3_db_readonly(handle, "main") == 0 {
+            // The journal mode is stored in the file: set once, later opens find it (and take no lock).
+            let mode = try execute("PRAGMA journal_mode", []).first?.first?.text
+            if mode != "wal" { try execute("PRAGMA journal_mode = WAL", []) }
+            try execute("PRAGMA synchronous = NORMAL", [])
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [SQLValue]) throws(HistoryError) -> [[SQLValue]] {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK else { throw failure(prepared) }
+        for (i, value) in parameters.enumerated() {
+            let status = bind(value, at: Int32(i + 1), in: statement)
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    public func writing<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    public func reading<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try transaction("BEGIN", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try execute(begin, [])
+        do {
+            let value = try body()
+            try execute("COMMIT", [])
+            return value
+        } catch {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer?) -> Int32 {
+        switch value {
+        case .null: return sqlite3_bind_null(statement, index)
+        case .integer(let number): return sqlite3_bind_int64(statement, index, number)
+        case .real(let number): return sqlite3_bind_double(statement, index, number)
+        case .text(let text):
+            return text.withCString { lp_sqlite_bind_text(statement, index, $0, Int32(text.utf8.count)) }
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { lp_sqlite_bind_blob(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
+        }
+    }
+
+    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    /// The error of status `status`, in words that say what to do.
+    private func failure(_ status: Int32) -> HistoryError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        switch status & 0xff {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return HistoryError(
+                store: location,
+                "locked by another process for more than \(DurationFormat.format(busyTimeout)) (another launchprof writing into it, or one that hangs holding it)"
+            )
+        case SQLITE_READONLY:
+            return HistoryError(store: location, "read-only: cannot store into it (its permissions, or a read-only file system) (SQLite: \(message))")
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            return HistoryError(store: location, "not a SQLite database, or a corrupt one (SQLite: \(message)); nothing was written to it")
+        case SQLITE_CANTOPEN:
+            return HistoryError(store: location, "cannot open it (does its directory exist and may launchprof write there?) (SQLite: \(message))")
+        case SQLITE_FULL:
+            return HistoryError(store: location, "the disk is full (SQLite: \(message))")
+        default:
+            return HistoryError(store: location, "SQLite: \(message)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import LaunchCore
+import LaunchExport
+import LaunchHistory
+
+/// `launchprof history import PATH...`: result files (and results directories) into the history.
+struct HistoryImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Store result files, or every result file of a directory (.launchprof/results/), in the history.",
+        discussion: """
+            Every file is read and checked first: a file that is not a result, or a result made outside a git work tree (the history keys results by commit), stops the import before anything is stored. Each result is then stored in a transaction of its own, replacing the one stored for the same commit, host, tier, metric and target. The parents and dates of commits this repository knows are stored with them.
+
+            Examples:
+              launchprof history import .launchprof/results
+              launchprof history import old/*.json --store postgresql://ci@db/perf
+            """)
+
+    @Argument(help: ArgumentHelp("Result files or directories of them.", valueName: "path"))
+    var paths: [String]
+
+    /// Into the history database by default, even where a results directory is still in use: importing is how a repository moves to it.
+    @OptionGroup var history: StoreOption
+
+    @Flag(name: .long, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("name the result files or directories to import") }
+    }
+
+    func run() throws {
+        let files = try resultFiles()
+        var results: [LaunchResult] = []
+        for file in files {
+            let result: LaunchResult
+            do { result = try ResultFile.read(file) } catch { throw InputError(error) }
+            guard result.git != nil else {
+                throw InputError("\(file): the result names no git commit (made outside a work tree): the history keys results by commit")
+            }
+            results.append(result)
+        }
+        let location = history.named.map(StoreLocation.init) ?? .sqlite(StoreLocation.defaultDatabase)
+        let store: any HistoryStore
+        do { store = try location.open(create: true) } catch { throw InputError(error) }
+        for result in results {
+            do { try store.save(result, commit: HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch)) } catch { throw InputError(error) }
+        }
+        if !quiet { StandardError.write("launchprof: imported \(results.count) result\(results.count == 1 ? "" : "s") into \(store.location)\n") }
+    }
+
+    /// The files named, and each directory's `*.json` files in name order.
+    private func resultFiles() throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            if FileIO.isDirectory(path) {
+                files += FileIO.entries(of: path).filter { $0.hasSuffix(".json") }.sorted().map { "\(path)/\($0)" }
+            } else if FileIO.exists(path) {
+                files.append(path)
+            } else {
+                throw InputError("\(path): no such file or directory")
+            }
+        }
+        return files
+    }
+}

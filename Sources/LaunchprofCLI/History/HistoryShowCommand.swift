@@ -1,0 +1,62 @@
+import ArgumentParser
+import LaunchCore
+import LaunchExport
+import LaunchHistory
+
+/// `launchprof history show REV`: the results stored for one commit.
+struct HistoryShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "The results stored for a commit: each one's key, then its report (or the result documents with --format json).")
+
+    @Argument(help: ArgumentHelp("A git revision (HEAD~1, main, a hash) or a full commit hash.", valueName: "revision"))
+    var revision: String
+
+    @OptionGroup var history: StoreOption
+
+    @Option(name: .long, help: "Output format: text or json (the stored result documents, in an array) (default: text).")
+    var format: HistoryListCommand.ListFormat = .text
+
+    @OptionGroup var decimals: PrecisionOption
+
+    func run() throws {
+        let commit = ResultMetadata.resolveRevision(revision) ?? revision
+        let stored = try history.allEntries().filter { $0.entry.commit.hash == commit }
+        guard !stored.isEmpty else {
+            throw InputError(
+                "\(revision): no stored result for commit \(commit.prefix(12)) in \(history.readLocations.map(\.description).joined(separator: " or ")) (`launchprof history list` lists what is stored)"
+            )
+        }
+        var documents: [[UInt8]] = []
+        for (store, entry) in stored {
+            do { documents.append(try store.document(entry)) } catch { throw InputError(error) }
+        }
+        if format == .json {
+            print("[\n" + documents.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",\n") + "\n]")
+            return
+        }
+        for ((store, entry), document) in zip(stored, documents) {
+            print(Self.heading(entry, store: store.location))
+            let result: LaunchResult
+            do { result = try ResultFile.decode(document, path: "\(store.location): \(entry.commit.hash.prefix(12))") } catch { throw InputError(error) }
+            do { print(try OutputFormat.text.resultExporter(precision: decimals.precision, run: nil, allPhases: false).render(result)) } catch {
+                throw InputError(error)
+            }
+        }
+    }
+
+    /// The line naming a stored result: commit and branch, its key, where it is stored.
+    static func heading(_ entry: HistoryEntry, store: String) -> String {
+        let commit = entry.commit
+        var line = "commit \(commit.hash)\(entry.dirty ? " (with uncommitted changes)" : "")"
+        if let branch = commit.branch { line += " on \(PlainText.oneLine(branch))" }
+        line +=
+            "\n  \(entry.target.kind == .command ? "program" : "manifest") \(PlainText.oneLine(entry.target.name)), tier \(entry.tier), \(entry.metric.rawValue), "
+        line += "\(entry.runCount) run\(entry.runCount == 1 ? "" : "s"), made \(entry.date) on \(PlainText.oneLine(entry.host))"
+        if let date = commit.commitDate { line += "\n  committed \(date)" }
+        if let parents = commit.parents, !parents.isEmpty {
+            line += ", parent\(parents.count == 1 ? "" : "s") \(parents.map { String($0.prefix(12)) }.joined(separator: " "))"
+        }
+        return line + "\n  stored in \(store)\n"
+    }
+}
