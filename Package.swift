@@ -112,27 +112,30 @@ let package = Package(
             ],
             path: "Benchmarks/launchprof-bench"
         ),
+        // What tests share: the built products' location, temporary directories, manifests, the executor double.
+        .target(name: "LaunchprofTestSupport", dependencies: ["LaunchCore", "LaunchRunner"], path: "Tests/LaunchprofTestSupport"),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
-        .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore"]),
+        .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
-        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore"]),
+        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
-        .testTarget(name: "LaunchprofCLITests", dependencies: ["LaunchCore", "LaunchExport"]),
+        .testTarget(
+            name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),
         // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.
-        .testTarget(name: "LaunchprofDocsTests", dependencies: ["LaunchprofCLI"]),
+        .testTarget(name: "LaunchprofDocsTests", dependencies: ["LaunchprofCLI", "LaunchprofTestSupport"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
-        .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore"], exclude: ["Programs"]),
+        .testTarget(name: "LaunchprofClientTests", dependencies: ["LaunchprofClient", "LaunchCore", "LaunchprofTestSupport"], exclude: ["Programs"]),
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
         .target(
             name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"],
             path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),
-        .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/LaunchFuzzTests")
+        .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz", "LaunchprofTestSupport"], path: "Tests/Fuzz/LaunchFuzzTests")
     ],
     swiftLanguageModes: [.v6]
 )

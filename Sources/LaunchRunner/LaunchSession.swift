@@ -28,6 +28,9 @@ public struct LaunchSession: Sendable {
     public var prepare: AppLauncher?
     public var cleanup: AppLauncher?
 
+    /// What makes each launch: a new process (``ProcessExecutor``), or a test double.
+    public var executor: any LaunchExecutor = ProcessExecutor()
+
     public init(launcher: AppLauncher, runs: Int, warmup: Int, coldFiles: [String] = []) {
         self.launcher = launcher
         self.runs = runs
@@ -87,9 +90,9 @@ public struct LaunchSession: Sendable {
     }
 
     /// Runs a `--prepare` or `--cleanup` command; its failure names the step and the command.
-    private static func untimed(_ launcher: AppLauncher, step: String) throws(RunnerError) {
+    private func untimed(_ launcher: AppLauncher, step: String) throws(RunnerError) {
         do {
-            _ = try launcher.launch(index: 0)
+            _ = try executor.launch(launcher, index: 0)
         } catch {
             throw .stepFailed(subject: "\(step) '\(launcher.arguments.last ?? launcher.executable)'", failure: error)
         }
@@ -99,15 +102,15 @@ public struct LaunchSession: Sendable {
     /// before it, `cleanup` after it (also when it failed); none of them timed.
     func launchOnce(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord {
         if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
-        if let prepare { try Self.untimed(prepare, step: "--prepare") }
+        if let prepare { try untimed(prepare, step: "--prepare") }
         let record: RunRecord
         do {
-            record = try launcher.launch(index: index)
+            record = try executor.launch(launcher, index: index)
         } catch {
-            _ = try? cleanup?.launch(index: 0)  // The run's failure is the one to report.
+            _ = try? cleanup.map { cleanup throws(RunnerError) in try executor.launch(cleanup, index: 0) }  // The run's failure is the one to report.
             throw error
         }
-        if let cleanup { try Self.untimed(cleanup, step: "--cleanup") }
+        if let cleanup { try untimed(cleanup, step: "--cleanup") }
         return record
     }
 }

@@ -19,6 +19,7 @@ struct OverlappingLaunches: @unchecked Sendable {
         var outcome: Result<RunRecord, RunnerError>?
         var thread = pthread_t()
         var launcher: AppLauncher?
+        var executor: any LaunchExecutor = ProcessExecutor()
         let index: Int
         /// Monotonic nanoseconds at the spawn and at the end of the launch.
         var started: UInt64 = 0
@@ -71,6 +72,7 @@ struct OverlappingLaunches: @unchecked Sendable {
             if !isWarmup { measured += 1 }
             launcher.onInputAfterLaunchSent = { [started] in started.signal { $0.sentToBackground = true } }
             started.launcher = launcher
+            started.executor = session.executor
             started.started = MonotonicClock.nanoseconds()
             let context = Unmanaged.passRetained(started).toOpaque()
             flights.append(started)
@@ -80,7 +82,9 @@ struct OverlappingLaunches: @unchecked Sendable {
                     let flight = Unmanaged<Flight>.fromOpaque(raw!).takeRetainedValue()
                     let result: Result<RunRecord, RunnerError>
                     if let launcher = flight.launcher {
-                        do throws(RunnerError) { result = .success(try launcher.launch(index: flight.index)) } catch { result = .failure(error) }
+                        do throws(RunnerError) { result = .success(try flight.executor.launch(launcher, index: flight.index)) } catch {
+                            result = .failure(error)
+                        }
                     } else {
                         result = .failure(.incomplete(lines: 0))
                     }

@@ -1,15 +1,12 @@
 import LaunchCore
+import LaunchprofTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Paths of the fixtures shipped in the repository, found from this file's location.
 enum Paths {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let packageRoot = BuiltProducts.packageRoot
 
     static let defaultManifest = packageRoot + "/Fixtures/default/manifest.json"
     static let heavyManifest = packageRoot + "/Fixtures/heavy/manifest.json"

@@ -1,6 +1,7 @@
 import Testing
 @testable import LaunchRunner
 import LaunchCore
+import LaunchprofTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,12 +10,7 @@ import Glibc
 /// its own protocol when it speaks it, CPU time and peak memory through `launchprof-spawn`, exit
 /// statuses, and the ready conditions.
 @Suite struct ProgramLaunchTests {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
-    static let spawner = packageRoot + "/.build/debug/launchprof-spawn"
+    static let spawner = BuiltProducts.executable("launchprof-spawn")
 
     func launcher(_ script: String, _ configure: (inout ProgramOptions) -> Void = { _ in }) -> AppLauncher {
         var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 20)

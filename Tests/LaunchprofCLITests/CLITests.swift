@@ -1,17 +1,14 @@
 import Foundation
+import LaunchprofTestSupport
 import Testing
 import LaunchCore
 import LaunchExport
 
 /// Runs the built `launchprof` executable as a user would.
 enum CLI {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let packageRoot = BuiltProducts.packageRoot
 
-    static let executable = packageRoot + "/.build/debug/launchprof"
+    static let executable = BuiltProducts.executable("launchprof")
 
     struct Outcome {
         var status: Int32

@@ -1,15 +1,12 @@
 import Foundation
+import LaunchprofTestSupport
 import Glibc
 import LaunchCore
 
 /// Runs a program that speaks the line protocol as `launchprof exec` would: a pipe at descriptor 3,
 /// `LAUNCHPROF_FD` as the test says, stdin `/dev/null`, stdout and stderr captured.
 enum ClientProcess {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let packageRoot = BuiltProducts.packageRoot
 
     static let programs = packageRoot + "/Tests/LaunchprofClientTests/Programs"
 

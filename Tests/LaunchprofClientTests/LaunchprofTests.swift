@@ -1,5 +1,6 @@
 import Glibc
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchprofClient
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct LaunchprofTests {
     struct Failure: Error, Equatable {}
 
-    static let example = ClientProcess.packageRoot + "/.build/debug/launchprof-example-swift"
+    static let example = BuiltProducts.executable("launchprof-example-swift")
     static let config = ClientProcess.packageRoot + "/Examples/keypad.conf"
 
     @Test func withoutTheVariableEveryCallIsANoOpThatStillRunsTheBody() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LaunchprofTestSupport
 import Testing
 
 @testable import LaunchprofCLI
@@ -7,11 +8,7 @@ import Testing
 /// Every `launchprof` command that README.md and docs/ show still parses: the documentation cannot
 /// name an option or a subcommand that no longer exists, or give a value out of its range.
 @Suite struct DocumentedCommandTests {
-    static let packageRoot: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let packageRoot = BuiltProducts.packageRoot
 
     /// README.md, every Markdown file under docs/, and the examples' README.
     static var documents: [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchFuzz
 
@@ -13,13 +14,8 @@ import Testing
 @Suite struct FuzzRegressionTests {
     static let fuzzDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The replay executable: next to the test bundle, else in the package's debug build.
-    static let replayExecutable: String = {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("launchprof-fuzz").path
-        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
-        return fuzzDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/launchprof-fuzz").path
-    }()
+    /// The replay executable, built beside the test bundle.
+    static let replayExecutable = BuiltProducts.executable("launchprof-fuzz")
 
     static func files(_ kind: String, _ target: FuzzTarget) -> [URL] {
         let directory = fuzzDirectory.appendingPathComponent(kind).appendingPathComponent(target.rawValue)
