@@ -13,12 +13,15 @@ struct AdaptiveCheck {
     let quiet: Bool
     /// `compare`: the rows that decide when to stop, decided both ways (``SequentialLook/symmetric``).
     var keys: Set<String>?
+    /// What makes each launch (``PlanRunner``'s).
+    var executor: any LaunchExecutor
 
-    init(thresholds: Thresholds, budget: AdaptiveOptions, quiet: Bool, keys: Set<String>? = nil) {
+    init(thresholds: Thresholds, budget: AdaptiveOptions, quiet: Bool, keys: Set<String>? = nil, executor: any LaunchExecutor = ProcessExecutor()) {
         self.thresholds = thresholds
         self.budget = budget
         self.quiet = quiet
         self.keys = keys
+        self.executor = executor
     }
 
     struct Outcome {
@@ -37,7 +40,7 @@ struct AdaptiveCheck {
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }
         let session = AdaptiveSession(
-            a: a.session(runs: 0, warmup: a.warmup), b: b.session(runs: 0, warmup: b.warmup),
+            a: a.session(runs: 0, warmup: a.warmup, executor: executor), b: b.session(runs: 0, warmup: b.warmup, executor: executor),
             maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
         var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns, keys: keys, symmetric: keys != nil)
         let runs: (a: [RunRecord], b: [RunRecord], stop: AdaptiveSession.Stop)

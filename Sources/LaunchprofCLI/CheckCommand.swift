@@ -72,8 +72,8 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var decimals: PrecisionOption
 
     func validate() throws {
-        try profile.requireOneTier()
-        if budget == nil { try profile.requireTierForTiersFile() }
+        try profile.launch.requireOneTier()
+        if budget == nil { try profile.launch.requireTierForTiersFile() }
         guard baseline != nil || baselineManifest != nil || budget != nil else {
             throw ValidationError("nothing to check against: give --baseline, --baseline-manifest or --budget")
         }
@@ -109,7 +109,13 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// Whether runs are chosen by the sequential rule (`--runs auto`, the default of check).
-    private var auto: Bool { profile.runs == nil || profile.runs == .auto }
+    private var auto: Bool { profile.launch.runs == nil || profile.launch.runs == .auto }
+
+    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
+    private var runner: PlanRunner { PlanRunner(quiet: quiet) }
+
+    /// What `--quiet` asked for.
+    private var quiet: Bool { profile.launch.quiet }
 
     func run() throws {
         try OutputPath.check(output, option: "--output")
@@ -131,7 +137,7 @@ struct CheckCommand: ParsableCommand {
         var caveats: [String] = []
         if let baselineResult, baselineManifest == nil {
             caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
-            if !profile.quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+            if !quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
         }
         if let output {
             do {
@@ -208,7 +214,7 @@ struct CheckCommand: ParsableCommand {
         // step, first uses) keeps its fixed-sample verdict and is not waited for.
         let afterLaunch = Set(candidateTable.rows.filter(\.afterLaunch).map(\.path))
         let undecided = sequential == nil ? [] : (comparison.rows + [comparison.total]).filter { $0.verdict == .inconclusive && !afterLaunch.contains($0.path) }
-        if !profile.quiet || adaptive.failOnInconclusive {
+        if !quiet || adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: \(PlainText.quoted(row.path)) \(ComparisonWording.verdict(row))\n") }
         }
         if !regressions.isEmpty || !violations.isEmpty || lostTaps > 0 || overBackgroundMemory || (adaptive.failOnInconclusive && !undecided.isEmpty) {
@@ -224,7 +230,7 @@ struct CheckCommand: ParsableCommand {
         if budget != nil { line += baselineResult == nil ? ": within budget" : "; within budget" }
         if let sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }
         // With --format json or markdown stdout is the document alone (a parser reads it whole).
-        if format == .text { print(line) } else if !profile.quiet { StandardError.write(line + "\n") }
+        if format == .text { print(line) } else if !quiet { StandardError.write(line + "\n") }
     }
 
     /// `--budget`, read and checked before anything runs, against the manifests about to be launched
@@ -238,12 +244,12 @@ struct CheckCommand: ParsableCommand {
                 if let manifest = try? ManifestLoader.load(path: manifestPath) { manifests.append(manifest) }
             }
             if let baseline, baselineManifest == nil, let manifest = manifests.first,
-                let table = try? lookup.loadTable(baseline, tier: profile.tier, manifest: manifest.name)
+                let table = try? lookup.loadTable(baseline, tier: profile.launch.tier, manifest: manifest.name)
             {
                 baselines.append(table)
             }
         }
-        return try BudgetInput(path: path, tiersFile: profile.tiers, manifests: manifests, baselines: baselines)
+        return try BudgetInput(path: path, tiersFile: profile.launch.tiers, manifests: manifests, baselines: baselines)
     }
 
     /// The candidate, the baseline when there is one (a stored baseline read by the table reader, as
@@ -256,26 +262,13 @@ struct CheckCommand: ParsableCommand {
             let (candidate, baseline) = try instructionResults()
             return (TabulatedResult(candidate), result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
         }
-        if let baselineManifest, auto {
-            let a = try Profile(options: profile, manifestPath: baselineManifest)
-            let b = try Profile(options: profile)
-            let outcome = try AdaptiveCheck(thresholds: try thresholds.thresholds(), budget: adaptive, quiet: profile.quiet)
-                .run(baseline: a, candidate: b)
-            return (TabulatedResult(outcome.candidate), outcome.candidate, TabulatedResult(outcome.baseline), outcome)
-        }
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest)
             let b = try Profile(options: profile)
-            let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
-            do {
-                let (runsA, runsB) = try LaunchSession.interleaved(a.session, b.session) { progress.handle($0) }
-                progress.finish()
-                let candidate = b.result(runsB)
-                return (TabulatedResult(candidate), candidate, TabulatedResult(a.result(runsA)), nil)
-            } catch {
-                progress.finish()
-                throw InputError(error.description)
-            }
+            defer { a.cleanUp(); b.cleanUp() }
+            let schedule = profile.launch.pairSchedule(adaptive, try thresholds.thresholds(), defaultAuto: true)
+            let outcome = try runner.pair(baseline: a, candidate: b, schedule: schedule)
+            return (TabulatedResult(outcome.candidate), outcome.candidate, TabulatedResult(outcome.baseline), outcome.sequential)
         }
         if let result {
             // Read as the baseline is, by the streaming table reader: a result of thousands of phases
@@ -297,7 +290,7 @@ struct CheckCommand: ParsableCommand {
         // The stored baseline is looked up before the profile is set up (a tier's calibration takes a
         // while), so a missing one is reported at once; its manifest is read for its name.
         let manifestName = try? ManifestLoader.load(path: self.profile.manifestPath()).name
-        let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.tier, manifest: name) } }
+        let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.launch.tier, manifest: name) } }
         // Like with like, before any run: the built-in app against this baseline.
         func requireSameTarget(_ stored: TabulatedResult?, manifest: String) throws {
             guard let stored, let baseline else { return }
@@ -316,15 +309,17 @@ struct CheckCommand: ParsableCommand {
             // On the baseline's host, its tier factors are reused: both sides stretched alike.
             if let calibration = HostCalibration.reusable(from: baselineResult.header, for: profile.tierInfo) {
                 profile = try Profile(options: self.profile, calibration: calibration)
-                if !self.profile.quiet {
+                if !quiet {
                     StandardError.write("launchprof: using the baseline's calibration (made \(calibration.1.made) on this host)\n")
                 }
             }
             // Refused before any run when the baseline was measured elsewhere.
             _ = try environmentCaveats(baseline: baselineResult.header, candidate: profile.result([]))
         }
-        let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.fixedRuns
-        let candidate = try profile.run(runs: runs)
+        // --runs auto against a stored baseline: as many runs as it has, 10 to --max-runs.
+        let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.runs
+        defer { profile.cleanUp() }
+        let candidate = try runner.run(profile, runs: runs)
         profile.printWarnings(candidate)
         return (TabulatedResult(candidate), candidate, baselineResult, nil)
     }
@@ -344,7 +339,7 @@ struct CheckCommand: ParsableCommand {
 
     /// Both sides measured in instructions: a few runs suffice, because the counts repeat.
     private func instructionResults() throws -> (LaunchResult, LaunchResult?) {
-        let sides = InstructionSides(quiet: profile.quiet)
+        let sides = InstructionSides(runner: runner)
         if let baselineManifest {
             let a = try Profile(options: profile, manifestPath: baselineManifest, metric: .instructions)
             let b = try Profile(options: profile, metric: .instructions)

@@ -40,7 +40,7 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var decimals: PrecisionOption
 
     func validate() throws {
-        try profile.requireTierForTiersFile()
+        try profile.launch.requireTierForTiersFile()
         guard strategy.isEmpty != !all else { throw ValidationError(all ? "give --all or --strategy, not both" : "give --strategy NAME (repeatable) or --all") }
         for name in strategy where StrategyCatalog.entry(name) == nil {
             throw ValidationError("unknown strategy \(PlainText.quoted(name)) (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
@@ -52,10 +52,10 @@ struct CompareCommand: ParsableCommand {
         let manifestPath = try profile.manifestPath()
         // Loaded first: a bad manifest is refused with its own error before anything is launched.
         do { _ = try ManifestLoader.load(path: manifestPath) } catch { throw InputError(error) }
-        try profile.checkTierNames()
+        try profile.launch.checkTierNames()
         let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : strategy
         if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
-        let tiers: [String?] = profile.tierNames.isEmpty ? [nil] : profile.tierNames.map { $0 }
+        let tiers: [String?] = profile.launch.tierNames.isEmpty ? [nil] : profile.launch.tierNames.map { $0 }
         let directory: String
         do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-compare-") } catch { throw InputError(error) }
         defer { FileIO.removeTemporaryDirectory(directory) }
@@ -67,10 +67,10 @@ struct CompareCommand: ParsableCommand {
             let pair = try StrategySwitch.make(strategy: name, manifest: manifestPath, directory: directory)
             for tier in tiers {
                 let label = tier ?? "host"
-                if !profile.quiet && StandardError.isTerminal { StandardError.write("compare: \(name) off and on, \(label)\n") }
+                if !profile.launch.quiet && StandardError.isTerminal { StandardError.write("compare: \(name) off and on, \(label)\n") }
                 func side(_ which: String) -> ProfileOptions {
                     var options = profile
-                    options.tier = tier
+                    options.launch.tier = tier
                     options.snapshot = "\(directory)/\(name)-\(label)-\(which)/Loading.png"
                     return options
                 }
@@ -125,18 +125,9 @@ struct CompareCommand: ParsableCommand {
     /// budget runs out.
     private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, AdaptiveCheck.Outcome?) {
         defer { off.cleanUp(); on.cleanUp() }
-        if profile.runs == .auto {
-            let keys = Set(StrategyMeasure.allCases.compactMap { $0.sequentialKey(firstUse: profile.touch.first) })
-            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: profile.quiet, keys: keys).run(baseline: off, candidate: on)
-            return (outcome.baseline, outcome.candidate, outcome)
-        }
-        let progress = ProgressBar(enabled: !profile.quiet && StandardError.isTerminal)
-        defer { progress.finish() }
-        do {
-            let (a, b) = try LaunchSession.interleaved(off.session, on.session) { progress.handle($0) }
-            return (off.result(a), on.result(b), nil)
-        } catch {
-            throw InputError(error.description)
-        }
+        let keys = Set(StrategyMeasure.allCases.compactMap { $0.sequentialKey(firstUse: profile.touch.first) })
+        let schedule = profile.launch.pairSchedule(adaptive, limits, keys: keys)
+        let outcome = try PlanRunner(quiet: profile.launch.quiet).pair(baseline: off, candidate: on, schedule: schedule)
+        return (outcome.baseline, outcome.candidate, outcome.sequential)
     }
 }

@@ -44,13 +44,14 @@ struct DoctorCommand: ParsableCommand {
             ]
         }
         let profile = try Profile(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"]))
+        let runner = PlanRunner(quiet: true)
         // A warm-up and one run, timed whole (launchprof's own cost included), set how many runs fit in about 3 s.
         var start = MonotonicClock.nanoseconds()
-        _ = try profile.run(runs: 1)
+        _ = try runner.run(profile, runs: 1)
         let perRun = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / 2
         let runs = min(20, max(5, Int(3 / max(perRun, 0.001))))
         start = MonotonicClock.nanoseconds()
-        let result = try profile.run(runs: runs)
+        let result = try runner.run(profile, runs: runs)
         let wall = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / Double(runs + profile.warmup)
         let totals = result.runs.map(\.total)
         guard let spread = LaunchSpread(totals: totals) else {

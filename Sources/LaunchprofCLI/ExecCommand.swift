@@ -57,15 +57,13 @@ struct ExecCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        if options.runs == .auto, baselineCommand == nil {
-            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with --baseline-command, or give a number")
-        }
+        if baselineCommand == nil { try options.launch.requireFixedRuns(comparison: "use it with --baseline-command, or give a number") }
         if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
     }
 
     func run() throws {
         if recording { try ResultMetadata.requireCommit(for: "exec --record") }
-        let store = recording ? try history.openForWriting(quiet: options.quiet) : nil
+        let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
         let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
         if let baselineCommand {
@@ -73,17 +71,20 @@ struct ExecCommand: ParsableCommand {
             defer { baseline.cleanUp() }
             return try compare(baseline: baseline, candidate: plan, store: store)
         }
-        let result = try plan.run(quiet: options.quiet)
+        let result = try runner.run(plan)
         try save(result, into: store)
-        try report.emit(result, quiet: options.quiet)
+        try report.emit(result, quiet: plan.quiet)
     }
+
+    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
+    private var runner: PlanRunner { PlanRunner(quiet: options.launch.quiet) }
 
     /// `--record` or `--store`: the result is stored, as `record` keeps it.
     private var recording: Bool { record || history.store != nil }
 
     private func save(_ result: LaunchResult, into store: (any HistoryStore)?) throws {
         guard let store else { return }
-        try history.save(result, into: store, quiet: options.quiet)
+        try history.save(result, into: store, quiet: options.launch.quiet)
     }
 
     /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
@@ -93,28 +94,18 @@ struct ExecCommand: ParsableCommand {
         let comparison: Comparison
         var note = ""
         if candidate.metric == .instructions {
-            (candidateResult, baselineResult) = try InstructionSides(quiet: options.quiet).launch(baseline: baseline, candidate: candidate)
+            (candidateResult, baselineResult) = try InstructionSides(runner: runner).launch(baseline: baseline, candidate: candidate)
             comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, metric: .instructions)
             note = "; instructions"
-        } else if options.runs == .auto {
-            let outcome = try AdaptiveCheck(thresholds: limits, budget: adaptive, quiet: options.quiet).run(baseline: baseline, candidate: candidate)
-            (baselineResult, candidateResult, comparison) = (outcome.baseline, outcome.candidate, outcome.comparison)
-            note = "; \(outcome.pairs) runs a side (--runs auto)"
         } else {
-            let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
-            let runs: (a: [RunRecord], b: [RunRecord])
-            do {
-                runs = try LaunchSession.interleaved(
-                    baseline.session(runs: baseline.runs, warmup: baseline.warmup),
-                    candidate.session(runs: candidate.runs, warmup: candidate.warmup)
-                ) { progress.handle($0) }
-                progress.finish()
-            } catch {
-                progress.finish()
-                throw InputError(error.message(subject: "one of the commands"))
+            let outcome = try runner.pair(baseline: baseline, candidate: candidate, schedule: options.launch.pairSchedule(adaptive, limits))
+            (baselineResult, candidateResult) = (outcome.baseline, outcome.candidate)
+            if let sequential = outcome.sequential {
+                comparison = sequential.comparison
+                note = "; \(sequential.pairs) runs a side (--runs auto)"
+            } else {
+                comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, paired: true)
             }
-            (baselineResult, candidateResult) = (baseline.result(runs.a), candidate.result(runs.b))
-            comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, paired: true)
         }
         if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
         try save(candidateResult, into: store)
@@ -132,7 +123,7 @@ struct ExecCommand: ParsableCommand {
             for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
             throw ExitCode(ExitStatus.regression)
         }
-        if !options.quiet {
+        if !options.launch.quiet {
             let t = comparison.total
             let m = comparison.metric
             StandardError.write(

@@ -35,6 +35,9 @@ struct ExecPlan: LaunchPlan {
     /// How the tier was applied, as the result says it.
     let throttleText: String?
 
+    /// What `--quiet` asked for.
+    let quiet: Bool
+
     init(command: ProgramCommand, options: ExecOptions) throws {
         self.command = command
         var program = ProgramOptions()
@@ -57,8 +60,9 @@ struct ExecPlan: LaunchPlan {
         }
         end = program.readiness?.description ?? "exit"
         name = options.name ?? command.commandLine
-        timeout = options.runTimeout
         metric = options.measure.metric
+        timeout = options.launch.runTimeout(metric: metric)
+        quiet = options.launch.quiet
         var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
         (tierInfo, throttleText) = try Self.applyTier(options, to: &launcher)
@@ -72,9 +76,9 @@ struct ExecPlan: LaunchPlan {
             }
         }
         self.launcher = launcher
-        warmup = options.warmup
-        runs = options.fixedRuns
-        cold = options.cold
+        warmup = options.launch.warmup
+        runs = options.launch.fixedRuns(metric: metric)
+        cold = options.launch.cold
         for input in options.input {
             var info = stat()
             guard stat(input, &info) == 0 else { throw InputError("--input \(input): \(String(cString: strerror(errno)))") }
@@ -82,10 +86,11 @@ struct ExecPlan: LaunchPlan {
                 throw InputError("--input \(input): not a regular file (only files are evicted from the page cache)")
             }
         }
-        coldFiles = options.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
+        coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
+        let stepTimeout = timeout
         func untimed(_ text: String?) -> AppLauncher? {
             text.map { text in
-                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: options.runTimeout)
+                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: stepTimeout)
                 step.program = ProgramOptions()
                 // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
                 step.program?.spawner = program.spawner
@@ -100,18 +105,16 @@ struct ExecPlan: LaunchPlan {
     /// a throttle of every run, and with `--enforce-memory` its memory budget as the run's memory
     /// limit. The mechanism is chosen once (`--throttle`, else the best available) and used by every run.
     static func applyTier(_ options: ExecOptions, to launcher: inout AppLauncher) throws -> (TierInfo?, String?) {
-        guard let name = options.tier else { return (nil, nil) }
-        let device: DeviceTier
-        do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
-        let (factors, reference, calibrationInfo) = try HostCalibration.resolve(device)
-        let factor = factors[.cpu] ?? 1
+        guard let tier = try options.launch.resolvedTier() else { return (nil, nil) }
+        let device = tier.device
+        let factor = tier.cpuFactor
         var limit: Int?
-        if options.enforceMemory {
-            guard let budget = device.memoryBudget else { throw InputError("--enforce-memory: the tier \(device.name) has no memory budget") }
+        if options.launch.enforceMemory {
+            guard let budget = device.memoryBudget else { throw InputError(LaunchRefusal.noMemoryBudget(tier: device.name).message) }
             limit = budget
         }
         let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit)
-        let forced = options.throttle.flatMap(ThrottleMechanism.init(optionName:))
+        let forced = options.throttle
         let mechanism: ThrottleMechanism, fallback: String?
         do {
             let probe = try RunThrottle.make(spec, forcing: forced)
@@ -123,9 +126,8 @@ struct ExecPlan: LaunchPlan {
         launcher.throttle = spec
         launcher.throttleMechanism = mechanism
         launcher.memoryLimitLabel = "\(device.name) memory budget"
-        let info = TierInfo(
-            name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: reference?.seconds,
-            backgroundMemory: device.backgroundMemory, calibration: calibrationInfo)
+        var info = tier.info
+        info.factors = [.cpu: factor]
         var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }
         if let limit { text += ", memory limit \(limit >> 20) MiB" }
@@ -161,16 +163,7 @@ struct ExecPlan: LaunchPlan {
         return result
     }
 
-    /// Runs the session (with a progress bar on a terminal) and returns the result.
-    func run(quiet: Bool) throws -> LaunchResult {
-        let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
-        defer { progress.finish() }
-        do {
-            return result(try session(runs: runs, warmup: warmup).run { progress.handle($0) })
-        } catch {
-            throw InputError(error.message(subject: command.displayName))
-        }
-    }
+    var target: LaunchTarget { .program(command) }
 
     /// Phases reported over the protocol without the client's Callgrind dumps: the program gets its
     /// whole-process count only, and the warning says why.

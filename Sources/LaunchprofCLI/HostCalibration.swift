@@ -66,18 +66,6 @@ enum HostCalibration {
         return try HostReference(jsonLine: Array(text))
     }
 
-    /// The tier `device` on this host: its factors, and what a result records of them (the host
-    /// reference and the calibration, for calibrated tiers). `calibration` is one to use instead of
-    /// this host's (a stored baseline's, by `check`).
-    static func resolve(_ device: DeviceTier, using calibration: (HostReference, CalibrationInfo)? = nil) throws -> (
-        factors: [PhaseKind: Double], reference: HostReference?, info: CalibrationInfo?
-    ) {
-        guard device.referenceSeconds != nil else { return (device.factors(host: nil), nil, nil) }
-        if let (reference, info) = calibration { return (device.factors(host: reference), reference, info) }
-        let outcome = try current()
-        return (device.factors(host: outcome.calibration.reference), outcome.calibration.reference, outcome.info)
-    }
-
     /// The calibration of a stored `baseline` measured on this host on the same calibrated tier with
     /// the same reference workloads, for a candidate on `tier` to be stretched exactly as it was;
     /// `nil` when any of that differs (or the baseline predates recorded calibrations).

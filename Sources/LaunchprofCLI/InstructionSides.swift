@@ -11,7 +11,8 @@ struct InstructionSides {
     /// Runs per side when the counts are not repeatable.
     static let fallbackRuns = 10
 
-    let quiet: Bool
+    /// What launches each side.
+    let runner: PlanRunner
 
     /// Launches the baseline twice and the candidate once (more when the counts are not repeatable).
     func launch(baseline a: some LaunchPlan, candidate b: some LaunchPlan) throws -> (candidate: LaunchResult, baseline: LaunchResult) {
@@ -47,19 +48,12 @@ struct InstructionSides {
         return b.result(runsB)
     }
 
-    private func launch(_ profile: some LaunchPlan, runs: Int) throws -> [RunRecord] {
-        guard runs > 0 else { return [] }
-        let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
-        defer { progress.finish() }
-        do {
-            return try profile.session(runs: runs, warmup: profile.warmup).run { progress.handle($0) }
-        } catch {
-            throw InputError(error.description)
-        }
+    private func launch(_ plan: some LaunchPlan, runs: Int) throws -> [RunRecord] {
+        try runner.records(plan, runs: runs)
     }
 
     private func warnUnstable(_ phases: [(path: String, spread: Double)], source: String) {
-        guard !quiet else { return }
+        guard !runner.quiet else { return }
         for (path, spread) in phases.prefix(5) {
             StandardError.warning(
                 "the instruction count of '\(path)' is not repeatable: \(source) differ by \(SecondsFormat.format(spread * 100, precision: 2))% (more than 0.1%); comparing \(Self.fallbackRuns) runs a side with a significance test"

@@ -26,13 +26,10 @@ struct Profile {
     ) throws {
         var options = options
         self.metric = metric
-        let timeout = options.timeout ?? (metric == .instructions ? 600 : 60)
+        let timeout = options.launch.runTimeout(metric: metric)
         self.timeout = timeout
-        if metric == .instructions, let tier = options.tier {
-            throw InputError(
-                "--tier \(tier) does not apply to --metric instructions: a device tier stretches time, and an instruction count is the same on every device (leave out --tier, or measure time)"
-            )
-        }
+        // (check's instruction sides choose their own runs: --runs auto is not refused here.)
+        if metric == .instructions, options.launch.tier != nil { throw InputError(LaunchRefusal.tierWithInstructions.message) }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
         do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
@@ -41,41 +38,29 @@ struct Profile {
             options.snapshot = DefaultManifest.writableSnapshot(for: snapshot, manifestName: manifest.name)
         }
         self.options = options
-        if options.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
+        if options.hooks.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
             throw InputError("--force-decode-race: \(path) does not turn on strategies.backgroundDecode, so no image decodes on a worker to race with")
         }
-        var tierInfo: TierInfo?
-        var memoryBudget: Int?
+        let tier = try options.launch.resolvedTier(calibration: calibration)
         var environment: [String: String] = [:]
-        if let name = options.tier {
-            let device: DeviceTier
-            do { device = try TierTable.load(userFile: options.tiers).tier(named: name) } catch { throw InputError(error) }
-            let (factors, reference, calibrationInfo) = try HostCalibration.resolve(device, using: calibration)
-            tierInfo = TierInfo(
-                name: device.name,
-                factors: factors,
-                memoryBudget: device.memoryBudget,
-                hostReference: reference?.seconds,
-                backgroundMemory: device.backgroundMemory,
-                calibration: calibrationInfo)
-            memoryBudget = device.memoryBudget
-            if !device.isIdentity { environment[AppInterface.emulationVariable] = DeviceEmulation(factors: factors).encoded }
+        if let tier, !tier.device.isIdentity {
+            environment[AppInterface.emulationVariable] = DeviceEmulation(factors: tier.factors).encoded
         }
-        self.tierInfo = tierInfo
-        self.memoryBudget = memoryBudget
+        self.tierInfo = tier?.info
+        self.memoryBudget = tier?.memoryBudget
         let executable = try AppExecutable.locate(override: options.app)
         var arguments = ["--manifest", path]
         if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
         for name in options.touch { arguments += ["--touch", name] }
-        if let seed = options.seed { arguments += ["--seed", String(seed)] }
-        if options.forceDecodeRace { arguments.append("--force-decode-race") }
+        if let seed = options.hooks.seed { arguments += ["--seed", String(seed)] }
+        if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
         var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error.description) }
         }
-        if options.enforceMemory {
+        if options.launch.enforceMemory {
             guard let budget = memoryBudget, let tier = tierInfo?.name else {
-                throw InputError("--enforce-memory: the tier \(options.tier ?? "") has no memory budget")
+                throw InputError(LaunchRefusal.noMemoryBudget(tier: options.launch.tier ?? "").message)
             }
             // The app stretches its own CPU time; the cgroup only limits its memory.
             launcher.throttle = ThrottleSpec(cpuFactor: 1, memoryLimit: budget)
@@ -99,49 +84,26 @@ struct Profile {
     }
 
     /// The measured runs of a fixed session: `--runs N`, else 10 (2 for instruction counts, which repeat).
-    var fixedRuns: Int {
-        if case .fixed(let n) = options.runs { return n }
-        return metric == .instructions ? 2 : 10
-    }
+    var runs: Int { options.launch.fixedRuns(metric: metric) }
+
+    /// What `--quiet` asked for.
+    var quiet: Bool { options.launch.quiet }
 
     /// Warm-up runs: `--warmup`; with instruction counts none (they repeat exactly), except one when
     /// the launch depends on the state a previous run saved (`snapshotFirst` shows its snapshot).
     var warmup: Int {
-        guard metric == .instructions else { return options.warmup }
+        guard metric == .instructions else { return options.launch.warmup }
         return manifest.strategies.snapshotFirst ? 1 : 0
-    }
-
-    /// The session of warm-up and measured runs.
-    var session: LaunchSession {
-        session(runs: fixedRuns, warmup: warmup)
     }
 
     /// A session of `runs` measured runs after `warmup` warm-ups.
     func session(runs: Int, warmup: Int) -> LaunchSession {
-        var session = LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: options.cold ? Self.files(of: manifest) : [])
+        var session = LaunchSession(launcher: launcher, runs: runs, warmup: warmup, coldFiles: options.launch.cold ? Self.files(of: manifest) : [])
         session.relaunchAfter = options.relaunchAfter
         return session
     }
 
-    /// Runs the session (with a progress bar on a terminal) and returns the result, warnings included.
-    func run() throws -> LaunchResult {
-        try run(runs: fixedRuns)
-    }
-
-    /// Runs `runs` measured runs after the warm-ups and returns the result, warnings included.
-    func run(runs: Int) throws -> LaunchResult {
-        let progress = ProgressBar(enabled: !options.quiet && StandardError.isTerminal)
-        defer { cleanUp() }
-        let records: [RunRecord]
-        do {
-            records = try session(runs: runs, warmup: warmup).run { progress.handle($0) }
-            progress.finish()
-        } catch {
-            progress.finish()
-            throw InputError(error.description)
-        }
-        return result(records)
-    }
+    var target: LaunchTarget { .builtInApp(manifest: manifest, path: manifestPath) }
 
     /// A result document for `records` made with this profile.
     func result(_ records: [RunRecord]) -> LaunchResult {
@@ -151,7 +113,7 @@ struct Profile {
             host: HostInfo.current(), git: ResultMetadata.git(),
             configuration: RunConfiguration(
                 runs: records.count, warmup: warmup,
-                mode: options.cold ? .cold : .warm,
+                mode: options.launch.cold ? .cold : .warm,
                 timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
@@ -162,7 +124,7 @@ struct Profile {
 
     /// Prints the result's warnings on stderr unless `--quiet`.
     func printWarnings(_ result: LaunchResult) {
-        guard !options.quiet else { return }
+        guard !quiet else { return }
         for warning in result.warnings { StandardError.warning("\(warning)") }
     }
 

@@ -24,19 +24,18 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var history: StoreOption
 
     func validate() throws {
-        try profile.requireOneTier()
-        try profile.requireTierForTiersFile()
-        if profile.runs == .auto {
-            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
-        }
+        try profile.launch.requireOneTier()
+        try profile.launch.requireTierForTiersFile()
+        try profile.launch.requireFixedRuns(comparison: "use it with check, and give this command a number")
     }
 
     func run() throws {
         try ResultMetadata.requireCommit(for: "record")
-        let store = try history.openForWriting(quiet: self.profile.quiet)
+        let store = try history.openForWriting(quiet: self.profile.launch.quiet)
         let profile = try Profile(options: self.profile, metric: measure.metric)
-        let result = try profile.run()
-        try history.save(result, into: store, quiet: self.profile.quiet)
+        defer { profile.cleanUp() }
+        let result = try PlanRunner(quiet: profile.quiet).run(profile)
+        try history.save(result, into: store, quiet: profile.quiet)
         try report.emit(result, profile: profile)
     }
 }

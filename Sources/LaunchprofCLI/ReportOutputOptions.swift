@@ -76,7 +76,7 @@ struct ReportOutputOptions: ParsableArguments {
     /// of the built-in app.
     func emit(_ result: LaunchResult, profile: Profile) throws {
         let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved in the background)" }
-        try emit(result, quiet: profile.options.quiet, notes: snapshot.map { [$0] } ?? [])
+        try emit(result, quiet: profile.quiet, notes: snapshot.map { [$0] } ?? [])
     }
 
     /// The report, folding more (phases under 1%, then 2%, 3%, 5% of the launch) until it and its

@@ -25,19 +25,18 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var history: StoreOption
 
     func validate() throws {
-        try profile.requireOneTier()
-        try profile.requireTierForTiersFile()
-        if profile.runs == .auto {
-            throw ValidationError("--runs auto chooses how many runs a comparison needs: use it with check, and give this command a number")
-        }
+        try profile.launch.requireOneTier()
+        try profile.launch.requireTierForTiersFile()
+        try profile.launch.requireFixedRuns(comparison: "use it with check, and give this command a number")
     }
 
     func run() throws {
         if history.store != nil { try ResultMetadata.requireCommit(for: "run --store") }
-        let store = history.store != nil ? try history.openForWriting(quiet: self.profile.quiet) : nil
+        let store = history.store != nil ? try history.openForWriting(quiet: self.profile.launch.quiet) : nil
         let profile = try Profile(options: self.profile, metric: measure.metric)
-        let result = try profile.run()
-        if let store { try history.save(result, into: store, quiet: self.profile.quiet) }
+        defer { profile.cleanUp() }
+        let result = try PlanRunner(quiet: profile.quiet).run(profile)
+        if let store { try history.save(result, into: store, quiet: profile.quiet) }
         try report.emit(result, profile: profile)
     }
 }

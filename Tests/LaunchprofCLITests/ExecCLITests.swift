@@ -338,7 +338,7 @@ import LaunchExport
 
     @Test func tierOptionsAreChecked() throws {
         for (arguments, fragment) in [
-            (["exec", "--enforce-memory", "--", "/bin/true"], "--tiers, --enforce-memory and --throttle need --tier NAME"),
+            (["exec", "--enforce-memory", "--", "/bin/true"], "--enforce-memory needs --tier NAME"),
             (["exec", "--tier", "iphone-3gs", "--throttle", "cgroups", "--", "/bin/true"], "--throttle must be cgroup-v1, cgroup-v2 or signals"),
             (["exec", "--tier", "no-such-tier", "--", "/bin/true"], "no-such-tier"),
             (["run", "--enforce-memory"], "--enforce-memory needs --tier NAME")

@@ -1,0 +1,22 @@
+import LaunchPipeline
+import LaunchRunner
+
+/// What a launch request launches: the built-in app on a manifest (`run`, `record`, `check`,
+/// `compare`), or any program (`exec`). Every plan has one; what differs by target (the app's
+/// arguments and emulation, a program's spawner, readiness and throttle) is settled when the plan
+/// is made, and what the runner does with a plan is the same for both.
+enum LaunchTarget {
+    /// `launchprof-app` on this manifest, loaded and checked, read from `path`.
+    case builtInApp(manifest: Manifest, path: String)
+    /// A program: the command resolved (on `PATH`, or `/bin/sh -c` with `--shell`).
+    case program(ProgramCommand)
+
+    /// A launch's failure as the user reads it: a program's names it (or "one of the commands" when
+    /// two were interleaved); the built-in app's says what the app did.
+    func failure(_ error: RunnerError, pair: Bool) -> InputError {
+        switch self {
+        case .builtInApp: InputError(error.description)
+        case .program(let command): InputError(error.message(subject: pair ? "one of the commands" : command.displayName))
+        }
+    }
+}
