@@ -263,8 +263,8 @@ struct CheckCommand: ParsableCommand {
             return (TabulatedResult(candidate), result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
         }
         if let baselineManifest {
-            let a = try Profile(options: profile, manifestPath: baselineManifest)
-            let b = try Profile(options: profile)
+            let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest)
+            let b = try AppLaunchPlan(options: profile)
             defer { a.cleanUp(); b.cleanUp() }
             let schedule = profile.launch.pairSchedule(adaptive, try thresholds.thresholds(), defaultAuto: true)
             let outcome = try runner.pair(baseline: a, candidate: b, schedule: schedule)
@@ -298,7 +298,7 @@ struct CheckCommand: ParsableCommand {
                 baseline: stored.header, label: baseline, candidate: .app(manifest: manifest), candidateLabel: "the candidate profiled now")
         }
         if let manifestName { try requireSameTarget(storedBaseline, manifest: manifestName) }
-        var profile = try Profile(options: self.profile)
+        var profile = try AppLaunchPlan(options: self.profile)
         let baselineResult =
             try storedBaseline
             ?? baseline.map { reference in
@@ -308,7 +308,7 @@ struct CheckCommand: ParsableCommand {
         if let baselineResult {
             // On the baseline's host, its tier factors are reused: both sides stretched alike.
             if let calibration = HostCalibration.reusable(from: baselineResult.header, for: profile.tierInfo) {
-                profile = try Profile(options: self.profile, calibration: calibration)
+                profile = try AppLaunchPlan(options: self.profile, calibration: calibration)
                 if !quiet {
                     StandardError.write("launchprof: using the baseline's calibration (made \(calibration.1.made) on this host)\n")
                 }
@@ -341,8 +341,8 @@ struct CheckCommand: ParsableCommand {
     private func instructionResults() throws -> (LaunchResult, LaunchResult?) {
         let sides = InstructionSides(runner: runner)
         if let baselineManifest {
-            let a = try Profile(options: profile, manifestPath: baselineManifest, metric: .instructions)
-            let b = try Profile(options: profile, metric: .instructions)
+            let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest, metric: .instructions)
+            let b = try AppLaunchPlan(options: profile, metric: .instructions)
             defer { a.cleanUp(); b.cleanUp() }
             let (candidate, baseline) = try sides.launch(baseline: a, candidate: b)
             return (candidate, baseline)
@@ -360,7 +360,7 @@ struct CheckCommand: ParsableCommand {
             return (candidate, baselineResult)
         }
         guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
-        let b = try Profile(options: profile, metric: .instructions)
+        let b = try AppLaunchPlan(options: profile, metric: .instructions)
         defer { b.cleanUp() }
         let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
         try ResultTarget.requireSame(

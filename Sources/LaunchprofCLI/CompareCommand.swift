@@ -76,8 +76,8 @@ struct CompareCommand: ParsableCommand {
                 }
                 // A variant the loader refuses (a strategy that needs a key the manifest lacks) is
                 // named by the user's manifest and the switch, not by the temporary copy.
-                func launchProfile(_ which: String, _ path: String) throws -> Profile {
-                    do { return try Profile(options: side(which), manifestPath: path) } catch {
+                func launchProfile(_ which: String, _ path: String) throws -> AppLaunchPlan {
+                    do { return try AppLaunchPlan(options: side(which), manifestPath: path) } catch {
                         throw InputError("\(manifestPath) with \(name) \(which): \(error)".replacingOccurrences(of: path, with: "the \(which) copy"))
                     }
                 }
@@ -123,7 +123,7 @@ struct CompareCommand: ParsableCommand {
     /// Both sides' runs: interleaved fixed runs, or with `--runs auto` pairs until the sequential rule
     /// decides every timed measure (better, worse or no change: ``SequentialLook/symmetric``) or the
     /// budget runs out.
-    private func measure(off: Profile, on: Profile, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, AdaptiveCheck.Outcome?) {
+    private func measure(off: AppLaunchPlan, on: AppLaunchPlan, thresholds limits: Thresholds) throws -> (LaunchResult, LaunchResult, AdaptiveCheck.Outcome?) {
         defer { off.cleanUp(); on.cleanUp() }
         let keys = Set(StrategyMeasure.allCases.compactMap { $0.sequentialKey(firstUse: profile.touch.first) })
         let schedule = profile.launch.pairSchedule(adaptive, limits, keys: keys)

@@ -43,7 +43,7 @@ struct DoctorCommand: ParsableCommand {
                     advice: "run doctor from the launchprof checkout")
             ]
         }
-        let profile = try Profile(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"]))
+        let profile = try AppLaunchPlan(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"]))
         let runner = PlanRunner(quiet: true)
         // A warm-up and one run, timed whole (launchprof's own cost included), set how many runs fit in about 3 s.
         var start = MonotonicClock.nanoseconds()

@@ -1,7 +1,7 @@
 import LaunchCore
 import LaunchRunner
 
-/// A launch request resolved once: the target (the built-in app, ``Profile``, or any program,
+/// A launch request resolved once: the target (the built-in app, ``AppLaunchPlan``, or any program,
 /// ``ExecPlan``), its runs, warm-ups, tier and launcher. ``PlanRunner`` executes it, alone or as
 /// one side of a comparison; ``result(_:)`` makes the runs a result document.
 protocol LaunchPlan {
@@ -33,4 +33,4 @@ extension LaunchPlan {
     }
 }
 
-extension Profile: LaunchPlan {}
+extension AppLaunchPlan: LaunchPlan {}

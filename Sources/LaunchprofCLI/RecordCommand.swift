@@ -32,7 +32,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         try ResultMetadata.requireCommit(for: "record")
         let store = try history.openForWriting(quiet: self.profile.launch.quiet)
-        let profile = try Profile(options: self.profile, metric: measure.metric)
+        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric)
         defer { profile.cleanUp() }
         let result = try PlanRunner(quiet: profile.quiet).run(profile)
         try history.save(result, into: store, quiet: profile.quiet)

@@ -74,7 +74,7 @@ struct ReportOutputOptions: ParsableArguments {
 
     /// Writes `--output`, prints warnings, and prints the report (or the JSON document) of a launch
     /// of the built-in app.
-    func emit(_ result: LaunchResult, profile: Profile) throws {
+    func emit(_ result: LaunchResult, profile: AppLaunchPlan) throws {
         let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved in the background)" }
         try emit(result, quiet: profile.quiet, notes: snapshot.map { [$0] } ?? [])
     }

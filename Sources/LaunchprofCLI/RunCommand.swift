@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         if history.store != nil { try ResultMetadata.requireCommit(for: "run --store") }
         let store = history.store != nil ? try history.openForWriting(quiet: self.profile.launch.quiet) : nil
-        let profile = try Profile(options: self.profile, metric: measure.metric)
+        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric)
         defer { profile.cleanUp() }
         let result = try PlanRunner(quiet: profile.quiet).run(profile)
         if let store { try history.save(result, into: store, quiet: profile.quiet) }

@@ -12,12 +12,12 @@ import Testing
 /// stopping, refusals and failures, with no process spawned (`--app /bin/true` is never run).
 @Suite struct PlanRunnerTests {
     /// A built-in app plan of its own manifest (named `side`), parsed as `run` parses its options.
-    func plan(_ side: String, _ arguments: [String] = []) throws -> Profile {
+    func plan(_ side: String, _ arguments: [String] = []) throws -> AppLaunchPlan {
         let directory = TemporaryDirectory.path("plan-runner/\(side)")
         let manifest = try FixtureManifest.write(name: side, in: directory)
         let options = try ProfileOptions.parse(
             ["--manifest", manifest, "--app", "/bin/true", "--snapshot", directory + "/s.png", "--quiet"] + arguments)
-        return try Profile(options: options)
+        return try AppLaunchPlan(options: options)
     }
 
     /// Totals of `milliseconds` with a small repeatable spread (±1%), as real launches have.

@@ -5,8 +5,9 @@ import LaunchRunner
 import LaunchStats
 import LaunchTiers
 
-/// Everything needed to launch one manifest the way the options say.
-struct Profile {
+/// The launch plan of the built-in app (``LaunchTarget/builtInApp(manifest:path:)``): one manifest
+/// launched the way the options say, resolved once (manifest, tier, runs, timeout, the launcher).
+struct AppLaunchPlan {
     let options: ProfileOptions
     let manifestPath: String
     let manifest: Manifest
