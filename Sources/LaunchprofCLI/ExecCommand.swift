@@ -64,10 +64,10 @@ struct ExecCommand: ParsableCommand {
     func run() throws {
         if recording { try ResultMetadata.requireCommit(for: "exec --record") }
         let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
-        let plan = try ExecPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
+        let plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
         if let baselineCommand {
-            let baseline = try ExecPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
+            let baseline = try ProgramLaunchPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
             defer { baseline.cleanUp() }
             return try compare(baseline: baseline, candidate: plan, store: store)
         }
@@ -88,7 +88,7 @@ struct ExecCommand: ParsableCommand {
     }
 
     /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
-    private func compare(baseline: ExecPlan, candidate: ExecPlan, store: (any HistoryStore)?) throws {
+    private func compare(baseline: ProgramLaunchPlan, candidate: ProgramLaunchPlan, store: (any HistoryStore)?) throws {
         let limits = try thresholds.thresholds()
         let baselineResult: LaunchResult, candidateResult: LaunchResult
         let comparison: Comparison

@@ -2,7 +2,7 @@ import LaunchCore
 import LaunchRunner
 
 /// A launch request resolved once: the target (the built-in app, ``AppLaunchPlan``, or any program,
-/// ``ExecPlan``), its runs, warm-ups, tier and launcher. ``PlanRunner`` executes it, alone or as
+/// ``ProgramLaunchPlan``), its runs, warm-ups, tier and launcher. ``PlanRunner`` executes it, alone or as
 /// one side of a comparison; ``result(_:)`` makes the runs a result document.
 protocol LaunchPlan {
     /// Measured runs of a fixed session (`--runs N`, else the metric's default).

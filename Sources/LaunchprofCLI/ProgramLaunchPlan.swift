@@ -10,7 +10,7 @@ import Glibc
 /// Everything needed to launch one program the way `launchprof exec`'s options say: the command
 /// resolved, the launcher set up (protocol optional, ready condition, output), the untimed
 /// commands around each run and the files a cold run evicts.
-struct ExecPlan: LaunchPlan {
+struct ProgramLaunchPlan: LaunchPlan {
     let command: ProgramCommand
     let launcher: AppLauncher
     let warmup: Int
