@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchprofTestSupport
 
 /// Manifests for CLI tests, written to new temporary directories.
 enum TestManifest {
@@ -24,17 +25,7 @@ enum TestManifest {
 
     /// Writes the default fixture's launch stages and `members` as `<directory>/manifest.json`.
     private static func write(name: String, members: [String], directory: String? = nil) throws -> (manifest: String, directory: String) {
-        let fixture = CLI.packageRoot + "/Fixtures/default"
         let directory = directory ?? CLI.temporaryPath(name == "default" ? "gate" : name)
-        let extra = members.map { ", " + $0 }.joined()
-        let json = """
-            {"name": "\(name)", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
-             "screen": {"width": 320, "height": 480, "scale": 1},
-             "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
-                        {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
-                        {"name": "drawing", "run": "draw"}]\(extra)}
-            """
-        try FileIO.writeAtomically(json, to: directory + "/manifest.json")
-        return (directory + "/manifest.json", directory)
+        return (try FixtureManifest.write(name: name, members: members, in: directory), directory)
     }
 }
