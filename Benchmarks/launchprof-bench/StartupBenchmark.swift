@@ -89,7 +89,7 @@ struct StartupBenchmark {
     }
 
     /// Nanoseconds from just before `posix_spawn` to the `main <ns>` reading the program writes to
-    /// fd 3, spawned as `AppLauncher` spawns a run; `nil` when it writes none.
+    /// fd 3, spawned as `ProcessLauncher` spawns a run; `nil` when it writes none.
     static func spawnToMain(_ executable: String, _ arguments: [String]) -> Double? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }

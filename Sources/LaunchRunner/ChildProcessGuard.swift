@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// A launch runs in its own process group (so a timeout can kill all it started), which also means
 /// the terminal's Ctrl-C does not reach it. Each launch registers, at its spawn, an action with
-/// ``ExitCleanup`` that does what the end of a run does (``AppLauncher/killAndReapGroup(_:token:containment:)``):
+/// ``ExitCleanup`` that does what the end of a run does (``ProcessLauncher/killAndReapGroup(_:token:containment:)``):
 /// everything left in its cgroup killed, its group killed and reaped, and what escaped the group
 /// with its token. Every launch in flight has one, so overlapping launches (`--relaunch-after`) are
 /// all ended. Throttled runs' cgroups and duty cycles register their own release.
@@ -31,7 +31,7 @@ public enum ChildProcessGuard {
         return {
             kill(-group, SIGKILL)
             kill(group, SIGKILL)
-            AppLauncher.killAndReapGroup(group, token: token, containment: containment)
+            ProcessLauncher.killAndReapGroup(group, token: token, containment: containment)
         }
     }
 

@@ -6,7 +6,7 @@ import LaunchCore
 /// Kills what a launched program started and then hid from its process group with `setsid()` or
 /// `setpgid()`, which the group kill at the end of a run cannot reach.
 ///
-/// launchprof is the child subreaper of everything it launches (``AppLauncher/becomeSubreaper``), so
+/// launchprof is the child subreaper of everything it launches (``ProcessLauncher/becomeSubreaper``), so
 /// once the program has exited, every process it left behind is re-parented to launchprof. Each run
 /// gives the program an environment variable with a token of its own (``tokenVariable``), which
 /// everything it starts inherits; the children of launchprof outside its process group that carry
@@ -34,7 +34,7 @@ enum EscapedProcessReaper {
     /// Kills and reaps every escaped descendant of the run with `token`; returns how many were killed.
     @discardableResult
     static func sweep(token: String) -> Int {
-        guard AppLauncher.becomeSubreaper, hasChildren() else { return 0 }
+        guard ProcessLauncher.becomeSubreaper, hasChildren() else { return 0 }
         let me = getpid()
         let myGroup = getpgrp()
         let entry = Array("\(tokenVariable)=\(token)".utf8)

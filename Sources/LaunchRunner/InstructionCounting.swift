@@ -70,9 +70,9 @@ public struct InstructionCounting: Sendable {
 
     /// `launcher` made to run under Callgrind: a private output directory, the executable as a copy
     /// without debug information when it has some (``StrippedCopy``), the counting environment, and
-    /// every run's counts read back. A program (``AppLauncher/program``) is spawned directly, not
+    /// every run's counts read back. A program (``ProcessLauncher/program``) is spawned directly, not
     /// through the spawner, so that the process Callgrind writes the counts of is the one launched.
-    public static func counting(_ launcher: AppLauncher) throws(RunnerError) -> AppLauncher {
+    public static func counting(_ launcher: ProcessLauncher) throws(RunnerError) -> ProcessLauncher {
         let counting = try prepare().get()
         let executable: String
         do { executable = try StrippedCopy.ifNeeded(launcher.executable) } catch {

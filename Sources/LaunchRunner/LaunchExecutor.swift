@@ -7,14 +7,14 @@ import LaunchCore
 public protocol LaunchExecutor: Sendable {
     /// Launches `launcher`'s program once; `index` is the measured run's number (0 for a warm-up or
     /// an untimed step such as `--prepare`).
-    func launch(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord
+    func launch(_ launcher: ProcessLauncher, index: Int) throws(RunnerError) -> RunRecord
 }
 
-/// The real executor: a new process per launch (``AppLauncher/launch(index:)``).
+/// The real executor: a new process per launch (``ProcessLauncher/launch(index:)``).
 public struct ProcessExecutor: LaunchExecutor {
     public init() {}
 
-    public func launch(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord {
+    public func launch(_ launcher: ProcessLauncher, index: Int) throws(RunnerError) -> RunRecord {
         try launcher.launch(index: index)
     }
 }

@@ -13,7 +13,7 @@ public struct LaunchSession: Sendable {
         case finished(number: Int, seconds: Double)
     }
 
-    public var launcher: AppLauncher
+    public var launcher: ProcessLauncher
     public var runs: Int
     public var warmup: Int
     /// Files to evict before every run (a cold launch); empty for warm runs.
@@ -25,13 +25,13 @@ public struct LaunchSession: Sendable {
 
     /// `--prepare` / `--cleanup` of `launchprof exec`: commands run before and after every launch
     /// (warm-ups too), untimed; one that fails ends the session with its failure.
-    public var prepare: AppLauncher?
-    public var cleanup: AppLauncher?
+    public var prepare: ProcessLauncher?
+    public var cleanup: ProcessLauncher?
 
     /// What makes each launch: a new process (``ProcessExecutor``), or a test double.
     public var executor: any LaunchExecutor = ProcessExecutor()
 
-    public init(launcher: AppLauncher, runs: Int, warmup: Int, coldFiles: [String] = []) {
+    public init(launcher: ProcessLauncher, runs: Int, warmup: Int, coldFiles: [String] = []) {
         self.launcher = launcher
         self.runs = runs
         self.warmup = warmup
@@ -73,7 +73,7 @@ public struct LaunchSession: Sendable {
         var number = 0
         for round in 0..<(warmup + runs) {
             let isWarmup = round < warmup
-            let order: [(LaunchSession, AppLauncher, Bool)] =
+            let order: [(LaunchSession, ProcessLauncher, Bool)] =
                 round % 2 == 0
                 ? [(a, launcherA, true), (b, launcherB, false)] : [(b, launcherB, false), (a, launcherA, true)]
             for (session, launcher, isA) in order {
@@ -90,7 +90,7 @@ public struct LaunchSession: Sendable {
     }
 
     /// Runs a `--prepare` or `--cleanup` command; its failure names the step and the command.
-    private func untimed(_ launcher: AppLauncher, step: String) throws(RunnerError) {
+    private func untimed(_ launcher: ProcessLauncher, step: String) throws(RunnerError) {
         do {
             _ = try executor.launch(launcher, index: 0)
         } catch {
@@ -100,7 +100,7 @@ public struct LaunchSession: Sendable {
 
     /// One launch with this session's surroundings: the cold files evicted and `prepare` run
     /// before it, `cleanup` after it (also when it failed); none of them timed.
-    func launchOnce(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord {
+    func launchOnce(_ launcher: ProcessLauncher, index: Int) throws(RunnerError) -> RunRecord {
         if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
         if let prepare { try untimed(prepare, step: "--prepare") }
         let record: RunRecord

@@ -18,7 +18,7 @@ struct OverlappingLaunches: @unchecked Sendable {
         var sentToBackground = false
         var outcome: Result<RunRecord, RunnerError>?
         var thread = pthread_t()
-        var launcher: AppLauncher?
+        var launcher: ProcessLauncher?
         var executor: any LaunchExecutor = ProcessExecutor()
         let index: Int
         /// Monotonic nanoseconds at the spawn and at the end of the launch.

@@ -22,7 +22,7 @@ public struct ScheduledTap: Equatable, Sendable {
 /// most ``drainNanoseconds`` (a grandchild that keeps them open cannot hold the run to the timeout),
 /// then its whole process group is killed and reaped, so nothing it started survives the run and no
 /// zombie is left.
-public struct AppLauncher: Sendable {
+public struct ProcessLauncher: Sendable {
     /// The file descriptor the program writes the protocol to.
     public static let protocolDescriptor = AppInterface.protocolDescriptor
     /// The most protocol bytes one run may send (64 MiB); past it the program is killed.
@@ -63,9 +63,9 @@ public struct AppLauncher: Sendable {
     /// Files removed just before each spawn: the app's saved state (`--fresh-install`).
     public var removeBeforeLaunch: [String] = []
     /// This launcher's byte limit (``maxProtocolBytes`` unless lowered, e.g. by tests).
-    public var protocolByteLimit = AppLauncher.maxProtocolBytes
+    public var protocolByteLimit = ProcessLauncher.maxProtocolBytes
     /// This launcher's record limit (``maxProtocolRecords`` unless lowered).
-    public var protocolRecordLimit = AppLauncher.maxProtocolRecords
+    public var protocolRecordLimit = ProcessLauncher.maxProtocolRecords
 
     public init(executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double = 60) {
         self.executable = executable

@@ -21,15 +21,15 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case garbage(CoreError)
     /// The process exited without finishing its report (no `done` line).
     case incomplete(lines: Int)
-    /// The program's report went over a limit (``AppLauncher/maxProtocolBytes``,
-    /// ``AppLauncher/maxProtocolRecords``) and the program was killed.
+    /// The program's report went over a limit (``ProcessLauncher/maxProtocolBytes``,
+    /// ``ProcessLauncher/maxProtocolRecords``) and the program was killed.
     case overLimit(String)
     /// Instructions were to be counted (`--metric instructions`) and could not be.
     case instructionsNotCounted(String)
     /// The program was still in its background step when the background budget ran out and was
-    /// killed with SIGKILL, as the OS kills an app that takes too long (``AppLauncher/backgroundBudget``).
+    /// killed with SIGKILL, as the OS kills an app that takes too long (``ProcessLauncher/backgroundBudget``).
     case killedInBackground(seconds: Double, inPhase: String?)
-    /// The report was complete but a mark the launcher expects (``AppLauncher/expectedMarks``) never came.
+    /// The report was complete but a mark the launcher expects (``ProcessLauncher/expectedMarks``) never came.
     case missingMark(String)
     /// The ready condition held before the program was started (a file left by a previous run,
     /// another server on the port).

@@ -11,7 +11,7 @@ struct AppLaunchPlan {
     let options: ProfileOptions
     let manifestPath: String
     let manifest: Manifest
-    let launcher: AppLauncher
+    let launcher: ProcessLauncher
     let tierInfo: TierInfo?
     let memoryBudget: Int?
     let metric: Metric
@@ -55,7 +55,7 @@ struct AppLaunchPlan {
         for name in options.touch { arguments += ["--touch", name] }
         if let seed = options.hooks.seed { arguments += ["--seed", String(seed)] }
         if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
-        var launcher = AppLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
+        var launcher = ProcessLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error.description) }
         }

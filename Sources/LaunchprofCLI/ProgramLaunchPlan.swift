@@ -12,14 +12,14 @@ import Glibc
 /// commands around each run and the files a cold run evicts.
 struct ProgramLaunchPlan: LaunchPlan {
     let command: ProgramCommand
-    let launcher: AppLauncher
+    let launcher: ProcessLauncher
     let warmup: Int
     let runs: Int
     let timeout: Double
     let cold: Bool
     let coldFiles: [String]
-    let prepare: AppLauncher?
-    let cleanup: AppLauncher?
+    let prepare: ProcessLauncher?
+    let cleanup: ProcessLauncher?
     /// What ends a launch, as the result names it.
     let end: String
     /// The profile's name: `--name`, else the command line.
@@ -63,7 +63,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         metric = options.measure.metric
         timeout = options.launch.runTimeout(metric: metric)
         quiet = options.launch.quiet
-        var launcher = AppLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
+        var launcher = ProcessLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
         (tierInfo, throttleText) = try Self.applyTier(options, to: &launcher)
         if metric == .instructions {
@@ -88,9 +88,9 @@ struct ProgramLaunchPlan: LaunchPlan {
         }
         coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
         let stepTimeout = timeout
-        func untimed(_ text: String?) -> AppLauncher? {
+        func untimed(_ text: String?) -> ProcessLauncher? {
             text.map { text in
-                var step = AppLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: stepTimeout)
+                var step = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: stepTimeout)
                 step.program = ProgramOptions()
                 // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
                 step.program?.spawner = program.spawner
@@ -104,7 +104,7 @@ struct ProgramLaunchPlan: LaunchPlan {
     /// `--tier`: the tier's cpu factor on this host (calibrated as `run` does), applied from outside by
     /// a throttle of every run, and with `--enforce-memory` its memory budget as the run's memory
     /// limit. The mechanism is chosen once (`--throttle`, else the best available) and used by every run.
-    static func applyTier(_ options: ExecOptions, to launcher: inout AppLauncher) throws -> (TierInfo?, String?) {
+    static func applyTier(_ options: ExecOptions, to launcher: inout ProcessLauncher) throws -> (TierInfo?, String?) {
         guard let tier = try options.launch.resolvedTier() else { return (nil, nil) }
         let device = tier.device
         let factor = tier.cpuFactor

@@ -11,7 +11,7 @@ import Glibc
     /// A side that appends `letter` to `log` and then speaks the shortest valid protocol.
     func side(_ letter: String, log: String, warmup: Int = 0) -> LaunchSession {
         let script = "printf '\(letter)' >> '\(log)'; printf 'launchprof 1\\nmain -\\nbegin - 0 cpu work\\nend - 0 work\\ndone -\\n' >&3"
-        return LaunchSession(launcher: AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 10), runs: 0, warmup: warmup)
+        return LaunchSession(launcher: ProcessLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 10), runs: 0, warmup: warmup)
     }
 
     func temporaryLog() -> String {
@@ -63,7 +63,7 @@ import Glibc
     }
 
     @Test func aFailedLaunchEndsTheSessionWithItsFailure() {
-        let crashing = LaunchSession(launcher: AppLauncher(executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"], timeout: 10), runs: 0, warmup: 0)
+        let crashing = LaunchSession(launcher: ProcessLauncher(executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"], timeout: 10), runs: 0, warmup: 0)
         let log = temporaryLog()
         defer { unlink(log) }
         #expect(throws: RunnerError.self) {

@@ -11,12 +11,12 @@ import Glibc
 @Suite(.serialized) struct ChildFaultTests {
     /// `script` run by `/bin/sh`, which first writes its pid (its process group) to a file.
     func launch(
-        _ script: String, timeout: Double = 30, byteLimit: Int = AppLauncher.maxProtocolBytes,
-        recordLimit: Int = AppLauncher.maxProtocolRecords
+        _ script: String, timeout: Double = 30, byteLimit: Int = ProcessLauncher.maxProtocolBytes,
+        recordLimit: Int = ProcessLauncher.maxProtocolRecords
     ) -> (Result<RunRecord, RunnerError>, pid_t?) {
         let pidFile = NSTemporaryDirectory() + "launchprof-childfault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
-        var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
+        var launcher = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
         launcher.protocolByteLimit = byteLimit
         launcher.protocolRecordLimit = recordLimit
         let result: Result<RunRecord, RunnerError>
@@ -72,9 +72,9 @@ import Glibc
     }
 
     @Test func theDocumentedLimits() {
-        #expect(AppLauncher.maxProtocolBytes == 64 * 1_048_576)
-        #expect(AppLauncher.maxProtocolRecords == 1_000_000)
-        #expect(AppLauncher(executable: "/bin/true", arguments: []).protocolByteLimit == AppLauncher.maxProtocolBytes)
+        #expect(ProcessLauncher.maxProtocolBytes == 64 * 1_048_576)
+        #expect(ProcessLauncher.maxProtocolRecords == 1_000_000)
+        #expect(ProcessLauncher(executable: "/bin/true", arguments: []).protocolByteLimit == ProcessLauncher.maxProtocolBytes)
     }
 
     @Test func aFloodOfBytesIsStoppedAtTheLimit() {
@@ -124,7 +124,7 @@ extension Result {
         // The run ends once the escaping process has written its pid (polled: a loaded machine may
         // take seconds to start python), never on a fixed sleep.
         let waitForPid = #"i=0; while [ ! -s "$PIDFILE" ] && [ $i -lt 500 ]; do sleep 0.05; i=$((i+1)); done"#
-        let launcher = AppLauncher(
+        let launcher = ProcessLauncher(
             executable: "/bin/sh",
             arguments: ["-c", "export PIDFILE='\(pidFile)'\n" + script + "\n" + waitForPid + "\n" + ChildFaultTests.report], timeout: 60)
         _ = try launcher.launch(index: 1)

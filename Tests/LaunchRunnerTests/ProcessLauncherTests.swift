@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Launches small shell scripts that speak (or break) the protocol on fd 3.
-@Suite struct AppLauncherTests {
-    func shell(_ script: String, timeout: Double = 10) -> AppLauncher {
-        AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: timeout)
+@Suite struct ProcessLauncherTests {
+    func shell(_ script: String, timeout: Double = 10) -> ProcessLauncher {
+        ProcessLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: timeout)
     }
 
     /// A file the test's script appends its processes' ids to (`echo $$ >> FILE`), in a new directory.
@@ -106,7 +106,7 @@ import Glibc
 
     @Test func aMissingExecutableCannotBeSpawned() {
         do {
-            _ = try AppLauncher(executable: "/nonexistent/app", arguments: []).launch(index: 1)
+            _ = try ProcessLauncher(executable: "/nonexistent/app", arguments: []).launch(index: 1)
             Issue.record("a missing executable must fail")
         } catch {
             #expect(error.description.hasPrefix("could not start /nonexistent/app: "))
@@ -127,7 +127,7 @@ import Glibc
 /// A complete report without a mark the launcher expects fails the run; one with it passes.
 @Suite struct ExpectedMarkTests {
     func launch(_ lines: String, expecting marks: [String]) -> Result<RunRecord, RunnerError> {
-        var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", "printf '\(lines)' >&3"], timeout: 30)
+        var launcher = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", "printf '\(lines)' >&3"], timeout: 30)
         launcher.expectedMarks = marks
         do { return .success(try launcher.launch(index: 1)) } catch { return .failure(error) }
     }

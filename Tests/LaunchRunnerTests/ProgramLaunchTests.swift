@@ -12,8 +12,8 @@ import Glibc
 @Suite struct ProgramLaunchTests {
     static let spawner = BuiltProducts.executable("launchprof-spawn")
 
-    func launcher(_ script: String, _ configure: (inout ProgramOptions) -> Void = { _ in }) -> AppLauncher {
-        var launcher = AppLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 20)
+    func launcher(_ script: String, _ configure: (inout ProgramOptions) -> Void = { _ in }) -> ProcessLauncher {
+        var launcher = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 20)
         var program = ProgramOptions()
         program.spawner = Self.spawner
         configure(&program)

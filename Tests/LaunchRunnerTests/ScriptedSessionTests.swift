@@ -6,8 +6,8 @@ import Testing
 /// Sessions scheduled over the executor double: what runs, in which order, what is kept, without
 /// spawning a process.
 @Suite struct ScriptedSessionTests {
-    func launcher(_ name: String) -> AppLauncher {
-        AppLauncher(executable: "/bin/false", arguments: [name], timeout: 1)
+    func launcher(_ name: String) -> ProcessLauncher {
+        ProcessLauncher(executable: "/bin/false", arguments: [name], timeout: 1)
     }
 
     @Test func warmUpsRunFirstAndAreNotKept() throws {

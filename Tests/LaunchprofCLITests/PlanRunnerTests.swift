@@ -21,7 +21,7 @@ import Testing
     }
 
     /// Totals of `milliseconds` with a small repeatable spread (±1%), as real launches have.
-    static func executor(milliseconds: @escaping @Sendable (AppLauncher) -> Double) -> ScriptedExecutor {
+    static func executor(milliseconds: @escaping @Sendable (ProcessLauncher) -> Double) -> ScriptedExecutor {
         ScriptedExecutor { launcher, count in
             milliseconds(launcher) / 1000 * (1 + 0.01 * sin(Double(count) * 1.7))
         }

@@ -19,7 +19,7 @@ struct ProtocolReport {
         var parser = ProtocolParser(spawnReading: spawnReading)
         for line in lines {
             guard line.count < 4096 else { throw Problem(description: "a line of \(line.count) bytes: not one atomic pipe write") }
-            // As the launcher reads it (AppLauncher): each line decoded as UTF-8 on its own.
+            // As the launcher reads it (ProcessLauncher): each line decoded as UTF-8 on its own.
             try parser.consume(Substring(String(decoding: line, as: UTF8.self)))
         }
         guard parser.finished else { throw Problem(description: "no 'done' in \(lines.count) lines") }

@@ -16,16 +16,16 @@ public final class ScriptedExecutor: LaunchExecutor, @unchecked Sendable {
 
     private let lock = NSLock()
     private var log: [Launch] = []
-    private let script: @Sendable (_ launcher: AppLauncher, _ index: Int, _ count: Int) throws(RunnerError) -> RunRecord
+    private let script: @Sendable (_ launcher: ProcessLauncher, _ index: Int, _ count: Int) throws(RunnerError) -> RunRecord
 
     /// `script(launcher, index, count)` gives each launch's run; `count` is how many launches of the
     /// same arguments came before this one (warm-ups included).
-    public init(script: @escaping @Sendable (_ launcher: AppLauncher, _ index: Int, _ count: Int) throws(RunnerError) -> RunRecord) {
+    public init(script: @escaping @Sendable (_ launcher: ProcessLauncher, _ index: Int, _ count: Int) throws(RunnerError) -> RunRecord) {
         self.script = script
     }
 
     /// Every launch with a total of `seconds(launcher)`: one phase, "launching", of the whole total.
-    public convenience init(seconds: @escaping @Sendable (AppLauncher, Int) -> Double) {
+    public convenience init(seconds: @escaping @Sendable (ProcessLauncher, Int) -> Double) {
         self.init { launcher, index, count throws(RunnerError) in
             ScriptedExecutor.record(index: index, total: seconds(launcher, count))
         }
@@ -34,7 +34,7 @@ public final class ScriptedExecutor: LaunchExecutor, @unchecked Sendable {
     /// The launches made so far, in order.
     public var launches: [Launch] { lock.withLock { log } }
 
-    public func launch(_ launcher: AppLauncher, index: Int) throws(RunnerError) -> RunRecord {
+    public func launch(_ launcher: ProcessLauncher, index: Int) throws(RunnerError) -> RunRecord {
         let count = lock.withLock {
             let count = log.filter { $0.arguments == launcher.arguments }.count
             log.append(Launch(arguments: launcher.arguments, index: index))

@@ -77,7 +77,7 @@ public struct ProtocolParser {
         }
         switch verb {
         case .progress:
-            return  // For the launcher's progress bar (AppLauncher reads it); no part of the run.
+            return  // For the launcher's progress bar (ProcessLauncher reads it); no part of the run.
         case .greeting:
             throw fail("a second greeting \(PlainText.quoted(line)): it must be the first line only")
         case .main:
