@@ -108,9 +108,6 @@ struct CheckCommand: ParsableCommand {
         )
     }
 
-    /// Whether runs are chosen by the sequential rule (`--runs auto`, the default of check).
-    private var auto: Bool { profile.launch.runs == nil || profile.launch.runs == .auto }
-
     /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
     private var runner: PlanRunner { PlanRunner(quiet: quiet) }
 
@@ -316,8 +313,7 @@ struct CheckCommand: ParsableCommand {
             // Refused before any run when the baseline was measured elsewhere.
             _ = try environmentCaveats(baseline: baselineResult.header, candidate: profile.result([]))
         }
-        // --runs auto against a stored baseline: as many runs as it has, 10 to --max-runs.
-        let runs = auto ? min(max(baselineResult?.table.runCount ?? 10, 10), adaptive.maxRuns) : profile.runs
+        let runs = self.profile.launch.runs(againstStored: baselineResult?.table.runCount, maxRuns: adaptive.maxRuns, metric: profile.metric)
         defer { profile.cleanUp() }
         let candidate = try runner.run(profile, runs: runs)
         profile.printWarnings(candidate)

@@ -74,6 +74,15 @@ struct LaunchOptions: ParsableArguments {
         return metric == .instructions ? 2 : 10
     }
 
+    /// The candidate's runs against a stored baseline of `storedRuns` runs, as check makes them: with
+    /// `--runs auto` (or none: check's default) as many as the baseline has, 10 to `maxRuns` (a stored
+    /// baseline cannot grow, so there is no sequential rule, only enough runs on both sides); else
+    /// the fixed count.
+    func runs(againstStored storedRuns: Int?, maxRuns: Int, metric: Metric) -> Int {
+        guard runs == nil || runs == .auto else { return fixedRuns(metric: metric) }
+        return min(max(storedRuns ?? 10, 10), maxRuns)
+    }
+
     /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
     func runTimeout(metric: Metric) -> Double {
         timeout ?? (metric == .instructions ? 600 : 60)

@@ -85,6 +85,16 @@ import Testing
         }
     }
 
+    @Test func againstAStoredBaselineAutoMatchesItsRunsWithinTheBudget() throws {
+        let auto = try LaunchOptions.parse([])
+        #expect(auto.runs(againstStored: 30, maxRuns: 200, metric: .time) == 30)
+        #expect(auto.runs(againstStored: 3, maxRuns: 200, metric: .time) == 10)
+        #expect(auto.runs(againstStored: 500, maxRuns: 200, metric: .time) == 200)
+        #expect(auto.runs(againstStored: nil, maxRuns: 200, metric: .time) == 10)
+        let fixed = try LaunchOptions.parse(["--runs", "7"])
+        #expect(fixed.runs(againstStored: 30, maxRuns: 200, metric: .time) == 7)
+    }
+
     @Test func aFailedLaunchIsAnInputErrorNamingIt() throws {
         let profile = try plan("failing", ["--runs", "3", "--warmup", "0"])
         let executor = ScriptedExecutor { launcher, index, count throws(RunnerError) in
