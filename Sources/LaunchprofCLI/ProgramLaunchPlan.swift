@@ -7,9 +7,9 @@ import LaunchTiers
 import Glibc
 #endif
 
-/// Everything needed to launch one program the way `launchprof exec`'s options say: the command
-/// resolved, the launcher set up (protocol optional, ready condition, output), the untimed
-/// commands around each run and the files a cold run evicts.
+/// The launch plan of a program (``LaunchTarget/program(_:)``), resolved once from `launchprof exec`'s
+/// options: the command resolved, the launcher set up (protocol optional, ready condition, output,
+/// the tier's throttle), the untimed commands around each run and the files a cold run evicts.
 struct ProgramLaunchPlan: LaunchPlan {
     let command: ProgramCommand
     let launcher: ProcessLauncher

@@ -116,6 +116,17 @@ import Testing
         }
     }
 
+    @Test func whatInstructionsCannotCountIsRefusedWithOneMessageForEveryTarget() throws {
+        let exec = Launchprof.message(for: Self.parseError(["exec", "--metric", "instructions", "--tier", "iphone-3gs", "--", "/bin/true"]))
+        #expect(exec.contains(LaunchRefusal.tierWithInstructions.message), "\(exec)")
+        let options = try ProfileOptions.parse(["--app", "/bin/true", "--tier", "iphone-3gs", "--quiet"])
+        #expect {
+            try AppLaunchPlan(options: options, metric: .instructions)
+        } throws: { error in
+            "\(error)" == LaunchRefusal.tierWithInstructions.message
+        }
+    }
+
     @Test func theThrottleIsOneOfItsMechanisms() throws {
         let message = Launchprof.message(for: Self.parseError(["exec", "--tier", "iphone-3gs", "--throttle", "cgroups", "--", "/bin/true"]))
         #expect(message.contains("--throttle must be cgroup-v1, cgroup-v2 or signals, not") && message.contains("cgroups"), "\(message)")
