@@ -104,7 +104,7 @@ struct AppLaunchPlan {
         return session
     }
 
-    var target: LaunchTarget { .builtInApp(manifest: manifest, path: manifestPath) }
+    var target: LaunchTarget { .builtInApp(manifest: manifest.name, path: manifestPath) }
 
     /// A result document for `records` made with this profile.
     func result(_ records: [RunRecord]) -> LaunchResult {

@@ -360,7 +360,7 @@ struct CheckCommand: ParsableCommand {
         defer { b.cleanUp() }
         let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
         try ResultTarget.requireSame(
-            baseline: baselineResult, label: baseline, candidate: .app(manifest: b.manifest.name), candidateLabel: "the candidate profiled now")
+            baseline: baselineResult, label: baseline, candidate: b.target.resultTarget, candidateLabel: "the candidate profiled now")
         return (try sides.launch(candidate: b, against: baselineResult, label: baseline), baselineResult)
     }
 }

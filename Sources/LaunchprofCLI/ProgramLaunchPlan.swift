@@ -7,7 +7,7 @@ import LaunchTiers
 import Glibc
 #endif
 
-/// The launch plan of a program (``LaunchTarget/program(_:)``), resolved once from `launchprof exec`'s
+/// The launch plan of a program (``LaunchTarget/program(_:name:)``), resolved once from `launchprof exec`'s
 /// options: the command resolved, the launcher set up (protocol optional, ready condition, output,
 /// the tier's throttle), the untimed commands around each run and the files a cold run evicts.
 struct ProgramLaunchPlan: LaunchPlan {
@@ -163,7 +163,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         return result
     }
 
-    var target: LaunchTarget { .program(command) }
+    var target: LaunchTarget { .program(command, name: name) }
 
     /// Phases reported over the protocol without the client's Callgrind dumps: the program gets its
     /// whole-process count only, and the warning says why.

@@ -35,6 +35,7 @@ import Testing
         #expect(result.runs.count == 4)
         #expect(result.configuration?.runs == 4 && result.configuration?.warmup == 2)
         #expect(result.manifest.name == "fixed")
+        #expect(profile.target.resultTarget == ResultTarget(result))
     }
 
     @Test func withoutRunsARunMakesTen() throws {
