@@ -100,8 +100,7 @@ struct ExecSessionBenchmark {
 
     /// The wall time of a command, seconds; `nil` when it fails.
     private func wall(_ executable: String, _ arguments: [String]) -> Double? {
-        let start = MonotonicClock.nanoseconds()
-        guard ExecOverheadBenchmark.run(executable, arguments) else { return nil }
-        return LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
+        guard let run = timedSpawn([executable] + arguments), run.status == 0 else { return nil }
+        return run.wall
     }
 }
