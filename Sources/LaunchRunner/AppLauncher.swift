@@ -150,19 +150,10 @@ public struct AppLauncher: Sendable {
         // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
         if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // Its own process group, so a timeout can kill everything it started.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var attributes = posix_spawnattr_t()
+        SpawnAttributes.prepare(&attributes, newGroup: true)
+        defer { posix_spawnattr_destroy(&attributes) }
 
         var env = currentEnvironment()
         for (key, value) in environment { env[key] = value }

@@ -55,11 +55,6 @@ final class SessionSpawner: @unchecked Sendable {
         }
     }
 
-    /// Whether a server is running in this process.
-    static var anyRunning: Bool {
-        servers.withLock { $0.values.contains { $0?.isRunning == true } }
-    }
-
     private static let magic: UInt32 = 0x4c50_5331
     private let lock = ConditionLock()
     private var socket: Int32
@@ -67,8 +62,6 @@ final class SessionSpawner: @unchecked Sendable {
     let pid: pid_t
     private let nullInput: Int32
     private let nullOutput: Int32
-
-    private var isRunning: Bool { lock.withLock { socket >= 0 } }
 
     /// A server of its own (``shared(_:)`` gives the session's); `nil` when it cannot be started.
     init?(path: String) {
@@ -100,17 +93,10 @@ final class SessionSpawner: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         // Dup'd onto itself: close-on-exec is cleared for the server.
         posix_spawn_file_actions_adddup2(&actions, socket, socket)
+        // In launchprof's process group (the sweep for escaped processes leaves that group alone).
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        SpawnAttributes.prepare(&attributes, newGroup: false)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
         var pid: pid_t = 0
         let status = withCStrings([path, "--serve", String(socket)]) { argv in posix_spawn(&pid, path, &actions, &attributes, argv, environ) }
         return status == 0 ? pid : nil
