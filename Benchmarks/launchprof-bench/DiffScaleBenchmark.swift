@@ -121,22 +121,7 @@ struct DiffScaleBenchmark {
 
     /// Runs `arguments` with stdout and stderr to /dev/null: wall seconds, peak RSS bytes, exit status.
     func spawn(_ arguments: [String]) -> (Double, Int, Int32)? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let start = MonotonicClock.nanoseconds()
-        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let wall = Double(MonotonicClock.nanoseconds() - start) / 1e9
-        let exited = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (wall, Int(usage.ru_maxrss) * 1024, exited)
+        timedSpawn(arguments).map { ($0.wall, $0.peak, $0.status) }
     }
 
     /// Writes one result and returns the phase table of its durations (as a reader would build it) and its size.

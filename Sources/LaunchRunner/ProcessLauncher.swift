@@ -150,19 +150,10 @@ public struct ProcessLauncher: Sendable {
         // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
         if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // Its own process group, so a timeout can kill everything it started.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var attributes = posix_spawnattr_t()
+        SpawnAttributes.prepare(&attributes, newGroup: true)
+        defer { posix_spawnattr_destroy(&attributes) }
 
         var env = currentEnvironment()
         for (key, value) in environment { env[key] = value }
@@ -202,15 +193,39 @@ public struct ProcessLauncher: Sendable {
         let moves = runThrottle?.spawnerMoves ?? SpawnerMoves()
         let moveArguments =
             (containment.map { ["--join", $0.directory] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
-        let argv = spawner.map { [$0, String(reportPipe[1])] + moveArguments + ["--", executable] + command } ?? command
+        let spawnerOptions = moveArguments + ["--", executable] + command
+        let argv = spawner.map { [$0, String(reportPipe[1])] + spawnerOptions } ?? command
         let envp = env.map { "\($0.key)=\($0.value)" }
+        // One spawner for the whole session, forking the run's (``SessionSpawner``): for runs in a
+        // cgroup of their own, whose end needs no sweep for escaped processes.
+        let session = containment != nil && program?.spawnerSession == true ? spawner.flatMap(SessionSpawner.shared) : nil
 
         var pid: pid_t = 0
         var spawnReading: UInt64 = 0
         var spawnClock = SpawnClock.now()
         var registration: ExitCleanup.Registration?
+        /// Through the session's spawner: the status of its fork; `nil` when it has gone.
+        func startThroughSession(_ session: SessionSpawner) -> Int32? {
+            ExitCleanup.guarded { register in
+                spawnClock = SpawnClock.now()
+                spawnReading = spawnClock.monotonicNanoseconds
+                let request = SessionSpawner.Request(
+                    input: control[0] >= 0 ? control[0] : nil, output: outputPipe[1] >= 0 ? outputPipe[1] : nil,
+                    error: errorPipe[1], protocolDescriptor: protocolPipe[1], report: reportPipe[1],
+                    options: spawnerOptions, environment: envp)
+                switch session.start(request) {
+                case .spawner(let started)?:
+                    pid = started
+                    registration = register(ChildProcessGuard.ending(group: pid, token: runToken, containment: containment))
+                    return 0
+                case .failed(let error)?: return error
+                case nil: return nil
+                }
+            }
+        }
         func spawn() -> Int32 {
-            withCStrings(argv) { cArgv in
+            if let session, let status = startThroughSession(session) { return status }
+            return withCStrings(argv) { cArgv in
                 withCStrings(envp) { cEnvp in
                     // Spawned and registered at once: if launchprof is ending, the launch is ended with it.
                     ExitCleanup.guarded { register in
@@ -742,7 +757,9 @@ public struct ProcessLauncher: Sendable {
     /// what escaped the group with `setsid()` or `setpgid()`: the orphans re-parented here that carry
     /// the run's `token`, and reaps those of them already dead (``EscapedProcessReaper``).
     static func killAndReapGroup(_ group: pid_t, token: String, containment: RunContainment? = nil) {
-        defer { EscapedProcessReaper.sweep(token: token) }
+        // Escaped processes: the cgroup holds them all when there is one (and a session spawner,
+        // launchprof's child for the whole session, would make every sweep scan /proc).
+        defer { if containment == nil { EscapedProcessReaper.sweep(token: token) } }
         // Everything in the launch's cgroup at once, also what left the group and cleared its environment.
         containment?.end()
         guard kill(-group, SIGKILL) == 0 else { return }  // ESRCH: nothing left.
@@ -834,7 +851,7 @@ public struct ProcessLauncher: Sendable {
 }
 
 /// Calls `body` with a NULL-terminated C array of the strings.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
     var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
     pointers.append(nil)
     defer { for p in pointers { free(p) } }

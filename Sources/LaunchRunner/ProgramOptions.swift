@@ -24,6 +24,10 @@ public struct ProgramOptions: Sendable {
     /// is its own (see Sources/launchprof-spawn/spawn.c); `nil`: spawned directly, and a peak no
     /// larger than launchprof's own size at the spawn is not reported.
     public var spawner: String?
+    /// Whether the runs that have a cgroup of their own go through one spawner started for the
+    /// session, which forks each run's (``SessionSpawner``), rather than an exec of ``spawner`` per
+    /// run. The two give the same runs; `false` is for tests that compare them.
+    public var spawnerSession = true
     /// `--trace FORMAT`: the startup trace the program writes, read into the run's phases.
     public var trace: TraceCapture?
     /// Where a trace file launchprof names per run goes (git-trace2 without `--trace-file`).

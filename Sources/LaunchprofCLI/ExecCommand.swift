@@ -64,8 +64,9 @@ struct ExecCommand: ParsableCommand {
     func run() throws {
         if recording { try ResultMetadata.requireCommit(for: "exec --record") }
         let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
-        let plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
+        var plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
+        plan.recordsGitState = baselineCommand != nil || recording || report.keepsResult
         if let baselineCommand {
             let baseline = try ProgramLaunchPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
             defer { baseline.cleanUp() }

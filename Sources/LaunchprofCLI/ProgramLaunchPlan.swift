@@ -34,6 +34,9 @@ struct ProgramLaunchPlan: LaunchPlan {
     let tierInfo: TierInfo?
     /// How the tier was applied, as the result says it.
     let throttleText: String?
+    /// Whether the result records the git state (one `git status`: a few ms, a fifth of a short
+    /// program's one-run session): only a result that leaves the process needs it.
+    var recordsGitState = true
 
     /// What `--quiet` asked for.
     let quiet: Bool
@@ -154,7 +157,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         var result = LaunchResult(
             date: ResultMetadata.date(),
             manifest: ManifestInfo(name: name, path: "", sha256: identity),
-            host: HostInfo.current(), git: ResultMetadata.git(),
+            host: HostInfo.current(), git: recordsGitState ? ResultMetadata.git() : nil,
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)

@@ -92,6 +92,12 @@ struct ReportOutputOptions: ParsableArguments {
         return report
     }
 
+    /// Whether the result goes anywhere but the text report (a file, an export, another format):
+    /// then it must say everything, its git state too.
+    var keepsResult: Bool {
+        format != .text || [output, exportJSON, exportCSV, exportMarkdown, exportChromeTrace, exportSVG].contains { $0 != nil }
+    }
+
     /// Writes `--output` and the exports, prints the result's warnings on stderr (unless `quiet`),
     /// and prints the report (after a header and `notes`, unless `quiet`) or the JSON document.
     func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = []) throws {

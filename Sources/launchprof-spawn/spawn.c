@@ -1,6 +1,11 @@
 // launchprof-spawn: the small process `launchprof exec` starts each run through.
 //
 //   launchprof-spawn REPORT_FD [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...
+//   launchprof-spawn --serve SOCKET_FD
+//
+// The first form is one run (one exec of this file per run). The second is the session spawner:
+// started once, it forks a process per run that does exactly what the first form does, without
+// this file's exec and static start-up (see "The session spawner" below).
 //
 // --join DIRECTORY (the launch's own cgroup v2, `RunContainment`): the program is started inside it
 // from its first instruction, by clone3(CLONE_INTO_CGROUP) and execve instead of posix_spawn (moving
@@ -39,6 +44,8 @@
 #include <string.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -179,50 +186,50 @@ static int spawn_in_cgroup(const char *cgroup, char **program, const sigset_t *d
     return child.error;
 }
 
-int main(int argc, char **argv) {
-    static const char usage_text[] = "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...] (run by launchprof exec)\n";
-    if (argc < 5) {
-        report(2, usage_text, sizeof usage_text - 1);
-        return 127;
-    }
-    char *end = NULL;
-    errno = 0;
-    long fd = strtol(argv[1], &end, 10);
-    if (errno != 0 || end == argv[1] || *end != '\0' || fd < 3 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0) {
-        static const char bad[] = "launchprof-spawn: REPORT_FD must be an open descriptor number above 2\n";
-        report(2, bad, sizeof bad - 1);
-        return 127;
-    }
-    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+// The signals the spawner ignores (the program gets their default actions back), SIGPIPE's
+// default too: the set posix_spawn's and spawn_in_cgroup's child reset.
+static const int handled[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
-    // The cgroup files to enter and leave, then `--` and the program.
-    const char *enter[8], *leave[8];
-    int enters = 0, leaves = 0, next = 2;
-    const char *join = NULL;
-    if (next + 1 < argc && strcmp(argv[next], "--join") == 0) {
-        join = argv[next + 1];
-        next += 2;
-    }
-    while (next + 1 < argc && (strcmp(argv[next], "--enter") == 0 || strcmp(argv[next], "--leave") == 0)) {
-        int entering = strcmp(argv[next], "--enter") == 0;
-        if ((entering ? enters : leaves) == 8) break;
-        if (entering) enter[enters++] = argv[next + 1]; else leave[leaves++] = argv[next + 1];
-        next += 2;
-    }
-    if (next + 2 >= argc || strcmp(argv[next], "--") != 0) {
-        report(2, usage_text, sizeof usage_text - 1);
-        return 127;
-    }
-    char **program = argv + next + 1;
-
-    const int handled[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
-    sigset_t defaults;
-    sigemptyset(&defaults);
+static void ignore_handled_signals(sigset_t *defaults) {
+    sigemptyset(defaults);
     for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
         signal(handled[i], SIG_IGN);
-        sigaddset(&defaults, handled[i]);
+        sigaddset(defaults, handled[i]);
     }
-    sigaddset(&defaults, SIGPIPE);
+    sigaddset(defaults, SIGPIPE);
+}
+
+static const char usage_text[] =
+    "launchprof-spawn: usage: launchprof-spawn REPORT_FD [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 [ARGS...]\n"
+    "       launchprof-spawn --serve SOCKET_FD (run by launchprof exec)\n";
+
+// One run: `options` are [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0
+// ARGS... (`count` of them); the program gets `envp`. Spawns it, waits for it and reports on `fd`
+// (see the top of this file); returns this process's exit status.
+static int run_program(int fd, char **options, int count, char **envp) {
+    // The cgroup files to enter and leave, then `--` and the program.
+    const char *enter[8], *leave[8];
+    int enters = 0, leaves = 0, next = 0;
+    const char *join = NULL;
+    if (next + 1 < count && strcmp(options[next], "--join") == 0) {
+        join = options[next + 1];
+        next += 2;
+    }
+    while (next + 1 < count && (strcmp(options[next], "--enter") == 0 || strcmp(options[next], "--leave") == 0)) {
+        int entering = strcmp(options[next], "--enter") == 0;
+        if ((entering ? enters : leaves) == 8) break;
+        if (entering) enter[enters++] = options[next + 1]; else leave[leaves++] = options[next + 1];
+        next += 2;
+    }
+    if (next + 2 >= count || strcmp(options[next], "--") != 0) {
+        report(2, usage_text, sizeof usage_text - 1);
+        return 127;
+    }
+    char **program = options + next + 1;
+    environ = envp;
+
+    sigset_t defaults;
+    ignore_handled_signals(&defaults);
     sigset_t none;
     sigemptyset(&none);
 
@@ -252,7 +259,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < leaves; i++) (void)write_pid(leave[i]);
     if (status != 0) {
         length += snprintf(line + length, sizeof line - (size_t)length, "error %d\n", status);
-        report((int)fd, line, (size_t)length);
+        report(fd, line, (size_t)length);
         return 127;
     }
     int wstatus = 0;
@@ -265,6 +272,205 @@ int main(int argc, char **argv) {
     length += snprintf(line + length, sizeof line - (size_t)length, "exit %llu %d %lld %lld %ld\n", ended, wstatus,
                       (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
                       (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss);
-    report((int)fd, line, (size_t)length);
+    report(fd, line, (size_t)length);
     return 0;
+}
+
+// ---- The session spawner: `launchprof-spawn --serve SOCKET_FD` -------------------------------
+//
+// Started once per launchprof process (Sources/LaunchRunner/SessionSpawner.swift), it starts each
+// run's spawner without an exec: for every request on the socket it forks a child with CLONE_PARENT
+// (so the child is launchprof's own child, as a spawner launchprof spawned would be: its pidfd,
+// wait4 and process group work unchanged) that puts itself in a process group of its own, takes the
+// run's descriptors as 0, 1, 2, 3 and its report descriptor, and does what `run_program` does. The
+// server answers with the child's pid once the child leads its group. It ends when the socket
+// reaches its end (launchprof ended, however it ended).
+//
+// A request, on a SOCK_STREAM socket: a header of four uint32 (magic, the number of option
+// strings, the number of environment strings, the payload's length in bytes) sent with exactly
+// five descriptors (SCM_RIGHTS: standard input, output, error, the protocol descriptor, the report
+// descriptor), then the payload: the options then the environment, each string NUL-terminated.
+// The answer: one int32, the child's pid, or minus an errno (nothing was started).
+
+#define SERVE_MAGIC 0x4c505331u  // "LPS1"
+#define SERVE_DESCRIPTORS 5
+#define SERVE_MAX_PAYLOAD (64u << 20)
+#define SERVE_MAX_STRINGS (1u << 20)
+
+struct serve_header {
+    uint32_t magic, options, environment, length;
+};
+
+// Reads exactly `length` bytes: 0, or -1 at the end of the stream or on an error.
+static int read_fully(int fd, void *buffer, size_t length) {
+    char *at = buffer;
+    while (length > 0) {
+        ssize_t n = read(fd, at, length);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        at += n;
+        length -= (size_t)n;
+    }
+    return 0;
+}
+
+// Receives a request's header and descriptors: 1, 0 at the end of the stream, -1 when malformed.
+static int receive_header(int sock, struct serve_header *header, int descriptors[SERVE_DESCRIPTORS]) {
+    union {
+        char space[CMSG_SPACE(sizeof(int) * SERVE_DESCRIPTORS)];
+        struct cmsghdr align;
+    } control;
+    struct iovec part = {header, sizeof *header};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof control.space;
+    ssize_t n;
+    do n = recvmsg(sock, &message, MSG_CMSG_CLOEXEC); while (n < 0 && errno == EINTR);
+    if (n == 0) return 0;
+    if (n < 0) return -1;
+    int received = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c != NULL; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        for (int i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+            if (received < SERVE_DESCRIPTORS) descriptors[received++] = fd; else close(fd);
+        }
+    }
+    int complete = received == SERVE_DESCRIPTORS && (message.msg_flags & MSG_CTRUNC) == 0;
+    if (complete && (size_t)n < sizeof *header) complete = read_fully(sock, (char *)header + n, sizeof *header - (size_t)n) == 0;
+    if (!complete || header->magic != SERVE_MAGIC || header->length > SERVE_MAX_PAYLOAD ||
+        header->options < 3 || header->options > SERVE_MAX_STRINGS || header->environment > SERVE_MAX_STRINGS) {
+        for (int i = 0; i < received; i++) close(descriptors[i]);
+        return -1;
+    }
+    return 1;
+}
+
+// Points `strings` (count + 1 entries, NULL last) at the NUL-terminated strings of `payload`: 0, or
+// -1 when the payload holds another number of strings.
+static int split_strings(char *payload, uint32_t length, char **strings, uint32_t count) {
+    uint32_t found = 0, at = 0;
+    while (at < length && found < count) {
+        strings[found++] = payload + at;
+        char *nul = memchr(payload + at, 0, length - at);
+        if (nul == NULL) return -1;
+        at = (uint32_t)(nul - payload) + 1;
+    }
+    strings[found] = NULL;
+    return found == count && at == length ? 0 : -1;
+}
+
+// The forked child: its own process group (then `ready` is closed, which lets the server answer),
+// the run's descriptors in place, then the run.
+static void run_child(int sock, int ready, int descriptors[SERVE_DESCRIPTORS], char **options, int count, char **envp) {
+    close(sock);
+    setpgid(0, 0);
+    close(ready);
+    int high[SERVE_DESCRIPTORS];
+    for (int i = 0; i < SERVE_DESCRIPTORS; i++) {
+        high[i] = fcntl(descriptors[i], F_DUPFD_CLOEXEC, 20);
+        if (high[i] < 0) _exit(127);
+        close(descriptors[i]);
+    }
+    for (int i = 0; i < SERVE_DESCRIPTORS - 1; i++) {
+        if (dup2(high[i], i) < 0) _exit(127);
+        close(high[i]);
+    }
+    // Nothing else: what launchprof had open without close-on-exec when it started the server is
+    // not the run's (a spawned spawner passes on what is open at each spawn).
+    int report_fd = high[SERVE_DESCRIPTORS - 1];
+    close_range(SERVE_DESCRIPTORS - 1, (unsigned)report_fd - 1, 0);
+    close_range((unsigned)report_fd + 1, ~0U, 0);
+    _exit(run_program(report_fd, options, count, envp));
+}
+
+// Starts one request's run: the child's pid, or minus an errno.
+static int32_t start_run(int sock, int descriptors[SERVE_DESCRIPTORS], char **options, int count, char **envp) {
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) return -errno;
+    long pid = syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, NULL);
+    if (pid == 0) {
+        close(ready[0]);
+        run_child(sock, ready[1], descriptors, options, count, envp);
+    }
+    int saved = errno;
+    close(ready[1]);
+    if (pid > 0) {
+        // Until the child has closed its end (it leads its group) or died.
+        char byte;
+        while (read(ready[0], &byte, 1) < 0 && errno == EINTR) {}
+    }
+    close(ready[0]);
+    return pid > 0 ? (int32_t)pid : -(saved ? saved : EAGAIN);
+}
+
+static int serve(int sock) {
+    sigset_t defaults;
+    ignore_handled_signals(&defaults);
+    signal(SIGPIPE, SIG_IGN);
+    for (;;) {
+        struct serve_header header;
+        int descriptors[SERVE_DESCRIPTORS];
+        int received = receive_header(sock, &header, descriptors);
+        if (received == 0) return 0;
+        if (received < 0) return 127;
+        char *payload = malloc((size_t)header.length + 1);
+        char **strings = malloc(((size_t)header.options + header.environment + 2) * sizeof(char *));
+        int ok = payload != NULL && strings != NULL && read_fully(sock, payload, header.length) == 0;
+        ok = ok && split_strings(payload, header.length, strings, header.options + header.environment) == 0;
+        int32_t answer = -EPROTO;
+        if (ok) {
+            // The options end at the environment's first entry: NULL there (it was split into the slot after).
+            char **environment = strings + header.options + 1;
+            memmove(environment, strings + header.options, ((size_t)header.environment + 1) * sizeof(char *));
+            strings[header.options] = NULL;
+            answer = start_run(sock, descriptors, strings, (int)header.options, environment);
+        }
+        for (int i = 0; i < SERVE_DESCRIPTORS; i++) close(descriptors[i]);
+        free(payload);
+        free(strings);
+        if (!ok) return 127;
+        struct iovec part = {&answer, sizeof answer};
+        struct msghdr message;
+        memset(&message, 0, sizeof message);
+        message.msg_iov = &part;
+        message.msg_iovlen = 1;
+        ssize_t n;
+        do n = sendmsg(sock, &message, MSG_NOSIGNAL); while (n < 0 && errno == EINTR);
+        if (n != (ssize_t)sizeof answer) return 127;
+    }
+}
+
+// Parses a descriptor number argument: the descriptor, or -1 with a message.
+static int descriptor_argument(const char *text, const char *what) {
+    char *end = NULL;
+    errno = 0;
+    long fd = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || fd < 3 || fd > 1 << 20 || fcntl((int)fd, F_GETFD) < 0) {
+        char message[160];
+        int length = snprintf(message, sizeof message, "launchprof-spawn: %s must be an open descriptor number above 2\n", what);
+        report(2, message, (size_t)length);
+        return -1;
+    }
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+    return (int)fd;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--serve") == 0) {
+        int sock = descriptor_argument(argv[2], "SOCKET_FD");
+        return sock < 0 ? 127 : serve(sock);
+    }
+    if (argc < 5) {
+        report(2, usage_text, sizeof usage_text - 1);
+        return 127;
+    }
+    int fd = descriptor_argument(argv[1], "REPORT_FD");
+    if (fd < 0) return 127;
+    return run_program(fd, argv + 2, argc - 2, environ);
 }

@@ -225,19 +225,32 @@ enum Leftovers {
         return nil
     }
 
-    /// The processes whose environment holds `LAUNCHPROF_RUN=<pid>-`, or whose command line holds `marker`.
-    static func processes(ofLaunchprof pid: pid_t, marker: String?) -> [String] {
+    /// The processes whose environment holds `LAUNCHPROF_RUN=<pid>-` or launchprof's own `TMPDIR`
+    /// (what it started: its session spawner too), or whose command line holds `marker`.
+    static func processes(ofLaunchprof pid: pid_t, temporaryDirectory: String? = nil, marker: String?) -> [String] {
         let token = Array("\u{0}LAUNCHPROF_RUN=\(pid)-".utf8)
+        let environment = temporaryDirectory.map { Array("\u{0}TMPDIR=\($0)\u{0}".utf8) }
         var found: [String] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        for name in FileIO.entries(of: "/proc") where Int32(name) != nil {
+        for name in FileIO.entries(of: "/proc") where Int32(name) != nil && Int32(name) != pid {
             if contains("/proc/\(name)/environ", token, buffer: &buffer) {
                 found.append("\(name) (token)")
+            } else if let environment, contains("/proc/\(name)/environ", environment, buffer: &buffer) {
+                found.append("\(name) (launchprof's TMPDIR: \(String(decoding: Array(commandLine(name, buffer: &buffer)), as: UTF8.self)))")
             } else if let marker, contains("/proc/\(name)/cmdline", Array(marker.utf8), buffer: &buffer) {
                 found.append("\(name) (\(marker))")
             }
         }
         return found
+    }
+
+    /// The command line of process `name`, its arguments joined by spaces (its first 200 bytes).
+    static func commandLine(_ name: String, buffer: inout [UInt8]) -> ArraySlice<UInt8> {
+        let fd = open("/proc/\(name)/cmdline", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, min(200, $0.count)) }
+        return buffer[0..<max(0, n)].map { $0 == 0 ? UInt8(ascii: " ") : $0 }[...]
     }
 
     /// Whether the file at `path` (its first MiB, after a NUL put first) holds `needle`.
@@ -264,11 +277,11 @@ enum Leftovers {
 
     /// Expects nothing left by `run`: processes (given 1 s to finish exiting), temporary files, cgroups.
     static func expectNone(after run: Spawned, marker: String?, context: String) {
-        var processes = processes(ofLaunchprof: run.pid, marker: marker)
+        var processes = processes(ofLaunchprof: run.pid, temporaryDirectory: run.temporaryDirectory, marker: marker)
         let giveUp = Date().addingTimeInterval(1)
         while !processes.isEmpty, Date() < giveUp {
             usleep(20_000)
-            processes = self.processes(ofLaunchprof: run.pid, marker: marker)
+            processes = self.processes(ofLaunchprof: run.pid, temporaryDirectory: run.temporaryDirectory, marker: marker)
         }
         #expect(processes.isEmpty, "\(context): processes left: \(processes)")
         for entry in processes { if let pid = Int32(entry.split(separator: " ")[0]) { kill(pid, SIGKILL) } }

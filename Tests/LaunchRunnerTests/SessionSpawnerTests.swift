@@ -1,0 +1,170 @@
+import Testing
+@testable import LaunchRunner
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The session spawner (`launchprof-spawn --serve`, ``SessionSpawner``) against the spawner exec'd
+/// per run: the same runs (exit statuses, signals, environment, descriptors, process group, cgroup,
+/// errors), and its own life (it ends with its socket; a server that has gone is not used).
+@Suite struct SessionSpawnerTests {
+    static let spawner = ProgramLaunchTests.spawner
+    /// Runs get a cgroup of their own (the session spawner is used only for those).
+    static let contained = RunContainment.Pool.shared != nil
+
+    func launcher(_ script: String, session: Bool, _ configure: (inout ProgramOptions) -> Void = { _ in }) -> ProcessLauncher {
+        var launcher = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", script], timeout: 20)
+        var program = ProgramOptions()
+        program.spawner = Self.spawner
+        program.spawnerSession = session
+        configure(&program)
+        launcher.program = program
+        return launcher
+    }
+
+    /// What a program sees of its start, written by the shell to `file`, one fact a line.
+    static func observingScript(_ file: String) -> String {
+        """
+        stdin=$(readlink /proc/$$/fd/0)
+        stdout=$(readlink /proc/$$/fd/1)
+        ls /proc/$$/fd > \(file).fds
+        descriptors=$(sort -n \(file).fds | tr '\\n' ' ')
+        rm \(file).fds
+        {
+          echo "token=$LAUNCHPROF_RUN"
+          echo "fd=$LAUNCHPROF_FD"
+          echo "extra=$EXTRA"
+          echo "group=$(cut -d' ' -f5 /proc/$$/stat)"
+          echo "grandparent=$(cut -d' ' -f4 /proc/$PPID/stat)"
+          echo "parent=$(tr '\\0' ' ' < /proc/$PPID/cmdline)"
+          echo "cgroup=$(grep '^0::' /proc/$$/cgroup)"
+          echo "stdin=$stdin"
+          echo "stdout=$stdout"
+          echo "descriptors=$descriptors"
+          echo "signals=$(grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr '\\n\\t' '  ')"
+        } > \(file)
+        exit 7
+        """
+    }
+
+    static func facts(_ file: String) throws -> [String: String] {
+        let text = try FileIO.readText(file)
+        var facts: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            facts[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        return facts
+    }
+
+    @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
+    func bothPathsStartTheProgramAlike() throws {
+        var seen: [Bool: [String: String]] = [:]
+        for session in [true, false] {
+            let file = FileIO.temporaryDirectory + "/launchprof-session-\(getpid())-\(session)-\(UInt32.random(in: 0...UInt32.max))"
+            defer { unlink(file) }
+            var launcher = launcher(Self.observingScript(file), session: session) { $0.ignoreFailure = true }
+            launcher.environment = ["EXTRA": "a value with spaces"]
+            let record = try launcher.launch(index: 1)
+            #expect(record.process?.exitStatus == 7, "session \(session)")
+            #expect(record.process?.signal == nil)
+            #expect(try #require(record.peakResidentBytes) < 3 << 20, "the shell's own peak, session \(session)")
+            let facts = try Self.facts(file)
+            #expect(facts["token"]?.hasPrefix("\(getpid())-") == true, "LAUNCHPROF_RUN, session \(session)")
+            #expect(facts["fd"] == "3")
+            #expect(facts["extra"] == "a value with spaces")
+            // The run's spawner leads the program's process group and is launchprof's own child.
+            #expect(facts["group"] == record.pid.map(String.init), "session \(session)")
+            #expect(facts["grandparent"] == String(getpid()), "session \(session)")
+            #expect(facts["cgroup"]?.contains("/launchprof-") == true, "born in the run's cgroup: \(facts["cgroup"] ?? "")")
+            #expect(facts["stdin"] == "/dev/null" && facts["stdout"] == "/dev/null")
+            #expect(facts["parent"]?.contains("--serve") == session, "the run's spawner: \(facts["parent"] ?? "")")
+            seen[session] = facts
+        }
+        // Apart from the token, the spawner's own command line and the cgroup's name, the same start.
+        for key in ["fd", "extra", "stdin", "stdout", "signals"] {
+            #expect(seen[true]?[key] == seen[false]?[key], "\(key)")
+        }
+        // 0-3, nothing of the spawners'; the spawner exec'd per run also passes on what this process
+        // leaves open without close-on-exec at that moment (a test harness's descriptors).
+        // (10 and 11 are the shell's own: dash keeps copies of the descriptors it redirects there.)
+        let descriptors = (seen[true]?["descriptors"] ?? "").split(separator: " ").compactMap { Int($0) }
+        #expect(descriptors.filter { $0 < 10 } == [0, 1, 2, 3] && descriptors.allSatisfy { $0 < 4 || $0 == 10 || $0 == 11 }, "\(descriptors)")
+        #expect(seen[false]?["descriptors"]?.hasPrefix("0 1 2 3 ") == true)
+    }
+
+    @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
+    func exitStatusesAndSignalsAreTheProgramsOwn() throws {
+        let cases: [(script: String, status: Int?, signal: Int?)] = [
+            ("exit 0", 0, nil), ("exit 3", 3, nil), ("exit 255", 255, nil),
+            // The spawner ignores these; the program must get their default actions back.
+            ("kill -TERM $$", nil, Int(SIGTERM)), ("kill -INT $$", nil, Int(SIGINT)),
+            ("kill -HUP $$", nil, Int(SIGHUP)), ("kill -KILL $$", nil, Int(SIGKILL)),
+            ("kill -PIPE $$", nil, Int(SIGPIPE))
+        ]
+        for (script, status, signal) in cases {
+            for session in [true, false] {
+                let record = try launcher(script, session: session) { $0.ignoreFailure = true }.launch(index: 1)
+                #expect(record.process?.exitStatus == status, "\(script), session \(session)")
+                #expect(record.process?.signal == signal, "\(script), session \(session)")
+            }
+            if status != 0 {
+                let errors = [true, false].map { session in
+                    #expect(throws: RunnerError.self) { try launcher(script, session: session).launch(index: 1) }
+                }
+                #expect(errors[0] == errors[1], "\(script): the same error through both")
+            }
+        }
+    }
+
+    @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
+    func aProgramThatCannotBeExecutedFailsWithTheSameError() throws {
+        let notExecutable = FileIO.temporaryDirectory + "/launchprof-session-plain-\(getpid())"
+        try FileIO.writeAtomically("not a program\n", to: notExecutable)
+        defer { unlink(notExecutable) }
+        for (executable, reason) in [("/nonexistent/program", "No such file or directory"), (notExecutable, "Permission denied")] {
+            let errors = [true, false].map { session in
+                var launcher = launcher("", session: session)
+                launcher.executable = executable
+                launcher.arguments = []
+                return #expect(throws: RunnerError.self) { try launcher.launch(index: 1) }
+            }
+            #expect(errors[0] == .spawnFailed(executable: executable, reason: reason), "\(executable)")
+            #expect(errors[0] == errors[1])
+        }
+    }
+
+    @Test func theServerEndsWhenItsSocketCloses() throws {
+        var server = SessionSpawner(path: Self.spawner)
+        let pid = try #require(server?.pid)
+        #expect(kill(pid, 0) == 0)
+        server = nil
+        #expect(Self.waitForExit(pid) == 0, "ended by the end of its socket, with status 0")
+    }
+
+    @Test func aServerThatHasGoneIsNotUsed() throws {
+        let server = try #require(SessionSpawner(path: Self.spawner))
+        kill(server.pid, SIGKILL)
+        #expect(Self.waitForExit(server.pid) != nil)
+        var pipe: [Int32] = [-1, -1]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer { for fd in pipe { close(fd) } }
+        let request = SessionSpawner.Request(
+            input: nil, output: nil, error: pipe[1], protocolDescriptor: pipe[1], report: pipe[1], options: ["--", "/bin/true", "true"],
+            environment: [])
+        #expect(server.start(request) == nil, "the launcher then spawns the spawner itself")
+        #expect(server.start(request) == nil)
+    }
+
+    /// The exit status of the child `pid` once it has ended (polled, 30 s at most); `nil` if it did not.
+    static func waitForExit(_ pid: pid_t) -> Int32? {
+        let giveUp = MonotonicClock.nanoseconds() &+ 30_000_000_000
+        var status: Int32 = 0
+        while MonotonicClock.nanoseconds() < giveUp {
+            if waitpid(pid, &status, WNOHANG) == pid { return (status >> 8) & 0xff }
+            usleep(2000)
+        }
+        return nil
+    }
+}
