@@ -110,7 +110,7 @@ struct ExecPlan: LaunchPlan {
             guard let budget = device.memoryBudget else { throw InputError("--enforce-memory: the tier \(device.name) has no memory budget") }
             limit = budget
         }
-        let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit)
+        let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit, cores: device.throttledCores)
         let forced = options.throttle.flatMap(ThrottleMechanism.init(optionName:))
         let mechanism: ThrottleMechanism, fallback: String?
         do {
@@ -126,7 +126,7 @@ struct ExecPlan: LaunchPlan {
         let info = TierInfo(
             name: device.name, factors: [.cpu: factor], memoryBudget: device.memoryBudget, hostReference: reference?.seconds,
             backgroundMemory: device.backgroundMemory, calibration: calibrationInfo)
-        var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
+        var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) on \(spec.cores) core\(spec.cores == 1 ? "" : "s") by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }
         if let limit { text += ", memory limit \(limit >> 20) MiB" }
         text += "; the io, decode and draw factors cannot be applied to a program from outside"

@@ -121,6 +121,7 @@ final class DutyCycle: @unchecked Sendable {
         // The program's CPU clock, and its reading at the last stop (it counts from the program's birth).
         var clock = sparingLeader ? nil : ProgramCPUClock(process: group)
         var counted: UInt64 = 0
+        var clockCounts = true
         while true {
             if !first {
                 guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
@@ -132,12 +133,14 @@ final class DutyCycle: @unchecked Sendable {
             let stopped = MonotonicClock.nanoseconds()
             lock.withLock { cycleCount += 1 }
             var used: UInt64?
-            if clock == nil, sparingLeader, let found = ProgramCPUClock(childOf: group) {
+            if clock == nil, clockCounts, sparingLeader, let found = ProgramCPUClock(childOf: group) {
                 // Found after the first stop, its count covers quanta already paid for: from the next one.
                 clock = found
                 if !first { counted = found.nanoseconds() ?? 0 }
             }
-            if let now = clock?.nanoseconds() {
+            // A program with children computes off its clock: from then on each thread is F times slower.
+            if let reading = clock, reading.hasChildren() { clockCounts = false }
+            if clockCounts, let now = clock?.nanoseconds() {
                 used = now >= counted ? now - counted : 0
                 counted = now
             }

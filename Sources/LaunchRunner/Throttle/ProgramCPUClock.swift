@@ -28,6 +28,13 @@ struct ProgramCPUClock {
         self.init(process: child)
     }
 
+    /// Whether the process has started children (its main thread's, `/proc/PID/task/PID/children`):
+    /// their CPU time is not on its clock, so it no longer tells what the program computed.
+    func hasChildren() -> Bool {
+        guard let text = try? FileIO.readText("/proc/\(process)/task/\(process)/children") else { return false }
+        return text.contains { $0.isNumber }
+    }
+
     /// Nanoseconds of CPU the process has used since its start, or `nil` once it is gone.
     func nanoseconds() -> UInt64? {
         var time = timespec()

@@ -74,7 +74,7 @@ public final class RunThrottle: Sendable {
     private init(spec: ThrottleSpec, mechanism: ThrottleMechanism, cgroup: RunCgroup?, fallbackReason: String?) {
         self.spec = spec
         self.mechanism = mechanism
-        self.bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        self.bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         self.cgroup = cgroup
         self.fallbackReason = fallbackReason
     }
@@ -90,7 +90,7 @@ public final class RunThrottle: Sendable {
     ///   used; ``RunnerError/memoryLimitNeedsCgroup(reason:)``.
     public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(RunnerError) -> RunThrottle {
         try spec.validate()
-        let bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        let bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         if let forcing {
             if forcing == .signals {
                 if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for") }
@@ -158,7 +158,7 @@ public final class RunThrottle: Sendable {
         case .cgroupV2:
             if !throughSpawner { try cgroup?.attach(pid) }
         case .signals:
-            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor, sparingLeader: throughSpawner)
+            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor, cores: spec.cores, sparingLeader: throughSpawner)
             let previous = state.lock.withLock { () -> DutyCycle? in
                 defer { state.dutyCycle = cycle }
                 return state.dutyCycle
