@@ -156,9 +156,15 @@ struct ExecPlan: LaunchPlan {
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
-        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil).map(\.message)
+        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil, stretchLimit: stretchLimit).map(\.message)
         if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
         return result
+    }
+
+    /// The shortest program the runs' throttle stretches honestly, when a tier slows the CPU.
+    var stretchLimit: StretchLimit? {
+        guard let spec = launcher.throttle, spec.cpuFactor > 1, let mechanism = launcher.throttleMechanism else { return nil }
+        return StretchLimit(cpuSeconds: mechanism.shortestStretchedCPUSeconds, mechanism: mechanism.rawValue)
     }
 
     /// Runs the session (with a progress bar on a terminal) and returns the result.

@@ -29,6 +29,23 @@ enum LinuxThreadCalls {
         _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
     }
 
+    /// Raises the calling thread to `SCHED_FIFO` 1 with `SCHED_RESET_ON_FORK` where allowed, so that
+    /// it runs on at once when a child it spawns has started (which starts as an ordinary thread);
+    /// returns whether it did. ``lowerToOrdinary(_:)`` undoes it.
+    static func raiseForSpawn() -> Bool {
+        var parameters = sched_param()
+        parameters.sched_priority = 1
+        // SCHED_RESET_ON_FORK (0x40000000), which Swift's Glibc does not import.
+        return pthread_setschedparam(pthread_self(), SCHED_FIFO | 0x4000_0000, &parameters) == 0
+    }
+
+    /// Puts `thread` (of this process) back to the ordinary scheduling policy.
+    static func lowerToOrdinary(_ thread: pthread_t) {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        _ = pthread_setschedparam(thread, SCHED_OTHER, &parameters)
+    }
+
     /// Calls `body` with thread attributes for a new thread at `SCHED_FIFO` 1 (see
     /// ``raiseToRealTimeIfAllowed()``); `pthread_create` with them fails (EPERM) where that is not allowed.
     static func withRealTimeAttributes(_ body: (UnsafePointer<pthread_attr_t>) -> Int32) -> Int32 {

@@ -99,10 +99,10 @@ import Testing
 
     @Test func theDutyCycleRunsOneQuantumInFAndCentresTheLastOne() {
         let cycle = DutyCycle(group: 0, factor: 16)
-        #expect(cycle.runNanoseconds == 1_000_000)
-        #expect(cycle.stopNanoseconds == 15_000_000)
+        #expect(cycle.runNanoseconds == 500_000)
+        #expect(cycle.stopNanoseconds == 7_500_000)
         // The first stop is longer by half a quantum's stop: a program ends anywhere in its last quantum.
-        #expect(cycle.centringNanoseconds == 7_500_000)
+        #expect(cycle.centringNanoseconds == 3_750_000)
     }
 
     @Test func mechanismsHaveOptionNames() {
