@@ -124,6 +124,21 @@ final class DutyCycle: @unchecked Sendable {
         var clock = sparingLeader ? nil : ProgramCPUClock(process: group)
         var counted: UInt64 = 0
         var clockCounts = true
+        if sparingLeader {
+            // The spawner starts the program after its own exec: the first stop waits for it, or
+            // the program would run unstopped until the second.
+            switch awaitProgram() {
+            case .started(let found):
+                clock = found
+                continued = MonotonicClock.nanoseconds()
+            case .unknown:
+                break
+            case .over:
+                kill(-group, SIGCONT)
+                lock.withLock { ended = true }
+                return
+            }
+        }
         while true {
             if !first {
                 guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
@@ -157,6 +172,33 @@ final class DutyCycle: @unchecked Sendable {
         kill(-group, SIGCONT)
         lock.withLock { ended = true }
     }
+
+    /// What became of the program a spawner leading the group starts.
+    private enum AwaitedProgram {
+        /// It has started (the spawner's first child): its clock.
+        case started(ProgramCPUClock)
+        /// Cannot be told (no `/proc/PID/task/PID/children`, or not within ``programWaitNanoseconds``):
+        /// the cycle goes on without waiting, as for a group of its own.
+        case unknown
+        /// The cycle was stopped, or the spawner is gone.
+        case over
+    }
+
+    /// Polls every 50 µs for the program a spawner leading the group starts.
+    private func awaitProgram() -> AwaitedProgram {
+        guard access("/proc/\(group)/task/\(group)/children", R_OK) == 0 else { return .unknown }
+        let deadline = MonotonicClock.nanoseconds() &+ Self.programWaitNanoseconds
+        while MonotonicClock.nanoseconds() < deadline {
+            if let found = ProgramCPUClock(childOf: group) { return .started(found) }
+            guard leaderIsUnreaped() else { return .over }
+            if lock.wait(until: MonotonicClock.nanoseconds() &+ 50_000, for: { stopping }) { return .over }
+        }
+        return .unknown
+    }
+
+    /// How long a spawner may take to start the program (its own exec and the program's spawn: about
+    /// 1 ms here) before the cycle goes on without it.
+    static let programWaitNanoseconds: UInt64 = 1_000_000_000
 
     /// The stop owed after the group ran for `wall` nanoseconds in which the program used `cpu`
     /// nanoseconds of CPU (all its threads; `nil`: unknown), for cpu factor `factor` on a device of
