@@ -133,6 +133,12 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
 } else if arguments.first == "throttle" {
     // throttle [cgroup-v1|cgroup-v2|signals]: only the throttling benchmark, for one mechanism or each.
     ThrottleBenchmark(only: arguments.count > 1 ? ThrottleMechanism(optionName: arguments[1]) : nil).report()
+} else if arguments.first == "throttle-short" {
+    // throttle-short: only the short-program cells (issue 27 item 5), each mechanism alternated.
+    ThrottleBenchmark().reportShortPrograms()
+} else if arguments.first == "throttle-limits" {
+    // throttle-limits: only the documented limits (sleeping, threads on one and two cores).
+    ThrottleBenchmark().reportLimits()
 } else if arguments.first == "export" {
     // export [SIZE...]: every export of a result and of a comparison at 10⁴ and 10⁵ phases and threads.
     var bench = ExportScaleBenchmark()

@@ -11,6 +11,9 @@ extension LaunchWarning {
         case .overMemoryBudget(let peak, let budget, let tier):
             return
                 "peak resident memory \(MemoryFormat.mebibytes(peak)) is over the \(tier) memory budget of \(MemoryFormat.mebibytes(budget)): an app this large would be killed there"
+        case .tooShortToStretch(let cpu, let limit):
+            return
+                "the program computed for \(DurationFormat.format(cpu)) a run (median CPU time), less than the \(DurationFormat.format(limit.cpuSeconds)) that \(limit.mechanism) stretches within 15% of the factor: its emulated time is rough (docs/tiers.md, \"Short programs\")"
         }
     }
 }

@@ -57,6 +57,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case factorOutOfRange(Double)
     /// The memory limit is outside ``ThrottleSpec/memoryLimitRange``.
     case memoryLimitOutOfRange(Int)
+    /// The device's core count is outside ``ThrottleSpec/coreRange``.
+    case coresOutOfRange(Int)
     /// The mechanism asked for (`forcing:`) cannot be used here, and why.
     case throttleUnavailable(ThrottleMechanism, reason: String)
     /// A memory limit needs a cgroup, and none could be made here (why).
@@ -161,6 +163,9 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the cpu factor \(factor) is out of range: it must be from \(Self.format(ThrottleSpec.factorRange.lowerBound)) to \(Self.format(ThrottleSpec.factorRange.upperBound))"
         case .memoryLimitOutOfRange(let bytes):
             return "the memory limit of \(bytes) bytes is out of range: it must be from 1 MiB to 1 TiB"
+        case .coresOutOfRange(let cores):
+            return
+                "the device's \(cores) cores are out of range: it must have from \(ThrottleSpec.coreRange.lowerBound) to \(ThrottleSpec.coreRange.upperBound)"
         case .throttleUnavailable(let mechanism, let reason):
             return "cannot throttle with \(mechanism.rawValue): \(reason)"
         case .memoryLimitNeedsCgroup(let reason):

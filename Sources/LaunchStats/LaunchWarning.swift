@@ -7,13 +7,16 @@ public enum LaunchWarning: Equatable, Sendable {
     case firstRunOutlier(total: Double, median: Double)
     /// The largest peak resident memory of the runs is over the tier's memory budget (bytes).
     case overMemoryBudget(peak: Int, budget: Int, tier: String)
+    /// A program throttled from outside (`exec --tier`) computed for less (its runs' median CPU
+    /// seconds) than the shortest its throttle stretches honestly (``StretchLimit``).
+    case tooShortToStretch(cpu: Double, limit: StretchLimit)
 
     /// How much slower than the median run 1 must also be to be reported: with nearly identical
     /// runs the spread is so small that a difference of microseconds would count as an outlier.
     public static let outlierMinimumExcess = 0.1
 
     /// The warnings about `result`'s runs; `memoryBudget` is the tier's, in bytes, when a tier ran.
-    public static func warnings(for result: LaunchResult, memoryBudget: Int?) -> [LaunchWarning] {
+    public static func warnings(for result: LaunchResult, memoryBudget: Int?, stretchLimit: StretchLimit? = nil) -> [LaunchWarning] {
         var warnings: [LaunchWarning] = []
         let totals = result.runs.map(\.total)
         if totals.count >= 3, Outliers.indexes(totals).contains(0), let summary = Summary(totals),
@@ -25,6 +28,10 @@ public enum LaunchWarning: Equatable, Sendable {
             let peak = result.runs.compactMap(\.peakResidentBytes).max(), peak > memoryBudget
         {
             warnings.append(.overMemoryBudget(peak: peak, budget: memoryBudget, tier: tier.name))
+        }
+        let cpu = result.runs.compactMap { $0.process.map { $0.user + $0.system } }
+        if let stretchLimit, cpu.count == result.runs.count, let median = Summary(cpu)?.median, median < stretchLimit.cpuSeconds {
+            warnings.append(.tooShortToStretch(cpu: median, limit: stretchLimit))
         }
         return warnings
     }

@@ -17,11 +17,24 @@ public struct DeviceTier: Equatable, Sendable {
     public var memoryBudget: Int?
     /// Dirty memory an app may keep in the background, in bytes (`backgroundMemoryMB`).
     public var backgroundMemory: Int?
+    /// The device's CPU cores (``coreRange``), or `nil` when the tier does not say: how many of a
+    /// program's threads compute at once, each slowed only by the cpu factor (docs/tiers.md, "Cores").
+    public var cores: Int?
+
+    /// The core counts a tier may state: 1 to 256.
+    public static let coreRange = 1...256
+    /// The cores a throttle assumes for a tier that states none: one, as before tiers had cores
+    /// (a launch is mostly one thread).
+    public static let assumedCores = 1
+
+    /// The cores a throttle of a program gives this device: ``cores``, or ``assumedCores``.
+    public var throttledCores: Int { cores ?? Self.assumedCores }
 
     public init(
         name: String, description: String, referenceSeconds: [PhaseKind: Double]? = nil,
-        fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil, backgroundMemory: Int? = nil
+        fixedFactors: [PhaseKind: Double]? = nil, memoryBudget: Int? = nil, backgroundMemory: Int? = nil, cores: Int? = nil
     ) {
+        self.cores = cores
         self.backgroundMemory = backgroundMemory
         self.name = name
         self.description = description

@@ -41,7 +41,7 @@ public struct TierTable: Sendable {
         for (i, item) in list.enumerated() {
             let path = "\(file): tiers[\(i)]"
             guard let entry = item as? [String: Any] else { throw TierError("\(path): expected an object") }
-            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB"]
+            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB", "cores"]
             if let unknown = entry.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(allowed.sorted().joined(separator: ", ")))")
             }
@@ -78,12 +78,25 @@ public struct TierTable: Sendable {
                 }
                 background = Int(mb * 1_048_576)
             }
+            let cores = try Self.cores(entry["cores"], path: path)
             tiers.append(
                 DeviceTier(
                     name: name, description: entry["description"] as? String ?? "",
-                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background))
+                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background,
+                    cores: cores))
         }
         self.tiers = tiers
+    }
+
+    /// A tier's `cores`: a whole number in ``DeviceTier/coreRange``, or `nil` when absent.
+    private static func cores(_ value: Any?, path: String) throws(TierError) -> Int? {
+        guard let value else { return nil }
+        let range = DeviceTier.coreRange
+        guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, let whole = Int(exactly: number), range.contains(whole)
+        else {
+            throw TierError("\(path).cores: expected a whole number of cores from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return whole
     }
 
     /// The built-in table with the tiers of `file` added, or replacing built-in tiers of the same name.
@@ -118,13 +131,13 @@ public struct TierTable: Sendable {
             { "name": "host", "description": "this machine, no scaling",
               "factors": { "cpu": 1, "io": 1, "decode": 1, "draw": 1 } },
             { "name": "iphone-3gs", "description": "iPhone 3GS (2009): 600 MHz Cortex-A8, 256 MB; the classic app launched in ~2 s",
-              "memoryBudgetMB": 96, "backgroundMemoryMB": 24,
+              "memoryBudgetMB": 96, "backgroundMemoryMB": 24, "cores": 1,
               "referenceSeconds": { "cpu": 0.0543, "io": 0.0726, "decode": 0.0746, "draw": 0.7160 } },
             { "name": "ipod-touch-2g", "description": "iPod touch 2G (2008): 533 MHz ARM11, 128 MB; the classic app launched in ~3 s",
-              "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
+              "memoryBudgetMB": 40, "backgroundMemoryMB": 10, "cores": 1,
               "referenceSeconds": { "cpu": 0.0814, "io": 0.1088, "decode": 0.1119, "draw": 1.0741 } },
             { "name": "iphone-1g", "description": "original iPhone (2007): 412 MHz ARM11, 128 MB; the classic app launched in ~4 s",
-              "memoryBudgetMB": 40, "backgroundMemoryMB": 10,
+              "memoryBudgetMB": 40, "backgroundMemoryMB": 10, "cores": 1,
               "referenceSeconds": { "cpu": 0.1086, "io": 0.1451, "decode": 0.1491, "draw": 1.4321 } }
           ]
         }

@@ -116,7 +116,7 @@ struct ProgramLaunchPlan: LaunchPlan {
             guard let budget = device.memoryBudget else { throw InputError(LaunchRefusal.noMemoryBudget(tier: device.name).message) }
             limit = budget
         }
-        let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit)
+        let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit, cores: device.throttledCores)
         let forced = options.throttle
         let mechanism: ThrottleMechanism, fallback: String?
         do {
@@ -131,7 +131,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         launcher.memoryLimitLabel = "\(device.name) memory budget"
         var info = tier.info
         info.factors = [.cpu: factor]
-        var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) by \(mechanism.rawValue)"
+        var text = "cpu ×\(SecondsFormat.format(factor, precision: 1)) on \(spec.cores) core\(spec.cores == 1 ? "" : "s") by \(mechanism.rawValue)"
         if let fallback { text += " (no cgroup: \(fallback))" }
         if let limit { text += ", memory limit \(limit >> 20) MiB" }
         text += "; the io, decode and draw factors cannot be applied to a program from outside"
@@ -161,12 +161,18 @@ struct ProgramLaunchPlan: LaunchPlan {
             configuration: RunConfiguration(runs: records.count, warmup: warmup, mode: cold ? .cold : .warm, timeout: timeout, tier: tierInfo, metric: metric),
             runs: records)
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
-        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil).map(\.message)
+        result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil, stretchLimit: stretchLimit).map(\.message)
         if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
         return result
     }
 
     var target: LaunchTarget { .program(command, name: name) }
+
+    /// The shortest program the runs' throttle stretches honestly, when a tier slows the CPU.
+    var stretchLimit: StretchLimit? {
+        guard let spec = launcher.throttle, spec.cpuFactor > 1, let mechanism = launcher.throttleMechanism else { return nil }
+        return StretchLimit(cpuSeconds: mechanism.shortestStretchedCPUSeconds, mechanism: mechanism.rawValue)
+    }
 
     /// Phases reported over the protocol without the client's Callgrind dumps: the program gets its
     /// whole-process count only, and the warning says why.

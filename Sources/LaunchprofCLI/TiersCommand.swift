@@ -53,12 +53,12 @@ struct TiersCommand: ParsableCommand {
             print("{ \(fields.joined(separator: ", ")) }")
             return
         }
-        var rows = [["tier", "cpu", "io", "decode", "draw", "memory", "description"]]
+        var rows = [["tier", "cpu", "io", "decode", "draw", "memory", "cores", "description"]]
         for tier in table.tiers {
             let factors = tier.factors(host: reference)
             rows.append(
                 [tier.name] + PhaseKind.allCases.map { "×" + SecondsFormat.format(factors[$0] ?? 1, precision: 1) }
-                    + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.description])
+                    + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.cores.map(String.init) ?? "-", tier.description])
         }
         print(TextTable.render(rows), terminator: "")
         print("")

@@ -39,4 +39,21 @@ struct LaunchWarningTests {
         #expect(LaunchWarning.warnings(for: over, memoryBudget: 2000) == [])
         #expect(LaunchWarning.warnings(for: result(totals: [0.1, 0.1, 0.1], peaks: [1500]), memoryBudget: 1000) == [])  // No tier ran.
     }
+
+    /// Runs of a program with these CPU seconds (user + system).
+    func programRuns(cpu: [Double]) -> LaunchResult {
+        var programs = result(totals: cpu.map { $0 * 16 }, tier: true)
+        for i in programs.runs.indices { programs.runs[i].process = ProcessRecord(user: cpu[i] * 0.75, system: cpu[i] * 0.25, exitStatus: 0) }
+        return programs
+    }
+
+    @Test func aProgramShorterThanItsThrottleStretchesIsWarnedAboutWithItsMedianCPUTime() {
+        let limit = StretchLimit(cpuSeconds: 0.02, mechanism: "cgroup v1 cpu.cfs_quota_us")
+        let short = LaunchWarning.warnings(for: programRuns(cpu: [0.002, 0.003, 0.0025]), memoryBudget: nil, stretchLimit: limit)
+        #expect(short == [.tooShortToStretch(cpu: 0.0025, limit: limit)])
+        // Long enough, or no throttle (no limit), or the built-in app (no process records): nothing.
+        #expect(LaunchWarning.warnings(for: programRuns(cpu: [0.03, 0.001, 0.025]), memoryBudget: nil, stretchLimit: limit) == [])
+        #expect(LaunchWarning.warnings(for: programRuns(cpu: [0.002, 0.002, 0.002]), memoryBudget: nil) == [])
+        #expect(LaunchWarning.warnings(for: result(totals: [0.001, 0.001, 0.001], tier: true), memoryBudget: nil, stretchLimit: limit) == [])
+    }
 }

@@ -19,6 +19,31 @@ import Glibc
         #expect(try table.tier(named: "host").isIdentity)
     }
 
+    @Test func aTierStatesItsCoresAndTheClassicDevicesHaveOne() throws {
+        let json = #"{"tiers": [{"name": "quad", "factors": {"cpu": 4}, "cores": 4}, {"name": "unsaid", "factors": {"cpu": 2}}]}"#
+        let table = try TierTable(json: Array(json.utf8), file: "t.json")
+        #expect(table.tiers[0].cores == 4 && table.tiers[0].throttledCores == 4)
+        // A tier that says nothing is throttled as one core, as before tiers had cores.
+        #expect(table.tiers[1].cores == nil && table.tiers[1].throttledCores == 1)
+        for name in ["iphone-3gs", "ipod-touch-2g", "iphone-1g"] { #expect(try TierTable.builtIn.tier(named: name).cores == 1) }
+        #expect(try TierTable.builtIn.tier(named: "host").cores == nil)
+    }
+
+    @Test(arguments: ["0", "-1", "257", "1.5", #""2""#, "1e300", "null", "{}"])
+    func badCoresNameTheKeyPathAndTheRange(_ value: String) {
+        let json = #"{"tiers": [{"name": "x", "factors": {"cpu": 2}}, {"name": "y", "factors": {"cpu": 2}, "cores": "# + value + "}]}"
+        var message = "no error"
+        do { _ = try TierTable(json: Array(json.utf8), file: "t.json") } catch { message = error.description }
+        #expect(message == "t.json: tiers[1].cores: expected a whole number of cores from 1 to 256")
+    }
+
+    @Test func theCoreRangeEndsAreAccepted() throws {
+        for cores in [DeviceTier.coreRange.lowerBound, DeviceTier.coreRange.upperBound] {
+            let json = #"{"tiers": [{"name": "x", "factors": {"cpu": 2}, "cores": "# + String(cores) + "}]}"
+            #expect(try TierTable(json: Array(json.utf8), file: "t.json").tiers[0].cores == cores)
+        }
+    }
+
     @Test func calibratedFactorsDivideDeviceByHostAndNeverGoBelowOne() {
         let tier = DeviceTier(name: "d", description: "", referenceSeconds: [.cpu: 2, .io: 0.5, .decode: 1, .draw: 3])
         let host = HostReference(seconds: [.cpu: 1, .io: 1, .decode: 0.25, .draw: 1])

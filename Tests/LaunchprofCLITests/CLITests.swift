@@ -260,6 +260,7 @@ enum CLI {
         #expect(outcome.status == 0)
         for name in ["host", "iphone-3gs", "ipod-touch-2g", "iphone-1g"] { #expect(outcome.stdout.contains(name)) }
         #expect(outcome.stdout.contains("96.0 MiB"))
+        #expect(outcome.stdout.split(separator: "\n").first?.contains("cores") == true, "the tiers' cores are listed")
         let calibrate = try CLI.run(["tiers", "--calibrate"])
         #expect(calibrate.stdout.contains(#/\{ "cpu": \d+\.\d+, "io": \d+\.\d+, "decode": \d+\.\d+, "draw": \d+\.\d+ \}/#))
     }

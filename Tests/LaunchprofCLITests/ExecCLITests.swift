@@ -336,6 +336,21 @@ import LaunchExport
         #expect(outcome.stderr.contains("the app was killed: over the slow memory budget of 3 MiB"), "\(outcome.stderr)")
     }
 
+    /// /bin/true computes for well under a millisecond: less than any throttle stretches honestly.
+    @Test(arguments: ["", "signals"]) func aProgramTooShortToStretchIsWarnedAbout(_ mechanism: String) throws {
+        let tiers = try tiersFile(cpu: 4, memoryMB: 64)
+        var arguments = ["exec", "--runs", "2", "--format", "json", "--tier", "slow", "--tiers", tiers]
+        if !mechanism.isEmpty { arguments += ["--throttle", mechanism] }
+        let outcome = try CLI.run(arguments + ["--", "/bin/true"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let result = try ResultFile.decode(Array(outcome.stdout.utf8), path: "stdout")
+        #expect(
+            result.warnings.contains { $0.hasPrefix("the program computed for ") && $0.hasSuffix("(docs/tiers.md, \"Short programs\")") },
+            "\(result.warnings)")
+        // A tier without cores is throttled as one core.
+        #expect(result.command?.throttle?.contains(" on 1 core by ") == true, "\(result.command?.throttle ?? "")")
+    }
+
     @Test func tierOptionsAreChecked() throws {
         for (arguments, fragment) in [
             (["exec", "--enforce-memory", "--", "/bin/true"], "--enforce-memory needs --tier NAME"),

@@ -4,9 +4,13 @@ import Glibc
 import LaunchCore
 
 /// The fallback where no cgroup can be made (no permission, a read-only or missing hierarchy): a
-/// thread of the launcher lets the run's process group run for a quantum (``quantumNanoseconds``,
-/// 2 ms), then stops it (SIGSTOP to the whole group) for (F − 1) quanta, and so on, so each of its
-/// threads gets 1/F of the wall time.
+/// thread of the launcher stops the run's process group (SIGSTOP to the whole group) as soon as it
+/// starts, then lets it run for a quantum (``quantumNanoseconds``, 0.5 ms), stops it for (F − 1)
+/// quanta, and so on, so each of its threads gets 1/F of the wall time. The first stop also pays
+/// for the time since the spawn and half a quantum more (``centringNanoseconds``), so that a short
+/// program, which ends inside a quantum, is stretched by F give or take half a quantum's stop. The
+/// thread runs at real-time priority where it may (root, `CAP_SYS_NICE`), so that its stops and
+/// continues are on time on a busy machine.
 ///
 /// A stop lasts (F − 1) × the time the group was actually let run (from the SIGCONT to the
 /// SIGSTOP, however late the thread woke up), less what the previous stop overran, so the ratio holds
@@ -17,16 +21,28 @@ import LaunchCore
 /// the leader has been reaped: from then on its pid, the group's id, may be given to another process
 /// (`pid_max` is 32,768 here), which must never be signalled.
 final class DutyCycle: @unchecked Sendable {
-    /// The running quantum (2 ms): measured within about 10% of F for single-threaded programs.
-    static let quantumNanoseconds: UInt64 = 2_000_000
+    /// The running quantum (0.5 ms). A program that ends during a quantum skips the stop it would
+    /// owe for it, so the quantum is the grain of a short program's stretch (``centringNanoseconds``):
+    /// ± (F − 1) × 0.25 ms, ±11% of a 2 ms program's stretched time. With 1 ms, a 2 ms program at
+    /// F = 16 stretched 0.85 F at the median (a fixed length ends at a fixed point of its last quantum).
+    static let quantumNanoseconds: UInt64 = 500_000
 
     let group: pid_t
     /// Whether the group's leader (a spawner, waiting for the program) is continued right after
     /// each stop of the group, so that it never sits stopped when the program ends.
     let sparingLeader: Bool
+    /// The device's cores: how many of the program's threads compute at once unslowed by each other.
+    let cores: Int
     let runNanoseconds: UInt64
     /// The stop for a full running quantum: (F − 1) × the quantum.
     let stopNanoseconds: UInt64
+    /// Added to the first stop: (F − 1) × half a quantum. A program ends during its last quantum,
+    /// anywhere in it, and skips the stop it would owe for it: without this, a run is short by
+    /// 0 to (F − 1) quanta (a 2 ms program at F = 16 by up to 21%); with it, by −½ to +½ of that,
+    /// centred on the true stretch.
+    let centringNanoseconds: UInt64
+    /// When the group started running (its spawn): it is stopped at once, owing for the time since.
+    let runningSince: UInt64
     /// F − 1.
     private let stopPerRun: Double
     private let lock = ConditionLock()
@@ -40,13 +56,20 @@ final class DutyCycle: @unchecked Sendable {
 
     /// A duty cycle for the process group `group` (its leader's pid, > 1, a child of this process)
     /// and cpu factor `factor` (≥ 1).
-    init(group: pid_t, factor: Double, sparingLeader: Bool = false, quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds) {
+    /// `runningSince`: when the group was spawned (by default, now).
+    init(
+        group: pid_t, factor: Double, cores: Int = 1, sparingLeader: Bool = false,
+        quantumNanoseconds: UInt64 = DutyCycle.quantumNanoseconds, runningSince: UInt64 = MonotonicClock.nanoseconds()
+    ) {
         self.group = group
+        self.cores = max(1, cores)
         self.sparingLeader = sparingLeader
+        self.runningSince = runningSince
         runNanoseconds = quantumNanoseconds
         let clamped = factor.isFinite ? min(max(factor, 1), ThrottleSpec.factorRange.upperBound) : 1
         stopPerRun = clamped - 1
         stopNanoseconds = UInt64(stopPerRun * Double(quantumNanoseconds))
+        centringNanoseconds = stopNanoseconds / 2
     }
 
     /// Starts the thread (nothing to do for a factor of 1).
@@ -56,12 +79,13 @@ final class DutyCycle: @unchecked Sendable {
         registration = ExitCleanup.register { kill(-group, SIGCONT) }
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &created, nil,
-            { raw in
-                Unmanaged<DutyCycle>.fromOpaque(raw!).takeRetainedValue().run()
-                return nil
-            }, context)
+        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+            Unmanaged<DutyCycle>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }
+        // Real-time from its birth where allowed, so that its first stop is not late on a busy machine.
+        var status = LinuxThreadCalls.withRealTimeAttributes { attributes in pthread_create(&created, attributes, body, context) }
+        if status != 0 { status = pthread_create(&created, nil, body, context) }
         guard status == 0 else {
             Unmanaged<DutyCycle>.fromOpaque(context).release()
             if let registration { ExitCleanup.unregister(registration) }
@@ -88,18 +112,58 @@ final class DutyCycle: @unchecked Sendable {
     var hasEnded: Bool { lock.withLock { ended } }
 
     private func run() {
+        LinuxThreadCalls.raiseToRealTimeIfAllowed()
         // How much longer than asked the previous stop lasted, taken off the next one.
         var overrun: UInt64 = 0
+        // The group has run since its spawn: it is stopped at once, and its first stop is longer by
+        // (F − 1) × half a quantum (``centringNanoseconds``).
+        var continued = runningSince
+        var extra = centringNanoseconds
+        var first = true
+        // The program's CPU clock, and its reading at the last stop (it counts from the program's birth).
+        var clock = sparingLeader ? nil : ProgramCPUClock(process: group)
+        var counted: UInt64 = 0
+        var clockCounts = true
+        if sparingLeader {
+            // The spawner starts the program after its own exec: the first stop waits for it, or
+            // the program would run unstopped until the second.
+            switch awaitProgram() {
+            case .started(let found):
+                clock = found
+                continued = MonotonicClock.nanoseconds()
+            case .unknown:
+                break
+            case .over:
+                kill(-group, SIGCONT)
+                lock.withLock { ended = true }
+                return
+            }
+        }
         while true {
-            guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
-            let continued = MonotonicClock.nanoseconds()
-            if lock.wait(until: continued &+ runNanoseconds, for: { stopping }) { break }
+            if !first {
+                guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
+                continued = MonotonicClock.nanoseconds()
+                if lock.wait(until: continued &+ runNanoseconds, for: { stopping }) { break }
+            }
             guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { break }
             if sparingLeader { kill(group, SIGCONT) }
             let stopped = MonotonicClock.nanoseconds()
             lock.withLock { cycleCount += 1 }
-            // Ran for up to a few seconds: no overflow; at most 1,000 × that.
-            let due = UInt64(stopPerRun * Double(stopped - continued))
+            var used: UInt64?
+            if clock == nil, clockCounts, sparingLeader, let found = ProgramCPUClock(childOf: group) {
+                // Found after the first stop, its count covers quanta already paid for: from the next one.
+                clock = found
+                if !first { counted = found.nanoseconds() ?? 0 }
+            }
+            // A program with children computes off its clock: from then on each thread is F times slower.
+            if let reading = clock, reading.hasChildren() { clockCounts = false }
+            if clockCounts, let now = clock?.nanoseconds() {
+                used = now >= counted ? now - counted : 0
+                counted = now
+            }
+            first = false
+            let due = Self.owedStop(factor: stopPerRun + 1, cores: cores, wall: stopped - continued, cpu: used) &+ extra
+            extra = 0
             let wanted = due > overrun ? due - overrun : 0
             if lock.wait(until: stopped &+ wanted, for: { stopping }) { break }
             let lasted = MonotonicClock.nanoseconds() - stopped
@@ -107,6 +171,47 @@ final class DutyCycle: @unchecked Sendable {
         }
         kill(-group, SIGCONT)
         lock.withLock { ended = true }
+    }
+
+    /// What became of the program a spawner leading the group starts.
+    private enum AwaitedProgram {
+        /// It has started (the spawner's first child): its clock.
+        case started(ProgramCPUClock)
+        /// Cannot be told (no `/proc/PID/task/PID/children`, or not within ``programWaitNanoseconds``):
+        /// the cycle goes on without waiting, as for a group of its own.
+        case unknown
+        /// The cycle was stopped, or the spawner is gone.
+        case over
+    }
+
+    /// Polls every 50 µs for the program a spawner leading the group starts.
+    private func awaitProgram() -> AwaitedProgram {
+        guard access("/proc/\(group)/task/\(group)/children", R_OK) == 0 else { return .unknown }
+        let deadline = MonotonicClock.nanoseconds() &+ Self.programWaitNanoseconds
+        while MonotonicClock.nanoseconds() < deadline {
+            if let found = ProgramCPUClock(childOf: group) { return .started(found) }
+            guard leaderIsUnreaped() else { return .over }
+            if lock.wait(until: MonotonicClock.nanoseconds() &+ 50_000, for: { stopping }) { return .over }
+        }
+        return .unknown
+    }
+
+    /// How long a spawner may take to start the program (its own exec and the program's spawn: about
+    /// 1 ms here) before the cycle goes on without it.
+    static let programWaitNanoseconds: UInt64 = 1_000_000_000
+
+    /// The stop owed after the group ran for `wall` nanoseconds in which the program used `cpu`
+    /// nanoseconds of CPU (all its threads; `nil`: unknown), for cpu factor `factor` on a device of
+    /// `cores` cores. That work takes the device F × max(cpu ÷ cores, min(cpu, wall)): one thread
+    /// computing is F times slower; k threads computing at once share min(k, cores) cores. The
+    /// quantum already took `wall`, so time the program waited for a CPU here (a busy machine) is
+    /// not owed again. Unknown CPU time: (F − 1) × `wall`, each thread F times slower.
+    static func owedStop(factor: Double, cores: Int, wall: UInt64, cpu: UInt64?) -> UInt64 {
+        guard let cpu else { return UInt64(max(0, factor - 1) * Double(wall)) }
+        let work = max(Double(cpu) / Double(max(cores, 1)), min(Double(cpu), Double(wall)))
+        let device = factor * work
+        // At most 1,000 × a few seconds: no overflow.
+        return device > Double(wall) ? UInt64(device - Double(wall)) : 0
     }
 
     /// Whether the leader is still this process's child, running or a zombie not yet reaped

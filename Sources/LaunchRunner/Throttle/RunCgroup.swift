@@ -155,7 +155,7 @@ struct RunCgroup: Sendable {
         }
         for (index, directory) in directories.enumerated() {
             let path = directory.path + "/tasks"
-            if let error = CgroupFile.writeReturningError(String(tid), to: path) {
+            if let error = CgroupFile.writeReturningError(Self.movingThread(tid), to: path) {
                 _ = leave(thread: tid, to: Array(origins.prefix(index)))
                 throw .cgroup(path: path, action: "move the launching thread in", reason: CgroupFile.describe(error))
             }
@@ -168,17 +168,28 @@ struct RunCgroup: Sendable {
     func leave(thread tid: pid_t, to origins: [String]) -> String? {
         var problems: [String] = []
         for (directory, origin) in zip(directories, origins) {
-            guard CgroupFile.writeReturningError(String(tid), to: origin + "/tasks") != nil else { continue }
-            if let error = CgroupFile.writeReturningError(String(tid), to: directory.parent + "/tasks") {
+            guard CgroupFile.writeReturningError(Self.movingThread(tid), to: origin + "/tasks") != nil else { continue }
+            if let error = CgroupFile.writeReturningError(Self.movingThread(tid), to: directory.parent + "/tasks") {
                 problems.append("the launching thread could not leave \(directory.path): \(CgroupFile.describe(error))")
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
-    /// What a spawner writes its pid to around its spawn (``SpawnerMoves``).
+    /// What v1 `tasks` is given to move the thread `tid`: `0` (the writing thread itself) when `tid`
+    /// is the calling thread. The kernel moves the writing thread without taking the global lock
+    /// that a move by number takes (`cgroup_threadgroup_rwsem`, whose write side waits for an RCU
+    /// grace period): measured here at load 10, 0.1 ms instead of 15–44 ms.
+    static func movingThread(_ tid: pid_t) -> String {
+        tid == LinuxThreadCalls.currentThread() ? "0" : String(tid)
+    }
+
+    /// What a spawner writes `0` (itself) to around its spawn (``SpawnerMoves``): v1 `tasks` (a
+    /// single-threaded spawner's one thread is the whole process, and a thread moving itself takes
+    /// no global lock), v2 `cgroup.procs`.
     var spawnerMoves: SpawnerMoves {
-        SpawnerMoves(enter: directories.map { $0.path + "/cgroup.procs" }, leave: directories.map { $0.origin + "/cgroup.procs" })
+        let file = mechanism == .cgroupV1 ? "/tasks" : "/cgroup.procs"
+        return SpawnerMoves(enter: directories.map { $0.path + file }, leave: directories.map { $0.origin + file })
     }
 
     /// v2: moves the process `pid` into the run's cgroup. A program that has already exited (ESRCH)

@@ -65,6 +65,8 @@ public final class RunThrottle: Sendable {
     private final class State: @unchecked Sendable {
         let lock = ConditionLock()
         var dutyCycle: DutyCycle?
+        /// The launching thread while it is raised for a spawn under signals (``spawning(_:)``).
+        var raisedThread: pthread_t?
         var problems: [String] = []
         /// Set by the one ``finish()`` that cleans up; others wait for its ``outcome``.
         var finishing = false
@@ -74,7 +76,7 @@ public final class RunThrottle: Sendable {
     private init(spec: ThrottleSpec, mechanism: ThrottleMechanism, cgroup: RunCgroup?, fallbackReason: String?) {
         self.spec = spec
         self.mechanism = mechanism
-        self.bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        self.bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         self.cgroup = cgroup
         self.fallbackReason = fallbackReason
     }
@@ -90,7 +92,7 @@ public final class RunThrottle: Sendable {
     ///   used; ``RunnerError/memoryLimitNeedsCgroup(reason:)``.
     public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(RunnerError) -> RunThrottle {
         try spec.validate()
-        let bandwidth = CPUBandwidth(factor: spec.cpuFactor)
+        let bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         if let forcing {
             if forcing == .signals {
                 if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for") }
@@ -129,7 +131,15 @@ public final class RunThrottle: Sendable {
     ///
     /// In v1 the calling thread is in the run's cgroup while `spawn` runs, so what it does there is
     /// throttled and charged to the run: call nothing else inside.
+    ///
+    /// With signals the calling thread runs at real-time priority from the spawn to ``started(pid:throughSpawner:)``
+    /// (or ``finish()``), where allowed, so that it stops the program within microseconds of its start
+    /// however busy the machine is: a program of 2 ms could otherwise run to its end first.
     public func spawning<R>(_ spawn: () -> R) throws(RunnerError) -> R {
+        if mechanism == .signals, spec.cpuFactor > 1, LinuxThreadCalls.raiseForSpawn() {
+            let thread = pthread_self()
+            state.lock.withLock { state.raisedThread = thread }
+        }
         guard mechanism == .cgroupV1, let cgroup else { return spawn() }
         let tid = LinuxThreadCalls.currentThread()
         guard tid > 0 else {
@@ -158,7 +168,10 @@ public final class RunThrottle: Sendable {
         case .cgroupV2:
             if !throughSpawner { try cgroup?.attach(pid) }
         case .signals:
-            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor, sparingLeader: throughSpawner)
+            // Stopped at once, from the launching thread (still raised, if ``spawning(_:)`` was used).
+            if !throughSpawner, spec.cpuFactor > 1 { kill(-pid, SIGSTOP) }
+            lowerLaunchingThread()
+            let cycle = DutyCycle(group: pid, factor: spec.cpuFactor, cores: spec.cores, sparingLeader: throughSpawner)
             let previous = state.lock.withLock { () -> DutyCycle? in
                 defer { state.dutyCycle = cycle }
                 return state.dutyCycle
@@ -166,6 +179,15 @@ public final class RunThrottle: Sendable {
             previous?.stop()
             try cycle.start()
         }
+    }
+
+    /// Puts the launching thread back to ordinary priority, if ``spawning(_:)`` raised it.
+    private func lowerLaunchingThread() {
+        let raised = state.lock.withLock { () -> pthread_t? in
+            defer { state.raisedThread = nil }
+            return state.raisedThread
+        }
+        if let raised { LinuxThreadCalls.lowerToOrdinary(raised) }
     }
 
     /// Ends the throttle after the run (call it after reaping the program, also when the run or
@@ -188,6 +210,7 @@ public final class RunThrottle: Sendable {
             return outcome ?? ThrottleOutcome()
         }
         cycle?.stop()
+        lowerLaunchingThread()
         var outcome = ThrottleOutcome()
         if let cgroup {
             outcome.killedOverMemoryLimit = cgroup.memoryLimitKills() > 0

@@ -22,6 +22,18 @@ public enum ThrottleMechanism: String, CaseIterable, Sendable {
         self = match
     }
 
+    /// The shortest program, in CPU seconds, this mechanism stretches within 15% of the factor at
+    /// the median, runs within 1.3× of each other (measured by `make bench`'s short-program cells,
+    /// docs/tiers.md "Short programs"). A cgroup's grain is its period and the kernel's tick (a
+    /// program is charged at the tick, 4 ms here, and pays for a burst in the periods after it, but
+    /// not when it ends first); the duty cycle's, half a 1 ms quantum.
+    public var shortestStretchedCPUSeconds: Double {
+        switch self {
+        case .cgroupV1, .cgroupV2: return 0.010
+        case .signals: return 0.005
+        }
+    }
+
     /// Whether this mechanism uses a cgroup (and can therefore limit memory).
     public var usesCgroup: Bool { self != .signals }
 }

@@ -11,20 +11,28 @@ public struct ThrottleSpec: Equatable, Sendable {
     /// The memory limits accepted: 1 MiB to 1 TiB. Below a MiB no program can even be loaded.
     public static let memoryLimitRange: ClosedRange<Int> = (1 << 20)...(1 << 40)
 
+    /// The device's cores (``coreRange``): up to this many of the program's threads compute at once,
+    /// each ``cpuFactor`` times slower; more share them (docs/tiers.md, "Cores").
+    public static let coreRange = 1...256
+
     /// Each thread of the program runs this many times slower (≥ 1).
     public var cpuFactor: Double
+    /// The emulated device's cores (1 unless the tier says otherwise).
+    public var cores: Int
     /// Bytes the program may use (its memory cgroup's limit, swap included); past it the kernel
     /// kills it, as the device would. `nil`: no limit.
     public var memoryLimit: Int?
 
-    public init(cpuFactor: Double, memoryLimit: Int? = nil) {
+    public init(cpuFactor: Double, memoryLimit: Int? = nil, cores: Int = 1) {
         self.cpuFactor = cpuFactor
+        self.cores = cores
         self.memoryLimit = memoryLimit
     }
 
-    /// Checks both values against their ranges (NaN and infinities are out of range).
+    /// Checks the values against their ranges (NaN and infinities are out of range).
     public func validate() throws(RunnerError) {
         guard cpuFactor.isFinite, Self.factorRange.contains(cpuFactor) else { throw .factorOutOfRange(cpuFactor) }
         if let memoryLimit, !Self.memoryLimitRange.contains(memoryLimit) { throw .memoryLimitOutOfRange(memoryLimit) }
+        guard Self.coreRange.contains(cores) else { throw .coresOutOfRange(cores) }
     }
 }

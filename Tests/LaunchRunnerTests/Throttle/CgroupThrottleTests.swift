@@ -35,8 +35,9 @@ struct CgroupThrottleTests {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 8), forcing: .cgroupV1)
         let directory = throttle.cgroupDirectories[0]
         let moves = throttle.spawnerMoves
-        #expect(moves.enter == [directory + "/cgroup.procs"])
-        #expect(moves.leave == [FileIO.parentDirectory(of: directory) + "/cgroup.procs"])
+        // v1: the spawner's one thread moves itself (`0` to `tasks`), which takes no global lock.
+        #expect(moves.enter == [directory + "/tasks"])
+        #expect(moves.leave == [FileIO.parentDirectory(of: directory) + "/tasks"])
         let child = try ThrottledChild.run(ThrottledChild.spawner(moves, around: "cat /proc/self/cgroup"), under: throttle, throughSpawner: true)
         #expect(child.exitCode == 0)
         let parts = child.output.components(separatedBy: "--\n")
@@ -58,6 +59,27 @@ struct CgroupThrottleTests {
         // A busy machine only lengthens the wall time: the bound below holds whatever the load.
         #expect(child.stretch > 8, "wall \(child.wall) s for \(child.cpu) s of CPU")
         #expect(!CgroupSupport.exists(directory))
+    }
+
+    @Test func theQuotaIsTheDevicesCoresWorth() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 16, cores: 2), forcing: .cgroupV1)
+        defer { throttle.finish() }
+        let directory = throttle.cgroupDirectories[0]
+        #expect(CgroupFile.read(directory + "/cpu.cfs_quota_us") == "2000\n")
+        #expect(CgroupFile.read(directory + "/cpu.cfs_period_us") == "16000\n")
+    }
+
+    /// Two processes computing at once on a one-core device share its one core: each is stretched
+    /// about 2 F. Measured by CPU time (the wall time per CPU second of each): a busy machine only
+    /// lengthens the wall time, so the lower bound holds whatever the load. (That two cores stretch
+    /// each by F alone is a timing goal: `make bench`.)
+    @Test func twoProcessesComputingAtOnceShareOneCore() throws {
+        let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 8, cores: 1), forcing: .cgroupV1)
+        let loop = "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done"
+        let child = try ThrottledChild.run(["/bin/sh", "-c", "(\(loop)) & (\(loop)); wait"], under: throttle)
+        #expect(child.exitCode == 0)
+        let eachStretched = child.wall / max(child.cpu / 2, 1e-6)
+        #expect(eachStretched > 8 * 1.5, "wall \(child.wall) s for \(child.cpu) s of CPU in two processes")
     }
 
     @Test func theCgroupIsRemovedAfterACrash() throws {

@@ -45,7 +45,7 @@ import Glibc
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        // A long stop phase (99 × 2 ms), so a stop() at a random moment is most likely in one.
+        // A long stop phase (99 × 0.5 ms), so a stop() at a random moment is most likely in one.
         let cycle = DutyCycle(group: pid, factor: 100)
         try cycle.start()
         usleep(150_000)

@@ -46,6 +46,40 @@ import Testing
         #expect(CPUBandwidth(factor: 117.64).periodMicroseconds == 117_640)
     }
 
+    @Test func aDeviceOfSeveralCoresGetsAQuotaPerCore() {
+        let two = CPUBandwidth(factor: 16, cores: 2)
+        #expect(two.quotaMicroseconds == 2000 && two.periodMicroseconds == 16_000)
+        #expect(two.v1Quota == "2000" && two.v2Max == "2000 16000")
+        // Each of up to two threads computing at once is slowed by F, not 2 F.
+        #expect(two.effectiveFactor == 16)
+        #expect(two.summary == "2 ms of CPU per 16 ms")
+        #expect(CPUBandwidth(factor: 16).quotaMicroseconds == 1000)
+        #expect(CPUBandwidth(factor: 16, cores: 0).quotaMicroseconds == 1000)
+    }
+
+    @Test(arguments: [0, -1, 257, Int.max, Int.min])
+    func aBadCoreCountIsAnError(_ cores: Int) {
+        #expect(throws: RunnerError.coresOutOfRange(cores)) { try ThrottleSpec(cpuFactor: 2, cores: cores).validate() }
+        #expect(throws: RunnerError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: 2, cores: cores), forcing: .signals) }
+        #expect(RunnerError.coresOutOfRange(cores).description.hasSuffix("it must have from 1 to 256"))
+    }
+
+    @Test func theDutyCycleOwesStopsForWhatTheProgramComputedOnTheDevicesCores() {
+        let ms: UInt64 = 1_000_000
+        // One thread computing all of a 1 ms quantum: (F − 1) ms.
+        #expect(DutyCycle.owedStop(factor: 16, cores: 1, wall: ms, cpu: ms) == 15 * ms)
+        // Two threads computing at once (2 ms of CPU in 1 ms): one core runs them one after the other…
+        #expect(DutyCycle.owedStop(factor: 16, cores: 1, wall: ms, cpu: 2 * ms) == 31 * ms)
+        // …two cores side by side.
+        #expect(DutyCycle.owedStop(factor: 16, cores: 2, wall: ms, cpu: 2 * ms) == 15 * ms)
+        #expect(DutyCycle.owedStop(factor: 16, cores: 2, wall: ms, cpu: 4 * ms) == 31 * ms)
+        // A program kept off the CPU by other work for most of its quantum owes only what it computed.
+        #expect(DutyCycle.owedStop(factor: 16, cores: 1, wall: 4 * ms, cpu: ms) == 12 * ms)
+        #expect(DutyCycle.owedStop(factor: 16, cores: 1, wall: 20 * ms, cpu: ms) == 0)
+        // CPU time unknown (a program with children): each thread F times slower.
+        #expect(DutyCycle.owedStop(factor: 16, cores: 1, wall: 2 * ms, cpu: nil) == 30 * ms)
+    }
+
     @Test func aFactorOfOneIsNoLimit() {
         let none = CPUBandwidth(factor: 1)
         #expect(none.quotaMicroseconds == nil)
@@ -63,10 +97,12 @@ import Testing
         #expect(DutyCycle(group: 0, factor: 1e300).stopNanoseconds == 999 * DutyCycle.quantumNanoseconds)
     }
 
-    @Test func theDutyCycleRunsOneQuantumInF() {
+    @Test func theDutyCycleRunsOneQuantumInFAndCentresTheLastOne() {
         let cycle = DutyCycle(group: 0, factor: 16)
-        #expect(cycle.runNanoseconds == 2_000_000)
-        #expect(cycle.stopNanoseconds == 30_000_000)
+        #expect(cycle.runNanoseconds == 500_000)
+        #expect(cycle.stopNanoseconds == 7_500_000)
+        // The first stop is longer by half a quantum's stop: a program ends anywhere in its last quantum.
+        #expect(cycle.centringNanoseconds == 3_750_000)
     }
 
     @Test func mechanismsHaveOptionNames() {

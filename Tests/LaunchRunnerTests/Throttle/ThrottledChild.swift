@@ -84,7 +84,7 @@ struct ThrottledChild {
 
     /// A shell script that does what a spawner does with `moves` around `body` (run in a child).
     static func spawner(_ moves: SpawnerMoves, around body: String) -> [String] {
-        let enter = moves.enter.map { "echo $$ > \($0)" }, leave = moves.leave.map { "echo $$ > \($0)" }
+        let enter = moves.enter.map { "echo 0 > \($0)" }, leave = moves.leave.map { "echo 0 > \($0)" }
         return ["/bin/sh", "-c", (enter + [body] + leave + ["echo --", "cat /proc/self/cgroup"]).joined(separator: "\n")]
     }
 
