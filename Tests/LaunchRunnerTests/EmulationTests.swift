@@ -46,11 +46,12 @@ import Glibc
             }
         }
         // Child: 5 ms × (3 − 1) added. Parent: nothing of its own added (factor 1), and the child's
-        // 10 ms once (stretched twice it would be 20 ms or more).
+        // 10 ms once (stretched twice it would be 20 ms or more, a ratio of 4: the upper bound sits
+        // just below it, as far from 2 as a loaded machine's late wake-ups need).
         let child = leastAdded(recorder, cpuMilliseconds: 5) { 2 * $0 + 1 }
-        #expect(child > 1.9 && child < 3.0, "child added \(child)")
+        #expect(child > 1.9 && child < 3.8, "child added \(child)")
         let parent = leastAdded(recorder, cpuMilliseconds: 5) { 2 * $0 }
-        #expect(parent > 1.9 && parent < 3.0, "parent added \(parent)")
+        #expect(parent > 1.9 && parent < 3.8, "parent added \(parent)")
     }
 
     @Test func phasesWithoutAKindInheritTheirParents() {
