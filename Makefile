@@ -22,6 +22,21 @@ setup:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y valgrind; \
 	fi
+	@if ! pkg-config --exists sqlite3 2>/dev/null; then \
+		echo "sqlite3 not found by pkg-config: installing libsqlite3-dev (the results history)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y libsqlite3-dev pkg-config; \
+	fi
+	@if ! pkg-config --exists libpq 2>/dev/null; then \
+		echo "libpq not found by pkg-config: installing libpq-dev (PostgreSQL histories)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y libpq-dev pkg-config; \
+	fi
+	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
+		echo "PostgreSQL 15 not found: installing postgresql-15 (the tests start a throwaway server)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y postgresql-15 || echo "could not install postgresql-15: its tests are skipped"; \
+	fi
 	@command -v pkg-config >/dev/null || { echo "pkg-config is required" >&2; exit 2; }
 
 build: setup

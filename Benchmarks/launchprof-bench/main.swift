@@ -177,6 +177,8 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
     ExecSessionBenchmark().report()
+} else if arguments.first == "history" {
+    HistoryBenchmark().report()
 } else if arguments.first == "exec-session" {
     ExecSessionBenchmark().report()
 } else if arguments.first == "startup" {
@@ -204,6 +206,7 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
     ExecOverheadBenchmark().report()
     ExecSessionBenchmark().report()
     StartupBenchmark().report()
+    HistoryBenchmark().report()
     ThrottleBenchmark().report()
     CalibrationBenchmark().report()
 }

@@ -69,7 +69,14 @@ public struct ResultStore: Sendable {
     /// there are some (another manifest, program or tier), else how to record one, for the kind of
     /// target the store holds (the built-in app, a program, or either when it is empty).
     func missingAdvice(_ reference: String, commit: String, metric: Metric) -> String {
-        let stored = storedHeaders { $0.hasPrefix(commit) }
+        Self.missingAdvice(
+            reference, metric: metric, atCommit: storedHeaders { $0.hasPrefix(commit) },
+            program: storedHeaders { _ in true }.first { $0.command != nil })
+    }
+
+    /// ``missingAdvice(_:commit:metric:)`` for any store: `atCommit`, the headers of the results
+    /// stored at the commit; `program`, one stored result of a program, when there is one.
+    public static func missingAdvice(_ reference: String, metric: Metric, atCommit stored: [LaunchResult], program: LaunchResult?) -> String {
         if !stored.isEmpty {
             let options = stored.map { header in
                 var words = ["--for-manifest", CommandInfo.shellQuoted(header.manifest.name)]
@@ -81,7 +88,6 @@ public struct ResultStore: Sendable {
         }
         let instructions = metric == .instructions ? " --metric instructions" : ""
         let checkout = "git checkout \(CommandInfo.shellQuoted(reference)) && "
-        let program = storedHeaders { _ in true }.first { $0.command != nil }
         let command = program?.command?.commandLine
         let name = program.map(\.manifest.name).flatMap { $0 == command ? nil : " --name \(CommandInfo.shellQuoted($0))" } ?? ""
         let exec = "`\(checkout)launchprof exec --record\(instructions)\(name) -- \(command ?? "COMMAND")`"

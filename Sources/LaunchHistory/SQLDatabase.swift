@@ -6,7 +6,7 @@ public enum SQLValue: Equatable, Sendable {
     case text(String)
     case blob([UInt8])
 
-    var integer: Int64? {
+    public var integer: Int64? {
         switch self {
         case .integer(let value): return value
         case .text(let text): return Int64(text)
@@ -15,7 +15,7 @@ public enum SQLValue: Equatable, Sendable {
         }
     }
 
-    var real: Double? {
+    public var real: Double? {
         switch self {
         case .real(let value): return value
         case .integer(let value): return Double(value)
@@ -24,12 +24,12 @@ public enum SQLValue: Equatable, Sendable {
         }
     }
 
-    var text: String? {
+    public var text: String? {
         if case .text(let text) = self { return text }
         return nil
     }
 
-    var blob: [UInt8]? {
+    public var blob: [UInt8]? {
         if case .blob(let bytes) = self { return bytes }
         return nil
     }

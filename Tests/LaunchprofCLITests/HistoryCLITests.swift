@@ -12,7 +12,8 @@ import Testing
         for i in 0..<(commits + 1) {
             let arguments =
                 i == 0
-                ? ["init", "-q"] : ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "c\(i)"]
+                ? ["init", "-q"]
+                : ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "c\(i) in \(repository)"]
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["git"] + arguments
@@ -102,6 +103,32 @@ import Testing
         #expect(try FileIO.read("\(repository)/.launchprof/history.sqlite") == garbage)
         let list = try CLI.run(["history", "list"], in: repository)
         #expect(list.status == 2 && list.stderr.contains("not a SQLite database"))
+    }
+
+    /// 8 processes storing at once into one SQLite history, each from a repository of its own (8 commits):
+    /// every result stored, each intact.
+    @Test func eightParallelWritersIntoOneDatabase() throws {
+        let store = CLI.temporaryPath("parallel") + "/history.sqlite"
+        let repositories = try (0..<8).map { _ in try Self.repository(commits: 1) }
+        // Each writer's exit status and stderr, one slot per writer (each thread writes only its own).
+        let outcomes = UnsafeMutableBufferPointer<(Int32, String)>.allocate(capacity: repositories.count)
+        defer { outcomes.deallocate() }
+        nonisolated(unsafe) let slots = outcomes
+        DispatchQueue.concurrentPerform(iterations: repositories.count) { i in
+            let outcome = try? CLI.run(["exec", "--store", store, "--runs", "2", "--warmup", "0", "--quiet", "--", "/bin/true"], in: repositories[i])
+            (slots.baseAddress! + i).initialize(to: (outcome?.status ?? -1, outcome?.stderr ?? "could not start"))
+        }
+        for (status, stderr) in outcomes { #expect(status == 0, "\(stderr)") }
+        let export = CLI.temporaryPath("parallel-export")
+        let exported = try CLI.run(["history", "export", "--store", store, "--output", export, "--quiet"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let heads = Set(repositories.compactMap { CommandLine.git(["rev-parse", "HEAD"], in: $0) })
+        let files = FileIO.entries(of: export).sorted()
+        #expect(files.count == 8 && heads.count == 8)
+        for file in files {
+            let result = try ResultFile.read("\(export)/\(file)")
+            #expect(heads.contains(result.git?.commit ?? "") && result.runs.count == 2 && result.manifest.name == "/bin/true")
+        }
     }
 
     @Test func importRefusesAResultWithoutACommitBeforeStoringAny() throws {

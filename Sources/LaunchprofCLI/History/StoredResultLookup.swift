@@ -41,7 +41,7 @@ struct StoredResultLookup {
             throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
         }
         var directoryError: Error?
-        var elsewhere: [HistoryEntry] = []
+        var atCommit: [LaunchResult] = [], program: LaunchResult?
         for location in locations {
             if case .directory(let path) = location {
                 do {
@@ -56,34 +56,26 @@ struct StoredResultLookup {
             if let entry = try store.find(commit: commit, tier: tier, target: target, metric: metric) {
                 return .document(try store.document(entry), label: "\(store.location): \(commit.prefix(12))")
             }
-            elsewhere += try store.entries(at: commit)
+            let entries = try store.entries()
+            atCommit += try entries.filter { $0.commit.hash == commit }.prefix(8).map { try header(of: $0, in: store) }
+            if program == nil, let entry = entries.last(where: { $0.target.kind == .command }) { program = try header(of: entry, in: store) }
         }
         if locations.count == 1, let directoryError { throw directoryError }
+        let places = locations.map(\.description).joined(separator: " or ")
         throw ResultFile.ReadError(
-            path: reference, reason: missing(reference, commit: commit, tier: tier, target: target, metric: metric, elsewhere: elsewhere))
+            path: reference,
+            reason:
+                "no stored result for \(reference) (commit \(commit.prefix(12))) in \(places) for \(target), tier \(tier ?? "host"), \(metric.rawValue); "
+                + ResultStore.missingAdvice(reference, metric: metric, atCommit: atCommit, program: program))
+    }
+
+    /// The stored result's description (its runs left out).
+    private func header(of entry: HistoryEntry, in store: any HistoryStore) throws -> LaunchResult {
+        try ResultTableReader.tabulate(try store.document(entry), path: "\(store.location): \(entry.commit.hash.prefix(12))").header
     }
 
     private func isServer(_ location: StoreLocation) -> Bool {
         if case .postgres = location { return true }
         return false
-    }
-
-    /// Why nothing was found, and what to do: the options that find the commit's other results, or how to record one.
-    func missing(_ reference: String, commit: String, tier: String?, target: String, metric: Metric, elsewhere: [HistoryEntry]) -> String {
-        let places = locations.map { "\($0)" }.joined(separator: " or ")
-        let wanted = "\(target), tier \(tier ?? "host"), \(metric.rawValue)"
-        let head = "no stored result for \(reference) (commit \(commit.prefix(12))) in \(places) for \(wanted)"
-        if !elsewhere.isEmpty {
-            let options = elsewhere.map { entry in
-                var words = [entry.target.kind == .command ? "--for-command" : "--for-manifest", CommandInfo.shellQuoted(entry.target.name)]
-                if entry.tier != "host" { words += ["--for-tier", CommandInfo.shellQuoted(entry.tier)] }
-                if entry.metric == .instructions { words += ["--metric", "instructions"] }
-                return "`" + words.joined(separator: " ") + "`"
-            }
-            return "\(head); this commit's stored results are for another target: pass \(options.joined(separator: ", or "))"
-        }
-        let instructions = metric == .instructions ? " --metric instructions" : ""
-        return
-            "\(head); record one with `git checkout \(CommandInfo.shellQuoted(reference)) && launchprof record\(instructions)` (the built-in app) or `launchprof exec --record -- COMMAND` (a program)"
     }
 }
