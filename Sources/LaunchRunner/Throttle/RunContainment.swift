@@ -122,17 +122,20 @@ struct RunContainment: Sendable {
             return makeDirectory()
         }
 
-        /// Gives a directory back after its launch (``end()`` called); a retired one is removed.
+        /// Gives a directory back after its launch (``end()`` called); a retired one is removed. It
+        /// stays recorded until it is gone, so that launchprof ending meanwhile (the removal may wait
+        /// for what it killed) removes it too.
         func release(_ containment: RunContainment) {
             let reusable = lock.withLock { () -> Bool in
                 guard retired.contains(containment.directory) else {
                     free.append(containment)
                     return true
                 }
-                made.removeAll { $0.directory == containment.directory }
                 return false
             }
-            if !reusable { Self.remove(containment) }
+            guard !reusable else { return }
+            Self.remove(containment)
+            lock.withLock { made.removeAll { $0.directory == containment.directory } }
         }
 
         /// Marks a directory as not to be used again.
