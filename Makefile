@@ -67,6 +67,7 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench
+	.build/release/launchprof-bench functions-cost 5
 	@$(MAKE) --no-print-directory bench-client
 
 # The C client's cost per event beside a bare write of the same line (Benchmarks/client).
@@ -140,11 +141,13 @@ INSTRUCTION_TRIALS ?= 100
 INSTRUCTION_CHANGE_TRIALS ?= 20
 TIME_TRIALS ?= 20
 PROGRAM_TRIALS ?= 20
+FUNCTION_TRIALS ?= 20
 bench-gate: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench gate instructions $(INSTRUCTION_TRIALS) $(INSTRUCTION_CHANGE_TRIALS)
 	.build/release/launchprof-bench gate program $(PROGRAM_TRIALS) $(PROGRAM_TRIALS)
+	.build/release/launchprof-bench gate functions $(FUNCTION_TRIALS)
 	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-tier $(TIME_TRIALS) $(TIME_TRIALS)

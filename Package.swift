@@ -7,6 +7,7 @@ import PackageDescription
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
 //   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
+//   LaunchFunctions per-phase function profiles (--functions): the Callgrind format's reader, demangling, function diffs
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
@@ -62,12 +63,13 @@ let package = Package(
         // Static, and without the Swift runtime swiftc would link into it (spawn.c defines the two symbols
         // swiftrt.o asks for): 0.9 MB, below the smallest program's peak.
         .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
-        .target(name: "LaunchRunner", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchFunctions", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
-        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats"]),
+        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions"]),
         // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
         // with a C shim for what Swift cannot call directly (SQLITE_TRANSIENT) and zlib for the stored documents.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -79,8 +81,8 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor", "LaunchHistory",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
+                "LaunchHistory", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -118,9 +120,10 @@ let package = Package(
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
+        .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
-        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore"]),
+        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(

@@ -93,7 +93,19 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
+if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
+    // gate functions TRIALS: `check --functions` names the function given more work (issue 29).
+    do { try FunctionGateBenchmark(trials: arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20).run() } catch {
+        print("gate benchmark failed: \(error)")
+        exit(1)
+    }
+} else if arguments.first == "functions-cost" {
+    // functions-cost [PAIRS]: the wall time --functions adds to --metric instructions.
+    do { try FunctionCostBenchmark(pairs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5).run() } catch {
+        print("functions benchmark failed: \(error)")
+        exit(1)
+    }
+} else if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
     // gate program NO_CHANGE_TRIALS CHANGE_TRIALS: the instruction gate for a C program.
     let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
     let change = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20

@@ -4,10 +4,11 @@
 /// changes meaning; readers refuse versions they do not know.
 public struct LaunchResult: Codable, Equatable, Sendable {
     /// The schema version this build writes.
-    public static let currentSchemaVersion = 4
+    public static let currentSchemaVersion = 5
     /// Every schema version this build reads (version 1 has no instruction counts; before version 4
-    /// no result has a ``command`` or runs with a ``RunRecord/process``).
-    public static let readableSchemaVersions: ClosedRange<Int> = 1...4
+    /// no result has a ``command`` or runs with a ``RunRecord/process``; before version 5 none has
+    /// ``functions``).
+    public static let readableSchemaVersions: ClosedRange<Int> = 1...5
 
     public var schemaVersion: Int
     public var tool: ToolInfo
@@ -27,6 +28,8 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     /// Why the launch is slow: the rules that fired on these runs (`Why it is slow`), when the runs
     /// were timed; `nil` when no diagnosis was made (results before it, instruction counts).
     public var slowReasons: [SlowReason]?
+    /// Each phase's function profile (`--functions`, docs/functions.md); `nil` when none was made.
+    public var functions: FunctionProfiles?
 
     public init(
         schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,

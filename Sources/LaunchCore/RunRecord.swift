@@ -21,6 +21,13 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var taps: TapRecord?
     /// CPU time and exit of the process, for runs of `launchprof exec`; `nil` for the built-in app's.
     public var process: ProcessRecord?
+    /// The run's function profile by phase (`--functions`): in memory only, never written (a result
+    /// keeps one run's, summarized: ``LaunchResult/functions``).
+    public var functionProfile: RunFunctionProfile? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case index, pid, total, phases, marks, counters, deferred, peakResidentBytes, instructions, taps, process
+    }
 
     public init(
         index: Int = 1, pid: Int? = nil, total: Double, phases: [PhaseRecord],

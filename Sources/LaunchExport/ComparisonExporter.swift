@@ -1,3 +1,4 @@
+import LaunchFunctions
 import LaunchStats
 
 /// Renders a ``Comparison`` of two results in one format; one type per format, in its own file.
@@ -16,6 +17,9 @@ public struct ComparisonContext: Sendable, Equatable {
     /// What makes the two sides less comparable (another host, tier, toolchain, manifest…:
     /// ``Comparison/caveats(baseline:candidate:)``), shown above the verdict by every format.
     public var caveats: [String]
+    /// By phase path, the functions that changed each changed phase, when both sides had function
+    /// profiles (`--functions`): the text table names them, the one-line formats the top one.
+    public var functionChanges: [String: PhaseFunctionChanges] = [:]
 
     public init(
         baselineLabel: String = "A", candidateLabel: String = "B", precision: Int = 3, violations: [Budget.Violation] = [],

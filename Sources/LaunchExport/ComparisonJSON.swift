@@ -17,6 +17,21 @@ public struct ComparisonJSON: ComparisonExporter {
         var overBudget: [Violation]
         /// ``ComparisonContext/caveats``.
         var caveats: [String]
+        /// By phase path, the functions that changed each changed phase (both sides with `--functions`);
+        /// absent without function profiles.
+        var functions: [String: [FunctionChangeJSON]]?
+    }
+
+    /// One function's change in a phase (docs/functions.md).
+    struct FunctionChangeJSON: Encodable {
+        var name: String
+        /// `true` for the measured program's own code, `false` for a system library's.
+        var program: Bool
+        var baselineSelf: Int
+        var candidateSelf: Int
+        var selfChange: Int
+        /// In percent of the baseline's self count; absent for a function new to the phase.
+        var selfPercent: Double?
     }
 
     struct Violation: Encodable {
@@ -31,7 +46,16 @@ public struct ComparisonJSON: ComparisonExporter {
             baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired, rows: comparison.rows, total: comparison.total,
             regressions: comparison.regressions.map(\.path),
             overBudget: context.violations.map { Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget) },
-            caveats: context.caveats)
+            caveats: context.caveats,
+            functions: context.functionChanges.isEmpty
+                ? nil
+                : context.functionChanges.mapValues { phase in
+                    phase.functions.map {
+                        FunctionChangeJSON(
+                            name: $0.name, program: $0.inProgram, baselineSelf: $0.baselineSelf, candidateSelf: $0.candidateSelf,
+                            selfChange: $0.selfChange, selfPercent: $0.selfPercent)
+                    }
+                })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"

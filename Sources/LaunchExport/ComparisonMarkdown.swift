@@ -12,7 +12,7 @@ public struct ComparisonMarkdown: ComparisonExporter {
         if regressions.isEmpty && context.violations.isEmpty {
             text += "No launch regression.\n\n"
         } else {
-            for row in regressions { text += "- :x: regression in \(escape(ComparisonWording.regression(row, p)))\n" }
+            for row in regressions { text += "- :x: regression in \(escape(FunctionReport.regression(row, context)))\n" }
             for v in context.violations { text += "- :x: over budget: \(escape(ComparisonWording.violation(v, p)))\n" }
             text += "\n"
         }

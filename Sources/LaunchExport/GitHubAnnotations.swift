@@ -8,7 +8,7 @@ public struct GitHubAnnotations: ComparisonExporter {
         let p = context.precision
         var lines = context.caveats.map { "::warning title=Launch comparison caveat::\(escapeData($0))" }
         for row in comparison.regressions {
-            lines.append("::error title=\(escapeProperty("Launch regression: " + row.path))::\(escapeData(ComparisonWording.regression(row, p)))")
+            lines.append("::error title=\(escapeProperty("Launch regression: " + row.path))::\(escapeData(FunctionReport.regression(row, context)))")
         }
         for v in context.violations {
             lines.append("::error title=\(escapeProperty("Launch budget: " + v.phase))::\(escapeData(ComparisonWording.violation(v, p)))")

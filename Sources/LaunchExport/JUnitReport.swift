@@ -11,7 +11,7 @@ public struct JUnitReport: ComparisonExporter {
         var failures = 0
         for row in comparison.rows + [comparison.total] {
             var messages: [String] = []
-            if row.verdict == .slower { messages.append("regression in " + ComparisonWording.regression(row, p)) }
+            if row.verdict == .slower { messages.append("regression in " + FunctionReport.regression(row, context)) }
             for v in context.violations where v.phase == row.path || v.phase == row.name {
                 messages.append("over budget: " + ComparisonWording.violation(v, p))
             }

@@ -18,6 +18,8 @@ public struct ReportOptions: Sendable, Equatable {
     public var allPhases: Bool
     /// The share of the launch under which a phase is folded (1% unless a screen asks for fewer lines).
     public var foldedShare = TextReportExporter.foldedShare
+    /// Functions listed under each phase of a result with function profiles (`--top`, docs/functions.md).
+    public var topFunctions = FunctionReport.defaultTop
 
     public init(precision: Int = DurationFormat.defaultDigits, showMemory: Bool = false, allPhases: Bool = false) {
         self.precision = precision

@@ -203,6 +203,9 @@ public struct TextReportExporter: ResultExporter {
         }
         for row in table.rows where !row.afterLaunch && !row.isMark {
             lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
+            if let functions = result.functions?.phase(row.path) {
+                lines += FunctionReport.topLines(functions, top: options.topFunctions, depth: row.depth)
+            }
         }
         for name in table.deferred {
             var line = "Instructions for \(PlainText.oneLine(name)): deferred"

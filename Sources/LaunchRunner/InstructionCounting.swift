@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchFunctions
 
 /// Runs launches under Valgrind's Callgrind and turns the app's dumps (``CallgrindBoundaries``)
 /// into each phase's instruction count, for `--metric instructions`.
@@ -18,6 +19,8 @@ public struct InstructionCounting: Sendable {
     public var outputDirectory: String
     /// The largest Callgrind file read (a launch's file with a dump per phase boundary is a few MiB).
     public static let outputLimit = 256 << 20
+    /// Whether each run also gets its function profile by phase (`--functions`, ``RunRecord/functionProfile``).
+    public var collectsFunctions = false
     /// The variable that tells the built-in app to issue its dumps.
     public static let metricVariable = AppInterface.metricVariable
 
@@ -96,10 +99,45 @@ public struct InstructionCounting: Sendable {
         guard let pid = record.pid else { throw .instructionsNotCounted("the run has no process id") }
         defer { for file in FileIO.entries(of: outputDirectory) { unlink("\(outputDirectory)/\(file)") } }
         if program {
-            try Self.attachProgram(try outputs(), launched: pid, to: &record)
+            let outputs = try outputs()
+            try Self.attachProgram(outputs, launched: pid, to: &record)
+            if collectsFunctions, let reporting = Self.reportingProcess(outputs, launched: pid) {
+                try attachFunctions(of: reporting, to: &record)
+            }
         } else {
             try Self.attach(try read("callgrind.out.\(pid)"), to: &record)
+            if collectsFunctions { try attachFunctions(of: pid, to: &record) }
         }
+    }
+
+    /// Reads the function costs of process `pid`'s Callgrind file into `record`'s function profile,
+    /// each phase bounded by the dumps its count is made of (``phaseDumps(_:)``).
+    private func attachFunctions(of pid: Int, to record: inout RunRecord) throws(RunnerError) {
+        let profile: CallgrindProfile
+        do { profile = try CallgrindFunctionReader.read(path: "\(outputDirectory)/callgrind.out.\(pid)", limit: Self.outputLimit) } catch {
+            throw .instructionsNotCounted(error.description)
+        }
+        let program = profile.functions.first { $0.name == "main" }?.object
+        record.functionProfile = RunFunctionProfile(profile, dumps: Self.phaseDumps(record.phases), programObject: program)
+    }
+
+    /// The dumps that bound each phase, as ``attach(_:to:)`` counts them: `process start` from the
+    /// start of the process to the `main` dump, every other phase from its begin dump to its end dump.
+    public static func phaseDumps(_ phases: [PhaseRecord]) -> [PhaseDumps?] {
+        var perThread: [Int: Int] = [:]
+        return phases.enumerated().map { i, phase in
+            if i == 0, phase.name == ProtocolParser.processStartPhase, phase.start == 0, phase.thread == 0 {
+                return PhaseDumps(begin: nil, end: mainLabel)
+            }
+            let index = perThread[phase.thread, default: 0]
+            perThread[phase.thread] = index + 1
+            return PhaseDumps(begin: "launchprof begin \(phase.thread) \(index)", end: "launchprof end \(phase.thread) \(index)")
+        }
+    }
+
+    /// The process whose dumps give a program's phases: the launched one first, else the lowest pid with a `main` dump.
+    static func reportingProcess(_ outputs: [Int: CallgrindOutput], launched: Int) -> Int? {
+        outputs.keys.sorted { a, b in a == launched || (b != launched && a < b) }.first { outputs[$0]?.labels.contains(mainLabel) == true }
     }
 
     /// The Callgrind file `name` in the output directory, parsed.
@@ -144,8 +182,7 @@ public struct InstructionCounting: Sendable {
             guard !overflow else { throw .instructionsNotCounted("the counts overflow") }
             whole = sum
         }
-        let reporting = outputs.keys.sorted { a, b in a == launched || (b != launched && a < b) }
-        if let pid = reporting.first(where: { outputs[$0]?.labels.contains(mainLabel) == true }), let output = outputs[pid] {
+        if let pid = reportingProcess(outputs, launched: launched), let output = outputs[pid] {
             try attach(output, to: &record)
         }
         record.instructions = whole
@@ -160,19 +197,15 @@ public struct InstructionCounting: Sendable {
             throw .instructionsNotCounted(
                 "the program made no Callgrind dump at main (was it built without valgrind/callgrind.h? install valgrind, then rebuild launchprof)")
         }
-        var perThread: [Int: Int] = [:]
         var launchEnd = main
-        for i in record.phases.indices {
+        for (i, dumps) in phaseDumps(record.phases).enumerated() {
             let phase = record.phases[i]
-            if i == 0, phase.name == ProtocolParser.processStartPhase, phase.start == 0, phase.thread == 0 {
+            guard let dumps, let beginLabel = dumps.begin else {
                 record.phases[i].instructions = main
                 continue
             }
-            let index = perThread[phase.thread, default: 0]
-            perThread[phase.thread] = index + 1
-            guard let begin = at["launchprof begin \(phase.thread) \(index)"],
-                let end = at["launchprof end \(phase.thread) \(index)"], end >= begin
-            else {
+            guard let begin = at[beginLabel], let end = at[dumps.end], end >= begin else {
+                let index = dumps.end.split(separator: " ").last ?? ""
                 throw .instructionsNotCounted("no Callgrind dumps for phase '\(phase.name)' (thread \(phase.thread), phase \(index))")
             }
             record.phases[i].instructions = end - begin

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchFunctions
 import LaunchPipeline
 import LaunchRunner
 import LaunchStats
@@ -17,16 +18,21 @@ struct AppLaunchPlan {
     let metric: Metric
     /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
     let timeout: Double
+    /// Functions listed under each phase (`--top`, with `--functions`).
+    let topFunctions: Int
 
     /// Loads the manifest (failing fast with its error) and resolves the tier (on this host's cached
     /// calibration, or on `calibration`: a stored baseline's). With `--metric instructions`, each run
     /// is made under Callgrind.
     init(
         options: ProfileOptions, manifestPath: String? = nil, metric: Metric = .time,
-        calibration: (HostReference, CalibrationInfo)? = nil
+        calibration: (HostReference, CalibrationInfo)? = nil, functions: FunctionOptions? = nil
     ) throws {
         var options = options
         self.metric = metric
+        // `--functions` (a parsed option group: one made in code has no values to read).
+        try functions?.require(metric)
+        topFunctions = functions?.top ?? FunctionReport.defaultTop
         let timeout = options.launch.runTimeout(metric: metric)
         self.timeout = timeout
         // (check's instruction sides choose their own runs: --runs auto is not refused here.)
@@ -58,6 +64,7 @@ struct AppLaunchPlan {
         var launcher = ProcessLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
             do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error.description) }
+            launcher.instructionCounting?.collectsFunctions = functions?.functions ?? false
         }
         if options.launch.enforceMemory {
             guard let budget = memoryBudget, let tier = tierInfo?.name else {
@@ -120,6 +127,7 @@ struct AppLaunchPlan {
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
         // Rules on shares of time: not for Valgrind's times under --metric instructions.
         if metric != .instructions { result.slowReasons = SlowLaunchDiagnosis.reasons(records) }
+        if launcher.instructionCounting?.collectsFunctions == true { result.functions = FunctionSummary.profiles(records) }
         return result
     }
 

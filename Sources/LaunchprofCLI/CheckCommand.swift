@@ -66,6 +66,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var functionProfile: FunctionOptions
     @OptionGroup var adaptive: AdaptiveOptions
     @OptionGroup var lookup: StoreLookupOptions
     @OptionGroup var thresholds: ThresholdOptions
@@ -118,6 +119,7 @@ struct CheckCommand: ParsableCommand {
         try OutputPath.check(output, option: "--output")
         try OutputPath.check(junit, option: "--junit")
         let metric = try self.metric()
+        try functionProfile.require(metric)
         if metric == .instructions, budget != nil {
             throw InputError(
                 "--budget limits seconds, and \(result ?? "the candidate") holds instruction counts: run a second check for the budget on a timed result")
@@ -157,9 +159,11 @@ struct CheckCommand: ParsableCommand {
             ?? Comparison(
                 baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
                 paired: baselineManifest != nil && metric == .time, metric: metric)
-        let context = ComparisonContext(
+        var context = ComparisonContext(
             baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
             precision: decimals.precision, violations: violations, caveats: caveats)
+        context.functionChanges = FunctionReport.changes(
+            comparison, baseline: baselineResult?.header.functions, candidate: candidate.header.functions, top: functionProfile.top)
         let regressions = baselineResult == nil ? [] : comparison.regressions
 
         if let junit {
@@ -188,6 +192,10 @@ struct CheckCommand: ParsableCommand {
 
         let p = decimals.precision
         for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
+        // The functions that changed each changed phase (both sides with --functions), unless the table named them.
+        if format == .text && !(baselineResult != nil && table) {
+            for line in FunctionReport.attributionLines(comparison, context) { StandardError.write("launchprof: functions: \(line)\n") }
+        }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
         // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).
         var overBackgroundMemory = false
@@ -337,8 +345,8 @@ struct CheckCommand: ParsableCommand {
     private func instructionResults() throws -> (LaunchResult, LaunchResult?) {
         let sides = InstructionSides(runner: runner)
         if let baselineManifest {
-            let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest, metric: .instructions)
-            let b = try AppLaunchPlan(options: profile, metric: .instructions)
+            let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest, metric: .instructions, functions: functionProfile)
+            let b = try AppLaunchPlan(options: profile, metric: .instructions, functions: functionProfile)
             defer { a.cleanUp(); b.cleanUp() }
             let (candidate, baseline) = try sides.launch(baseline: a, candidate: b)
             return (candidate, baseline)
@@ -356,7 +364,7 @@ struct CheckCommand: ParsableCommand {
             return (candidate, baselineResult)
         }
         guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
-        let b = try AppLaunchPlan(options: profile, metric: .instructions)
+        let b = try AppLaunchPlan(options: profile, metric: .instructions, functions: functionProfile)
         defer { b.cleanUp() }
         let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
         try ResultTarget.requireSame(

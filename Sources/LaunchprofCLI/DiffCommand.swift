@@ -50,7 +50,9 @@ struct DiffCommand: ParsableCommand {
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: metric)
         let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
         for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") }
-        let context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision, caveats: caveats)
+        var context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision, caveats: caveats)
+        context.functionChanges = FunctionReport.changes(
+            comparison, baseline: a.header.functions, candidate: b.header.functions, top: FunctionReport.defaultTop)
         guard let exporter = format.comparisonExporter else { return }
         do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
     }

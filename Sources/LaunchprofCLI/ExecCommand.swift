@@ -74,7 +74,7 @@ struct ExecCommand: ParsableCommand {
         }
         let result = try runner.run(plan)
         try save(result, into: store)
-        try report.emit(result, quiet: plan.quiet)
+        try report.emit(result, quiet: plan.quiet, topFunctions: options.functionProfile.top)
     }
 
     /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
@@ -110,9 +110,11 @@ struct ExecCommand: ParsableCommand {
         }
         if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
         try save(candidateResult, into: store)
-        let context = ComparisonContext(
+        var context = ComparisonContext(
             baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
             precision: report.precision)
+        context.functionChanges = FunctionReport.changes(
+            comparison, baseline: baselineResult.functions, candidate: candidateResult.functions, top: options.functionProfile.top)
         if let exporter = report.format.comparisonExporter {
             let table = try exporter.render(comparison, context: context)
             print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
@@ -121,7 +123,7 @@ struct ExecCommand: ParsableCommand {
         let p = context.precision
         let regressions = comparison.regressions
         if failOnRegression, !regressions.isEmpty {
-            for row in regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
+            for row in regressions { StandardError.write("launchprof: regression in \(FunctionReport.regression(row, context))\n") }
             throw ExitCode(ExitStatus.regression)
         }
         if !options.launch.quiet {

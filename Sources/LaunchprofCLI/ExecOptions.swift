@@ -8,6 +8,7 @@ struct ExecOptions: ParsableArguments {
     @OptionGroup var launch: LaunchOptions
 
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var functionProfile: FunctionOptions
 
     @Flag(name: .long, help: "The command is one shell command line, run with /bin/sh -c (pipes, redirections, variables).")
     var shell = false

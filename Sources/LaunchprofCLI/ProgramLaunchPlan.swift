@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchFunctions
 import LaunchRunner
 import LaunchStats
 import LaunchTiers
@@ -64,6 +65,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         end = program.readiness?.description ?? "exit"
         name = options.name ?? command.commandLine
         metric = options.measure.metric
+        try options.functionProfile.require(metric)
         timeout = options.launch.runTimeout(metric: metric)
         quiet = options.launch.quiet
         var launcher = ProcessLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
@@ -72,6 +74,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         if metric == .instructions {
             do {
                 launcher = try InstructionCounting.counting(launcher)
+                launcher.instructionCounting?.collectsFunctions = options.functionProfile.functions
                 launcher.environment.merge(CallgrindHelper.environment()) { $1 }
             } catch {
                 launcher.instructionCounting?.cleanUp()
@@ -163,6 +166,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil, stretchLimit: stretchLimit).map(\.message)
         if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
+        if launcher.instructionCounting?.collectsFunctions == true { result.functions = FunctionSummary.profiles(records) }
         return result
     }
 

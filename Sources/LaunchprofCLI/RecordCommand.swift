@@ -19,6 +19,7 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var functionProfile: FunctionOptions
     @OptionGroup var report: ReportOutputOptions
 
     @OptionGroup var history: StoreOption
@@ -32,7 +33,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         try ResultMetadata.requireCommit(for: "record")
         let store = try history.openForWriting(quiet: self.profile.launch.quiet)
-        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric)
+        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
         defer { profile.cleanUp() }
         let result = try PlanRunner(quiet: profile.quiet).run(profile)
         try history.save(result, into: store, quiet: profile.quiet)

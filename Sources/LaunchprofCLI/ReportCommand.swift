@@ -48,12 +48,22 @@ struct ReportCommand: ParsableCommand {
         transform: OptionRanges.precision.parse)
     var precision: Int = DurationFormat.defaultDigits
 
+    @Option(
+        name: .customLong("functions"),
+        help: ArgumentHelp(
+            "Print one phase's whole function profile (a result made with --metric instructions --functions): its path, or its name when only one phase has it.",
+            valueName: "phase"))
+    var functionsPhase: String?
+
     @Flag(name: .customLong("all-phases"), help: "List every phase: by default the text report folds those under 1% of the launch into one line.")
     var allPhases = false
 
     func validate() throws {
         try OptionRanges.precision.check(precision)
         guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
+        if functionsPhase != nil, criticalPath || blame || format != .text {
+            throw ValidationError("--functions prints a text table of its own: leave out --critical-path, --blame and --format")
+        }
         if let runNumber { try OptionRanges.run.check(runNumber) }
         try OutputPath.check(output, option: "--output")
     }
@@ -66,7 +76,9 @@ struct ReportCommand: ParsableCommand {
             throw InputError("\(result): \(runOutOfRange(loaded, runNumber))")
         }
         let exporter: any ResultExporter
-        if criticalPath {
+        if let functionsPhase {
+            exporter = FunctionTableReport(phase: functionsPhase)
+        } else if criticalPath {
             exporter = CriticalPathReport(options: ReportOptions(precision: precision), run: runNumber)
         } else if blame {
             exporter = BlameReport(options: ReportOptions(precision: precision))

@@ -76,7 +76,7 @@ struct ReportOutputOptions: ParsableArguments {
     /// of the built-in app.
     func emit(_ result: LaunchResult, profile: AppLaunchPlan) throws {
         let snapshot = (profile.options.snapshot ?? profile.manifest.snapshot).map { "Snapshot: \($0) (saved in the background)" }
-        try emit(result, quiet: profile.quiet, notes: snapshot.map { [$0] } ?? [])
+        try emit(result, quiet: profile.quiet, notes: snapshot.map { [$0] } ?? [], topFunctions: profile.topFunctions)
     }
 
     /// The report, folding more (phases under 1%, then 2%, 3%, 5% of the launch) until it and its
@@ -100,7 +100,7 @@ struct ReportOutputOptions: ParsableArguments {
 
     /// Writes `--output` and the exports, prints the result's warnings on stderr (unless `quiet`),
     /// and prints the report (after a header and `notes`, unless `quiet`) or the JSON document.
-    func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = []) throws {
+    func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = [], topFunctions: Int = FunctionReport.defaultTop) throws {
         if let output {
             do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
         }
@@ -120,6 +120,7 @@ struct ReportOutputOptions: ParsableArguments {
         }
         if format == .text {
             var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
+            options.topFunctions = topFunctions
             let header = TextReportExporter(options: options)
             let opening = quiet ? [] : header.headerLines(result) + header.countersLines(result) + notes
             let report = firstScreen(result, opening: opening, options: &options)

@@ -20,6 +20,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var functionProfile: FunctionOptions
     @OptionGroup var report: ReportOutputOptions
     /// `--store`: also store the result in that history, as `record` does.
     @OptionGroup var history: StoreOption
@@ -33,7 +34,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         if history.store != nil { try ResultMetadata.requireCommit(for: "run --store") }
         let store = history.store != nil ? try history.openForWriting(quiet: self.profile.launch.quiet) : nil
-        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric)
+        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
         defer { profile.cleanUp() }
         let result = try PlanRunner(quiet: profile.quiet).run(profile)
         if let store { try history.save(result, into: store, quiet: profile.quiet) }

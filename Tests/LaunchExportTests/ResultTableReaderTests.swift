@@ -33,7 +33,8 @@ import Glibc
     }
 
     @Test func versionOneReadsTheSame() throws {
-        let text = try Self.text(SampleResult.classic(runs: 2)).replacingOccurrences(of: "\"schemaVersion\" : 4", with: "\"schemaVersion\" : 1")
+        let text = try Self.text(SampleResult.classic(runs: 2)).replacingOccurrences(
+            of: "\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)", with: "\"schemaVersion\" : 1")
         let fast = try ResultTableReader.tabulate(Array(text.utf8), path: "v1.json")
         #expect(fast == TabulatedResult(try ResultFile.decode(Array(text.utf8), path: "v1.json")))
         #expect(fast.header.schemaVersion == 1)
@@ -111,8 +112,11 @@ import Glibc
         _ = refused(good.replacingOccurrences(of: "\"afterLaunch\" : false,", with: "\"afterLaunch\" : false, \"afterLaunch\" : true,"), "appears twice")
         _ = refused(good.replacingOccurrences(of: "\"total\" :", with: "\"tot\\u0061l\" :"), "without escapes")
         // Versions.
-        _ = refused(good.replacingOccurrences(of: "\"schemaVersion\" : 4", with: "\"schemaVersion\" : 99"), "result schema version 99 is not supported")
-        _ = refused(good.replacingOccurrences(of: "\"schemaVersion\" : 4", with: "\"schemaVersionX\" : 2"), "no schemaVersion")
+        _ = refused(
+            good.replacingOccurrences(of: "\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)", with: "\"schemaVersion\" : 99"),
+            "result schema version 99 is not supported")
+        _ = refused(
+            good.replacingOccurrences(of: "\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)", with: "\"schemaVersionX\" : 2"), "no schemaVersion")
         // The header is checked by the Codable model.
         _ = refused(good.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : \"two\""), "host.cores")
     }

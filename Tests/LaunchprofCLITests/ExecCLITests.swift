@@ -36,7 +36,7 @@ import LaunchExport
             #expect(outcome.status == 0, "\(outcome.stderr)")
         }
         let result = try ResultFile.read(a)
-        #expect(result.schemaVersion == 4)
+        #expect(result.schemaVersion == LaunchResult.currentSchemaVersion)
         #expect(result.command?.arguments == ["/bin/sh", "-c", "exit 0"])
         #expect(result.command?.end == "exit")
         #expect(result.runs.count == 3 && result.runs.allSatisfy { $0.process?.exitStatus == 0 && $0.phases.isEmpty })

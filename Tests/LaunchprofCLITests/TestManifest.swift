@@ -10,6 +10,12 @@ enum TestManifest {
         return try write(name: "default", members: test.map { [$0] } ?? []).manifest
     }
 
+    /// The default fixture's launch stages with `iterations` more steps of work in every call of
+    /// `Canvas.fillRoundedRect` (`test.slowFunction`).
+    static func make(fillRoundedRectWork iterations: Int) throws -> String {
+        try write(name: "default", members: [#""test": {"slowFunction": {"function": "fillRoundedRect", "iterations": \#(iterations)}}"#]).manifest
+    }
+
     /// The default fixture's launch stages with `strategies` (the members of the JSON object), its
     /// snapshot `Loading.png` (and the splash) in a new directory.
     static func with(strategies: String, name: String) throws -> (manifest: String, snapshot: String) {

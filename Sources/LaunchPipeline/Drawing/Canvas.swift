@@ -22,6 +22,10 @@ public struct Canvas: Sendable {
     public private(set) var pixelsDrawn = 0
     /// Test only (`test.slowdown`): when set, every drawing loop runs the rows it says again.
     public var rowRepeater: RowRepeater?
+    /// Test only (`test.slowFunction`): work added to one drawing function's own code.
+    public var injectedWork: InjectedFunctionWork?
+    /// What the injected work computed (kept, so that the compiler cannot drop it).
+    public private(set) var injectedWorkResult: UInt64 = 0
 
     public init(width: Int, height: Int, fill: RGBA = RGBA(0, 0, 0, 0)) {
         image = RGBAImage(width: width, height: height, fill: fill)
@@ -38,6 +42,15 @@ public struct Canvas: Sendable {
     /// fully form one span: the distance is computed only from each end inwards, up to that span,
     /// which is then filled without it (one colour per row for a solid or vertical gradient paint).
     public mutating func fillRoundedRect(_ rect: Rect, radius: Double, paint: Paint, opacity: Double = 1) {
+        if let work = injectedWork, work.function == "fillRoundedRect" {
+            // In this function's own code (a loop of transparent operators: no call, even unoptimized).
+            var state = injectedWorkResult, i = 0
+            while i < work.iterations {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                i &+= 1
+            }
+            injectedWorkResult = state
+        }
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let shader = Shader(paint: paint, rect: rect)
         guard let (x0, x1, y0, y1) = clip(rect.outset(by: 1)) else { return }

@@ -25,6 +25,9 @@ public struct Manifest: Equatable, Sendable {
     public var splash: String?
     /// Test only: a precise slowdown injected into one stage, to measure what `check` detects.
     public var injectedSlowdown: InjectedSlowdown?
+    /// Test only: work added to one named drawing function (`test.slowFunction`), to check that
+    /// `--functions` names it.
+    public var injectedFunctionWork: InjectedFunctionWork? = nil
 
     /// The stages that run at launch, in order.
     public var launchStages: [StageSpec] { stages.filter { !$0.lazy } }
@@ -161,5 +164,22 @@ public struct LoadingDialogSpec: Equatable, Sendable {
     public init(showAfter: Double = 1.0, minMessageSeconds: Double = 1.5) {
         self.showAfter = showAfter
         self.minMessageSeconds = minMessageSeconds
+    }
+}
+
+/// Test only (`test.slowFunction`): every call of the drawing function `function` (one of
+/// ``functions``) runs `iterations` steps of a 64-bit linear congruential generator in its own code,
+/// about 4 instructions each, so its self count grows and nothing else's (docs/manifest.md).
+public struct InjectedFunctionWork: Equatable, Sendable {
+    /// The drawing functions the work can be added to.
+    public static let functions = ["fillRoundedRect"]
+    /// The most iterations a call may add.
+    public static let maximumIterations = 10_000_000
+    public var function: String
+    public var iterations: Int
+
+    public init(function: String, iterations: Int) {
+        self.function = function
+        self.iterations = iterations
     }
 }

@@ -124,9 +124,8 @@ public enum ManifestLoader {
         }
 
         var slowdown: InjectedSlowdown?
-        if let test = try root.optional("test")?.object(allowed: ["slowdown"]),
-            let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"])
-        {
+        let test = try root.optional("test")?.object(allowed: ["slowdown", "slowFunction"])
+        if let test, let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) {
             let stageNode = try node.required("stage")
             let stage = try stageNode.string()
             guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
@@ -137,6 +136,8 @@ public enum ManifestLoader {
             guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
             slowdown = InjectedSlowdown(stage: stage, fraction: fraction)
         }
+        var functionWork: InjectedFunctionWork?
+        if let node = try test?.optional("slowFunction") { functionWork = try Self.functionWork(node) }
         var snapshot: String?
         if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
         let assets = FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory)
@@ -172,7 +173,24 @@ public enum ManifestLoader {
             theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
             assets: assets,
             screen: screen, orientations: orientations, stages: stages, strategies: strategies,
-            snapshot: snapshot, splash: splash, injectedSlowdown: slowdown)
+            snapshot: snapshot, splash: splash, injectedSlowdown: slowdown,
+            injectedFunctionWork: functionWork)
+    }
+
+    /// `test.slowFunction`: `{"function": "fillRoundedRect", "iterations": 2000}`.
+    private static func functionWork(_ node: Node) throws(PipelineError) -> InjectedFunctionWork {
+        let fields = try node.object(allowed: ["function", "iterations"])
+        let nameNode = try fields.required("function")
+        let name = try nameNode.string()
+        guard InjectedFunctionWork.functions.contains(name) else {
+            throw nameNode.error("expected one of \(InjectedFunctionWork.functions.joined(separator: ", ")), found \"\(name)\"")
+        }
+        let countNode = try fields.required("iterations")
+        let count = try countNode.number()
+        guard count >= 0, count <= Double(InjectedFunctionWork.maximumIterations), count == count.rounded() else {
+            throw countNode.error("expected a whole number of iterations from 0 to \(InjectedFunctionWork.maximumIterations), found \(count)")
+        }
+        return InjectedFunctionWork(function: name, iterations: Int(count))
     }
 
     /// A JSON value and its key path, with typed accessors whose errors name both.

@@ -215,8 +215,12 @@ public final class Pipeline {
         try awaitFonts()
         var renderer = makeRenderer(theme)
         canvas.rowRepeater = rowRepeater
+        canvas.injectedWork = manifest.injectedFunctionWork
         renderer.rowRepeater = rowRepeater
-        defer { self.canvas?.rowRepeater = nil }
+        defer {
+            self.canvas?.rowRepeater = nil
+            self.canvas?.injectedWork = nil
+        }
         recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
         try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
         try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }

@@ -1,0 +1,41 @@
+import LaunchCore
+
+/// Where a phase's instructions are in a Callgrind file: after the dump `begin` (from the start of
+/// the process when `nil`) up to and including the dump `end`.
+public struct PhaseDumps: Equatable, Sendable {
+    public var begin: String?
+    public var end: String
+
+    public init(begin: String?, end: String) {
+        self.begin = begin
+        self.end = end
+    }
+}
+
+extension RunFunctionProfile {
+    /// Each phase's functions from `profile`: the parts after its begin dump through its end dump
+    /// added up (so a parent's profile holds its children's, as its count does). A phase whose
+    /// dumps are missing (or that has no `dumps`) gets none.
+    public init(_ profile: CallgrindProfile, dumps: [PhaseDumps?], programObject: String?) {
+        let phases = dumps.map { bounds -> [Entry]? in
+            guard let bounds, let end = profile.part(labelled: bounds.end) else { return nil }
+            var first = 0
+            if let begin = bounds.begin {
+                guard let at = profile.part(labelled: begin), at <= end else { return nil }
+                first = at + 1
+            }
+            return Self.entries(profile.costs(of: first..<(end + 1)).costs, profile.functions)
+        }
+        self.init(phases: phases, programObject: programObject)
+    }
+
+    static func entries(_ costs: [Int: CallgrindProfile.Costs], _ functions: [CallgrindProfile.Function]) -> [Entry] {
+        costs.compactMap { index, cost in
+            guard cost.selfInstructions > 0 || cost.calleeInstructions > 0 || cost.calls > 0 else { return nil }
+            let function = functions[index]
+            return Entry(
+                name: function.name, object: function.object, selfInstructions: cost.selfInstructions,
+                inclusiveInstructions: cost.inclusiveInstructions, calls: cost.calls)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import LaunchCore
+import LaunchExport
+
+/// `--functions` and `--top N`: each phase's function profile from Callgrind (docs/functions.md).
+/// Shared by `run`, `record`, `check` and `exec`.
+struct FunctionOptions: ParsableArguments {
+    @Flag(
+        help: ArgumentHelp(
+            "With --metric instructions: each phase's function profile from Callgrind (self and inclusive instructions and calls per function), its top functions under each phase's line, the whole profile in the result file; check and diff name the functions that changed each phase (docs/functions.md)."
+        ))
+    var functions = false
+
+    @Option(
+        help: ArgumentHelp("Functions listed under each phase with --functions (default 5; 1 to 100).", valueName: "n"),
+        transform: OptionRanges.top.parse)
+    var top: Int = FunctionReport.defaultTop
+
+    /// The one message for `--functions` without instruction counts.
+    static let needsInstructions =
+        "--functions reads each phase's functions from Callgrind, so it needs --metric instructions (a time measurement runs no Callgrind)"
+
+    /// Refuses `--functions` for a measurement in `metric` other than instructions.
+    func require(_ metric: Metric) throws {
+        if functions && metric != .instructions { throw InputError(Self.needsInstructions) }
+    }
+
+    func validate() throws {
+        try OptionRanges.top.check(top)
+    }
+}
+
+extension OptionRanges {
+    /// `--top`: functions listed under each phase; a whole phase is `report --functions PHASE`.
+    static let top = OptionRange("--top", 1...100)
+}
