@@ -81,7 +81,8 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport", "LaunchDoctor", "LaunchHistory",
+                "LaunchCore", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport", "LaunchDoctor",
+                "LaunchHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -110,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "launchprof-bench",
             dependencies: [
-                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory", "LaunchChangePoints"
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
+                "LaunchChangePoints"
             ],
             path: "Benchmarks/launchprof-bench"
         ),

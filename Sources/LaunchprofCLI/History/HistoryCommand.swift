@@ -19,7 +19,8 @@ struct HistoryCommand: ParsableCommand {
               launchprof history trend "decode images"
             """,
         subcommands: [
-            HistoryListCommand.self, HistoryShowCommand.self, HistoryImportCommand.self, HistoryExportCommand.self, HistoryDetectCommand.self, HistoryTrendCommand.self
+            HistoryListCommand.self, HistoryShowCommand.self, HistoryImportCommand.self, HistoryExportCommand.self, HistoryDetectCommand.self,
+            HistoryTrendCommand.self
         ]
     )
 }
