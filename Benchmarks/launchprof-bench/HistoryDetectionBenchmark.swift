@@ -4,6 +4,7 @@ import Glibc
 import LaunchChangePoints
 import LaunchCore
 import LaunchExport
+import LaunchHistory
 import LaunchStats
 
 /// `make bench`: change-point detection (`history detect`, issue 30) on a synthetic history built from
@@ -55,6 +56,7 @@ struct HistoryDetectionBenchmark {
         try wallTimeQuality(timed, .byInvocation)
         try instructionQuality(counted)
         try scale(timed)
+        try storeScale(timed)
     }
 
     /// Records the real runs: `invocations` timed results and one with instruction counts.
@@ -206,6 +208,78 @@ struct HistoryDetectionBenchmark {
         print(
             "history detect: \(scaleCommits) commits x \(scalePhases) phases x 10 runs: \(format(median * 1000)) ms (goal <= 2000 ms: \(verdict(median <= 2))), "
                 + "\(found) change points in this noise (load average \(machineLoad()))")
+    }
+
+    /// `launchprof history detect` end to end on a SQLite history of 10,000 results × 50 phases × 10
+    /// runs (runs resampled from the real ones), against the 2 s goal (median of 3). The history is made
+    /// once through the store (`LAUNCHPROF_BENCH_HISTORY_RESULTS` sets how many results) and removed after.
+    func storeScale(_ timed: [PhaseTable]) throws {
+        let results = getenv("LAUNCHPROF_BENCH_HISTORY_RESULTS").flatMap { Int(String(cString: $0)) }.map { min(max($0, 10), 100_000) } ?? 10_000
+        var template = Array("/tmp/launchprof-history-store-XXXXXX".utf8CString)
+        guard let directory = mkdtemp(&template).map({ String(cString: $0) }) else {
+            throw CoreError.system(path: "/tmp", action: "create a directory in", reason: "mkdtemp failed")
+        }
+        let database = directory + "/history.sqlite"
+        defer {
+            if getenv("LAUNCHPROF_BENCH_KEEP") == nil {
+                for name in FileIO.entries(of: directory) { unlink(directory + "/" + name) }
+                rmdir(directory)
+            } else {
+                print("kept \(directory)")
+            }
+        }
+        var generator = SplitMix64(seed: seed &+ 3)
+        let pools = timed[0].rows.map(\.durations).filter { $0.count >= 2 }
+        let host = HostInfo.current()
+        var start = MonotonicClock.nanoseconds()
+        do {
+            let store = try StoreLocation.sqlite(database).open(create: true)
+            for i in 0..<results {
+                let runs = (0..<10).map { run -> RunRecord in
+                    var clock = 0.0
+                    let phases = (0..<50).map { phase -> PhaseRecord in
+                        let pool = pools[phase % pools.count]
+                        let duration = pool[Int.random(in: 0..<pool.count, using: &generator)]
+                        defer { clock += duration }
+                        return PhaseRecord(name: "phase \(phase)", start: clock, duration: duration)
+                    }
+                    return RunRecord(index: run + 1, total: clock, phases: phases)
+                }
+                let hex = String(i, radix: 16)
+                let hash = hex + String(repeating: "0", count: 40 - hex.count)
+                let second = i % 60, minute = (i / 60) % 60, hour = i / 3600
+                let date = "2026-01-\(10 + hour / 24)T\(10 + hour % 24):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second)Z"
+                let result = LaunchResult(
+                    date: date, manifest: ManifestInfo(name: "default", path: "m", sha256: ""), host: host,
+                    git: GitInfo(commit: hash, branch: "main", dirty: false), runs: runs)
+                try store.save(result, commit: CommitInfo(hash: hash, commitDate: date))
+            }
+        }
+        let made = Double(MonotonicClock.nanoseconds() - start) / 1e9
+        var bytes = 0
+        for name in FileIO.entries(of: directory) {
+            var info = stat()
+            if stat(directory + "/" + name, &info) == 0 { bytes += Int(info.st_size) }
+        }
+        // Outside a git work tree (the directory), so the commits are ordered by date.
+        var walls: [Double] = []
+        let spawner = DiffScaleBenchmark()
+        var cwd = [CChar](repeating: 0, count: 4096)
+        let absolute = (getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? ".") + "/" + executable
+        for _ in 0..<3 {
+            start = MonotonicClock.nanoseconds()
+            guard let (wall, _, status) = spawner.spawn(["/bin/sh", "-c", "cd \(directory) && exec \(absolute) history detect --store history.sqlite"]),
+                status == 0
+            else {
+                print("history detect: the store at scale: launchprof history detect failed")
+                return
+            }
+            walls.append(wall)
+        }
+        let median = medianOf(walls)
+        print(
+            "history detect: a SQLite history of \(results) results x 50 phases x 10 runs (\(bytes / results) bytes per result, made in \(format(made)) s): "
+                + "`history detect` end to end \(format(median * 1000)) ms (goal <= 2000 ms: \(verdict(median <= 2)); load average \(machineLoad()))")
     }
 
     func key(_ phase: String, metric: String) -> ChangePointSeries.Key {
