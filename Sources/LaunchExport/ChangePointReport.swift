@@ -59,14 +59,14 @@ public struct ChangePointReport: Sendable {
         "\(key.target) · tier \(key.tier) · \(key.metric)\(exact ? " (exact)" : "") · environment \(key.environment)"
     }
 
-    /// A value of `key`'s metric as people read it: exact counts in full, seconds in the unit that fits.
+    /// A value of `key`'s metric as people read it: exact counts in full, seconds in the unit that fits, memory in MiB.
     static func value(_ value: Double, _ key: ChangePointSeries.Key) -> String {
-        switch key.metric {
-        case Metric.instructions.rawValue: return InstructionFormat.exact(value)
-        case "memory": return MemoryFormat.mebibytes(value)
-        default: return DurationFormat.format(value)
-        }
+        if key.phase == peakMemoryPhase { return MemoryFormat.mebibytes(value) }
+        return key.metric == Metric.instructions.rawValue ? InstructionFormat.exact(value) : DurationFormat.format(value)
     }
+
+    /// The history's series of each run's peak resident memory, in bytes (LaunchHistory's `HistorySeries.peakMemoryPhase`).
+    static let peakMemoryPhase = "peak memory"
 
     /// The change: a percentage, and for exact counts the difference too (`+1 (+0.0%)`).
     static func change(_ finding: Finding) -> String {

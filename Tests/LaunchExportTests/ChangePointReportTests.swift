@@ -37,6 +37,12 @@ struct ChangePointReportTests {
         #expect(text.contains("default · tier host · instructions (exact) · environment env"))
     }
 
+    @Test func valuesReadInTheirUnits() {
+        #expect(ChangePointReport.value(0.00123, Self.key("a")) == "1.23 ms")
+        #expect(ChangePointReport.value(5_000_001, Self.key("a", metric: "instructions")) == "5,000,001")
+        #expect(ChangePointReport.value(3 * 1_048_576, Self.key("peak memory")) == MemoryFormat.mebibytes(3 * 1_048_576.0))
+    }
+
     @Test func noStepsSaySo() {
         let report = ChangePointReport(
             series: [SeriesChangePoints(key: Self.key("a"), pointCount: 3, exact: false, changePoints: [])], options: DetectionOptions(), since: "v1")
