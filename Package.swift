@@ -12,6 +12,7 @@ import PackageDescription
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
 //   LaunchStats     statistics and comparison of results
+//   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O)
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
 //                   PostgreSQL (CLibPQ); one schema, versioned; series of run values across commits
@@ -69,7 +70,8 @@ let package = Package(
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
-        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions"]),
+        .target(name: "LaunchChangePoints", dependencies: ["LaunchStats"]),
+        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions", "LaunchChangePoints"]),
         // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
         // with a C shim for what Swift cannot call directly (SQLITE_TRANSIENT) and zlib for the stored documents.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -81,8 +83,8 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchDoctor",
-                "LaunchHistory", .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport",
+                "LaunchDoctor", "LaunchHistory", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -110,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "launchprof-bench",
             dependencies: [
-                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory"
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
+                "LaunchChangePoints"
             ],
             path: "Benchmarks/launchprof-bench"
         ),
@@ -121,9 +124,10 @@ let package = Package(
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
-        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions"]),
+        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(

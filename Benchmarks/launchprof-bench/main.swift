@@ -157,6 +157,11 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     let sizes = arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 && $0 <= 1_000_000 }
     if !sizes.isEmpty { bench.sizes = sizes }
     bench.report()
+} else if arguments.first == "history" {
+    // history [DIR]: only change-point detection (DIR: result files kept by a previous run).
+    var bench = HistoryDetectionBenchmark()
+    if arguments.count > 1 { bench.reuse = arguments[1] }
+    bench.report()
 } else if arguments.first == "calibration" {
     CalibrationBenchmark().report()
 } else if arguments.first == "coalesced" {
@@ -221,4 +226,5 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     HistoryBenchmark().report()
     ThrottleBenchmark().report()
     CalibrationBenchmark().report()
+    HistoryDetectionBenchmark().report()
 }

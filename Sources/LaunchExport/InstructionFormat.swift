@@ -11,3 +11,17 @@ public enum InstructionFormat {
         return SecondsFormat.format(count, precision: 0)
     }
 }
+
+extension InstructionFormat {
+    /// A whole count in full, its digits grouped by three with commas: `5,000,001`.
+    public static func exact(_ count: Double) -> String {
+        guard count.isFinite, abs(count) < 9.0e15 else { return self.count(count) }
+        let digits = String(Int64(abs(count).rounded()))
+        var grouped = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return (count < 0 ? "-" : "") + grouped
+    }
+}

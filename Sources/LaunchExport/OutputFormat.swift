@@ -19,6 +19,10 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case comparison
         /// Strategies compared, off against on (`compare`).
         case strategies
+        /// Change points across commits (`history detect`).
+        case history
+        /// One phase across commits (`history trend`).
+        case trend
 
         /// The formats of this subject, in the order help texts list them.
         public var formats: [OutputFormat] {
@@ -27,6 +31,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
             case .result: return OutputFormat.allCases
             case .comparison: return [.text, .markdown, .json]
             case .strategies: return [.text, .markdown, .json, .csv]
+            case .history: return [.text, .markdown, .json]
+            case .trend: return [.text, .json]
             }
         }
 

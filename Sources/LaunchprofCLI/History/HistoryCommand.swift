@@ -5,7 +5,7 @@ import LaunchHistory
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "The results history across commits: list, show, import, export.",
+        abstract: "The results history across commits: list, show, import, export; change points (detect) and trends.",
         discussion: """
             The history is where `record` (and `run --store`, `exec --record`) store results, keyed by commit, host, tier, metric and target: .launchprof/history.sqlite by default, or --store / LAUNCHPROF_STORE: a SQLite file, a postgresql:// URL for a history many CI machines share, or a results directory of one JSON file per result (docs/history.md).
 
@@ -15,8 +15,13 @@ struct HistoryCommand: ParsableCommand {
               launchprof history import .launchprof/results
               launchprof history export --output results/
               launchprof history list --store postgresql://ci@db/perf
+              launchprof history detect --since v1.2
+              launchprof history trend "decode images"
             """,
-        subcommands: [HistoryListCommand.self, HistoryShowCommand.self, HistoryImportCommand.self, HistoryExportCommand.self]
+        subcommands: [
+            HistoryListCommand.self, HistoryShowCommand.self, HistoryImportCommand.self, HistoryExportCommand.self, HistoryDetectCommand.self,
+            HistoryTrendCommand.self
+        ]
     )
 }
 
