@@ -19,11 +19,17 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// process preempting a try (on a busy machine every try of a few milliseconds is preempted, in
     /// quanta of the scheduler tick) does not lengthen it, and the fastest try repeats to a few percent
     /// at any load. On a quiet machine it equals the wall time of an undisturbed try. io waits for the
-    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``).
-    static func clock(for kind: PhaseKind) -> () -> UInt64 {
-        if kind == .io { return { MonotonicClock.nanoseconds() } }
+    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``) less the time the
+    /// thread then waited for a CPU (``ThreadRunDelay``: on a busy host, after the device answers, the
+    /// thread waits its turn to run, and that wait is the load's, not the device's).
+    static func clock(for kind: PhaseKind, runDelay: ThreadRunDelay) -> () -> UInt64 {
+        if kind == .io { return { MonotonicClock.nanoseconds() &- runDelay.nanoseconds() } }
         return { MonotonicClock.threadCPUNanoseconds() }
     }
+
+    /// Seconds of io tries in one process, at least: a flush waits behind whatever else the disk is
+    /// writing, so io needs more tries than the others for its fastest to be an undisturbed one.
+    public static let ioTriesSeconds = 0.15
 
     /// The version of the reference workloads (CTierReference). Raise it whenever a workload
     /// changes: every cached calibration and every result's calibration then stands for other work,
@@ -38,10 +44,13 @@ public struct HostReference: Codable, Equatable, Sendable {
     public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let workloads = try ReferenceWorkloads()
+        let runDelay = ThreadRunDelay()
+        defer { runDelay.close() }
         for kind in PhaseKind.allCases {
             var best = Double.infinity
             try workloads.run(kind)
-            let clock = Self.clock(for: kind)
+            let clock = Self.clock(for: kind, runDelay: runDelay)
+            let minimumSeconds = kind == .io && minimumSeconds > 0 ? max(minimumSeconds, Self.ioTriesSeconds) : minimumSeconds
             // At least `repetitions` tries, and more of a short workload until `minimumSeconds` of
             // tries (at most 1000): its fastest try is then as well sampled as a long one's.
             var tries = 0, spent = 0.0
