@@ -264,9 +264,12 @@ public final class PhaseRecorder {
         if let emulation = s.pointee.emulation {
             cpuEnd = MonotonicClock.threadCPUNanoseconds()
             runDelay = s.pointee.runDelay?.nanoseconds() ?? 0
+            // The end read again after the delay: a wait between `now` and that reading is then in
+            // both the phase's wall time and its wait for a CPU, never in the second alone.
+            end = MonotonicClock.nanoseconds()
             if !entry.pointee.isWait, emulation.factor(for: entry.pointee.effectiveKind) > 1 {
-                let spun = stretch(entry, emulation: emulation, now: now, cpuEnd: cpuEnd, runDelay: runDelay)
-                if spun > now {
+                let spun = stretch(entry, emulation: emulation, now: end, cpuEnd: cpuEnd, runDelay: runDelay)
+                if spun > end {
                     end = spun
                     cpuEnd = MonotonicClock.threadCPUNanoseconds()
                     runDelay = s.pointee.runDelay?.nanoseconds() ?? 0

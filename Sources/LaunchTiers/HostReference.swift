@@ -22,9 +22,20 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``) less the time the
     /// thread then waited for a CPU (``ThreadRunDelay``: on a busy host, after the device answers, the
     /// thread waits its turn to run, and that wait is the load's, not the device's).
-    static func clock(for kind: PhaseKind, runDelay: ThreadRunDelay) -> () -> UInt64 {
-        if kind == .io { return { MonotonicClock.nanoseconds() &- runDelay.nanoseconds() } }
-        return { MonotonicClock.threadCPUNanoseconds() }
+    /// The run delay is read inside the wall-clock readings (wall, delay, work, delay, wall), so a
+    /// wait between two readings is never taken out of more wall time than it is part of.
+    static func time(_ kind: PhaseKind, runDelay: ThreadRunDelay, _ body: () throws(TierError) -> Void) throws(TierError) -> UInt64 {
+        guard kind == .io else {
+            let start = MonotonicClock.threadCPUNanoseconds()
+            try body()
+            let end = MonotonicClock.threadCPUNanoseconds()
+            return end > start ? end - start : 0
+        }
+        let wall = MonotonicClock.nanoseconds(), delay = runDelay.nanoseconds()
+        try body()
+        let delayEnd = runDelay.nanoseconds(), wallEnd = MonotonicClock.nanoseconds()
+        let elapsed = wallEnd > wall ? wallEnd - wall : 0
+        return elapsed - min(elapsed, delayEnd > delay ? delayEnd - delay : 0)
     }
 
     /// Seconds of io tries in one process, at least: a flush waits behind whatever else the disk is
@@ -39,7 +50,7 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// Measures every reference workload in this process: one untimed warm-up, then the fastest of
     /// `repetitions` tries, or as many as take `minimumSeconds` (the minimum is the estimate least disturbed by other work; about 0.1 s in
     /// all on a release build). The cpu, decode and draw workloads are timed by the thread's CPU time
-    /// (``clock(for:)``), io by the wall clock. One process sees one address layout, which moves these
+    /// (``time(_:runDelay:_:)``), io by the wall clock less the thread's wait for a CPU. One process sees one address layout, which moves these
     /// times a little: a calibration combines several processes' (``Calibration/combine(_:)``).
     public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
@@ -49,16 +60,13 @@ public struct HostReference: Codable, Equatable, Sendable {
         for kind in PhaseKind.allCases {
             var best = Double.infinity
             try workloads.run(kind)
-            let clock = Self.clock(for: kind, runDelay: runDelay)
             let minimumSeconds = kind == .io && minimumSeconds > 0 ? max(minimumSeconds, Self.ioTriesSeconds) : minimumSeconds
             // At least `repetitions` tries, and more of a short workload until `minimumSeconds` of
             // tries (at most 1000): its fastest try is then as well sampled as a long one's.
             var tries = 0, spent = 0.0
             while tries < max(1, repetitions) || (spent < minimumSeconds && tries < 1000) {
-                let start = clock()
-                try workloads.run(kind)
-                let elapsed = LaunchClock.seconds(clock() - start)
-                best = min(best, elapsed)
+                let elapsed = LaunchClock.seconds(try Self.time(kind, runDelay: runDelay) { () throws(TierError) in try workloads.run(kind) })
+                if elapsed > 0 { best = min(best, elapsed) }
                 spent += elapsed
                 tries += 1
             }

@@ -46,10 +46,10 @@ import Glibc
         let child = emulatedRatio(recorder, cpuMilliseconds: 5) { 2 * $0 + 1 }
         #expect(child > 2.9 && child < 4.5, "child emulated \(child) × its CPU time")
         // Parent: its own 5 ms unstretched (factor 1) besides the child; stretching the child again
-        // would add 10 ms or more. The least of five is the one a busy machine delayed least.
+        // would add 10 ms or more (a ratio of 3). The least of five is the one a busy machine delayed least.
         let phases = recorder.phaseRecords()
         let own = (0..<5).map { (phases[2 * $0].duration - phases[2 * $0 + 1].duration) / 0.005 }.min()!
-        #expect(own > 0.9 && own < 1.6, "parent's own part \(own) × its CPU time")
+        #expect(own > 0.9 && own < 2.9, "parent's own part \(own) × its CPU time")
     }
 
     @Test func phasesWithoutAKindInheritTheirParents() {
