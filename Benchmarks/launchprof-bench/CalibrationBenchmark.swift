@@ -64,17 +64,28 @@ struct CalibrationBenchmark {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = home
         process.environment = environment
-        let pipe = Pipe()
+        let pipe = Pipe(), errors = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         do { try process.run() } catch {
             print("calibration: cannot run \(executable): \(error)")
             return nil
         }
+        // Both pipes drained at once, so neither fills while the other is read.
+        nonisolated(unsafe) var stderrData = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            print("calibration: `launchprof \(arguments.joined(separator: " "))` exited \(process.terminationStatus)")
+            // What it said, so a failure can be told from noise (warnings about the load are left out).
+            let said = String(decoding: stderrData.prefix(4096), as: UTF8.self).split(separator: "\n")
+                .filter { !$0.contains("warning:") }.prefix(3).joined(separator: " | ")
+            print("calibration: `launchprof \(arguments.joined(separator: " "))` exited \(process.terminationStatus): \(said)")
             return nil
         }
         return String(decoding: data, as: UTF8.self)

@@ -166,6 +166,12 @@ struct GateBenchmark: Sendable {
             line += " (drawing named in \(named); errors \(errors); drawing's median change \(median)"
             let runs = all.compactMap(\.runs).sorted()
             if !runs.isEmpty { line += "; runs a side \(runs[0])…\(runs[runs.count - 1]), median \(runs[runs.count / 2])" }
+            // What failed the trials (a false alarm names the phase the noise moved).
+            var flagged: [String: Int] = [:]
+            for trial in all where trial.exit == 1 { for name in trial.regressions { flagged[name, default: 0] += 1 } }
+            if !flagged.isEmpty {
+                line += "; flagged: " + flagged.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            }
             let perTrial = all.map(\.seconds).sorted()
             line += "; \(format(perTrial[perTrial.count / 2])) s per check) [\(Int(seconds)) s]"
             print(line)

@@ -38,6 +38,10 @@ public final class PhaseRecorder {
         /// The thread's CPU time at the phase's begin, and its children's CPU time (under emulation).
         @usableFromInline var cpuStart: UInt64
         @usableFromInline var childCPUNanoseconds: UInt64
+        /// The thread's wait for a CPU (``ThreadRunDelay``) at the phase's begin, and during its
+        /// children (under emulation).
+        @usableFromInline var runDelayStart: UInt64
+        @usableFromInline var childRunDelay: UInt64
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
@@ -56,6 +60,8 @@ public final class PhaseRecorder {
             self.isWait = false
             self.cpuStart = 0
             self.childCPUNanoseconds = 0
+            self.runDelayStart = 0
+            self.childRunDelay = 0
         }
     }
 
@@ -81,6 +87,11 @@ public final class PhaseRecorder {
         /// Phases recorded before the last ``PhaseRecorder/reset()``: Callgrind labels keep counting
         /// across a reset, as a launcher reading both parts of a report counts the phases.
         @usableFromInline var callgrindBase: Int = 0
+        /// Under emulation: the thread's wait for a CPU, opened at the first instrumented phase.
+        @usableFromInline var runDelay: ThreadRunDelay?
+        /// Under emulation: nanoseconds the emulated timeline is behind, owed by the next stretch
+        /// (``PhaseRecorder/emulation``).
+        @usableFromInline var emulationDebt: UInt64 = 0
 
         @usableFromInline mutating func updateInstrumented() {
             instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions
@@ -117,6 +128,7 @@ public final class PhaseRecorder {
     }
 
     deinit {
+        state.pointee.runDelay?.close()
         state.pointee.entries.deinitialize(count: state.pointee.count)
         state.pointee.entries.deallocate()
         state.pointee.open.deallocate()
@@ -134,7 +146,10 @@ public final class PhaseRecorder {
     /// spent waiting inside it, so wall time, ordering and concurrency behave as on that device.
     /// The self time of `cpu`, `decode` and `draw` phases is the thread's CPU time, so time lost to
     /// other threads on the host's cores is not multiplied by the factor; an `io` phase's is wall
-    /// time (the device's slower storage stretches the waiting).
+    /// time (the device's slower storage stretches the waiting) less the thread's wait for a CPU.
+    /// A loaded host's preemption is given back rather than added: the time a phase waited for a CPU
+    /// counts toward its extra time, and a wait that ends late is paid back by the next one
+    /// (``stretch(_:emulation:now:cpuEnd:runDelay:)``; docs/tiers.md, "Stretching on a busy host").
     /// `nil` (the default) records host time only.
     public var emulation: DeviceEmulation? {
         get { state.pointee.emulation }
@@ -225,7 +240,11 @@ public final class PhaseRecorder {
             // The phase starts after the sample, so reading /proc is not counted as its work.
             entry.pointee.start = MonotonicClock.nanoseconds()
         }
-        if s.pointee.emulation != nil { entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds() }
+        if s.pointee.emulation != nil {
+            if s.pointee.runDelay == nil { s.pointee.runDelay = ThreadRunDelay() }
+            entry.pointee.runDelayStart = s.pointee.runDelay?.nanoseconds() ?? 0
+            entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds()
+        }
         // Last, so the phase's count starts after the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: s.pointee.callgrindBase + index) }
     }
@@ -241,21 +260,19 @@ public final class PhaseRecorder {
         let entry = s.pointee.entries + index
         var end = now
         var cpuEnd: UInt64 = 0
+        var runDelay: UInt64 = 0
         if let emulation = s.pointee.emulation {
             cpuEnd = MonotonicClock.threadCPUNanoseconds()
-            if !entry.pointee.isWait {
-                let elapsed = now &- entry.pointee.start
-                var selfTime = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
-                if entry.pointee.effectiveKind != .io {
-                    let cpu = cpuEnd &- entry.pointee.cpuStart
-                    selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
-                }
-                let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
-                if extra > 0 {
-                    MonotonicClock.spin(until: now &+ extra)
-                    end = MonotonicClock.nanoseconds()
-                    entry.pointee.waitedNanoseconds &+= end &- now
+            runDelay = s.pointee.runDelay?.nanoseconds() ?? 0
+            // The end read again after the delay: a wait between `now` and that reading is then in
+            // both the phase's wall time and its wait for a CPU, never in the second alone.
+            end = MonotonicClock.nanoseconds()
+            if !entry.pointee.isWait, emulation.factor(for: entry.pointee.effectiveKind) > 1 {
+                let spun = stretch(entry, emulation: emulation, now: end, cpuEnd: cpuEnd, runDelay: runDelay)
+                if spun > end {
+                    end = spun
                     cpuEnd = MonotonicClock.threadCPUNanoseconds()
+                    runDelay = s.pointee.runDelay?.nanoseconds() ?? 0
                 }
             }
         }
@@ -266,9 +283,61 @@ public final class PhaseRecorder {
             let parent = s.pointee.entries + Int(entry.pointee.parent)
             parent.pointee.childNanoseconds &+= end &- entry.pointee.start
             parent.pointee.waitedNanoseconds &+= entry.pointee.waitedNanoseconds
-            if s.pointee.emulation != nil { parent.pointee.childCPUNanoseconds &+= cpuEnd &- entry.pointee.cpuStart }
+            if s.pointee.emulation != nil {
+                parent.pointee.childCPUNanoseconds &+= cpuEnd &- entry.pointee.cpuStart
+                parent.pointee.childRunDelay &+= runDelay > entry.pointee.runDelayStart ? runDelay - entry.pointee.runDelayStart : 0
+            }
         }
         return end
+    }
+
+    /// Waits out the emulated device's extra time at the end of the phase `entry` (its self time ×
+    /// (factor − 1)), returning the reading after the wait, or `now` when there was none. The self
+    /// time leaves out the children and the time the thread waited for a CPU (``ThreadRunDelay``);
+    /// for cpu, decode and draw it is at most the thread's CPU time. Two things the host adds are
+    /// given back instead of being stretched: that wait for a CPU, which already passed inside the
+    /// phase, counts toward its extra time; and a wait that ends late (the thread was preempted at its
+    /// deadline) leaves the lateness as a debt the next stretch on this thread pays first. The
+    /// emulated durations then add up to the device's time, however loaded the host.
+    @usableFromInline
+    func stretch(_ entry: UnsafeMutablePointer<Entry>, emulation: DeviceEmulation, now: UInt64, cpuEnd: UInt64, runDelay: UInt64) -> UInt64 {
+        let s = state
+        let elapsed = now &- entry.pointee.start
+        let selfElapsed = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
+        let phaseRunDelay = runDelay > entry.pointee.runDelayStart ? runDelay - entry.pointee.runDelayStart : 0
+        let selfRunDelay = min(selfElapsed, phaseRunDelay > entry.pointee.childRunDelay ? phaseRunDelay - entry.pointee.childRunDelay : 0)
+        var selfTime = selfElapsed - selfRunDelay
+        if entry.pointee.effectiveKind != .io {
+            let cpu = cpuEnd &- entry.pointee.cpuStart
+            selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
+        }
+        let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
+        // Contended: this phase waited for a CPU, or the last wait ended late.
+        let busy = selfRunDelay > Self.busyNanoseconds || s.pointee.emulationDebt > Self.busyNanoseconds
+        let (wait, debt) = Self.wait(extra: extra, alreadyWaited: selfRunDelay, debt: s.pointee.emulationDebt)
+        s.pointee.emulationDebt = debt
+        guard wait > 0 else { return now }
+        let deadline = now &+ wait
+        // A quiet host: spin (the core stays awake and fast). A busy one: sleep, or the spinning thread,
+        // having used its share of the CPU, is preempted and waits its turn past the deadline.
+        if busy { MonotonicClock.sleep(until: deadline) } else { MonotonicClock.spin(until: deadline) }
+        let end = MonotonicClock.nanoseconds()
+        s.pointee.emulationDebt = end &- deadline
+        entry.pointee.waitedNanoseconds &+= end &- now
+        return end
+    }
+
+    /// A wait for a CPU (or a late end) longer than this marks the host as busy: the next emulated
+    /// wait sleeps instead of spinning.
+    @usableFromInline static let busyNanoseconds: UInt64 = 50_000
+
+    /// How long to wait for `extra` nanoseconds of emulated time when the phase already waited
+    /// `alreadyWaited` for a CPU and the thread owes `debt` from an earlier late wait, and the debt
+    /// left afterwards (before this wait's own lateness is added).
+    @usableFromInline
+    static func wait(extra: UInt64, alreadyWaited: UInt64, debt: UInt64) -> (wait: UInt64, debt: UInt64) {
+        let owed = alreadyWaited &+ debt
+        return extra > owed ? (extra - owed, 0) : (0, owed - extra)
     }
 
     /// Doubles whichever buffer is full (the slow path of ``begin(_:kind:)``).
@@ -332,6 +401,7 @@ public final class PhaseRecorder {
         state.pointee.entries.deinitialize(count: state.pointee.count)
         state.pointee.count = 0
         state.pointee.openCount = 0
+        state.pointee.emulationDebt = 0
         marks.removeAll(keepingCapacity: true)
         counters.removeAll(keepingCapacity: true)
     }

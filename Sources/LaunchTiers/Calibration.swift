@@ -89,7 +89,7 @@ public struct Calibration: Equatable, Sendable {
 
     /// The statistic (docs/tiers.md, "Calibration across processes"): per kind, the fastest of the
     /// per-process minima, that is the fastest try in any of the processes. Everything that disturbs
-    /// a try only adds time: other work (which the CPU-time clock of ``HostReference/clock(for:)``
+    /// a try only adds time: other work (which the CPU-time clock of ``HostReference/time(_:runDelay:_:)``
     /// mostly leaves out already), a flush queued behind other writers, and the address layout a
     /// process happens to get (where code, stack and buffers land). Each process is one draw of the
     /// layout; a median or a quartile of the processes lands in whichever layout most of them drew and

@@ -19,11 +19,28 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// process preempting a try (on a busy machine every try of a few milliseconds is preempted, in
     /// quanta of the scheduler tick) does not lengthen it, and the fastest try repeats to a few percent
     /// at any load. On a quiet machine it equals the wall time of an undisturbed try. io waits for the
-    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``).
-    static func clock(for kind: PhaseKind) -> () -> UInt64 {
-        if kind == .io { return { MonotonicClock.nanoseconds() } }
-        return { MonotonicClock.threadCPUNanoseconds() }
+    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``) less the time the
+    /// thread then waited for a CPU (``ThreadRunDelay``: on a busy host, after the device answers, the
+    /// thread waits its turn to run, and that wait is the load's, not the device's).
+    /// The run delay is read inside the wall-clock readings (wall, delay, work, delay, wall), so a
+    /// wait between two readings is never taken out of more wall time than it is part of.
+    static func time(_ kind: PhaseKind, runDelay: ThreadRunDelay, _ body: () throws(TierError) -> Void) throws(TierError) -> UInt64 {
+        guard kind == .io else {
+            let start = MonotonicClock.threadCPUNanoseconds()
+            try body()
+            let end = MonotonicClock.threadCPUNanoseconds()
+            return end > start ? end - start : 0
+        }
+        let wall = MonotonicClock.nanoseconds(), delay = runDelay.nanoseconds()
+        try body()
+        let delayEnd = runDelay.nanoseconds(), wallEnd = MonotonicClock.nanoseconds()
+        let elapsed = wallEnd > wall ? wallEnd - wall : 0
+        return elapsed - min(elapsed, delayEnd > delay ? delayEnd - delay : 0)
     }
+
+    /// Seconds of io tries in one process, at least: a flush waits behind whatever else the disk is
+    /// writing, so io needs more tries than the others for its fastest to be an undisturbed one.
+    public static let ioTriesSeconds = 0.15
 
     /// The version of the reference workloads (CTierReference). Raise it whenever a workload
     /// changes: every cached calibration and every result's calibration then stands for other work,
@@ -33,23 +50,23 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// Measures every reference workload in this process: one untimed warm-up, then the fastest of
     /// `repetitions` tries, or as many as take `minimumSeconds` (the minimum is the estimate least disturbed by other work; about 0.1 s in
     /// all on a release build). The cpu, decode and draw workloads are timed by the thread's CPU time
-    /// (``clock(for:)``), io by the wall clock. One process sees one address layout, which moves these
+    /// (``time(_:runDelay:_:)``), io by the wall clock less the thread's wait for a CPU. One process sees one address layout, which moves these
     /// times a little: a calibration combines several processes' (``Calibration/combine(_:)``).
     public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let workloads = try ReferenceWorkloads()
+        let runDelay = ThreadRunDelay()
+        defer { runDelay.close() }
         for kind in PhaseKind.allCases {
             var best = Double.infinity
             try workloads.run(kind)
-            let clock = Self.clock(for: kind)
+            let minimumSeconds = kind == .io && minimumSeconds > 0 ? max(minimumSeconds, Self.ioTriesSeconds) : minimumSeconds
             // At least `repetitions` tries, and more of a short workload until `minimumSeconds` of
             // tries (at most 1000): its fastest try is then as well sampled as a long one's.
             var tries = 0, spent = 0.0
             while tries < max(1, repetitions) || (spent < minimumSeconds && tries < 1000) {
-                let start = clock()
-                try workloads.run(kind)
-                let elapsed = LaunchClock.seconds(clock() - start)
-                best = min(best, elapsed)
+                let elapsed = LaunchClock.seconds(try Self.time(kind, runDelay: runDelay) { () throws(TierError) in try workloads.run(kind) })
+                if elapsed > 0 { best = min(best, elapsed) }
                 spent += elapsed
                 tries += 1
             }

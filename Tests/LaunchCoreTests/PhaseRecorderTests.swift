@@ -101,9 +101,11 @@ import Glibc
         let phases = recorder.phaseRecords()
         let wait = try #require(phases.first { $0.name == "waiting for fonts" })
         let work = try #require(phases.first { $0.name == "work" })
+        let outer = try #require(phases.first { $0.name == "outer" })
         #expect(wait.kind == nil && wait.depth == 1)
-        // 2 ms of work stretched 100 times is at least 200 ms; the 2 ms wait stays far under that.
-        #expect(work.duration >= 0.199)
+        // 2 ms of work stretched 100 times is at least 200 ms; the 2 ms wait stays far under that. The
+        // sum with the phase before: on a busy machine a late end of `outer` is paid back by `work`.
+        #expect(outer.duration + work.duration >= 0.199)
         #expect(wait.duration < 0.15)
     }
 }
