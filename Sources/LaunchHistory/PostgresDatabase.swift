@@ -68,16 +68,8 @@ public final class PostgresDatabase: SQLDatabase {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    private func transaction<T>(_ begin: String, _ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
-        try execute(begin, [])
-        do {
-            let value = try body()
-            try execute("COMMIT", [])
-            return value
-        } catch {
-            PQclear(PQexec(connection, "ROLLBACK"))
-            throw error
-        }
+    public func rollBack() {
+        PQclear(PQexec(connection, "ROLLBACK"))
     }
 
     private func rows(_ result: OpaquePointer?) -> [[SQLValue]] {

@@ -64,9 +64,25 @@ public protocol SQLDatabase: AnyObject {
     func writing<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T
     /// Runs `body` in a read transaction (one consistent snapshot).
     func reading<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T
+    /// Ends the transaction under way without keeping anything (errors ignored: the connection's
+    /// own end rolls back too).
+    func rollBack()
 }
 
 extension SQLDatabase {
+    /// Runs `body` between `begin` and `COMMIT`, rolled back when `body` (or the commit) throws.
+    func transaction<T>(_ begin: String, _ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try execute(begin, [])
+        do {
+            let value = try body()
+            try execute("COMMIT", [])
+            return value
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
     /// The parameters `1...count` of this dialect, comma-separated.
     func placeholders(_ count: Int, from first: Int = 1) -> String {
         (first..<(first + count)).map { dialect.parameter($0) }.joined(separator: ", ")

@@ -68,16 +68,8 @@ public final class SQLiteDatabase: SQLDatabase {
         try transaction("BEGIN", body)
     }
 
-    private func transaction<T>(_ begin: String, _ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
-        try execute(begin, [])
-        do {
-            let value = try body()
-            try execute("COMMIT", [])
-            return value
-        } catch {
-            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
+    public func rollBack() {
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 
     private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer?) -> Int32 {
