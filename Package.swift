@@ -139,7 +139,8 @@ let package = Package(
         // Fuzzing (`make fuzz`, Tests/Fuzz): every parser behind one entry point; the executable is a
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
         .target(
-            name: "LaunchFuzz", dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"],
+            name: "LaunchFuzz",
+            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchFunctions"],
             path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),
         .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz", "LaunchprofTestSupport"], path: "Tests/Fuzz/LaunchFuzzTests")

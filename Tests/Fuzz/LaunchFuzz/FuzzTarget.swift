@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchFunctions
 import LaunchImage
 import LaunchPipeline
 import LaunchRunner
@@ -15,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `exec --ready-when-output`: the first line is the pattern (its size checked, then compiled),
     /// matched against each further line (output lines of a program).
     case readyPattern = "ready-pattern"
+    /// `--functions`: a Callgrind output file (LaunchFunctions' streaming reader), every part's
+    /// costs then added up as a phase's profile is.
+    case callgrind
 
     /// What the parser did with one input: a value or a thrown error. A crash never returns.
     public enum Outcome: Equatable, Sendable {
@@ -37,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .gitTrace2: "fuzz-trace2.json"
         case .chromeTrace: "fuzz-chrome-trace.json"
         case .readyPattern: "--ready-when-output"
+        case .callgrind: "callgrind.out.fuzz"
         }
     }
 
@@ -48,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .manifest, .result, .tiers, .budgets, .protocol: 8192
         case .pythonImporttime, .gitTrace2, .chromeTrace: 8192
         case .readyPattern: 512
+        case .callgrind: 16384
         }
     }
 
@@ -68,6 +74,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             case .chromeTrace: Self.check(try ChromeTraceReader.read(bytes, file: fileName, clock: Self.traceClock))
             case .readyPattern:
                 do { try Self.readyPatternRun(bytes) } catch { return .error("\(fileName): \(error)") }
+            case .callgrind:
+                do {
+                    let profile = try CallgrindFunctionReader.parse(bytes, file: fileName)
+                    _ = profile.costs(of: 0..<profile.parts.count)
+                } catch { return .error(String(describing: error)) }
             }
             return .value
         } catch {
