@@ -65,11 +65,13 @@ import Glibc
             """
         let record = try launcher(script).launch(index: 1)
         #expect(record.phases.map(\.name) == ["reading config"])
-        #expect(record.phases[0].duration >= 0.02)
+        // `-` stamps a line when launchprof reads it: on a loaded machine two lines written 20 ms
+        // apart may be read together, so only the order is certain, not the 20 ms.
+        #expect(record.phases[0].duration >= 0)
         #expect(record.counter("files read") == 3)
         #expect(record.marks.map(\.name) == ["interactive"])
-        // The total runs to the exit, past the report's end.
-        #expect(record.total >= record.phases[0].end + 0.05)
+        // The total runs to the exit, past the report's end (read no later than the exit).
+        #expect(record.total >= record.phases[0].end)
     }
 
     @Test func aReportLeftUnfinishedFailsTheRun() {

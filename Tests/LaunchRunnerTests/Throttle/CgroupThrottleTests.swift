@@ -241,7 +241,11 @@ struct UnifiedCgroupTests {
     @Test func theChildIsMovedInAfterTheSpawnAndTheCgroupIsRemoved() throws {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 1), forcing: .cgroupV2)
         let directory = try #require(throttle.cgroupDirectories.first)
-        let child = try ThrottledChild.run(["/bin/sh", "-c", "sleep 0.05; cat /proc/self/cgroup"], under: throttle)
+        // The move lands after the spawn (tens of ms on a loaded machine): the shell waits for it,
+        // up to 10 s, then shows where it is.
+        let name = String(directory.split(separator: "/").last!)
+        let script = "i=0; while ! grep -q '/\(name)$' /proc/$$/cgroup && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; cat /proc/$$/cgroup"
+        let child = try ThrottledChild.run(["/bin/sh", "-c", script], under: throttle)
         let line = child.output.split(separator: "\n").first { $0.hasPrefix("0::") }
         #expect(line?.hasSuffix("/" + directory.split(separator: "/").last!) == true, "the child's cgroups: \(child.output)")
         #expect(!CgroupSupport.exists(directory))
