@@ -8,7 +8,7 @@ import LaunchHistory
 /// (goal ≤ 50 ms): in process, opening a SQLite history and storing one result; end to end, `record`
 /// into a history beside `run --output` of the same launch, alternated. And how small a stored result
 /// is: bytes per 50-phase × 10-run result in a SQLite history of 200 of them.
-/// `launchprof-bench history` runs only this benchmark.
+/// `launchprof-bench history-store` runs only this benchmark.
 struct HistoryBenchmark {
     var phases = 50
     var runs = 10

@@ -8,7 +8,7 @@ import LaunchHistory
 import LaunchStats
 
 /// `make bench`: change-point detection (`history detect`, issue 30) on a synthetic history built from
-/// real runs of the default launch, and at scale. `launchprof-bench history [DIR]` runs only this
+/// real runs of the default launch, and at scale. `launchprof-bench change-points [DIR]` runs only this
 /// (DIR: reuse the result files a previous run kept with LAUNCHPROF_BENCH_KEEP=1).
 ///
 /// - Quality, wall time: `launchprof run --runs 10` of the default manifest, `invocations` times (and

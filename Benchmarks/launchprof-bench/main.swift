@@ -157,8 +157,8 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     let sizes = arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 && $0 <= 1_000_000 }
     if !sizes.isEmpty { bench.sizes = sizes }
     bench.report()
-} else if arguments.first == "history" {
-    // history [DIR]: only change-point detection (DIR: result files kept by a previous run).
+} else if arguments.first == "change-points" || arguments.first == "history" {
+    // change-points [DIR] (or history [DIR]): only change-point detection (DIR: result files kept by a previous run).
     var bench = HistoryDetectionBenchmark()
     if arguments.count > 1 { bench.reuse = arguments[1] }
     bench.report()
@@ -194,7 +194,8 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
 } else if arguments.first == "exec" {
     ExecOverheadBenchmark().report()
     ExecSessionBenchmark().report()
-} else if arguments.first == "history" {
+} else if arguments.first == "history-store" {
+    // history-store: only the store's cost (bytes per result, record --store).
     HistoryBenchmark().report()
 } else if arguments.first == "exec-session" {
     ExecSessionBenchmark().report()

@@ -122,36 +122,74 @@ public final class SQLHistory: HistoryStore {
     }
 
     public func series(order: CommitOrder) throws(HistoryError) -> [HistorySeries] {
-        let rows = try db.reading { () throws(HistoryError) -> [[SQLValue]] in
-            guard try HistorySchema.currentVersion(db) > 0 else { return [] }
-            return try db.execute(
+        // Three reads joined here by integer ids: the results and the phase names once each, then
+        // only (result, phase, runs) per phase row, so that a large history's hundreds of thousands
+        // of rows carry no repeated text.
+        let (results, phases, runs) = try db.reading { () throws(HistoryError) -> ([[SQLValue]], [[SQLValue]], [[SQLValue]]) in
+            guard try HistorySchema.currentVersion(db) > 0 else { return ([], [], []) }
+            let results = try db.execute(
                 """
-                SELECT r.environment, r.tier, r.metric, r.target_kind, r.target, n.path,
-                       c.hash, c.parents, c.author_date, c.commit_date, c.branch, r.date, p.runs
-                FROM phase_runs p JOIN results r ON r.id = p.result_id JOIN phase_names n ON n.id = p.phase_id
-                JOIN commits c ON c.hash = r.commit_hash
+                SELECT r.id, r.environment, r.tier, r.metric, r.target_kind, r.target,
+                       c.hash, c.parents, c.author_date, c.commit_date, c.branch, r.date
+                FROM results r JOIN commits c ON c.hash = r.commit_hash
                 WHERE r.dirty = 0
                 """, [])
+            let phases = try db.execute("SELECT id, path FROM phase_names", [])
+            let runs = try db.execute("SELECT result_id, phase_id, runs FROM phase_runs", [])
+            return (results, phases, runs)
+        }
+        let seriesResults = try seriesResults(results)
+        var phaseNames: [Int64: String] = [:]
+        for row in phases {
+            guard row.count == 2, let id = row[0].integer, let path = row[1].text else { throw corruptRow("phase_names") }
+            phaseNames[id] = path
         }
         var points: [SeriesKey: [(commit: CommitInfo, date: String, runs: [Double])]] = [:]
+        for row in runs {
+            guard row.count == 3, let resultID = row[0].integer, let phaseID = row[1].integer, let packed = row[2].blob else {
+                throw corruptRow("phase_runs")
+            }
+            // A dirty result's rows, left out above, are skipped here.
+            guard let result = seriesResults[resultID] else { continue }
+            guard let phase = phaseNames[phaseID] else { throw corruptRow("phase_runs") }
+            let key = SeriesKey(environment: result.environment, tier: result.tier, metric: result.metric, target: result.target, phase: phase)
+            points[key, default: []].append((result.commit, result.date, RunPacking.unpack(packed)))
+        }
+        return assembleSeries(points, order: order)
+    }
+
+    /// What a series needs of a stored result, by the result's id.
+    private struct SeriesResult {
+        var environment: String
+        var tier: String
+        var metric: Metric
+        var target: HistoryTarget
+        var commit: CommitInfo
+        var date: String
+    }
+
+    /// The clean results' rows of ``series(order:)``, by id (one ``CommitInfo`` per commit).
+    private func seriesResults(_ rows: [[SQLValue]]) throws(HistoryError) -> [Int64: SeriesResult] {
+        var results: [Int64: SeriesResult] = [:]
         var commits: [String: CommitInfo] = [:]
         for row in rows {
-            guard row.count == 13, let metric = row[2].text.flatMap(Metric.init(rawValue:)), let kind = row[3].text.flatMap(HistoryTarget.Kind.init(rawValue:)),
-                let hash = row[6].text, let runs = row[12].blob
-            else {
-                throw HistoryError(store: location, "corrupt: a phase_runs row has a missing or unknown field")
-            }
-            let key = SeriesKey(
-                environment: row[0].text ?? "", tier: row[1].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[4].text ?? ""),
-                phase: row[5].text ?? "")
+            guard row.count == 12, let id = row[0].integer, let metric = row[3].text.flatMap(Metric.init(rawValue:)),
+                let kind = row[4].text.flatMap(HistoryTarget.Kind.init(rawValue:)), let hash = row[6].text
+            else { throw corruptRow("results") }
             let commit =
                 commits[hash]
                 ?? CommitInfo(
                     hash: hash, parents: row[7].text.map { $0.split(separator: " ").map(String.init) }, authorDate: row[8].text,
                     commitDate: row[9].text, branch: row[10].text)
             commits[hash] = commit
-            points[key, default: []].append((commit, row[11].text ?? "", RunPacking.unpack(runs)))
+            results[id] = SeriesResult(
+                environment: row[1].text ?? "", tier: row[2].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[5].text ?? ""),
+                commit: commit, date: row[11].text ?? "")
         }
-        return assembleSeries(points, order: order)
+        return results
+    }
+
+    private func corruptRow(_ table: String) -> HistoryError {
+        HistoryError(store: location, "corrupt: a \(table) row has a missing or unknown field")
     }
 }
