@@ -197,6 +197,13 @@ struct CheckCommand: ParsableCommand {
             for line in FunctionReport.attributionLines(comparison, context) { StandardError.write("launchprof: functions: \(line)\n") }
         }
         for v in violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
+        // --store (or LAUNCHPROF_STORE): what the history says that two commits cannot.
+        if !quiet, lookup.history.store != nil {
+            let tier = candidate.header.configuration?.tier?.name ?? "host"
+            for note in try HistoryDrift.notes(lookup.history, target: candidate.header.manifest.name, tier: tier, metric: metric) {
+                StandardError.write("launchprof: drift: \(note)\n")
+            }
+        }
         // Dirty memory kept in the background, against the tier's budget (the app is killed first when memory runs short).
         var overBackgroundMemory = false
         if let tier = candidate.header.configuration?.tier, let limit = tier.backgroundMemory,

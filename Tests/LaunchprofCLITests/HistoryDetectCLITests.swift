@@ -7,8 +7,8 @@ import Testing
 struct HistoryDetectCLITests {
     /// A repository of `commits` empty commits, each with a stored result: a phase `decode` that
     /// steps from 1 ms to 1.2 ms at commit `step`, and a flat `layout`. Returns the directory and
-    /// the commits, oldest first.
-    static func history(commits: Int, step: Int) throws -> (String, [String]) {
+    /// the commits, oldest first. `drift` makes `decode` rise by that fraction at every commit.
+    static func history(commits: Int, step: Int, drift: Double = 0) throws -> (String, [String]) {
         let repository = NSTemporaryDirectory() + "launchprof-history-\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: repository + "/.launchprof/results", withIntermediateDirectories: true)
         func git(_ arguments: [String]) throws -> String {
@@ -30,7 +30,7 @@ struct HistoryDetectCLITests {
             _ = try git(["commit", "-q", "--allow-empty", "-m", "c\(commit)"])
             let hash = try git(["rev-parse", "HEAD"])
             hashes.append(hash)
-            let decode = commit < step ? 0.001 : 0.0012
+            let decode = (commit < step ? 0.001 : 0.0012) * (1 + drift * Double(commit))
             let runs = (0..<5).map { run -> RunRecord in
                 let wobble = 1 + Double((commit * 7 + run * 3) % 11 - 5) * 0.001
                 let phases = [
@@ -67,6 +67,28 @@ struct HistoryDetectCLITests {
         #expect(try CLI.run(["history", "detect", "--since", hashes[10]], in: repository).stdout.hasPrefix("2 change points after"))
         // The same history twice: the same bytes.
         #expect(try CLI.run(["history", "detect", "--format", "json"], in: repository).stdout == json.stdout)
+    }
+
+    @Test func checkWithTheStoreNamesAPhaseThatHasBeenDrifting() throws {
+        // decode rises 0.4% a commit, no step; layout stays flat.
+        let (repository, hashes) = try Self.history(commits: 40, step: 40, drift: 0.004)
+        defer { try? FileManager.default.removeItem(atPath: repository) }
+        let newest = ".launchprof/results/\(hashes[39]).json"
+        let check = try CLI.run(["check", "--result", newest, "--baseline", newest, "--store", ".launchprof/results"], in: repository)
+        #expect(check.status == 0, "\(check.stderr)")
+        let drifts = check.stderr.split(separator: "\n").filter { $0.hasPrefix("launchprof: drift: ") }
+        #expect(
+            drifts.contains { $0.contains("'decode' has been drifting: +") && $0.contains("over the last 30 commits of the history, no single step") },
+            "\(check.stderr)")
+        #expect(!drifts.contains { $0.contains("'layout'") }, "\(check.stderr)")
+        // Without --store, or a history with a step instead, nothing is said of drift.
+        let plain = try CLI.run(["check", "--result", newest, "--baseline", newest], in: repository)
+        #expect(plain.status == 0 && !plain.stderr.contains("drift"), "\(plain.stderr)")
+        let (stepped, steppedHashes) = try Self.history(commits: 40, step: 30)
+        defer { try? FileManager.default.removeItem(atPath: stepped) }
+        let steppedNewest = ".launchprof/results/\(steppedHashes[39]).json"
+        let step = try CLI.run(["check", "--result", steppedNewest, "--baseline", steppedNewest, "--store", ".launchprof/results"], in: stepped)
+        #expect(step.status == 0 && !step.stderr.contains("drifting"), "\(step.stderr)")
     }
 
     @Test func trendDrawsThePhaseAndMarksTheStep() throws {
