@@ -75,7 +75,7 @@ public enum FileIO {
     }
 
     /// `a directory`, `a FIFO`… for a `st_mode & S_IFMT` value.
-    static func fileTypeName(_ type: mode_t) -> String {
+    public static func fileTypeName(_ type: mode_t) -> String {
         switch type {
         case S_IFDIR: return "a directory"
         case S_IFIFO: return "a FIFO (named pipe)"

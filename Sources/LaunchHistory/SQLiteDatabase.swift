@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CHistoryShim
 import LaunchCore
 
@@ -16,6 +19,11 @@ public final class SQLiteDatabase: SQLDatabase {
         location = path
         self.busyTimeout = busyTimeout
         if !create, !FileIO.exists(path) { throw HistoryError(store: path, "no such history (record into it first, or import results)") }
+        // A FIFO or a device is refused before SQLite opens it (a FIFO would block, /dev/zero reads forever).
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw HistoryError(store: path, "is \(FileIO.fileTypeName(info.st_mode & S_IFMT)), not a regular file: a SQLite history is a file")
+        }
         if create, !readOnly {
             let parent = FileIO.parentDirectory(of: path)
             do { try FileIO.createDirectories(parent) } catch { throw HistoryError(store: path, "cannot create its directory: \(error)") }

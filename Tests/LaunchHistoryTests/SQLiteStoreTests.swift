@@ -21,6 +21,23 @@ import Testing
     @Test func buildsSeries() throws { try Self.contract().buildsSeries() }
     @Test func parallelWriters() throws { try Self.contract().parallelWriters() }
 
+    @Test func aFIFOOrADeviceIsRefusedBeforeSQLiteOpensIt() throws {
+        let directory = NSTemporaryDirectory() + "launchprof-special-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(directory, 0o755) == 0)
+        defer { for name in ["fifo.sqlite", "zero.sqlite"] { unlink(directory + "/" + name) }; rmdir(directory) }
+        #expect(mkfifo(directory + "/fifo.sqlite", 0o600) == 0)
+        #expect(symlink("/dev/zero", directory + "/zero.sqlite") == 0)
+        for (name, kind) in [("fifo.sqlite", "a FIFO (named pipe)"), ("zero.sqlite", "a character device")] {
+            for create in [false, true] {
+                #expect {
+                    _ = try SQLiteDatabase(path: directory + "/" + name, create: create)
+                } throws: { error in
+                    "\(error)".contains("\(name): is \(kind), not a regular file")
+                }
+            }
+        }
+    }
+
     @Test func refusesAFutureSchema() throws {
         let path = try Self.newPath()
         try StoreContract { try StoreLocation(path).open(create: true) }.refusesAFutureSchema { version in
