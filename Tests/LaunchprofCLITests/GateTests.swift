@@ -79,7 +79,7 @@ import LaunchExport
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr.contains(
-                #/launchprof: regression in 'drawing': median \d+(?:\.\d+)? (?:µs|ms|s) → \d+(?:\.\d+)? (?:µs|ms|s) \(\+\d+(?:\.\d+)? (?:µs|ms|s), \+\d+\.\d%\), over the (5% threshold \(--threshold\)|\d+(?:\.\d+)? ms minimum change \(\d+(?:\.\d)?% here, --min-change\)), confidence \d+\.\d+%/#
+                #/launchprof: regression in 'drawing(?:/[^']+)?': median \d+(?:\.\d+)? (?:µs|ms|s) → \d+(?:\.\d+)? (?:µs|ms|s) \(\+\d+(?:\.\d+)? (?:µs|ms|s), \+\d+\.\d%\), over the (5% threshold \(--threshold\)|\d+(?:\.\d+)? ms minimum change \(\d+(?:\.\d)?% here, --min-change\)), confidence \d+\.\d+%/#
             ))
         #expect(outcome.stdout.contains("::error title=Launch regression%3A drawing::'drawing': median "))
         let markdown = try FileIO.readText(summary)
@@ -202,6 +202,8 @@ import LaunchExport
 
 /// `check --runs auto`: interleaved pairs until the sequential rule decides.
 @Suite(.serialized) struct AdaptiveCheckTests {
+    /// The slowdown doubles every drawing step, so the sequential rule may decide on `drawing` or
+    /// on one of its children first (under load, a child's smaller spread can cross before the parent).
     @Test func aDoubledDrawingIsCaughtAtAnEarlyLook() throws {
         let outcome = try CLI.run([
             "check", "--baseline-manifest", try TestManifest.make(),
@@ -210,7 +212,7 @@ import LaunchExport
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(
             outcome.stderr.contains(
-                #/launchprof: regression in 'drawing': median \d+(?:\.\d+)? (?:µs|ms|s) → \d+(?:\.\d+)? (?:µs|ms|s) \(\+\d+(?:\.\d+)? (?:µs|ms|s), \+\d+\.\d%\), over the (5% threshold \(--threshold\)|\d+(?:\.\d+)? ms minimum change \(\d+(?:\.\d)?% here, --min-change\)), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs each/#
+                #/launchprof: regression in 'drawing(?:/[^']+)?': median \d+(?:\.\d+)? (?:µs|ms|s) → \d+(?:\.\d+)? (?:µs|ms|s) \(\+\d+(?:\.\d+)? (?:µs|ms|s), \+\d+\.\d%\), over the (5% threshold \(--threshold\)|\d+(?:\.\d+)? ms minimum change \(\d+(?:\.\d)?% here, --min-change\)), \d+(\.\d)?% CI \+\d+\.\d%…\+\d+\.\d% after \d+ runs each/#
             ),
             "\(outcome.stderr)")
     }
