@@ -8,6 +8,7 @@ import PackageDescription
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
 //   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
 //   LaunchFunctions per-phase function profiles (--functions): the Callgrind format's reader, demangling, function diffs
+//   LaunchFlameGraphs  stacks per phase (StackProfile) and their flame graphs: folded stacks, speedscope, SVG, differential
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
@@ -65,6 +66,7 @@ let package = Package(
         // swiftrt.o asks for): 0.9 MB, below the smallest program's peak.
         .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .target(name: "LaunchFunctions", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchFlameGraphs", dependencies: ["LaunchCore", "LaunchFunctions"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
@@ -124,6 +126,7 @@ let package = Package(
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
