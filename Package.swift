@@ -17,6 +17,7 @@ import PackageDescription
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
 //                   PostgreSQL (CLibPQ); one schema, versioned; series of run values across commits
+//   LaunchBisect    `bisect`'s search for the first bad commit and its verdicts (no I/O: the caller measures)
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
 //   LaunchprofCLI   the command-line tool: one file per subcommand, options, plans (the `launchprof` executable is its main)
 //
@@ -80,13 +81,14 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CHistoryShim", dependencies: ["CSQLite", "CLibPQ"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
+        .target(name: "LaunchBisect"),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
         // The command-line tool's subcommands, options and plans; the executable is its one-line main.
         .target(
             name: "LaunchprofCLI",
             dependencies: [
                 "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport",
-                "LaunchDoctor", "LaunchHistory", .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LaunchDoctor", "LaunchHistory", "LaunchBisect", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -115,7 +117,7 @@ let package = Package(
             name: "launchprof-bench",
             dependencies: [
                 "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
-                "LaunchChangePoints"
+                "LaunchChangePoints", "LaunchBisect"
             ],
             path: "Benchmarks/launchprof-bench"
         ),
@@ -132,6 +134,7 @@ let package = Package(
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
+        .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
             name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),

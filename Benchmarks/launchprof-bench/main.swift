@@ -197,6 +197,9 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
 } else if arguments.first == "history-store" {
     // history-store: only the store's cost (bytes per result, record --store).
     HistoryBenchmark().report()
+} else if arguments.first == "bisect" {
+    // bisect: only `launchprof bisect`'s measurements over a 64-commit range (instructions).
+    BisectBenchmark().report()
 } else if arguments.first == "exec-session" {
     ExecSessionBenchmark().report()
 } else if arguments.first == "startup" {
@@ -228,4 +231,5 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     ThrottleBenchmark().report()
     CalibrationBenchmark().report()
     HistoryDetectionBenchmark().report()
+    BisectBenchmark().report()
 }

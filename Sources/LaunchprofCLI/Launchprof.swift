@@ -31,7 +31,7 @@ struct Launchprof: ParsableCommand {
         version: launchprofVersion,
         subcommands: [
             RunCommand.self, ExecCommand.self, RecordCommand.self, DiffCommand.self, CheckCommand.self, CompareCommand.self, ReportCommand.self,
-            TiersCommand.self, DoctorCommand.self, HistoryCommand.self
+            TiersCommand.self, DoctorCommand.self, HistoryCommand.self, BisectCommand.self
         ],
         defaultSubcommand: nil
     )

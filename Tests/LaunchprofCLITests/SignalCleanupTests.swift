@@ -140,7 +140,8 @@ final class Spawned {
     let temporaryDirectory: String
     let outputDirectory: String
 
-    init(_ arguments: [String]) throws {
+    /// Started in `directory` (default: the test's own), with `extra` added to its environment.
+    init(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:]) throws {
         temporaryDirectory = try Leftovers.makeDirectory()
         outputDirectory = try Leftovers.makeDirectory()
         var actions = posix_spawn_file_actions_t()
@@ -162,11 +163,15 @@ final class Spawned {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporaryDirectory
         environment["NO_COLOR"] = "1"
-        let argv = ([CLI.executable] + arguments).map { strdup($0) } + [nil]
+        for (key, value) in extra { environment[key] = value }
+        // In another directory: through a shell that enters it and execs launchprof (the same process).
+        let program = directory == nil ? CLI.executable : "/bin/sh"
+        let entering = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] } ?? []
+        let argv = (entering + [CLI.executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, CLI.executable, &actions, &attributes, argv, envp)
+        let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
         self.pid = pid
     }

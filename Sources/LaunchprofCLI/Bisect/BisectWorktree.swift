@@ -1,0 +1,76 @@
+import LaunchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A detached git work tree of the repository in a temporary directory of launchprof's own, where
+/// `bisect` checks out, builds and measures each commit. It is removed (`git worktree remove`, then
+/// the directory) by ``remove()``, and by ``ExitCleanup`` when launchprof ends first: an error,
+/// `exit()`, or SIGINT, SIGTERM or SIGHUP. Every step uses the same path, so a program's path and
+/// environment (and so its instruction count) do not change from one commit to the next.
+final class BisectWorktree {
+    /// The work tree's directory.
+    let path: String
+    private let repository: String
+    private let git: String
+    private let temporary: String
+    private let registration: ExitCleanup.Registration
+    private var removed = false
+
+    /// Adds a work tree of `repository` at `commit`, in a new temporary directory, as `name`.
+    init(repository: String, commit: String, name: String) throws {
+        git = try ProgramCommand.resolve("git")
+        do { temporary = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-bisect-") } catch { throw InputError(error) }
+        let tree = temporary + "/" + name
+        path = tree
+        self.repository = repository
+        // Registered after the temporary directory: run before its removal (newest first).
+        registration = ExitCleanup.register { BisectWorktree.detach(tree, from: repository) }
+        guard ToolProcess.run(git, ["-C", repository, "worktree", "add", "--detach", "--force", path, commit]) == 0 else {
+            remove()
+            throw InputError("git worktree add \(path) \(commit) failed in \(repository)")
+        }
+    }
+
+    /// Checks out `commit` (detached, discarding what the last build changed in tracked files);
+    /// `false` when git cannot.
+    func checkout(_ commit: String) -> Bool {
+        ToolProcess.run(git, ["-C", path, "checkout", "--quiet", "--force", "--detach", commit]) == 0
+    }
+
+    /// Removes the work tree and its directory (once).
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        Self.detach(path, from: repository)
+        ExitCleanup.unregister(registration)
+        FileIO.removeTemporaryDirectory(temporary)
+    }
+
+    deinit { remove() }
+
+    /// `git worktree remove` of `path`, then the directory itself and git's record of it, whatever
+    /// is left. Runs from the cleanup thread too: nothing here registers with ``ExitCleanup``.
+    private static func detach(_ path: String, from repository: String) {
+        _ = CommandOutput.run(["git", "-C", repository, "worktree", "remove", "--force", "--force", path])
+        FileIO.removeTree(path)
+        _ = CommandOutput.run(["git", "-C", repository, "worktree", "prune"])
+    }
+
+    /// Calls `body` with the work tree as the current directory, and goes back after.
+    func inside<R>(_ body: () throws -> R) throws -> R {
+        let previous = Self.currentDirectory()
+        guard chdir(path) == 0 else { throw InputError("\(path): cannot enter the work tree: \(String(cString: strerror(errno)))") }
+        defer { _ = chdir(previous) }
+        return try body()
+    }
+
+    /// Where a build's output goes: beside the work tree, in launchprof's temporary directory.
+    var buildLog: String { path + ".build.log" }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(cString: buffer)
+    }
+}
