@@ -11,7 +11,8 @@ struct BisectRepository {
     /// Every commit, the first (good) one at 0, the last (bad) one at `count`.
     let commits: [String]
 
-    init(count: Int, culprit: Int?, broken: Set<Int> = []) throws {
+    /// `script`: a shell script `prog.sh` instead, which sleeps 0.2 s from `culprit` on (for time).
+    init(count: Int, culprit: Int?, broken: Set<Int> = [], script isScript: Bool = false) throws {
         path = CLI.temporaryPath("bisect-repo")
         temporary = CLI.temporaryPath("bisect-tmp")
         try FileIO.createDirectories(path)
@@ -32,7 +33,13 @@ struct BisectRepository {
                 broken.contains(i)
                 ? "#error broken at \(i)"
                 : "static volatile unsigned long sink;\nint main(void) { for (unsigned long i = 0; i < \(loops); i++) sink += i; return 0; }"
-            script += "printf '%s\\n' '\(body)' > prog.c\necho 'commit \(i)' > notes.txt\ngit add -A\ngit commit -q -m 'commit \(i)'\n"
+            if isScript {
+                let slow = culprit.map { i >= $0 } == true ? "sleep 0.2" : ":"
+                script += "printf '#!/bin/sh\\n%s\\n' '\(slow)' > prog.sh\nchmod +x prog.sh\n"
+            } else {
+                script += "printf '%s\\n' '\(body)' > prog.c\n"
+            }
+            script += "echo 'commit \(i)' > notes.txt\ngit add -A\ngit commit -q -m 'commit \(i)'\n"
         }
         script += "git rev-list --reverse HEAD\n"
         let made = try CLI.run(["-c", script, "sh", path], in: path, program: "/bin/sh")
@@ -93,6 +100,15 @@ struct BisectCLITests {
         let skipped = steps.filter { $0.object?["verdict"]?.string == "skipped" }
         #expect(skipped.count == 1 && skipped.first?.object?["commit"]?.string == repository.commits[8], "\(outcome.stdout)")
         #expect(skipped.first?.object?["note"]?.string?.contains("build failed") == true)
+        // Exact: every good commit counts what the good end counted, every bad one the same as each other.
+        func values(_ verdicts: Set<String>) -> Set<Double> {
+            Set(
+                steps.filter { verdicts.contains($0.object?["verdict"]?.string ?? "") }.compactMap {
+                    if case .number(let n)? = $0.object?["value"] { n.value } else { nil }
+                })
+        }
+        #expect(values(["good", "good end"]).count == 1, "\(outcome.stdout)")
+        #expect(values(["bad"]).count == 1, "\(outcome.stdout)")
         // Work trees removed, the temporary directory empty.
         #expect(repository.extraWorktrees.isEmpty, "\(repository.extraWorktrees)")
         #expect(FileIO.entries(of: repository.temporary).isEmpty, "\(FileIO.entries(of: repository.temporary))")
@@ -140,13 +156,33 @@ struct BisectCLITests {
         let repository = try BisectRepository(count: 8, culprit: 5)
         defer { repository.remove() }
         let arguments = ["bisect", "--good", "HEAD~8", "--bad", "HEAD"] + BisectRepository.build + ["--", "./prog"]
-        for delay in [0.3, 2.0] {
+        // While the first work tree is made or built, and while a commit is measured (8 commits take
+        // several seconds of Callgrind).
+        for delay in [0.3, 1.5] {
             let run = try Spawned(arguments, in: repository.path, environment: ["LAUNCHPROF_STORE": repository.store])
             let outcome = run.finish(signal: SIGINT, after: delay)
-            #expect(outcome == .signalled(SIGINT) || outcome == .exited(0), "after \(delay) s: \(outcome): \(run.stderr)")
+            #expect(outcome == .signalled(SIGINT), "after \(delay) s: \(outcome): \(run.stderr)")
             Leftovers.expectNone(after: run, marker: nil, context: "bisect interrupted after \(delay) s")
             #expect(repository.extraWorktrees.isEmpty, "after \(delay) s: \(repository.extraWorktrees)")
         }
+    }
+}
+
+/// `--metric time`: each step against the good commit under the sequential rule.
+struct BisectTimeTests {
+    @Test func aPlantedSleepIsFoundUnderTheSequentialRule() throws {
+        let repository = try BisectRepository(count: 4, culprit: 3, script: true)
+        defer { repository.remove() }
+        let outcome = try repository.bisect(["--good", "HEAD~4", "--bad", "HEAD", "--metric", "time", "--format", "json", "--", "./prog.sh"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let json = try JSONParser.parse(Array(outcome.stdout.utf8)).object
+        #expect(json?["firstBad"]?.object?["commit"]?.string == repository.commits[3], "\(outcome.stdout)")
+        let steps = json?["steps"]?.array ?? []
+        #expect(steps.first?.object?["verdict"]?.string == "good end")
+        #expect(steps.dropFirst().first?.object?["verdict"]?.string == "bad end", "the bad end is compared first: \(outcome.stdout)")
+        #expect(steps.dropFirst().allSatisfy { $0.object?["note"]?.string?.contains("runs a side") == true })
+        #expect(repository.extraWorktrees.isEmpty)
+        #expect(FileIO.entries(of: repository.temporary).isEmpty)
     }
 }
 

@@ -111,6 +111,7 @@ struct BisectRun {
                 try save(outcome.baseline)
                 guard measurer.values(of: phase, in: outcome.baseline) != nil else { throw missingPhase(in: outcome.baseline, at: good) }
                 report.goodValue = outcome.comparison.row(key)?.baselineMedian
+                record(BisectReport.Step(commit: good, verdict: "good end", value: report.goodValue, note: "the side every step is compared with"))
             }
             try save(outcome.candidate)
             let row = outcome.comparison.row(key)
