@@ -81,7 +81,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CHistoryShim", dependencies: ["CSQLite", "CLibPQ"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
-        .target(name: "LaunchBisect"),
+        .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
         // The command-line tool's subcommands, options and plans; the executable is its one-line main.
         .target(
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
-        .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect"]),
+        .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
             name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),

@@ -1,3 +1,5 @@
+import LaunchStats
+
 /// When a commit is bad by instruction counts: its median count is above the good commit's largest
 /// count by more than the good commit's own spread (its largest count less its smallest).
 ///
@@ -27,11 +29,8 @@ public struct InstructionRule: Sendable, Equatable {
         return median > limit ? .bad : .good
     }
 
-    /// The middle value (the mean of the two middle ones for an even count), `nil` for none.
+    /// The median of `values` (``Summary``'s), `nil` for none.
     public static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        Summary(values)?.median
     }
 }

@@ -93,9 +93,13 @@ struct BisectRun {
             let commit = commits[position - 1]
             guard probe.checkout(commit) else { return skip(commit, "git checkout failed") }
             if let failure = try measurer.runBuild(in: probe) { return skip(commit, failure) }
-            let (verdict, value) = try decide(goodTree, probe, commit: commit, key: key, first: false)
-            values[position] = value
-            return verdict
+            do {
+                let (verdict, value) = try decide(goodTree, probe, commit: commit, key: key, first: false)
+                values[position] = value
+                return verdict
+            } catch {
+                return skip(commit, "measurement failed: \(error)")
+            }
         }
         return finish(outcome, value: { values[$0] })
     }
@@ -114,14 +118,16 @@ struct BisectRun {
                 record(BisectReport.Step(commit: good, verdict: "good end", value: report.goodValue, note: "the side every step is compared with"))
             }
             try save(outcome.candidate)
-            let row = outcome.comparison.row(key)
-            let value = row?.candidateMedian
+            guard let row = outcome.comparison.row(key), row.candidateMedian != nil else {
+                throw InputError("\(phase.map { "--phase \(PlainText.oneLine($0))" } ?? "the launch total"): not measured at \(short(commit))")
+            }
+            let value = row.candidateMedian
             let runs = "\(outcome.pairs) runs a side"
-            switch row?.verdict {
-            case .slower?:
+            switch row.verdict {
+            case .slower:
                 record(BisectReport.Step(commit: commit, verdict: first ? "bad end" : "bad", value: value, note: runs))
                 return (.bad, value)
-            case .faster?, .withinNoise?:
+            case .faster, .withinNoise:
                 record(BisectReport.Step(commit: commit, verdict: first ? "bad end" : "good", value: value, note: first ? "not slower, \(runs)" : runs))
                 return (.good, value)
             default:
