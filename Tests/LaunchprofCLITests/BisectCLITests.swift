@@ -152,13 +152,18 @@ struct BisectCLITests {
         #expect(FileIO.entries(of: repository.temporary).isEmpty)
     }
 
-    @Test func interruptedMidBisectItLeavesNoWorkTree() throws {
+    @Test func interruptedMidBisectItLeavesNoWorkTreeNorBuild() throws {
         let repository = try BisectRepository(count: 8, culprit: 5)
         defer { repository.remove() }
-        let arguments = ["bisect", "--good", "HEAD~8", "--bad", "HEAD"] + BisectRepository.build + ["--", "./prog"]
-        // While the first work tree is made or built, and while a commit is measured (8 commits take
-        // several seconds of Callgrind).
-        for delay in [0.3, 1.5] {
+        let range = ["bisect", "--good", "HEAD~8", "--bad", "HEAD"]
+        // While the first work tree is made or built, while a commit is measured (8 commits take
+        // several seconds of Callgrind), and during a slow build, whose children must end too.
+        let rounds: [([String], Double)] = [
+            (range + BisectRepository.build + ["--", "./prog"], 0.3),
+            (range + BisectRepository.build + ["--", "./prog"], 1.5),
+            (range + ["--build", "sleep 30 & wait; cc -O0 -o prog prog.c", "--", "./prog"], 1.0)
+        ]
+        for (arguments, delay) in rounds {
             let run = try Spawned(arguments, in: repository.path, environment: ["LAUNCHPROF_STORE": repository.store])
             let outcome = run.finish(signal: SIGINT, after: delay)
             #expect(outcome == .signalled(SIGINT), "after \(delay) s: \(outcome): \(run.stderr)")

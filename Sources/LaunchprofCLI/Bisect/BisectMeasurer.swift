@@ -28,10 +28,10 @@ struct BisectMeasurer {
     static let selfBuild = "swift build -c release --product launchprof-app"
     static let selfBuiltApp = ".build/release/launchprof-app"
 
-    /// Runs the build command in `tree`; its output (stdout and stderr) goes to the tree's log.
+    /// Runs the build command in `tree` (``BisectBuild``); its output (stdout and stderr) goes to the tree's log.
     /// `nil` when it succeeded, else why it failed with the log's last lines.
     func runBuild(in tree: BisectWorktree) throws -> String? {
-        let status = try tree.inside { ToolProcess.run("/bin/sh", ["-c", "exec 2>&1\n" + build], stdout: tree.buildLog) }
+        let status = try tree.inside { BisectBuild.run(build, log: tree.buildLog, temporary: tree.buildTemporary) }
         guard status != 0 else { return nil }
         let log = (try? FileIO.readText(tree.buildLog, limit: 1 << 20)) ?? ""
         let tail = log.split(separator: "\n").suffix(3).map { PlainText.oneLine(String($0)) }.joined(separator: " | ")

@@ -26,7 +26,7 @@ final class BisectWorktree {
         self.repository = repository
         // Registered after the temporary directory: run before its removal (newest first).
         registration = ExitCleanup.register { BisectWorktree.detach(tree, from: repository) }
-        guard ToolProcess.run(git, ["-C", repository, "worktree", "add", "--detach", "--force", path, commit]) == 0 else {
+        guard mkdir(buildTemporary, 0o700) == 0, ToolProcess.run(git, ["-C", repository, "worktree", "add", "--detach", "--force", path, commit]) == 0 else {
             remove()
             throw InputError("git worktree add \(path) \(commit) failed in \(repository)")
         }
@@ -49,12 +49,14 @@ final class BisectWorktree {
 
     deinit { remove() }
 
-    /// `git worktree remove` of `path`, then the directory itself and git's record of it, whatever
-    /// is left. Runs from the cleanup thread too: nothing here registers with ``ExitCleanup``.
+    /// `git worktree remove` of `path`, then the directory itself; when git could not remove it (an
+    /// add cut short), `git worktree prune` drops git's record of it (and of any other work tree whose
+    /// directory is gone, as `git gc` would; locked ones stay). Runs from the cleanup thread too:
+    /// nothing here registers with ``ExitCleanup``.
     private static func detach(_ path: String, from repository: String) {
-        _ = CommandOutput.run(["git", "-C", repository, "worktree", "remove", "--force", "--force", path])
+        let removed = CommandOutput.run(["git", "-C", repository, "worktree", "remove", "--force", "--force", path]) != nil
         FileIO.removeTree(path)
-        _ = CommandOutput.run(["git", "-C", repository, "worktree", "prune"])
+        if !removed { _ = CommandOutput.run(["git", "-C", repository, "worktree", "prune"]) }
     }
 
     /// Calls `body` with the work tree as the current directory, and goes back after.
@@ -67,6 +69,9 @@ final class BisectWorktree {
 
     /// Where a build's output goes: beside the work tree, in launchprof's temporary directory.
     var buildLog: String { path + ".build.log" }
+
+    /// The build's `TMPDIR`: beside the work tree, removed with it.
+    var buildTemporary: String { path + ".tmp" }
 
     private static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
