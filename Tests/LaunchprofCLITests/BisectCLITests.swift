@@ -12,7 +12,8 @@ struct BisectRepository {
     let commits: [String]
 
     /// `script`: a shell script `prog.sh` instead, which sleeps 0.2 s from `culprit` on (for time).
-    init(count: Int, culprit: Int?, broken: Set<Int> = [], script isScript: Bool = false) throws {
+    /// `program`: the C program of each commit instead (built with ``phaseBuild``).
+    init(count: Int, culprit: Int?, broken: Set<Int> = [], script isScript: Bool = false, program: ((Int) -> String)? = nil) throws {
         path = CLI.temporaryPath("bisect-repo")
         temporary = CLI.temporaryPath("bisect-tmp")
         try FileIO.createDirectories(path)
@@ -30,9 +31,10 @@ struct BisectRepository {
         for i in 0...count {
             let loops = culprit.map { i >= $0 } == true ? 5000 : 1000
             let body =
-                broken.contains(i)
-                ? "#error broken at \(i)"
-                : "static volatile unsigned long sink;\nint main(void) { for (unsigned long i = 0; i < \(loops); i++) sink += i; return 0; }"
+                program?(i)
+                ?? (broken.contains(i)
+                    ? "#error broken at \(i)"
+                    : "static volatile unsigned long sink;\nint main(void) { for (unsigned long i = 0; i < \(loops); i++) sink += i; return 0; }")
             if isScript {
                 let slow = culprit.map { i >= $0 } == true ? "sleep 0.2" : ":"
                 script += "printf '#!/bin/sh\\n%s\\n' '\(slow)' > prog.sh\nchmod +x prog.sh\n"
@@ -60,6 +62,25 @@ struct BisectRepository {
     var store: String { temporary + "-history.sqlite" }
 
     static let build = ["--build", "cc -O0 -o prog prog.c"]
+
+    /// The build of a program that reports its phases through include/launchprof.h.
+    static let phaseBuild = ["--build", "cc -O0 -I'\(CLI.packageRoot)/include' -o prog prog.c"]
+
+    /// A C program with two phases, `reading` and `computing`, looping `reading` and `computing` times.
+    static func phases(reading: Int, computing: Int) -> String {
+        """
+        #define LAUNCHPROF_IMPLEMENTATION
+        #include "launchprof.h"
+        static volatile unsigned long sink;
+        static void work(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; }
+        int main(void) {
+            lp_begin("reading"); work(\(reading)); lp_end("reading");
+            lp_begin("computing"); work(\(computing)); lp_end("computing");
+            lp_done();
+            return 0;
+        }
+        """
+    }
 
     /// The work trees git still knows besides the repository's own.
     var extraWorktrees: [String] {
@@ -130,6 +151,22 @@ struct BisectCLITests {
         #expect(lines.first?.hasPrefix("first bad commit: \(repository.commits[4].prefix(7))") == true, "\(outcome.stdout)")
         #expect(lines.first?.contains("commit 4") == true)
         #expect(lines.contains { $0.contains("instructions of the launch total:") && $0.contains("→") }, "\(outcome.stdout)")
+    }
+
+    @Test func eachPhaseLeadsToTheCommitThatChangedIt() throws {
+        // `computing` grows at commit 3, `reading` at commit 6.
+        let repository = try BisectRepository(count: 8, culprit: nil) { i in
+            BisectRepository.phases(reading: i >= 6 ? 3000 : 2000, computing: i >= 3 ? 3000 : 2000)
+        }
+        defer { repository.remove() }
+        for (phase, culprit) in [("computing", 3), ("reading", 6)] {
+            let outcome = try repository.bisect(
+                ["--good", "HEAD~8", "--bad", "HEAD", "--phase", phase, "--format", "json"] + BisectRepository.phaseBuild + ["--", "./prog"])
+            #expect(outcome.status == 0, "\(phase): \(outcome.stdout)\(outcome.stderr)")
+            let json = try JSONParser.parse(Array(outcome.stdout.utf8)).object
+            #expect(json?["phase"]?.string == phase)
+            #expect(json?["firstBad"]?.object?["commit"]?.string == repository.commits[culprit], "\(phase): \(outcome.stdout)")
+        }
     }
 
     @Test func aBadSideNoWorseThanTheGoodOneIsNothingToBisect() throws {
