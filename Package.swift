@@ -18,6 +18,7 @@ import PackageDescription
 //   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
 //                   PostgreSQL (CLibPQ); one schema, versioned; series of run values across commits
 //   LaunchBisect    `bisect`'s search for the first bad commit and its verdicts (no I/O: the caller measures)
+//   LaunchDashboard `history dashboard`'s static site: the series and change points as escaped JSON, SVG drawn by its own script
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
 //   LaunchprofCLI   the command-line tool: one file per subcommand, options, plans (the `launchprof` executable is its main)
 //
@@ -82,13 +83,14 @@ let package = Package(
         .target(name: "CHistoryShim", dependencies: ["CSQLite", "CLibPQ"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
+        .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
         // The command-line tool's subcommands, options and plans; the executable is its one-line main.
         .target(
             name: "LaunchprofCLI",
             dependencies: [
                 "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport",
-                "LaunchDoctor", "LaunchHistory", "LaunchBisect", .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -117,7 +119,7 @@ let package = Package(
             name: "launchprof-bench",
             dependencies: [
                 "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
-                "LaunchChangePoints", "LaunchBisect"
+                "LaunchChangePoints", "LaunchBisect", "LaunchDashboard"
             ],
             path: "Benchmarks/launchprof-bench"
         ),
@@ -135,6 +137,7 @@ let package = Package(
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
         .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
         .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
+        .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
             name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),

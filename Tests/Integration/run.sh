@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Integration checks `make test` runs after the unit tests: the built-in app linked without Foundation
 # (ldd), the result validated against its JSON Schema, the SVG timeline rasterised by rsvg-convert,
-# and the Chrome trace read back by Perfetto's own trace processor in headless Chromium; then the
+# the Chrome trace read back by Perfetto's own trace processor in headless Chromium, the history
+# dashboard driven in headless Chromium (dashboard_check.py); then the
 # client libraries' examples under `launchprof exec` (clients.sh).
 # Installs what they need (Debian packages and PyPI wheels); skips the Perfetto check, saying so,
 # only when Chromium cannot be installed.
@@ -53,6 +54,9 @@ if ! command -v chromium >/dev/null; then
   fi
 fi
 python3 Tests/Integration/perfetto_check.py "$WORK/result.json" "$WORK/trace.json"
+
+# `history dashboard` opened from file:// in headless Chromium: charts, change-point markers, a commit's diff on a click.
+python3 Tests/Integration/dashboard_check.py "$BIN" "$WORK/result.json"
 
 # The C, Swift, Python and shell examples profiled by `launchprof exec`.
 Tests/Integration/clients.sh

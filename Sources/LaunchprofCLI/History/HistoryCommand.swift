@@ -20,7 +20,7 @@ struct HistoryCommand: ParsableCommand {
             """,
         subcommands: [
             HistoryListCommand.self, HistoryShowCommand.self, HistoryImportCommand.self, HistoryExportCommand.self, HistoryDetectCommand.self,
-            HistoryTrendCommand.self
+            HistoryTrendCommand.self, HistoryDashboardCommand.self
         ]
     )
 }

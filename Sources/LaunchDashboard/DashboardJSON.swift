@@ -1,0 +1,66 @@
+import LaunchCore
+
+/// The dashboard's data as JSON that can sit inside an HTML `<script>` element: besides JSON's own
+/// escapes, `<`, `>` and `&` are written as `\u003c`, `\u003e` and `\u0026` (so neither `</script>`
+/// nor `<!--` can appear), and U+2028 and U+2029 as `\u2028` and `\u2029` (line terminators to
+/// older JavaScript). The text parses back to the same values with any JSON parser.
+public enum DashboardJSON {
+    /// Format version of the embedded data (`version`), raised when its shape changes.
+    public static let version = 1
+
+    public static func encode(_ data: DashboardData) -> String {
+        var out = "{\"format\":\"launchprof-dashboard\",\"version\":\(version),\"title\":\(string(data.title)),\"source\":\(string(data.source))"
+        out += ",\"environments\":{"
+        out += data.environments.keys.sorted().map { "\(string($0)):\(string(data.environments[$0]!))" }.joined(separator: ",")
+        out += "},\"commits\":["
+        out += data.commits.map(commit).joined(separator: ",")
+        out += "],\"groups\":["
+        out += data.groups.map(group).joined(separator: ",")
+        return out + "]}"
+    }
+
+    static func commit(_ commit: DashboardData.Commit) -> String {
+        "{\"hash\":\(string(commit.hash)),\"parent\":\(commit.parent.map(string) ?? "null"),\"date\":\(commit.date.map(string) ?? "null")}"
+    }
+
+    static func group(_ group: DashboardData.Group) -> String {
+        var out = "{\"environment\":\(string(group.environment)),\"tier\":\(string(group.tier)),\"metric\":\(string(group.metric))"
+        out += ",\"target\":\(string(group.target)),\"commits\":[" + group.commits.map(String.init).joined(separator: ",") + "],\"series\":["
+        return out + group.series.map(series).joined(separator: ",") + "]}"
+    }
+
+    static func series(_ series: DashboardData.Series) -> String {
+        var out = "{\"phase\":\(string(series.phase)),\"unit\":\(string(series.unit)),\"exact\":\(series.exact)"
+        out += ",\"values\":[" + series.values.map { $0.map(number) ?? "null" }.joined(separator: ",") + "]"
+        out += ",\"runs\":[" + series.runs.map(String.init).joined(separator: ",") + "],\"steps\":["
+        out += series.steps.map(step).joined(separator: ",")
+        return out + "]}"
+    }
+
+    static func step(_ step: DashboardData.Step) -> String {
+        "{\"position\":\(step.position),\"commit\":\(string(step.commit)),\"before\":\(number(step.before)),\"after\":\(number(step.after))"
+            + ",\"change\":\(step.change.map(number) ?? "null"),\"p\":\(number(step.pValue))}"
+    }
+
+    /// A finite number as JSON (Swift's shortest round-trip form); `null` for NaN and infinities,
+    /// which the detector's points never hold.
+    public static func number(_ value: Double) -> String {
+        value.isFinite ? "\(value)" : "null"
+    }
+
+    /// `text` as a JSON string literal safe inside `<script>`.
+    public static func string(_ text: String) -> String {
+        var out = ""
+        for scalar in JSONText.quoted(text).unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
