@@ -200,6 +200,11 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
 } else if arguments.first == "bisect" {
     // bisect: only `launchprof bisect`'s measurements over a 64-commit range (instructions).
     BisectBenchmark().report()
+} else if arguments.first == "dashboard" {
+    // dashboard [COMMITS]: only the history dashboard in headless Chromium.
+    var bench = DashboardBenchmark()
+    if arguments.count > 1, let commits = Int(arguments[1]), commits > 1 { bench.commits = commits }
+    bench.report()
 } else if arguments.first == "exec-session" {
     ExecSessionBenchmark().report()
 } else if arguments.first == "startup" {
@@ -232,4 +237,5 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     CalibrationBenchmark().report()
     HistoryDetectionBenchmark().report()
     BisectBenchmark().report()
+    DashboardBenchmark().report()
 }

@@ -25,6 +25,7 @@ enum DashboardScript {
             return node;
           }
           const short = (hash) => hash.slice(0, 12);
+          const runsAt = (series, position) => (typeof series.runs === "number" ? series.runs : series.runs[position]);
 
           function formatValue(value, unit) {
             if (value === null || value === undefined) return "–";
@@ -161,7 +162,7 @@ enum DashboardScript {
           function hover(event, series, position, step) {
             const commit = data.commits[group.commits[position]];
             const lines = [short(commit.hash) + (commit.date ? "  " + commit.date : ""), series.phase + ": " + formatValue(series.values[position], series.unit) +
-              (series.runs[position] ? "  (median of " + series.runs[position] + " run" + (series.runs[position] > 1 ? "s" : "") + ")" : "")];
+              (runsAt(series, position) ? "  (median of " + runsAt(series, position) + " run" + (runsAt(series, position) > 1 ? "s" : "") + ")" : "")];
             if (position > 0) lines.push("vs previous: " + formatChange(series.values[position - 1], series.values[position]));
             const begins = step || series.steps.find((s) => s.position === position);
             if (begins) lines.push("change point: " + formatValue(begins.before, series.unit) + " → " + formatValue(begins.after, series.unit) + " (" + formatChange(begins.before, begins.after) + ")");

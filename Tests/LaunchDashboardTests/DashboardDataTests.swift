@@ -76,6 +76,9 @@ struct DashboardDataTests {
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((parsed["groups"] as? [Any])?.isEmpty == true && parsed["version"] as? Int == DashboardJSON.version)
         #expect(DashboardJSON.number(1e-7) == "1e-07" && DashboardJSON.number(.nan) == "null")
+        // Whole numbers exactly (a step of one instruction shows), others to 7 significant digits.
+        #expect(DashboardJSON.number(1_234_567_891) == "1234567891" && DashboardJSON.number(-3) == "-3")
+        #expect(DashboardJSON.number(0.001234567891) == "0.001234568" && DashboardJSON.number(12.345678912) == "12.34568")
         #expect(
             try JSONSerialization.jsonObject(with: Data("[\(DashboardJSON.number(1e-7)),\(DashboardJSON.number(12345678901.0))]".utf8)) as? [Double] == [
                 1e-7, 12345678901
