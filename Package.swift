@@ -135,7 +135,8 @@ let package = Package(
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
-        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore"]),
+        // Also runs the built launchprof (8 parallel `record --store`, `history detect` on each backend).
+        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
         .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
