@@ -57,19 +57,15 @@ struct DashboardBenchmark {
 
     /// One headless Chromium process: the page's own `data-drawn-ms`, and the process's wall time, in ms.
     func load(_ chromium: String, _ url: String, profile: String) throws -> (Double, Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
+        let arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)", "--window-size=1400,1000", "--dump-dom", url
         ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        let spawner = HistoryConcurrencyBenchmark(), domPath = profile + ".dom.html"
         let start = MonotonicClock.nanoseconds()
-        try process.run()
-        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let status = spawner.wait(try spawner.start(chromium, arguments, in: "/", output: domPath))
         let wall = Double(MonotonicClock.nanoseconds() - start) / 1e6
+        guard status == 0 else { throw CoreError.system(path: chromium, action: "load \(url)", reason: "exited \(status)") }
+        let dom = try FileIO.readText(domPath, limit: 256 << 20)
         guard let range = dom.range(of: "data-drawn-ms=\""), let end = dom[range.upperBound...].firstIndex(of: "\""),
             let drawn = Double(dom[range.upperBound..<end])
         else { throw CoreError.system(path: url, action: "load", reason: "the page did not stamp data-drawn-ms (it did not draw)") }

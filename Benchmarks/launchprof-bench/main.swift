@@ -200,6 +200,11 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
 } else if arguments.first == "bisect" {
     // bisect: only `launchprof bisect`'s measurements over a 64-commit range (instructions).
     BisectBenchmark().report()
+} else if arguments.first == "history-concurrency" {
+    // history-concurrency [LAUNCHPROF]: only 8 parallel record --store into SQLite and PostgreSQL, and PostgreSQL's bytes per result.
+    var bench = HistoryConcurrencyBenchmark()
+    if arguments.count > 1 { bench.executable = arguments[1] }
+    bench.report()
 } else if arguments.first == "dashboard" {
     // dashboard [COMMITS]: only the history dashboard in headless Chromium.
     var bench = DashboardBenchmark()
@@ -237,5 +242,6 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     CalibrationBenchmark().report()
     HistoryDetectionBenchmark().report()
     BisectBenchmark().report()
+    HistoryConcurrencyBenchmark().report()
     DashboardBenchmark().report()
 }
