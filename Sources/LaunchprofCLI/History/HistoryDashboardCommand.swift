@@ -54,7 +54,8 @@ struct HistoryDashboardCommand: ParsableCommand {
         if !quiet {
             let charts = data.groups.reduce(0) { $0 + $1.series.count }
             let steps = data.groups.reduce(0) { $0 + $1.series.reduce(0) { $0 + $1.steps.count } }
-            print("wrote \(output)/index.html: \(data.commits.count) commits, \(charts) charts in \(data.groups.count) groups, \(steps) change points")
+            let directory = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output
+            print("wrote \(directory)/index.html: \(data.commits.count) commits, \(charts) charts in \(data.groups.count) groups, \(steps) change points")
         }
     }
 
