@@ -5,7 +5,7 @@ Builds a results directory of 30 commits from a real result (RESULT.json: every 
 commit given its own hash and date, one phase 25% slower from commit 18 on), asks `history detect
 --format json` where the steps are, writes the dashboard, and opens its index.html in headless
 Chromium over the DevTools protocol. Checks: one chart per series, the change-point markers on the
-detected commits (the tooltip read at each marker's place names its commit), a click shows that
+detected commits (the chart's own tooltip at each marker's place names its commit), a click shows that
 commit's diff against its parent, and nothing logged as an error.
 
     python3 Tests/Integration/dashboard_check.py LAUNCHPROF RESULT.json
@@ -152,7 +152,11 @@ def check_page(browser, site, detected, series_count):
         browser.call("Runtime.evaluate", expression=f"window.scrollTo(0, {y} - 300 + window.scrollY)")
         rect = browser.evaluate(f"""(() => {{ const m = [...document.querySelectorAll('section.chart')].find(s => s.dataset.phase === {json.dumps(phase)})
             .querySelector('.change-point[data-commit="{commit}"] line').getBoundingClientRect(); return [m.left + m.width / 2, m.top + m.height / 2]; }})()""")
+        # The chart itself says which commit is under the marker: markers let the pointer through to the
+        # chart for the hover, then take it back for the click.
+        browser.evaluate("document.querySelectorAll('.change-point').forEach(m => m.style.pointerEvents = 'none')")
         browser.mouse("mouseMoved", rect[0], rect[1])
+        browser.evaluate("document.querySelectorAll('.change-point').forEach(m => m.style.pointerEvents = '')")
         hovered = browser.evaluate("[document.getElementById('tooltip').dataset.commit, document.getElementById('tooltip').hidden, document.getElementById('tooltip').textContent]")
         if hovered[0] != commit or hovered[1]:
             fail(f"the tooltip at {phase}'s marker names {hovered[0]} ({hovered[2]!r}), not {commit}")
