@@ -2,11 +2,12 @@
 """`launchprof history dashboard` in headless Chromium, from the file system (file://).
 
 Builds a results directory of 30 commits from a real result (RESULT.json: every run copied, each
-commit given its own hash and date, one phase 25% slower from commit 18 on), asks `history detect
---format json` where the steps are, writes the dashboard, and opens its index.html in headless
-Chromium over the DevTools protocol. Checks: one chart per series, the change-point markers on the
+commit given its own hash and date, one phase 25% slower from commit 18 on; the first 12 also from a
+second host, a group of its own), asks `history detect --format json` where the steps are, writes the
+dashboard, and opens its index.html in headless Chromium over the DevTools protocol. Checks: one chart per series, the change-point markers on the
 detected commits (the chart's own tooltip at each marker's place names its commit), a click shows that
-commit's diff against its parent, and nothing logged as an error.
+commit's diff against its parent, the environment selector shows the other host's charts, and nothing
+logged as an error.
 
     python3 Tests/Integration/dashboard_check.py LAUNCHPROF RESULT.json
 
@@ -26,7 +27,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from perfetto_check import find_chromium, free_port  # noqa: E402
 
-COMMITS, STEP_AT, STEPPED = 30, 18, "decoding splash.png"
+COMMITS, STEP_AT, STEPPED, OTHER_COMMITS = 30, 18, "decoding splash.png", 12
 
 
 def fail(message):
@@ -50,6 +51,11 @@ def make_history(template, directory):
                 phase["duration"] *= wobble * (1.25 if phase["name"] == STEPPED and n >= STEP_AT else 1)
         with open(os.path.join(directory, f"{commit}.json"), "w") as f:
             json.dump(result, f)
+        if n < OTHER_COMMITS:
+            # The first commits measured on another host too: a second environment, a group of its own.
+            result["host"] = dict(result["host"], cpuModel="Other CPU " + result["host"]["cpuModel"])
+            with open(os.path.join(directory, f"{commit}-other.json"), "w") as f:
+                json.dump(result, f)
     return hashes
 
 
@@ -156,8 +162,8 @@ def check_page(browser, site, detected, series_count):
         # chart for the hover, then take it back for the click.
         browser.evaluate("document.querySelectorAll('.change-point').forEach(m => m.style.pointerEvents = 'none')")
         browser.mouse("mouseMoved", rect[0], rect[1])
-        browser.evaluate("document.querySelectorAll('.change-point').forEach(m => m.style.pointerEvents = '')")
         hovered = browser.evaluate("[document.getElementById('tooltip').dataset.commit, document.getElementById('tooltip').hidden, document.getElementById('tooltip').textContent]")
+        browser.evaluate("document.querySelectorAll('.change-point').forEach(m => m.style.pointerEvents = '')")
         if hovered[0] != commit or hovered[1]:
             fail(f"the tooltip at {phase}'s marker names {hovered[0]} ({hovered[2]!r}), not {commit}")
         browser.mouse("mousePressed", rect[0], rect[1])
@@ -175,6 +181,19 @@ def check_page(browser, site, detected, series_count):
     return len(phases), len(markers), first
 
 
+def check_selector(browser, charts):
+    """The environment selector shows the other host's group: as many charts, its 12 commits."""
+    shown = browser.evaluate("""(() => { const select = document.getElementById('select-environment');
+        const before = document.documentElement.dataset.group;
+        select.value = [...select.options].map(o => o.value).find(v => v !== select.value);
+        select.dispatchEvent(new Event('change'));
+        const sections = [...document.querySelectorAll('section.chart')];
+        return [select.options.length, before !== document.documentElement.dataset.group, sections.length,
+                sections.every(s => s.dataset.commits === '12'), document.getElementById('diff').hidden]; })()""")
+    if shown != [2, True, charts, True, True]:
+        fail(f"choosing the other environment did not show its group (options, changed, charts, 12 commits each, diff closed): {shown}")
+
+
 def main():
     launchprof, template_path = os.path.abspath(sys.argv[1]), sys.argv[2]
     chromium = find_chromium()
@@ -187,15 +206,18 @@ def main():
     try:
         hashes = make_history(template, os.path.join(work, "results"))
         report = json.loads(run([launchprof, "history", "detect", "--store", "results", "--format", "json"], work))
+        planted = next((p for p in report["changePoints"] if p["phase"].split("/")[-1] == STEPPED and p["commit"] == hashes[STEP_AT]), None)
+        if planted is None:
+            fail(f"`history detect` did not find the planted step in {STEPPED!r} at commit {STEP_AT}: {report['changePoints']}")
+        # The dashboard opens on the group of most commits: the first host's.
         detected = {}
         for point in report["changePoints"]:
-            detected.setdefault(point["phase"], []).append(point["commit"])
-        stepped = next((phase for phase in detected if phase.split("/")[-1] == STEPPED), None)
-        if stepped is None or hashes[STEP_AT] not in detected[stepped]:
-            fail(f"`history detect` did not find the planted step in {STEPPED!r} at commit {STEP_AT}: {detected}")
+            if point["environment"] == planted["environment"]:
+                detected.setdefault(point["phase"], []).append(point["commit"])
         run([launchprof, "history", "dashboard", "--store", "results", "--output", "site", "--quiet"], work)
         browser = Browser(chromium)
-        charts, markers, first = check_page(browser, os.path.join(work, "site"), detected, report["seriesCount"])
+        charts, markers, first = check_page(browser, os.path.join(work, "site"), detected, report["seriesCount"] // 2)
+        check_selector(browser, charts)
         if first != hashes[0]:
             fail(f"a click at the chart's left edge showed {first!r}, not the first commit {hashes[0]}")
         time.sleep(0.3)
@@ -206,7 +228,7 @@ def main():
         if browser:
             browser.close()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"dashboard: OK: {charts} charts from file://, {markers} change-point markers at the commits `history detect` found, each commit's diff on a click, no console errors")
+    print(f"dashboard: OK: {charts} charts from file://, {markers} change-point markers at the commits `history detect` found, each commit's diff on a click, the other host's group on choosing it, no console errors")
     return 0
 
 
