@@ -89,8 +89,9 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchChangePoints", "LaunchExport",
-                "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchFlameGraphs", "LaunchRunner", "LaunchTiers", "LaunchStats",
+                "LaunchChangePoints", "LaunchExport", "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -130,7 +131,7 @@ let package = Package(
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"]),
+        .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),

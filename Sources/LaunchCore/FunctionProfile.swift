@@ -128,6 +128,34 @@ public struct RunFunctionProfile: Equatable, Sendable {
     public var phases: [[Entry]?]
     /// The measured program's object file (as Callgrind names it): its functions are the program's.
     public var programObject: String?
+    /// By phase index, the phase's call graph (flame graphs' stacks are made from it); `nil` where the
+    /// phase had no bounding dumps. Its function indices are into ``graphFunctions``.
+    public var callGraphs: [PhaseCallGraph?] = []
+    /// The functions the call graphs name: mangled name and object file.
+    public var graphFunctions: [GraphFunction] = []
+
+    /// A function of a call graph.
+    public struct GraphFunction: Equatable, Sendable {
+        public var name: String
+        public var object: String
+
+        public init(name: String, object: String) {
+            self.name = name
+            self.object = object
+        }
+    }
+
+    /// One phase's call graph: each function's own instructions, and by caller, by callee, the
+    /// instructions of its calls (inclusive of what the callee called; calls to itself left out).
+    public struct PhaseCallGraph: Equatable, Sendable {
+        public var selfInstructions: [Int: Int]
+        public var calls: [Int: [Int: Int]]
+
+        public init(selfInstructions: [Int: Int], calls: [Int: [Int: Int]]) {
+            self.selfInstructions = selfInstructions
+            self.calls = calls
+        }
+    }
 
     public init(phases: [[Entry]?], programObject: String?) {
         self.phases = phases

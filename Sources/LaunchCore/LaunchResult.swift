@@ -4,11 +4,11 @@
 /// changes meaning; readers refuse versions they do not know.
 public struct LaunchResult: Codable, Equatable, Sendable {
     /// The schema version this build writes.
-    public static let currentSchemaVersion = 5
+    public static let currentSchemaVersion = 6
     /// Every schema version this build reads (version 1 has no instruction counts; before version 4
     /// no result has a ``command`` or runs with a ``RunRecord/process``; before version 5 none has
-    /// ``functions``).
-    public static let readableSchemaVersions: ClosedRange<Int> = 1...5
+    /// ``functions``; before version 6 none has ``stacks``).
+    public static let readableSchemaVersions: ClosedRange<Int> = 1...6
 
     public var schemaVersion: Int
     public var tool: ToolInfo
@@ -30,6 +30,8 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public var slowReasons: [SlowReason]?
     /// Each phase's function profile (`--functions`, docs/functions.md); `nil` when none was made.
     public var functions: FunctionProfiles?
+    /// Each phase's call stacks for flame graphs (`--functions`, docs/flame-graphs.md); `nil` when none were made.
+    public var stacks: ResultStacks?
 
     public init(
         schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,

@@ -1,3 +1,5 @@
+import LaunchCore
+
 import LaunchStats
 
 /// The check as JUnit XML, for GitLab, Jenkins and other CI systems: one test case per phase and

@@ -29,6 +29,7 @@ public struct CallgrindFunctionReader {
     private var summary: Int?
     private var selfSum = 0
     private var costs: [Int: CallgrindProfile.Costs] = [:]
+    private var calls: [Int: [Int: Int]] = [:]
     private var object = ""
     private var calledObject: String?
     private var function: Int?
@@ -173,6 +174,7 @@ public struct CallgrindFunctionReader {
         if let call = pendingCall {
             if call.target != function {
                 costs[function, default: .init()].calleeInstructions = try checkedSum(costs[function]?.calleeInstructions ?? 0, count)
+                calls[function, default: [:]][call.target] = try checkedSum(calls[function]?[call.target] ?? 0, count)
             }
             costs[call.target, default: .init()].calls = try checkedSum(costs[call.target]?.calls ?? 0, call.count)
             pendingCall = nil
@@ -195,12 +197,13 @@ public struct CallgrindFunctionReader {
         guard selfSum == summary else {
             throw failure(lineNumber, "the part's costs add up to \(selfSum) instructions, and its summary says \(summary) (is the file truncated?)")
         }
-        parts.append(CallgrindProfile.Part(label: label, instructions: summary, costs: costs))
+        parts.append(CallgrindProfile.Part(label: label, instructions: summary, costs: costs, calls: calls))
         inPart = false
         label = nil
         self.summary = nil
         selfSum = 0
         costs = [:]
+        calls = [:]
         function = nil
         pendingCall = nil
     }

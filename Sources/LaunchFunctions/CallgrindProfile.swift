@@ -45,6 +45,9 @@ public struct CallgrindProfile: Equatable, Sendable {
         public var instructions: Int
         /// By function (an index into ``CallgrindProfile/functions``).
         public var costs: [Int: Costs]
+        /// The call graph's edges: by caller, by callee (indices into ``CallgrindProfile/functions``), the
+        /// instructions of the calls (the callee's and everything it called). Calls to itself are left out.
+        public var calls: [Int: [Int: Int]] = [:]
     }
 
     /// A function: its name as Callgrind wrote it, without a recursion level (`'2`), and its object file.
@@ -70,5 +73,16 @@ public struct CallgrindProfile: Equatable, Sendable {
             for (function, costs) in part.costs { total[function, default: Costs()].add(costs) }
         }
         return (total, instructions)
+    }
+
+    /// The call graph of parts `range` added up: by caller, by callee, the calls' instructions.
+    public func calls(of range: Range<Int>) -> [Int: [Int: Int]] {
+        var total: [Int: [Int: Int]] = [:]
+        for part in parts[range.clamped(to: parts.indices)] {
+            for (caller, callees) in part.calls {
+                for (callee, count) in callees { total[caller, default: [:]][callee, default: 0] = Costs.sum(total[caller]?[callee] ?? 0, count) }
+            }
+        }
+        return total
     }
 }

@@ -6,10 +6,7 @@ import LaunchCore
 public enum FunctionSummary {
     /// The profiles of `runs`, or `nil` when none of them has one.
     public static func profiles(_ runs: [RunRecord], demangler: Demangler = .onPath()) -> FunctionProfiles? {
-        let profiled = runs.filter { $0.functionProfile != nil }.sorted { ($0.instructions ?? 0, $0.index) < ($1.instructions ?? 0, $1.index) }
-        guard !profiled.isEmpty else { return nil }
-        let run = profiled[(profiled.count - 1) / 2]
-        guard let profile = run.functionProfile else { return nil }
+        guard let run = representativeRun(runs), let profile = run.functionProfile else { return nil }
         let byPath = phasesByPath(run, profile)
         let names = demangler.demangle(byPath.flatMap { $0.entries.map(\.name) })
         let phases = byPath.map { phase in
@@ -26,11 +23,30 @@ public enum FunctionSummary {
         return FunctionProfiles(run: run.index, phases: phases)
     }
 
+    /// The run with a function profile whose launch count is the median (the lower one of two; by index on ties).
+    static func representativeRun(_ runs: [RunRecord]) -> RunRecord? {
+        let profiled = runs.filter { $0.functionProfile != nil }.sorted { ($0.instructions ?? 0, $0.index) < ($1.instructions ?? 0, $1.index) }
+        return profiled.isEmpty ? nil : profiled[(profiled.count - 1) / 2]
+    }
+
+    /// Each phase's path (`drawing/keys`): its name after its parents'.
+    static func paths(_ phases: [PhaseRecord]) -> [String] {
+        var paths: [String] = []
+        for phase in phases {
+            paths.append(phase.parent.flatMap { $0 >= 0 && $0 < paths.count ? paths[$0] + "/" + phase.name : nil } ?? phase.name)
+        }
+        return paths
+    }
+
     /// `entry`'s name demangled; an address without a symbol (`0x…aa60`, a stripped library's)
     /// prefixed with its object's file name (`libz.so.1 0x…aa60`).
     static func readableName(_ entry: RunFunctionProfile.Entry, _ names: [String: String]) -> String {
-        if entry.name.hasPrefix("0x"), let file = entry.object.split(separator: "/").last { return "\(file) \(entry.name)" }
-        return names[entry.name] ?? entry.name
+        readableName(entry.name, object: entry.object, names)
+    }
+
+    static func readableName(_ name: String, object: String, _ names: [String: String]) -> String {
+        if name.hasPrefix("0x"), let file = object.split(separator: "/").last { return "\(file) \(name)" }
+        return names[name] ?? name
     }
 
     /// Functions the most self instructions first, then the most inclusive, then by name.
@@ -43,12 +59,11 @@ public enum FunctionSummary {
 
     /// The run's profiled phases by path, in the order they first ran; phases sharing a path added up.
     static func phasesByPath(_ run: RunRecord, _ profile: RunFunctionProfile) -> [(path: String, instructions: Int, entries: [RunFunctionProfile.Entry])] {
-        var paths: [String] = []
+        let paths = paths(run.phases)
         var order: [String] = []
         var merged: [String: (instructions: Int, entries: [String: RunFunctionProfile.Entry])] = [:]
         for (i, phase) in run.phases.enumerated() {
-            let path = phase.parent.flatMap { $0 >= 0 && $0 < paths.count ? paths[$0] + "/" + phase.name : nil } ?? phase.name
-            paths.append(path)
+            let path = paths[i]
             guard i < profile.phases.count, let entries = profile.phases[i] else { continue }
             if merged[path] == nil { order.append(path) }
             var slot = merged[path] ?? (0, [:])

@@ -127,7 +127,10 @@ struct AppLaunchPlan {
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
         // Rules on shares of time: not for Valgrind's times under --metric instructions.
         if metric != .instructions { result.slowReasons = SlowLaunchDiagnosis.reasons(records) }
-        if launcher.instructionCounting?.collectsFunctions == true { result.functions = FunctionSummary.profiles(records) }
+        if launcher.instructionCounting?.collectsFunctions == true {
+            result.functions = FunctionSummary.profiles(records)
+            result.stacks = StackSummary.stacks(records)
+        }
         return result
     }
 

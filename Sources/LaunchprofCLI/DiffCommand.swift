@@ -15,6 +15,8 @@ struct DiffCommand: ParsableCommand {
               launchprof diff before.json after.json
               launchprof diff main HEAD --format markdown
               launchprof diff HEAD~1 HEAD --tier iphone-3gs
+              # results made with --metric instructions --functions: red grew, blue shrank
+              launchprof diff before.json after.json --flame-graph svg > diff.svg
             """
     )
 
@@ -31,12 +33,16 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var thresholds: ThresholdOptions
     @OptionGroup var decimals: PrecisionOption
     @OptionGroup var measure: MetricOptions
+    @OptionGroup var flameGraph: FlameGraphOptions
 
     func run() throws {
         // The streaming reader: a 10,000-phase × 100-run result is read without holding the file or
         // a record per phase in memory; the two results are read at once, on two threads.
         let sides = try lookup.loadTables([baseline, candidate], metric: measure.metric)
         let a = sides[0], b = sides[1]
+        if flameGraph.format != nil {
+            return print(try flameGraph.renderDifference(a.header, b.header, labels: (baseline, candidate)), terminator: "")
+        }
         // Two results made with --metric instructions are compared in instructions without being told.
         let metric = measure.given ?? b.header.configuration?.metric ?? .time
         for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {

@@ -166,7 +166,10 @@ struct ProgramLaunchPlan: LaunchPlan {
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil, stretchLimit: stretchLimit).map(\.message)
         if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
-        if launcher.instructionCounting?.collectsFunctions == true { result.functions = FunctionSummary.profiles(records) }
+        if launcher.instructionCounting?.collectsFunctions == true {
+            result.functions = FunctionSummary.profiles(records)
+            result.stacks = StackSummary.stacks(records)
+        }
         return result
     }
 

@@ -18,6 +18,9 @@ struct ReportCommand: ParsableCommand {
               launchprof report result.json --critical-path
               launchprof report result.json --blame
               launchprof report result.json --format csv > phases.csv
+              # a result made with --metric instructions --functions
+              launchprof report result.json --flame-graph svg --output flame.svg
+              launchprof report result.json --flame-graph folded --phase drawing > drawing.folded
             """
     )
 
@@ -55,6 +58,8 @@ struct ReportCommand: ParsableCommand {
             valueName: "phase"))
     var functionsPhase: String?
 
+    @OptionGroup var flameGraph: FlameGraphOptions
+
     @Flag(name: .customLong("all-phases"), help: "List every phase: by default the text report folds those under 1% of the launch into one line.")
     var allPhases = false
 
@@ -63,6 +68,9 @@ struct ReportCommand: ParsableCommand {
         guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
         if functionsPhase != nil, criticalPath || blame || format != .text {
             throw ValidationError("--functions prints a text table of its own: leave out --critical-path, --blame and --format")
+        }
+        if flameGraph.format != nil, functionsPhase != nil || criticalPath || blame || format != .text || runNumber != nil {
+            throw ValidationError("--flame-graph writes a format of its own: leave out --functions, --critical-path, --blame, --format and --run")
         }
         if let runNumber { try OptionRanges.run.check(runNumber) }
         try OutputPath.check(output, option: "--output")
@@ -75,6 +83,7 @@ struct ReportCommand: ParsableCommand {
         if let runNumber, !loaded.runs.contains(where: { $0.index == runNumber }) {
             throw InputError("\(result): \(runOutOfRange(loaded, runNumber))")
         }
+        if flameGraph.format != nil { return try write(try flameGraph.render(loaded, path: result)) }
         let exporter: any ResultExporter
         if let functionsPhase {
             exporter = FunctionTableReport(phase: functionsPhase)
@@ -87,6 +96,11 @@ struct ReportCommand: ParsableCommand {
         }
         let text: String
         do { text = try exporter.render(loaded) } catch { throw InputError(error) }
+        try write(text)
+    }
+
+    /// `text` to `--output`, or to stdout.
+    func write(_ text: String) throws {
         if let output {
             do { try FileIO.writeAtomically(text, to: output) } catch { throw InputError(error) }
         } else {

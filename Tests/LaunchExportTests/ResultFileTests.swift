@@ -37,7 +37,7 @@ import Glibc
             _ = try ResultFile.decode(Array(text.utf8), path: "future.json")
             Issue.record("a future schema must be refused")
         } catch {
-            #expect(error.description == "future.json: result schema version 99 is not supported (this launchprof \(launchprofVersion) reads versions 1 to 5)")
+            #expect(error.description == "future.json: result schema version 99 is not supported (this launchprof \(launchprofVersion) reads versions 1 to 6)")
         }
     }
 
