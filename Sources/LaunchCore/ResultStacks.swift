@@ -35,7 +35,20 @@ public struct ResultStacks: Codable, Equatable, Sendable {
 
         public init(phase: String, stacks: [Stack]) {
             self.phase = phase
-            self.stacks = stacks.sorted { $0.frames.lexicographicallyPrecedes($1.frames) }
+            self.stacks = stacks.sorted { Self.precedes($0.frames, $1.frames) }
+        }
+
+        /// `a` before `b` in lexicographic order (a loop over integers: the generic one is slow in debug builds).
+        static func precedes(_ a: [Int], _ b: [Int]) -> Bool {
+            for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] }
+            return a.count < b.count
+        }
+
+        /// How many first frames `a` and `b` share.
+        static func sharedCount(_ a: [Int], _ b: [Int]) -> Int {
+            var i = 0
+            while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+            return i
         }
 
         enum CodingKeys: String, CodingKey { case phase, stacks }
@@ -63,7 +76,7 @@ public struct ResultStacks: Codable, Equatable, Sendable {
                 var out = ""
                 var previous: [Int] = []
                 for stack in kept {
-                    let shared = zip(previous, stack.frames).prefix { $0 == $1 }.count
+                    let shared = sharedCount(previous, stack.frames)
                     if !out.isEmpty { out += "," }
                     out += "\(stack.weight) \(shared)"
                     for frame in stack.frames[shared...] { out += " \(frame)" }

@@ -69,3 +69,6 @@ Tests/Integration/ci.sh
 
 # The instruction gate for programs under Callgrind (exec --metric instructions, check).
 Tests/Integration/instructions.sh
+
+# Flame graphs of a --functions result, and the differential one, in headless Chromium (flamegraphs.sh).
+Tests/Integration/flamegraphs.sh
