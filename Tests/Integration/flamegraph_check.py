@@ -9,34 +9,17 @@ picker's second label shows the second graph and hides the first; a click on a n
 the whole width and "Reset zoom" undoes it. The differential one must have frames coloured red (grown)
 and blue (shrunk). Exit 0 when all hold, 1 when not; prints SKIP and exits 0 only without Chromium.
 """
-import json
 import os
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from headless_chromium import devtools_page, find_chromium  # noqa: E402
 
 
 def fail(message):
     print(f"flamegraph: FAIL: {message}")
     sys.exit(1)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 CHECK = """(() => {
@@ -114,48 +97,9 @@ def main():
     if not chromium:
         print("flamegraph: SKIP: Chromium is not installed and could not be installed; the flame graphs were not rendered")
         return 0
-    import websocket
-    debug_port = free_port()
-    profile = tempfile.mkdtemp(prefix="launchprof-chromium-")
-    browser = subprocess.Popen(
-        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-         f"--remote-debugging-port={debug_port}", f"--user-data-dir={profile}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.time() + 30
-        target = None
-        while time.time() < deadline and target is None:
-            try:
-                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{debug_port}/json/list", timeout=2))
-                target = next((t for t in targets if t.get("type") == "page"), None)
-            except OSError:
-                time.sleep(0.2)
-        if target is None:
-            fail("headless Chromium did not open its DevTools port within 30 s")
-        ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=120, suppress_origin=True)
-        counter = [0]
-
-        def call(method, **params):
-            counter[0] += 1
-            ident = counter[0]
-            ws.send(json.dumps({"id": ident, "method": method, "params": params}))
-            while True:
-                message = json.loads(ws.recv())
-                if message.get("id") == ident:
-                    if "error" in message:
-                        fail(f"{method}: {message['error']}")
-                    return message["result"]
-
+    with devtools_page(chromium, fail) as call:
         check(call, flame, differential=False)
         check(call, diff, differential=True)
-        ws.close()
-    finally:
-        browser.terminate()
-        try:
-            browser.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            browser.kill()
-        shutil.rmtree(profile, ignore_errors=True)
     return 0
 
 

@@ -15,33 +15,17 @@ import functools
 import http.server
 import json
 import os
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from headless_chromium import devtools_page, find_chromium, free_port  # noqa: E402
 
 
 def fail(message):
     print(f"perfetto: FAIL: {message}")
     sys.exit(1)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -90,66 +74,30 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", http_port), functools.partial(Handler, directory=web_dist))
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
-    debug_port = free_port()
-    profile = tempfile.mkdtemp(prefix="launchprof-chromium-")
-    browser = subprocess.Popen(
-        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-         f"--remote-debugging-port={debug_port}", f"--user-data-dir={profile}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 30
-        target = None
-        while time.time() < deadline and target is None:
-            try:
-                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{debug_port}/json/list", timeout=2))
-                target = next((t for t in targets if t.get("type") == "page"), None)
-            except OSError:
-                time.sleep(0.2)
-        if target is None:
-            fail("headless Chromium did not open its DevTools port within 30 s")
-        ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
-        counter = [0]
-
-        def call(method, **params):
-            counter[0] += 1
-            ident = counter[0]
-            ws.send(json.dumps({"id": ident, "method": method, "params": params}))
-            while True:
-                message = json.loads(ws.recv())
-                if message.get("id") == ident:
-                    if "error" in message:
-                        fail(f"{method}: {message['error']}")
-                    return message["result"]
-
-        url = f"http://127.0.0.1:{http_port}/#!/viewer?url=http://127.0.0.1:{http_port}/trace.json"
-        call("Page.navigate", url=url)
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            state = call("Runtime.evaluate", expression="(window.app && window.app.trace) ? 'ready' : 'waiting'", returnByValue=True)
-            if state.get("result", {}).get("value") == "ready":
-                break
-            time.sleep(0.5)
-        else:
-            fail("the Perfetto UI did not load the trace within 90 s")
-        query = """(async () => {
-            const result = await app.trace.engine.query('select name, dur from slice');
-            const rows = [];
-            for (const it = result.iter({}); it.valid(); it.next()) rows.push([it.get('name'), Number(it.get('dur'))]);
-            return JSON.stringify(rows);
-        })()"""
-        answer = call("Runtime.evaluate", expression=query, awaitPromise=True, returnByValue=True)
-        if "exceptionDetails" in answer:
-            fail(f"the query failed: {answer['exceptionDetails']}")
-        slices = [tuple(row) for row in json.loads(answer["result"]["value"])]
-        ws.close()
+        with devtools_page(chromium, fail) as call:
+            url = f"http://127.0.0.1:{http_port}/#!/viewer?url=http://127.0.0.1:{http_port}/trace.json"
+            call("Page.navigate", url=url)
+            deadline = time.time() + 90
+            while time.time() < deadline:
+                state = call("Runtime.evaluate", expression="(window.app && window.app.trace) ? 'ready' : 'waiting'", returnByValue=True)
+                if state.get("result", {}).get("value") == "ready":
+                    break
+                time.sleep(0.5)
+            else:
+                fail("the Perfetto UI did not load the trace within 90 s")
+            query = """(async () => {
+                const result = await app.trace.engine.query('select name, dur from slice');
+                const rows = [];
+                for (const it = result.iter({}); it.valid(); it.next()) rows.push([it.get('name'), Number(it.get('dur'))]);
+                return JSON.stringify(rows);
+            })()"""
+            answer = call("Runtime.evaluate", expression=query, awaitPromise=True, returnByValue=True)
+            if "exceptionDetails" in answer:
+                fail(f"the query failed: {answer['exceptionDetails']}")
+            slices = [tuple(row) for row in json.loads(answer["result"]["value"])]
     finally:
-        browser.terminate()
-        try:
-            browser.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            browser.kill()
         server.shutdown()
-        shutil.rmtree(profile, ignore_errors=True)
 
     if len(slices) != len(expected):
         fail(f"{len(slices)} slices, expected {len(expected)} (phases and marks)")

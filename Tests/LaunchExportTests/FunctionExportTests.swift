@@ -34,7 +34,7 @@ import Testing
         let result = Self.profiled()
         let bytes = try ResultFile.encode(result)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\" : 5"))
+        #expect(text.contains("\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)"))
         // One compact array per function.
         #expect(text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "").contains("[\"memcpy\",\"s\",30000000,30000010,3]"))
         #expect(try ResultFile.decode(bytes, path: "r.json") == result)
