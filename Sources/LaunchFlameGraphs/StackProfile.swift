@@ -27,7 +27,7 @@ public struct StackProfile: Sendable, Equatable {
 
     /// The whole launch as one phase: every top-level phase's stacks under a root frame named after the
     /// phase (nested phases are inside their parents' stacks already, so they are not added again).
-    public func wholeLaunch(named name: String = "launch") -> PhaseStacks {
+    public func wholeLaunch(named name: String = StackProfile.wholeLaunchName) -> PhaseStacks {
         var stacks: [WeightedStack] = []
         for phase in phases where !phase.phase.contains("/") {
             for stack in phase.stacks {

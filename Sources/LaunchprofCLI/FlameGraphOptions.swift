@@ -53,11 +53,10 @@ struct FlameGraphOptions: ParsableArguments {
         }
         let candidates: [PhaseStacks]
         do { candidates = try after.selection(phase) } catch { throw InputError("\(labels.1): \(error)") }
-        let pairs = candidates.map { phase in
-            let base =
-                phase.phase == StackProfile.wholeLaunchName
-                ? before.wholeLaunch(named: phase.phase) : before.phase(phase.phase) ?? PhaseStacks(phase: phase.phase, stacks: [])
-            return (baseline: base, candidate: phase)
+        // Without --phase the first graph is the whole launch; a phase the baseline lacks is all new.
+        let pairs = candidates.enumerated().map { index, stacks in
+            let base = phase == nil && index == 0 ? before.wholeLaunch() : before.phase(stacks.phase) ?? PhaseStacks(phase: stacks.phase, stacks: [])
+            return (baseline: base, candidate: stacks)
         }
         if format == .folded { return FoldedStacks.differentialText(baseline: pairs[0].baseline, candidate: pairs[0].candidate) }
         let title = "Differential flame graph: \(labels.0) → \(labels.1) (\(after.unit.rawValue); red grew, blue shrank)"

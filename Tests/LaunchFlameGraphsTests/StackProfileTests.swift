@@ -29,7 +29,7 @@ struct StackProfileTests {
         let layout = PhaseStacks(phase: "layout", stacks: [WeightedStack(frames: ["main", "measure"], weight: 7)])
         let profile = StackProfile(unit: .instructions, phases: [Self.drawing, keys, layout])
         let launch = profile.wholeLaunch()
-        #expect(launch.phase == "launch")
+        #expect(launch.phase == "whole launch")
         #expect(launch.totalWeight == 52, "the nested phase is inside its parent: not counted twice")
         #expect(launch.stacks.first == WeightedStack(frames: ["drawing", "main", "draw"], weight: 5))
         #expect(profile.phase("drawing/keys") == keys)
