@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchExport
 
 /// The dashboard's `index.html`: the header, the selectors, the embedded data and the script that
