@@ -50,6 +50,8 @@ public enum BuiltInApp {
             recorder.countsInstructions = true
         } else {
             recorder.memorySamplingDepth = 1
+            // System counters per phase (docs/counters.md), unless the launcher turned them off.
+            recorder.recordsCounters = getenv(AppInterface.countersVariable).map { String(cString: $0) } != "0"
         }
         if let text = getenv(AppInterface.emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
             guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(AppInterface.emulationVariable) '\(text)'") }

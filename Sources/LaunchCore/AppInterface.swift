@@ -7,6 +7,9 @@ public enum AppInterface {
     public static let emulationVariable = "LAUNCHPROF_EMULATION"
     /// `instructions` tells the built-in app to issue its Callgrind dumps (`--metric instructions`).
     public static let metricVariable = "LAUNCHPROF_METRIC"
+    /// `0` tells the built-in app not to record system counters per phase (docs/counters.md; `make
+    /// bench`'s counters case compares launches with and without them).
+    public static let countersVariable = "LAUNCHPROF_COUNTERS"
     /// The mark sent when the first complete frame is presented.
     public static let firstFrameMark = "first frame"
     /// The mark sent when the app handles input.

@@ -7,7 +7,7 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public static let currentSchemaVersion = 6
     /// Every schema version this build reads (version 1 has no instruction counts; before version 4
     /// no result has a ``command`` or runs with a ``RunRecord/process``; before version 5 none has
-    /// ``functions``; before version 6 none has ``stacks``).
+    /// ``functions``; before version 6 none has ``stacks``, nor a phase or process ``PhaseRecord/counters``).
     public static let readableSchemaVersions: ClosedRange<Int> = 1...6
 
     public var schemaVersion: Int

@@ -26,6 +26,31 @@ public enum PageCache {
         return evicted
     }
 
+    /// Bytes of the regular file at `path` now in the page cache (`mincore` on a read-only mapping,
+    /// which brings nothing in), or `nil` when it cannot be mapped (missing, empty, not a regular file).
+    public static func residentBytes(of path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int(info.st_size)
+        guard let map = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else { return nil }
+        defer { munmap(map, size) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var vector = [UInt8](repeating: 0, count: (size + page - 1) / page)
+        guard mincore(map, size, &vector) == 0 else { return nil }
+        let pages = vector.reduce(0) { $0 + Int($1 & 1) }
+        return min(size, pages * page)
+    }
+
+    /// The files of `paths` with bytes in the page cache, largest first (a cold run's reads, taken
+    /// right after it: its files were evicted before it).
+    public static func reads(of paths: [String]) -> [FileRead] {
+        paths.compactMap { path in residentBytes(of: path).flatMap { $0 > 0 ? FileRead(path: path, bytes: $0) : nil } }
+            .sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.path < $1.path }
+    }
+
     /// How deep ``files(under:)`` descends below its directory.
     public static let maximumDepth = 64
     /// The most entries (files and directories) ``files(under:)`` looks at: an assets folder holds
@@ -56,5 +81,16 @@ public enum PageCache {
                 files.append(path)
             }
         }
+    }
+}
+
+/// A file a cold launch read from storage, and how many of its bytes (``PageCache/reads(of:)``).
+public struct FileRead: Equatable, Sendable {
+    public var path: String
+    public var bytes: Int
+
+    public init(path: String, bytes: Int) {
+        self.path = path
+        self.bytes = bytes
     }
 }

@@ -32,13 +32,16 @@ public struct PhaseRecord: Codable, Equatable, Sendable {
     /// the process), when the run was made with `--metric instructions`; `nil` otherwise (never 0 for
     /// "not measured").
     public var instructions: Int?
+    /// The phase's thread's system counters during it (docs/counters.md), when recorded; `nil` otherwise.
+    public var counters: PhaseCounters?
 
     public init(
         name: String, kind: PhaseKind? = nil, start: Double, duration: Double,
         thread: Int = 0, depth: Int = 0, parent: Int? = nil, afterLaunch: Bool = false,
         hostDuration: Double? = nil, residentBytes: Int? = nil, residentGrowth: Int? = nil,
-        instructions: Int? = nil, background: Bool? = nil
+        instructions: Int? = nil, background: Bool? = nil, counters: PhaseCounters? = nil
     ) {
+        self.counters = counters
         self.name = name
         self.kind = kind
         self.start = start

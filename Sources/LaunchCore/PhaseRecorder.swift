@@ -42,6 +42,10 @@ public final class PhaseRecorder {
         /// children (under emulation).
         @usableFromInline var runDelayStart: UInt64
         @usableFromInline var childRunDelay: UInt64
+        /// The thread's system counters at the phase's begin and end (``PhaseRecorder/recordsCounters``).
+        @usableFromInline var countersStart: ThreadCounters.Reading
+        @usableFromInline var countersEnd: ThreadCounters.Reading
+        @usableFromInline var hasCounters: Bool
 
         @inlinable
         init(name: String, kind: PhaseKind?, start: UInt64, parent: Int32, depth: Int32, afterLaunch: Bool) {
@@ -62,6 +66,9 @@ public final class PhaseRecorder {
             self.childCPUNanoseconds = 0
             self.runDelayStart = 0
             self.childRunDelay = 0
+            self.countersStart = ThreadCounters.Reading()
+            self.countersEnd = ThreadCounters.Reading()
+            self.hasCounters = false
         }
     }
 
@@ -89,12 +96,15 @@ public final class PhaseRecorder {
         @usableFromInline var callgrindBase: Int = 0
         /// Under emulation: the thread's wait for a CPU, opened at the first instrumented phase.
         @usableFromInline var runDelay: ThreadRunDelay?
+        /// With ``PhaseRecorder/recordsCounters``: the thread's counters, opened at the first phase.
+        @usableFromInline var counters: ThreadCounters?
+        @usableFromInline var recordsCounters: Bool = false
         /// Under emulation: nanoseconds the emulated timeline is behind, owed by the next stretch
         /// (``PhaseRecorder/emulation``).
         @usableFromInline var emulationDebt: UInt64 = 0
 
         @usableFromInline mutating func updateInstrumented() {
-            instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions
+            instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions || recordsCounters
         }
     }
 
@@ -129,6 +139,7 @@ public final class PhaseRecorder {
 
     deinit {
         state.pointee.runDelay?.close()
+        state.pointee.counters?.close()
         state.pointee.entries.deinitialize(count: state.pointee.count)
         state.pointee.entries.deallocate()
         state.pointee.open.deallocate()
@@ -176,6 +187,18 @@ public final class PhaseRecorder {
         get { state.pointee.countsInstructions }
         set {
             state.pointee.countsInstructions = newValue
+            state.pointee.updateInstrumented()
+        }
+    }
+
+    /// When `true`, every phase records its thread's system counters (``PhaseCounters``: CPU time, wait
+    /// for a CPU, page faults, context switches, bytes read and written), read at its begin and end
+    /// (``ThreadCounters``, a few microseconds each). Off by default; the built-in app turns it on
+    /// unless it counts instructions (docs/counters.md).
+    public var recordsCounters: Bool {
+        get { state.pointee.recordsCounters }
+        set {
+            state.pointee.recordsCounters = newValue
             state.pointee.updateInstrumented()
         }
     }
@@ -245,6 +268,11 @@ public final class PhaseRecorder {
             entry.pointee.runDelayStart = s.pointee.runDelay?.nanoseconds() ?? 0
             entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds()
         }
+        if s.pointee.recordsCounters {
+            if s.pointee.counters == nil { s.pointee.counters = ThreadCounters() }
+            entry.pointee.countersStart = s.pointee.counters!.read()
+            entry.pointee.hasCounters = true
+        }
         // Last, so the phase's count starts after the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: s.pointee.callgrindBase + index) }
     }
@@ -258,6 +286,7 @@ public final class PhaseRecorder {
         // First, so the phase's count ends before the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: s.pointee.callgrindBase + index) }
         let entry = s.pointee.entries + index
+        if entry.pointee.hasCounters, s.pointee.counters != nil { entry.pointee.countersEnd = s.pointee.counters!.read() }
         var end = now
         var cpuEnd: UInt64 = 0
         var runDelay: UInt64 = 0
@@ -426,8 +455,16 @@ public final class PhaseRecorder {
                 afterLaunch: e.afterLaunch,
                 hostDuration: s.emulation == nil ? nil : LaunchClock.seconds(duration &- min(duration, e.waitedNanoseconds)),
                 residentBytes: e.residentAtEnd >= 0 ? e.residentAtEnd : nil,
-                residentGrowth: e.residentAtEnd >= 0 && e.residentAtStart >= 0 ? e.residentAtEnd - e.residentAtStart : nil)
+                residentGrowth: e.residentAtEnd >= 0 && e.residentAtStart >= 0 ? e.residentAtEnd - e.residentAtStart : nil,
+                counters: counters(of: e, open: openSet.contains(Int32(i))))
         }
+    }
+
+    /// The system counters of phase `entry`, when it recorded them and has ended (an open phase has
+    /// none: this may be called on another thread, whose counters are not the phase's).
+    func counters(of entry: Entry, open: Bool) -> PhaseCounters? {
+        guard entry.hasCounters, !open, let reader = state.pointee.counters else { return nil }
+        return reader.counters(from: entry.countersStart, to: entry.countersEnd)
     }
 
     /// The marks recorded so far.

@@ -12,6 +12,9 @@ public struct ProcessRecord: Codable, Equatable, Sendable {
     public var signal: Int?
     /// `true` when the tier's memory limit (`--enforce-memory`) killed it; `nil` otherwise.
     public var killedOverMemoryLimit: Bool?
+    /// The whole process's system counters (docs/counters.md): every thread and waited-for child, from
+    /// `wait4` and `/proc/<pid>/io`; `nil` in results made before them.
+    public var counters: PhaseCounters?
 
     public init(user: Double, system: Double, exitStatus: Int?, signal: Int? = nil) {
         self.user = user

@@ -24,6 +24,10 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// The run's function profile by phase (`--functions`): in memory only, never written (a result
     /// keeps one run's, summarized: ``LaunchResult/functions``).
     public var functionProfile: RunFunctionProfile? = nil
+    /// For a cold launch (`--cold`): the evicted files found back in the page cache after the run,
+    /// with the bytes of each: what the launch read from storage (``PageCache/residentBytes(of:)``).
+    /// In memory only, never written: `Why it is slow` names them (docs/why-slow.md, `coldFaults`).
+    public var coldReads: [FileRead]? = nil
 
     private enum CodingKeys: String, CodingKey {
         case index, pid, total, phases, marks, counters, deferred, peakResidentBytes, instructions, taps, process

@@ -28,12 +28,18 @@ public struct ThreadRunDelay {
 
     /// The thread's total wait for a CPU so far, in nanoseconds; 0 when it cannot be read.
     public func nanoseconds() -> UInt64 {
-        guard fd >= 0 else { return 0 }
+        reading().nanoseconds
+    }
+
+    /// The thread's total wait for a CPU so far, and the bytes this reading read (which the thread's
+    /// `rchar` counts: ``ThreadCounters`` leaves its own reads out of a phase's bytes read).
+    func reading() -> (nanoseconds: UInt64, bytes: Int) {
+        guard fd >= 0 else { return (0, 0) }
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        return withUnsafeMutableBytes(of: &buffer) { raw -> UInt64 in
+        return withUnsafeMutableBytes(of: &buffer) { raw -> (UInt64, Int) in
             let n = pread(fd, raw.baseAddress, raw.count, 0)
-            guard n > 0 else { return 0 }
-            return Self.secondNumber(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+            guard n > 0 else { return (0, 0) }
+            return (Self.secondNumber(UnsafeRawBufferPointer(rebasing: raw[0..<n])), n)
         }
     }
 

@@ -39,13 +39,17 @@ public struct ComparisonJSON: ComparisonExporter {
         var tier: String
         var time: Double
         var budget: Double
+        /// `majorFaults` or `bytesRead` for a counter budget (``time`` is then the count); absent for seconds.
+        var measure: String?
     }
 
     public func render(_ comparison: Comparison, context: ComparisonContext) throws -> String {
         let document = Document(
             baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired, rows: comparison.rows, total: comparison.total,
             regressions: comparison.regressions.map(\.path),
-            overBudget: context.violations.map { Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget) },
+            overBudget: context.violations.map {
+                Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget, measure: $0.measure == .seconds ? nil : $0.measure.rawValue)
+            },
             caveats: context.caveats,
             functions: context.functionChanges.isEmpty
                 ? nil

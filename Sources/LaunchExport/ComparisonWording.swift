@@ -63,6 +63,10 @@ public enum ComparisonWording {
 
     /// `'Total launch time' on iphone-3gs took 2.310s, budget 2.000s`
     public static func violation(_ v: Budget.Violation, _ precision: Int) -> String {
-        "'\(v.phase)' on \(v.tier) took \(seconds(v.time, precision)), budget \(seconds(v.budget, precision))"
+        switch v.measure {
+        case .seconds: "'\(v.phase)' on \(v.tier) took \(seconds(v.time, precision)), budget \(seconds(v.budget, precision))"
+        case .majorFaults: "'\(v.phase)' on \(v.tier) had \(Int(v.time.rounded())) major page faults, budget \(Int(v.budget))"
+        case .bytesRead: "'\(v.phase)' on \(v.tier) read \(Int(v.time.rounded())) bytes, budget \(Int(v.budget))"
+        }
     }
 }

@@ -18,6 +18,7 @@ struct PhaseFields {
     var residentBytes: Int?
     var residentGrowth: Int?
     var instructions: Int?
+    var counters: PhaseCounters?
 }
 
 /// The fast lane of ``ResultStreamParser`` for one phase object: a single tight pass over bytes
@@ -43,7 +44,7 @@ enum PhaseFastLane {
     /// The keys of a phase, as ``ResultStreamParser`` numbers them.
     static let keys = KeySet([
         "duration", "name", "start", "depth", "thread", "afterLaunch", "parent", "kind", "instructions",
-        "hostDuration", "residentBytes", "residentGrowth", "background"
+        "hostDuration", "residentBytes", "residentGrowth", "background", "counters"
     ])
     private static let kinds = KeySet(
         PhaseKind.allCases.map { kind -> StaticString in
@@ -133,11 +134,14 @@ enum PhaseFastLane {
                     guard let value = c.integer() else { return false }
                     f.residentGrowth = value
                 }
-            default:
+            case 12:
                 if !c.null() {
                     guard let value = c.bool() else { return false }
                     f.background = value
                 }
+            default:
+                // System counters (an object): the general parser reads them.
+                return false
             }
             guard c.skip() else { return false }
             let next = b[c.p]

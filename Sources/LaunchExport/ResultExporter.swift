@@ -14,6 +14,8 @@ public struct ReportOptions: Sendable, Equatable {
     public var precision: Int
     /// Show resident memory at each phase's end and its growth.
     public var showMemory: Bool
+    /// Show each phase's system counters (`--counters`, docs/counters.md).
+    public var showCounters = false
     /// List every phase of the launch; otherwise those under ``foldedShare`` of it are folded into one line.
     public var allPhases: Bool
     /// The share of the launch under which a phase is folded (1% unless a screen asks for fewer lines).

@@ -49,6 +49,7 @@ public enum ResultFile {
                     return "\(at).depth: \(phase.depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest"
                 }
                 if let count = phase.instructions, count < 0 { return "\(at).instructions: an instruction count must not be negative, found \(count)" }
+                if let problem = phase.counters?.problem { return "\(at).counters: \(problem)" }
             }
             if let count = run.instructions, count < 0 { return "runs[\(r)].instructions: an instruction count must not be negative, found \(count)" }
             for (i, mark) in run.marks.enumerated() where !mark.time.isFinite { return "runs[\(r)].marks[\(i)].time is not a finite number" }

@@ -129,6 +129,10 @@ final class ResultStreamParser {
     private var dirtyAfterBackground: [Int] = []
     /// Each run's process record, when it has one (`launchprof exec`).
     private var runProcesses: [ProcessRecord] = []
+    /// Each run's counters for the whole launch (``RunRecord/launchCounters``), and the current run's parts.
+    private var totalCounters: [PhaseCounters] = []
+    private var topLevelCounters: PhaseCounters?
+    private var processCounters: PhaseCounters?
     private var runCount = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
@@ -244,10 +248,11 @@ final class ResultStreamParser {
         } catch {
             throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
         }
-        let table = PhaseTable(
+        var table = PhaseTable(
             rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals,
             hostTotals: hostTotals, instructionTotals: instructionTotals,
             deferred: deferred, runCount: runCount)
+        table.totalCounters = totalCounters
         return TabulatedResult(header: decoded, table: table, tapsLost: tapsLost, dirtyBytesAfterBackground: dirtyAfterBackground)
     }
 
@@ -443,7 +448,10 @@ final class ResultStreamParser {
     private static let runKeys = KeySet([
         "phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"
     ])
-    private static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit"])
+    private static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit", "counters"])
+    private static let phaseCounterKeys = KeySet([
+        "cpuTime", "runnableTime", "minorFaults", "majorFaults", "voluntarySwitches", "involuntarySwitches", "bytesRead", "bytesWritten"
+    ])
     private static let phaseKeys = PhaseFastLane.keys
     private static let markKeys = KeySet(["name", "time", "thread"])
     private static let tapKeys = KeySet(["delivered", "lost", "latencies"])
@@ -469,6 +477,8 @@ final class ResultStreamParser {
         var instructions: Int?
         var hostSaving = 0.0
         var runDeferred: [String]?
+        topLevelCounters = nil
+        processCounters = nil
         phaseRows.removeAll(keepingCapacity: true)
         phaseDepths.removeAll(keepingCapacity: true)
         func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
@@ -538,6 +548,7 @@ final class ResultStreamParser {
         totals.append(total)
         hostTotals.append(total - hostSaving)
         if let instructions { instructionTotals.append(Double(instructions)) }
+        if let counters = processCounters ?? topLevelCounters { totalCounters.append(counters) }
         runCount += 1
     }
 
@@ -627,6 +638,9 @@ final class ResultStreamParser {
             } else if key == 12 {
                 try once(4096, "background")
                 if try !isNull() { f.background = try boolValue() }
+            } else if key == 13 {
+                try once(8192, "counters")
+                if try !isNull() { f.counters = try phaseCounters(depth: 6) }
             }
         }
         return f
@@ -692,6 +706,10 @@ final class ResultStreamParser {
         if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
         if let growth = f.residentGrowth { rows[r].residentGrowth.append(growth) }
         if let count = f.instructions { rows[r].instructions.append(Double(count)) }
+        if let counters = f.counters {
+            rows[r].addCounters(counters, duration: duration)
+            if depth == 0 && !afterLaunch { topLevelCounters = topLevelCounters.map { $0 + counters } ?? counters }
+        }
         // The main thread's waits only: a worker's overlap them, and the total is the main thread's.
         if depth == 0 && !afterLaunch && thread == 0, let host = f.hostDuration { hostSaving += duration - host }
     }
@@ -775,6 +793,12 @@ final class ResultStreamParser {
             case 4:
                 field = "killedOverMemoryLimit"
                 if try !isNull() { record.killedOverMemoryLimit = try boolValue() }
+            case 5:
+                field = "counters"
+                if try !isNull() {
+                    record.counters = try phaseCounters(depth: 5, at: ["process", "counters"])
+                    processCounters = record.counters
+                }
             default:
                 field = key == 2 ? "exitStatus" : "signal"
                 if try !isNull() {
@@ -786,6 +810,33 @@ final class ResultStreamParser {
         }
         guard seen & 3 == 3 else { throw schema("\"process\" needs user and system") }
         runProcesses.append(record)
+    }
+
+    /// A phase's or process's system counters (``PhaseCounters``): every value a non-negative number,
+    /// `cpuTime`, the faults and the switches required.
+    private func phaseCounters(depth: Int, at path: [String] = ["counters"]) throws(JSONFailure) -> PhaseCounters {
+        let saved = field
+        defer { field = saved }
+        var values: [Double?] = Array(repeating: nil, count: 8)
+        let names = ["cpuTime", "runnableTime", "minorFaults", "majorFaults", "voluntarySwitches", "involuntarySwitches", "bytesRead", "bytesWritten"]
+        try object(depth: depth, keys: Self.phaseCounterKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard values[key] == nil else { throw schema("a key of \"counters\" appears twice") }
+            field = nil
+            generic = path + [names[key]]
+            defer { generic = [] }
+            if try isNull() { values[key] = -1; return }
+            let value = key < 2 ? try doubleValue() : Double(try intValue())
+            guard value >= 0 else { throw schema("a counter must not be negative, found \(value)") }
+            values[key] = value
+        }
+        generic = path
+        defer { generic = [] }
+        for key in [0, 2, 3, 4, 5] where values[key] == nil || values[key]! < 0 { throw schema("\"counters\" needs \(names[key])") }
+        func int(_ key: Int) -> Int? { values[key].flatMap { $0 >= 0 ? Int($0) : nil } }
+        return PhaseCounters(
+            cpuTime: values[0]!, runnableTime: values[1].flatMap { $0 >= 0 ? $0 : nil }, minorFaults: int(2)!, majorFaults: int(3)!,
+            voluntarySwitches: int(4)!, involuntarySwitches: int(5)!, bytesRead: int(6), bytesWritten: int(7))
     }
 
     private func counters() throws(JSONFailure) {

@@ -53,6 +53,7 @@ public struct TextReportExporter: ResultExporter {
                 if let growth = Summary(row.residentGrowth.map(Double.init)) { text += ", \(MemoryFormat.change(growth.median))" }
                 text += "]"
             }
+            if options.showCounters, let counters = CountersFormat.text(row, digits: digits) { text += "  " + counters }
             return text
         }
         func phaseLine(_ row: PhaseTable.Row, indent: Int = 0) -> String {
@@ -78,6 +79,7 @@ public struct TextReportExporter: ResultExporter {
         if options.showMemory, let peak = Summary(result.runs.compactMap(\.peakResidentBytes).map(Double.init)) {
             total += "  [peak \(MemoryFormat.mebibytes(peak.median))]"
         }
+        if options.showCounters, let counters = CountersFormat.text(table.totalCounters, blocked: [], digits: digits) { total += "  " + counters }
         lines.append(total)
         // What users feel: `Time to first frame: 0.05s`, `Time to interactive: 0.36s` (and any other mark).
         for row in table.markRows where row.name != PhaseTable.tapLatencyRowName {

@@ -103,9 +103,11 @@ public struct LaunchSession: Sendable {
     func launchOnce(_ launcher: ProcessLauncher, index: Int) throws(RunnerError) -> RunRecord {
         if !coldFiles.isEmpty { PageCache.evict(coldFiles) }
         if let prepare { try untimed(prepare, step: "--prepare") }
-        let record: RunRecord
+        var record: RunRecord
         do {
             record = try executor.launch(launcher, index: index)
+            // Before --cleanup: what is back in the page cache now, the launch read from storage.
+            if !coldFiles.isEmpty { record.coldReads = PageCache.reads(of: coldFiles) }
         } catch {
             _ = try? cleanup.map { cleanup throws(RunnerError) in try executor.launch(cleanup, index: 0) }  // The run's failure is the one to report.
             throw error

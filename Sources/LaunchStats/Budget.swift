@@ -13,9 +13,31 @@ import LaunchCore
 public struct Budget: Equatable, Sendable {
     /// Maximum seconds by tier, then by phase name or path.
     public var limits: [String: [String: Double]]
+    /// Maximum major page faults and bytes read (the file's `majorFaults` and `bytesRead`, beside
+    /// `budgets`, in the same tier → phase form; docs/budgets.md, docs/counters.md), empty when none.
+    public var counterLimits: [Measure: [String: [String: Double]]] = [:]
 
-    public init(limits: [String: [String: Double]]) {
+    public init(limits: [String: [String: Double]], counterLimits: [Measure: [String: [String: Double]]] = [:]) {
         self.limits = limits
+        self.counterLimits = counterLimits
+    }
+
+    /// What a budget limits: seconds (`budgets`), or a system counter of docs/counters.md.
+    public enum Measure: String, Sendable, CaseIterable {
+        case seconds = "budgets"
+        case majorFaults
+        case bytesRead
+
+        /// The candidate's values of this measure for a budget key in `table` (a row's, or the total's).
+        func values(of phase: String, in table: PhaseTable) -> [Double]? {
+            switch self {
+            case .seconds: return Budget.durations(of: phase, in: table)
+            case .majorFaults, .bytesRead:
+                let counters = phase == Comparison.timeTotalName ? table.totalCounters : Budget.row(phase, in: table)?.counters
+                guard let counters else { return nil }
+                return self == .majorFaults ? counters.map { Double($0.majorFaults) } : counters.compactMap { $0.bytesRead.map(Double.init) }
+            }
+        }
     }
 
     /// Reads the budget file at `path`: a regular file of at most 1 MiB (``InputLimit/budgets``).
@@ -28,17 +50,29 @@ public struct Budget: Equatable, Sendable {
 
     /// Parses a budget file.
     public init(json bytes: [UInt8], file: String) throws(BudgetError) {
-        struct File: Decodable { var budgets: [String: [String: Double]] }
+        struct File: Decodable {
+            var budgets: [String: [String: Double]]?
+            var majorFaults: [String: [String: Double]]?
+            var bytesRead: [String: [String: Double]]?
+        }
         if let deep = JSONNesting.check(bytes) {
             throw BudgetError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a budgets file needs 3)")
         }
         do {
-            limits = try JSONDecoder().decode(File.self, from: Data(bytes)).budgets
+            let file = try JSONDecoder().decode(File.self, from: Data(bytes))
+            guard file.budgets != nil || file.majorFaults != nil || file.bytesRead != nil else {
+                throw BudgetError("\(file): missing key \"budgets\" (expected {\"budgets\": {\"<tier>\": {\"<phase>\": <seconds>}}})")
+            }
+            limits = file.budgets ?? [:]
+            counterLimits = [.majorFaults: file.majorFaults, .bytesRead: file.bytesRead].compactMapValues { $0 }
+        } catch let error as BudgetError {
+            throw error
         } catch let error as DecodingError {
             throw BudgetError("\(file): \(Self.describe(error)) (expected {\"budgets\": {\"<tier>\": {\"<phase>\": <seconds>}}})")
         } catch {
             throw BudgetError("\(file): \(error)")
         }
+        try Self.checkCounts(counterLimits, file: file)
         for (tier, phases) in limits {
             for (phase, seconds) in phases.sorted(by: { $0.key < $1.key }) {
                 guard seconds > 0, seconds.isFinite else {
@@ -51,19 +85,36 @@ public struct Budget: Equatable, Sendable {
         }
     }
 
+    /// The most major faults or bytes read a budget may allow: anything above is a typo.
+    public static let maximumCount = 1e15
+
+    /// Checks the counter budgets: whole numbers from 0 to ``maximumCount`` (0 allows none).
+    static func checkCounts(_ limits: [Measure: [String: [String: Double]]], file: String) throws(BudgetError) {
+        for (measure, tiers) in limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            for (tier, phases) in tiers.sorted(by: { $0.key < $1.key }) {
+                for (phase, value) in phases.sorted(by: { $0.key < $1.key }) where !(value >= 0 && value <= maximumCount && value.rounded() == value) {
+                    throw BudgetError("\(file): \(measure.rawValue).\(tier).\(phase): expected a whole number from 0 to 10^15, found \(value)")
+                }
+            }
+        }
+    }
+
     /// A phase (or the total) over its budget.
     public struct Violation: Equatable, Sendable {
         public var phase: String
         public var tier: String
-        /// The candidate's median, seconds.
+        /// The candidate's median: seconds, or the counter's value (``measure``).
         public var time: Double
         public var budget: Double
+        /// What the budget limits.
+        public var measure: Measure
 
-        public init(phase: String, tier: String, time: Double, budget: Double) {
+        public init(phase: String, tier: String, time: Double, budget: Double, measure: Measure = .seconds) {
             self.phase = phase
             self.tier = tier
             self.time = time
             self.budget = budget
+            self.measure = measure
         }
     }
 
@@ -75,11 +126,13 @@ public struct Budget: Equatable, Sendable {
     /// The phases of `table` (a result of `tier`, `nil` for the host) whose median is over budget.
     public func violations(in table: PhaseTable, tier: String?) -> [Violation] {
         let tier = tier ?? "host"
-        guard let phases = limits[tier] else { return [] }
         var violations: [Violation] = []
-        for (phase, budget) in phases.sorted(by: { $0.key < $1.key }) {
-            if let median = Self.durations(of: phase, in: table).flatMap({ Summary($0)?.median }), median > budget {
-                violations.append(Violation(phase: phase, tier: tier, time: median, budget: budget))
+        for measure in Measure.allCases {
+            guard let phases = measure == .seconds ? limits[tier] : counterLimits[measure]?[tier] else { continue }
+            for (phase, budget) in phases.sorted(by: { $0.key < $1.key }) {
+                if let median = measure.values(of: phase, in: table).flatMap({ Summary($0)?.median }), median > budget {
+                    violations.append(Violation(phase: phase, tier: tier, time: median, budget: budget, measure: measure))
+                }
             }
         }
         return violations
@@ -89,7 +142,12 @@ public struct Budget: Equatable, Sendable {
     /// by its name; `nil` when the table has no such phase.
     static func durations(of phase: String, in table: PhaseTable) -> [Double]? {
         if phase == Comparison.timeTotalName { return table.totals }
-        return (table.rows.first { $0.path == phase } ?? table.rows.first { $0.name == phase && !$0.afterLaunch })?.durations
+        return row(phase, in: table)?.durations
+    }
+
+    /// The row a budget key names: by its path, or a launch row by its name.
+    static func row(_ phase: String, in table: PhaseTable) -> PhaseTable.Row? {
+        table.rows.first { $0.path == phase } ?? table.rows.first { $0.name == phase && !$0.afterLaunch }
     }
 
     /// Every key a budget may name for `table`'s phases (``durations(of:in:)`` finds each).
@@ -103,10 +161,12 @@ public struct Budget: Equatable, Sendable {
         var problems: [String] = []
         let knownPhases = Set(names.phases)
         let topLevel = Set(names.phases.filter { !$0.contains("/") })
-        for (tier, phases) in limits.sorted(by: { $0.key < $1.key }) {
+        var all: [(prefix: String, tier: String, phases: [String: Double])] = limits.map { ("budgets", $0.key, $0.value) }
+        for (measure, tiers) in counterLimits { all += tiers.map { (measure.rawValue, $0.key, $0.value) } }
+        for (prefix, tier, phases) in all.sorted(by: { ($0.prefix, $0.tier) < ($1.prefix, $1.tier) }) {
             if !names.tiers.contains(tier) {
                 problems.append(
-                    "budgets.\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")); a tiers file's with --tiers FILE)"
+                    "\(prefix).\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")); a tiers file's with --tiers FILE)"
                 )
             }
             for phase in phases.keys.sorted() where !knownPhases.contains(phase) {
@@ -117,7 +177,7 @@ public struct Budget: Equatable, Sendable {
                     let parent = phase.split(separator: "/", maxSplits: 1).first.map(String.init) ?? phase
                     if phase.contains("/") && topLevel.contains(parent) || hint.isEmpty { continue }
                 }
-                problems.append("budgets.\(tier).\(phase): no such phase\(hint)")
+                problems.append("\(prefix).\(tier).\(phase): no such phase\(hint)")
             }
         }
         guard problems.isEmpty else {
@@ -126,7 +186,7 @@ public struct Budget: Equatable, Sendable {
     }
 
     /// The tiers with budgets, for messages.
-    public var tiers: [String] { limits.keys.sorted() }
+    public var tiers: [String] { Set(limits.keys).union(counterLimits.values.flatMap(\.keys)).sorted() }
 
     static func describe(_ error: DecodingError) -> String {
         switch error {

@@ -25,6 +25,10 @@ public struct PhaseTable: Sendable, Equatable {
         /// Instruction counts in the runs where they were counted (`--metric instructions`), in run
         /// order; empty when never counted (a phase without counts is never taken as 0).
         public var instructions: [Double]
+        /// The phase's system counters in the runs that recorded them (docs/counters.md), in run order,
+        /// and its blocked seconds (wall time neither running nor waiting for a CPU) in the same runs.
+        public var counters: [PhaseCounters] = []
+        public var blockedTimes: [Double] = []
         /// A mark (`first frame`, `interactive`), not a phase: its "durations" are the times from the
         /// spawn to the mark, one per run that reached it. Named ``PhaseTable/markRowName(_:)``.
         public var isMark: Bool
@@ -49,6 +53,12 @@ public struct PhaseTable: Sendable, Equatable {
             self.residentGrowth = residentGrowth
             self.instructions = instructions
             self.isMark = isMark
+        }
+
+        /// Adds one run's counters of this phase, which lasted `duration` seconds.
+        public mutating func addCounters(_ value: PhaseCounters, duration: Double) {
+            counters.append(value)
+            blockedTimes.append(value.blocked(duration: duration))
         }
 
         /// A mark's row: the time from the spawn to mark `mark` in each run that reached it.
@@ -78,6 +88,8 @@ public struct PhaseTable: Sendable, Equatable {
     public var deferred: [String]
     /// The number of runs.
     public var runCount: Int
+    /// Each run's system counters for the whole launch, in the runs that have them (``RunRecord/launchCounters``).
+    public var totalCounters: [PhaseCounters] = []
 
     public init(rows: [Row], totals: [Double], hostTotals: [Double], instructionTotals: [Double], deferred: [String], runCount: Int) {
         self.rows = rows
@@ -104,8 +116,10 @@ public struct PhaseTable: Sendable, Equatable {
                 if let rss = phase.residentBytes { rows[i].residentBytes.append(rss) }
                 if let growth = phase.residentGrowth { rows[i].residentGrowth.append(growth) }
                 if let count = phase.instructions { rows[i].instructions.append(Double(count)) }
+                if let counters = phase.counters { rows[i].addCounters(counters, duration: phase.duration) }
             }
         }
+        totalCounters = result.runs.compactMap(\.launchCounters)
         self.rows =
             rows + Self.markRows(result.runs.map { $0.marks.map { ($0.name, $0.time) } })
             + Self.tapLatencyRow(result.runs.compactMap { $0.taps?.latencies })

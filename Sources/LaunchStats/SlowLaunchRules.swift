@@ -4,6 +4,9 @@ import LaunchCore
 /// found against a fixed threshold and naming what to try, as Perfetto's startup analysis names
 /// reasons. Rules read medians over the runs; a rule that fires in no run stays silent.
 public enum SlowLaunchRule: String, CaseIterable, Sendable {
+    /// A top-level launch phase whose main thread waited for a CPU more than this share of its time
+    /// (docs/counters.md): the run's times are the machine's load as much as the launch.
+    case busyMachine
     /// Outermost `decode` phases on the main thread, as a share of the launch.
     case decodeOnMainThread
     /// Outermost `io` phases on the main thread, as a share of the launch.
@@ -17,12 +20,16 @@ public enum SlowLaunchRule: String, CaseIterable, Sendable {
     case unusedAtLaunch
     /// A lazy stage's first use (`--touch`) slower than this many seconds, not preloaded.
     case slowFirstUse
+    /// A cold launch (`--cold`) with major page faults or files read from storage: they are named.
+    case coldFaults
     /// Top-level phases each a sliver of the launch: where not to look (only with another reason).
     case notWorthOptimising
 
     /// The rule's threshold: a share of the launch (0…1), seconds, or a count.
     public var threshold: Double {
         switch self {
+        case .busyMachine: 0.15
+        case .coldFaults: 0
         case .decodeOnMainThread: 0.20
         case .blockingIOOnMainThread: 0.20
         case .repeatedLayout: 1
@@ -42,7 +49,7 @@ public enum SlowLaunchDiagnosis {
     /// The reasons, in the order of ``SlowLaunchRule``; empty when none fired or there are no runs.
     public static func reasons(_ runs: [RunRecord]) -> [SlowReason] {
         guard let total = median(runs.map(\.total)), total > 0 else { return [] }
-        var reasons: [SlowReason] = []
+        var reasons: [SlowReason] = busyMachine(runs).map { [$0] } ?? []
         func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
 
         for (rule, kind, finding, advice) in [
@@ -113,8 +120,10 @@ public enum SlowLaunchDiagnosis {
         }
 
         reasons += slowFirstUses(runs)
+        if let cold = coldFaults(runs) { reasons.append(cold) }
 
-        if !reasons.isEmpty {
+        // Where not to look, when something said where to: a busy machine says nothing of the launch.
+        if reasons.contains(where: { $0.rule != SlowLaunchRule.busyMachine.rawValue }) {
             let rule = SlowLaunchRule.notWorthOptimising
             let names = first(runs)?.phases.filter { $0.depth == 0 && !$0.afterLaunch }.map(\.name) ?? []
             let small = names.filter { name in

@@ -138,6 +138,10 @@ struct CheckCommand: ParsableCommand {
             caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
             if !quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
         }
+        // A side whose machine was busy (docs/why-slow.md, busyMachine): its times are not to be trusted.
+        let busy = BusyMachineCaveat.caveats(baseline: baselineResult?.header, candidate: candidate.header)
+        if !quiet { for caveat in busy { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+        caveats += busy
         if let output {
             do {
                 if let madeNow {

@@ -63,6 +63,9 @@ struct ReportCommand: ParsableCommand {
     @Flag(name: .customLong("all-phases"), help: "List every phase: by default the text report folds those under 1% of the launch into one line.")
     var allPhases = false
 
+    @Flag(name: .long, help: "Show each phase's system counters (the text report; docs/counters.md).")
+    var counters = false
+
     func validate() throws {
         try OptionRanges.precision.check(precision)
         guard !(criticalPath && blame) else { throw ValidationError("give --critical-path or --blame, not both") }
@@ -91,6 +94,10 @@ struct ReportCommand: ParsableCommand {
             exporter = CriticalPathReport(options: ReportOptions(precision: precision), run: runNumber)
         } else if blame {
             exporter = BlameReport(options: ReportOptions(precision: precision))
+        } else if counters, format == .text {
+            var options = ReportOptions(precision: precision, allPhases: allPhases)
+            options.showCounters = true
+            exporter = TextReportExporter(options: options)
         } else {
             exporter = format.resultExporter(precision: precision, run: runNumber, allPhases: allPhases)
         }

@@ -30,6 +30,9 @@ struct ReportOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Show resident memory at the end of each phase and its growth.")
     var memory = false
 
+    @Flag(name: .long, help: "Show each phase's system counters: CPU, waiting for a CPU, blocked, page faults, context switches, bytes read and written.")
+    var counters = false
+
     @Flag(name: .long, help: "Also print min, median, mean, standard deviation, MAD, p90 and outliers per phase.")
     var stats = false
 
@@ -121,6 +124,7 @@ struct ReportOutputOptions: ParsableArguments {
         if format == .text {
             var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
             options.topFunctions = topFunctions
+            options.showCounters = counters
             let header = TextReportExporter(options: options)
             let opening = quiet ? [] : header.headerLines(result) + header.countersLines(result) + notes
             let report = firstScreen(result, opening: opening, options: &options)

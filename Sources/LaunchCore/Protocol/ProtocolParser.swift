@@ -137,6 +137,7 @@ public struct ProtocolParser {
             let (threadText, fields) = split(rest)
             let thread = try threadNumber(threadText)
             guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
+            var counters = StatsCounters()
             for field in fields.split(separator: " ") {
                 let pair = field.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field \(PlainText.quoted(field)) is not key=integer") }
@@ -144,8 +145,17 @@ public struct ProtocolParser {
                 case "host": phases[index].hostDuration = Double(value) / 1e9
                 case "rss": phases[index].residentBytes = value
                 case "growth": phases[index].residentGrowth = value
-                default: break  // Unknown statistics are ignored: later versions may add some.
+                default:
+                    // Unknown statistics are ignored: later versions may add some.
+                    guard counters.accept(String(pair[0]), value) else { break }
+                    guard value >= 0 else { throw fail("stats field \(PlainText.quoted(field)) must not be negative") }
                 }
+            }
+            if counters.seen {
+                guard let phaseCounters = counters.counters else {
+                    throw fail("stats with system counters must carry cpu, minflt, majflt, vcsw and ivcsw together (docs/protocol.md)")
+                }
+                phases[index].counters = phaseCounters
             }
         case .mark:
             let (t, afterTime) = split(rest)

@@ -52,6 +52,7 @@ public enum ProtocolWriter {
                 if let host = p.hostDuration { stats.append("host=\(nanoseconds(host))") }
                 if let rss = p.residentBytes { stats.append("rss=\(rss)") }
                 if let growth = p.residentGrowth { stats.append("growth=\(growth)") }
+                if let counters = p.counters { stats += countersFields(counters) }
                 if !stats.isEmpty { lines.append(ProtocolVerb.stats.line(["\(p.thread)"] + stats)) }
             }
             for (i, phase) in phases.enumerated() {
@@ -85,6 +86,17 @@ public enum ProtocolWriter {
         lines.append(ProtocolVerb.peak.line("\(ProcessMemory.peakResidentBytes())"))
         lines.append(ProtocolVerb.done.line("\(MonotonicClock.nanoseconds())"))
         return lines
+    }
+
+    /// The `stats` fields of a phase's system counters (docs/protocol.md): `cpu=<ns> runnable=<ns>
+    /// minflt=<n> majflt=<n> vcsw=<n> ivcsw=<n> rchar=<bytes> wchar=<bytes>`, those not read left out.
+    public static func countersFields(_ c: PhaseCounters) -> [String] {
+        var fields = ["cpu=\(nanoseconds(c.cpuTime))"]
+        if let runnable = c.runnableTime { fields.append("runnable=\(nanoseconds(runnable))") }
+        fields += ["minflt=\(c.minorFaults)", "majflt=\(c.majorFaults)", "vcsw=\(c.voluntarySwitches)", "ivcsw=\(c.involuntarySwitches)"]
+        if let read = c.bytesRead { fields.append("rchar=\(read)") }
+        if let written = c.bytesWritten { fields.append("wchar=\(written)") }
+        return fields
     }
 
     /// `x-progress <stage>`: the stage the app has reached (for the launcher's progress bar).

@@ -61,6 +61,7 @@ final class DecodeWorkers: @unchecked Sendable {
             let recorder = PhaseRecorder(clock: main.clock, thread: thread)
             recorder.emulation = main.emulation
             recorder.countsInstructions = main.countsInstructions
+            recorder.recordsCounters = main.recordsCounters
             return recorder
         }
         self.checkStale = checkStale

@@ -25,6 +25,7 @@ final class PreloadThread: @unchecked Sendable {
         recorder.emulation = main.emulation
         recorder.memorySamplingDepth = main.memorySamplingDepth
         recorder.countsInstructions = main.countsInstructions
+        recorder.recordsCounters = main.recordsCounters
         recorder.recordingAfterLaunch = true
         self.work = work
         pthread_mutex_init(&mutex, nil)
