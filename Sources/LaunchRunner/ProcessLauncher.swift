@@ -651,6 +651,8 @@ public struct ProcessLauncher: Sendable {
             record.process = ProcessRecord(
                 user: ending.user, system: ending.system,
                 exitStatus: ready ? nil : ending.status.map(Int.init), signal: ready ? nil : ending.signal.map(Int.init))
+            // At ready the program was stopped by launchprof: what it used after ready is in them too.
+            if !ready { record.process?.counters = ending.counters }
         }
         return record
     }
@@ -676,10 +678,12 @@ public struct ProcessLauncher: Sendable {
     private func spawnerEnding(_ report: SpawnerReport) -> Ending? {
         guard let exit = report.exit else { return nil }
         let low = exit.status & 0x7f
-        return Ending(
+        var ending = Ending(
             status: low == 0 ? (exit.status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
             peak: Int(clamping: exit.peakKibibytes) &* 1024,
             user: Double(exit.userMicroseconds) / 1e6, system: Double(exit.systemMicroseconds) / 1e6)
+        ending.counters = exit.counters
+        return ending
     }
 
     /// Whether `fd` has something to read (or is at its end) right now.
@@ -796,6 +800,8 @@ public struct ProcessLauncher: Sendable {
         var system: Double
         /// `false` when the numbers above are not the program's (never reported then).
         var usageKnown = true
+        /// The whole process's system counters (docs/counters.md), when known.
+        var counters: PhaseCounters?
     }
 
     /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended, or
@@ -822,9 +828,13 @@ public struct ProcessLauncher: Sendable {
         }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         let low = status & 0x7f
-        return Ending(
+        var ending = Ending(
             status: low == 0 ? (status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
             peak: Int(usage.ru_maxrss) * 1024, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+        ending.counters = PhaseCounters(
+            cpuTime: ending.user + ending.system, minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt,
+            voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
+        return ending
     }
 
     private func currentEnvironment() -> [String: String] {

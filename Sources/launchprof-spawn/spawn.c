@@ -209,6 +209,31 @@ static const char usage_text[] =
 // One run: `options` are [--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0
 // ARGS... (`count` of them); the program gets `envp`. Spawns it, waits for it and reports on `fd`
 // (see the top of this file); returns this process's exit status.
+
+// Waits for `pid` to exit without reaping it (WNOWAIT), then reads its `rchar` and `wchar` from
+// /proc/<pid>/io (every thread's, the zombie's own included); leaves -1 where they cannot be read.
+static void exited_io(pid_t pid, long long *read_bytes, long long *written_bytes) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0) {
+        if (errno != EINTR) return;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char text[512];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return;
+    text[n] = 0;
+    long long rchar = 0, wchar = 0;
+    if (sscanf(text, "rchar: %lld wchar: %lld", &rchar, &wchar) == 2 && rchar >= 0 && wchar >= 0) {
+        *read_bytes = rchar;
+        *written_bytes = wchar;
+    }
+}
+
 static int run_program(int fd, char **options, int count, char **envp) {
     // The cgroup files to enter and leave, then `--` and the program.
     const char *enter[8], *leave[8];
@@ -242,7 +267,7 @@ static int run_program(int fd, char **options, int count, char **envp) {
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setsigmask(&attributes, &none);
 
-    char line[320];
+    char line[512];
     pid_t pid = 0;
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
@@ -268,13 +293,17 @@ static int run_program(int fd, char **options, int count, char **envp) {
     int wstatus = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
+    // The whole process's bytes read and written, from /proc/<pid>/io while it is a zombie (docs/counters.md).
+    long long io_read = -1, io_written = -1;
+    exited_io(pid, &io_read, &io_written);
     while (wait4(pid, &wstatus, 0, &usage) < 0) {
         if (errno != EINTR) return 127;
     }
     unsigned long long ended = now_ns();
-    length += snprintf(line + length, sizeof line - (size_t)length, "exit %llu %d %lld %lld %ld\n", ended, wstatus,
-                      (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
-                      (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss);
+    length += snprintf(line + length, sizeof line - (size_t)length, "exit %llu %d %lld %lld %ld %ld %ld %ld %ld %lld %lld\n", ended,
+                      wstatus, (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
+                      (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss, usage.ru_minflt,
+                      usage.ru_majflt, usage.ru_nvcsw, usage.ru_nivcsw, io_read, io_written);
     report(fd, line, (size_t)length);
     return 0;
 }
