@@ -43,6 +43,21 @@ import Glibc
         #expect(process.user + process.system <= record.total * 1.05 + 0.01, "one thread cannot use more CPU than wall time")
     }
 
+    @Test func aProgramWithoutAClientGetsTheWholeProcesssCounters() throws {
+        // 200 KB read and 100 KB written by dd, a child of the shell: waited for, so counted.
+        let path = temporaryPath("counters")
+        defer { unlink(path) }
+        let record = try launcher("head -c 200000 /dev/zero > \(path); dd if=\(path) of=/dev/null bs=4096 2>/dev/null; head -c 100000 /dev/zero > /dev/null")
+            .launch(index: 1)
+        #expect(record.phases.isEmpty)
+        let counters = try #require(record.process?.counters, "the spawner reports wait4's counters and /proc/<pid>/io")
+        #expect(try #require(counters.bytesRead) >= 200_000)
+        #expect(try #require(counters.bytesWritten) >= 200_000)
+        #expect(counters.minorFaults > 0, "starting a process faults its pages in")
+        #expect(counters.cpuTime == try #require(record.process).user + record.process!.system)
+        #expect(record.launchCounters == counters, "the launch's counters are the process's")
+    }
+
     @Test func peakMemoryIsTheProgramsOwnNotLaunchprofs() throws {
         // launchprof (this test process, tens of MiB) must not show through as a small program's peak.
         let own = ProcessMemory.peakResidentBytes()

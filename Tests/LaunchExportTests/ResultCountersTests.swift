@@ -1,0 +1,70 @@
+import Testing
+@testable import LaunchExport
+import LaunchCore
+import LaunchStats
+
+/// Schema 6's counters in the result file: written, read back by both readers to the same table,
+/// checked (a negative counter names its key path), and absent from older results.
+@Suite struct ResultCountersTests {
+    static func withCounters(runs: Int) -> LaunchResult {
+        var result = SampleResult.classic(runs: runs)
+        for r in result.runs.indices {
+            for p in result.runs[r].phases.indices {
+                result.runs[r].phases[p].counters = PhaseCounters(
+                    cpuTime: 0.001 * Double(p + 1), runnableTime: p == 0 ? nil : 0.0001, minorFaults: 10 + p, majorFaults: r,
+                    voluntarySwitches: 1, involuntarySwitches: 0, bytesRead: 4096 * p, bytesWritten: p == 1 ? nil : 0)
+            }
+        }
+        result.runs[0].process = ProcessRecord(user: 0.01, system: 0.002, exitStatus: 0)
+        result.runs[0].process?.counters = PhaseCounters(cpuTime: 0.012, minorFaults: 300, majorFaults: 4, bytesRead: 1 << 20)
+        return result
+    }
+
+    @Test func countersRoundTripAndBothReadersAgree() throws {
+        let result = Self.withCounters(runs: 3)
+        let bytes = try ResultFile.encode(result)
+        let decoded = try ResultFile.decode(bytes, path: "r.json")
+        #expect(decoded == result)
+        #expect(decoded.schemaVersion == 6)
+        let fast = try ResultTableReader.tabulate(bytes, path: "r.json")
+        #expect(fast == TabulatedResult(decoded))
+        let first = try #require(fast.table.rows.first)
+        #expect(first.counters.map(\.majorFaults) == [0, 1, 2])
+        #expect(first.blockedTimes.count == 3)
+        // Run 1's launch counters are its process's; the others' the sum of their top-level phases.
+        #expect(fast.table.totalCounters.count == 3)
+        #expect(fast.table.totalCounters[0].majorFaults == 4)
+    }
+
+    @Test func aNegativeCounterIsRefusedWithItsKeyPath() throws {
+        let text = String(decoding: try ResultFile.encode(Self.withCounters(runs: 1)), as: UTF8.self)
+            .replacingOccurrences(of: "\"majorFaults\" : 0", with: "\"majorFaults\" : -3")
+        #expect(throws: ResultFile.ReadError.self) { try ResultFile.decode(Array(text.utf8), path: "r.json") }
+        do {
+            _ = try ResultFile.decode(Array(text.utf8), path: "r.json")
+        } catch {
+            #expect("\(error)".contains("runs[0].phases[0].counters.majorFaults"), "\(error)")
+        }
+    }
+
+    @Test func aVersionFiveResultHasNoCountersAndStillReads() throws {
+        let text = String(decoding: try ResultFile.encode(SampleResult.classic(runs: 2)), as: UTF8.self)
+            .replacingOccurrences(of: "\"schemaVersion\" : 6", with: "\"schemaVersion\" : 5")
+        let read = try ResultFile.decode(Array(text.utf8), path: "v5.json")
+        #expect(read.schemaVersion == 5)
+        #expect(read.runs.allSatisfy { $0.phases.allSatisfy { $0.counters == nil } })
+        #expect(try ResultTableReader.tabulate(Array(text.utf8), path: "v5.json").table.totalCounters.isEmpty)
+    }
+
+    @Test func theReportShowsCountersOnlyWhenAsked() throws {
+        let result = Self.withCounters(runs: 3)
+        #expect(!TextReportExporter().render(result).contains("faults"))
+        var options = ReportOptions(allPhases: true)
+        options.showCounters = true
+        let text = TextReportExporter(options: options).render(result)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Time for Init") })
+        #expect(line.contains("[cpu 1.00 ms"), "\(line)")
+        #expect(line.contains("faults 10 minor, 1 major; switches 1 voluntary, 0 involuntary; read 0 B, wrote 0 B]"), "\(line)")
+        #expect(!line.contains("waiting"), "the first phase has no wait for a CPU in these runs: left out, not 0")
+    }
+}
