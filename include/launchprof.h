@@ -60,6 +60,11 @@
  *   boundary, labelled as docs/protocol.md says, so each phase gets its own count. The requests are
  *   made only under Valgrind with LAUNCHPROF_METRIC=instructions; elsewhere they cost a branch.
  *   Without the header (or with LAUNCHPROF_NO_CALLGRIND defined) the program is counted as a whole.
+ * - System counters (docs/counters.md): each phase ended within 32 levels of nesting is followed by a
+ *   `stats` line with its thread's CPU time, wait for a CPU, page faults, context switches and bytes
+ *   read and written during it (CLOCK_THREAD_CPUTIME_ID, getrusage(RUSAGE_THREAD),
+ *   /proc/thread-self/schedstat and io, opened once per thread and closed when it exits), the client's
+ *   own reads and writes left out. Off when counting instructions, and with LAUNCHPROF_COUNTERS=0.
  */
 #ifndef LAUNCHPROF_H
 #define LAUNCHPROF_H
@@ -118,6 +123,7 @@ void lp__scope_end(const char *const *name);
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -153,6 +159,16 @@ static __thread uint32_t lp__begun;              /* phases begun on this thread:
 static __thread uint32_t lp__open[LP__DEPTH_MAX]; /* the indices of this thread's open phases */
 static __thread uint32_t lp__depth;
 
+/* System counters per phase (docs/counters.md): readings at each begin, up to this depth. */
+#define LP__COUNTER_DEPTH 32
+struct lp__reading { uint64_t cpu, delay, rchar, wchar; long minflt, majflt, nvcsw, nivcsw; };
+static int lp__counters;                                   /* on (set at load) */
+static pthread_key_t lp__counter_key;                       /* closes a thread's files when it exits */
+static __thread int lp__schedstat_fd = -2, lp__io_fd = -2;  /* -2 until opened on this thread */
+static __thread uint64_t lp__own_read, lp__own_written;     /* the client's own bytes on this thread */
+static __thread struct lp__reading lp__starts[LP__COUNTER_DEPTH];
+static __thread uint32_t lp__counter_depth;
+
 static uint64_t lp__now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -180,6 +196,7 @@ static void lp__write(int fd, const char *bytes, size_t length) {
     while (length > 0) {
         ssize_t n = write(fd, bytes, length);
         if (n > 0) {
+            lp__own_written += (uint64_t)n;
             bytes += n;
             length -= (size_t)n;
             continue;
@@ -310,10 +327,95 @@ static void lp__boundary(int boundary, int64_t thread) {
     }
 }
 
+static void lp__close_counters(void *unused) {
+    (void)unused;
+    if (lp__schedstat_fd >= 0) close(lp__schedstat_fd);
+    if (lp__io_fd >= 0) close(lp__io_fd);
+    lp__schedstat_fd = lp__io_fd = -1;
+}
+
+/* The first `count` decimal numbers of a /proc file read at offset 0 (0 where missing); -1 unread. */
+static int lp__numbers(int fd, uint64_t *numbers, int count) {
+    char text[256];
+    ssize_t n = fd >= 0 ? pread(fd, text, sizeof text, 0) : -1;
+    if (n <= 0) return -1;
+    lp__own_read += (uint64_t)n;
+    int field = 0, in_number = 0;
+    uint64_t value = 0;
+    for (ssize_t i = 0; i <= n && field < count; i++) {
+        char c = i < n ? text[i] : ' ';
+        if (c >= '0' && c <= '9') {
+            value = value * 10 + (uint64_t)(c - '0');
+            in_number = 1;
+        } else if (in_number) {
+            numbers[field++] = value;
+            value = 0;
+            in_number = 0;
+        }
+    }
+    return 0;
+}
+
+/* This thread's counters now, the client's own reads and writes left out. */
+static void lp__read_counters(struct lp__reading *r) {
+    if (lp__schedstat_fd == -2) {
+        lp__schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+        lp__io_fd = open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC);
+        pthread_setspecific(lp__counter_key, (void *)1);
+    }
+    memset(r, 0, sizeof *r);
+    uint64_t io[2] = {0, 0}, sched[2] = {0, 0};
+    uint64_t own_read = lp__own_read; /* the value read below does not include its own read */
+    if (lp__numbers(lp__io_fd, io, 2) == 0) {
+        r->rchar = io[0] > own_read ? io[0] - own_read : 0;
+        r->wchar = io[1] > lp__own_written ? io[1] - lp__own_written : 0;
+    } else {
+        r->rchar = r->wchar = UINT64_MAX;
+    }
+    r->delay = lp__numbers(lp__schedstat_fd, sched, 2) == 0 ? sched[1] : UINT64_MAX;
+    struct rusage usage;
+    if (getrusage(1 /* RUSAGE_THREAD */, &usage) == 0) {
+        r->minflt = usage.ru_minflt;
+        r->majflt = usage.ru_majflt;
+        r->nvcsw = usage.ru_nvcsw;
+        r->nivcsw = usage.ru_nivcsw;
+    }
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    r->cpu = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static char *lp__field(char *p, const char *key, uint64_t start, uint64_t end) {
+    p = lp__text(p, key);
+    return lp__unsigned(p, end > start ? end - start : 0);
+}
+
+/* `stats <thread> cpu=… …` for the phase this thread just ended, from its begin's reading to `end`. */
+static void lp__send_counters(int fd, int64_t thread, const struct lp__reading *start, const struct lp__reading *end) {
+    char line[320];
+    char *p = lp__unsigned(lp__text(line, "stats "), (uint64_t)thread);
+    p = lp__field(p, " cpu=", start->cpu, end->cpu);
+    if (start->delay != UINT64_MAX && end->delay != UINT64_MAX) p = lp__field(p, " runnable=", start->delay, end->delay);
+    p = lp__field(p, " minflt=", (uint64_t)start->minflt, (uint64_t)end->minflt);
+    p = lp__field(p, " majflt=", (uint64_t)start->majflt, (uint64_t)end->majflt);
+    p = lp__field(p, " vcsw=", (uint64_t)start->nvcsw, (uint64_t)end->nvcsw);
+    p = lp__field(p, " ivcsw=", (uint64_t)start->nivcsw, (uint64_t)end->nivcsw);
+    if (start->rchar != UINT64_MAX && end->rchar != UINT64_MAX) {
+        p = lp__field(p, " rchar=", start->rchar, end->rchar);
+        p = lp__field(p, " wchar=", start->wchar, end->wchar);
+    }
+    *p++ = '\n';
+    lp__write(fd, line, (size_t)(p - line));
+}
+
 /* One event: `verb`, then the time and thread (`timed`), the kind, the count, the name; `boundary`
    as lp__boundary's (0 for an event that is not a phase's). */
 static void lp__event(const char *verb, int timed, const char *kind, const int64_t *value, const char *name, int boundary) {
     if (__atomic_load_n(&lp__fd, __ATOMIC_RELAXED) < 0) return;
+    /* A phase's end reading first, so the client's own work is not in it. */
+    struct lp__reading ended;
+    int counted = lp__counters && boundary < 0 && lp__counter_depth > 0 && lp__counter_depth <= LP__COUNTER_DEPTH;
+    if (counted) lp__read_counters(&ended);
     uint64_t now = timed ? lp__now() : 0;
     int64_t thread = timed ? lp__thread_number() : 0;
     if (thread >= (int64_t)LP__THREAD_LIMIT) return;
@@ -343,6 +445,10 @@ static void lp__event(const char *verb, int timed, const char *kind, const int64
     if (boundary < 0 && lp__counting) lp__boundary(boundary, thread);
     lp__write(fd, line, (size_t)(p - line));
     if (boundary > 0 && lp__counting) lp__boundary(boundary, thread);
+    if (counted) lp__send_counters(fd, thread, &lp__starts[lp__counter_depth - 1], &ended);
+    if (lp__counters && boundary < 0 && lp__counter_depth > 0) lp__counter_depth--;
+    /* A phase's begin reading last, after its begin line is written. */
+    if (lp__counters && boundary > 0 && ++lp__counter_depth <= LP__COUNTER_DEPTH) lp__read_counters(&lp__starts[lp__counter_depth - 1]);
     __atomic_fetch_sub(&lp__writing, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -430,6 +536,10 @@ __attribute__((constructor)) static void lp__load(void) {
         lp__dump("main", 0, -1);
     }
 #endif
+    const char *counters = getenv("LAUNCHPROF_COUNTERS");
+    if (!lp__counting && !(counters && strcmp(counters, "0") == 0) && pthread_key_create(&lp__counter_key, lp__close_counters) == 0) {
+        lp__counters = 1;
+    }
     __atomic_store_n(&lp__fd, fd, __ATOMIC_RELAXED);
 }
 

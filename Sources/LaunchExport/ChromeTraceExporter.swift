@@ -7,7 +7,9 @@ import LaunchCore
 /// events; resident memory is a counter track; tier and host are in the metadata. A result measured
 /// in instructions (`--metric instructions`) puts each phase's count in its event's args
 /// (`"instructions"`) and the instructions executed so far (top-level launch phases, summed) on an
-/// `instructions` counter track; a phase without a count gets neither (never a 0).
+/// `instructions` counter track; a phase without a count gets neither (never a 0). A phase with system
+/// counters (docs/counters.md) has them in its args: `cpu_ms`, `runnable_ms`, `blocked_ms`,
+/// `minor_faults`, `major_faults`, `voluntary_switches`, `involuntary_switches`, `bytes_read`, `bytes_written`.
 public struct ChromeTraceExporter: ResultExporter {
     public static let formatName = "chrome-trace"
     /// Only this run (1-based), or every run when `nil`.
@@ -37,6 +39,7 @@ public struct ChromeTraceExporter: ResultExporter {
                 if let rss = phase.residentBytes { args.append(#""rss_bytes":\#(rss)"#) }
                 if phase.afterLaunch { args.append(#""after_launch":true"#) }
                 if let count = phase.instructions { args.append(#""instructions":\#(count)"#) }
+                if let counters = phase.counters { args += counterArgs(counters, duration: phase.duration) }
                 events.append(
                     #"{"name":\#(json(phase.name)),"cat":\#(json(phase.kind?.rawValue ?? "phase")),"ph":"X","ts":\#(micro(phase.start)),"dur":\#(micro(phase.duration)),"pid":\#(pid),"tid":\#(phase.thread),"args":{\#(args.joined(separator: ","))}}"#
                 )
@@ -66,6 +69,20 @@ public struct ChromeTraceExporter: ResultExporter {
         if let mode = result.configuration?.mode { metadata.append(#""mode":\#(json(mode.rawValue))"#) }
         return "{\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n],\"displayTimeUnit\":\"ms\",\"metadata\":{"
             + metadata.joined(separator: ",") + "}}\n"
+    }
+
+    /// A phase's system counters as event args (milliseconds, counts, bytes); those not read left out.
+    func counterArgs(_ c: PhaseCounters, duration: Double) -> [String] {
+        var args = [#""cpu_ms":\#(number(c.cpuTime * 1000))"#]
+        if let runnable = c.runnableTime { args.append(#""runnable_ms":\#(number(runnable * 1000))"#) }
+        args += [
+            #""blocked_ms":\#(number(c.blocked(duration: duration) * 1000))"#, #""minor_faults":\#(c.minorFaults)"#,
+            #""major_faults":\#(c.majorFaults)"#, #""voluntary_switches":\#(c.voluntarySwitches)"#,
+            #""involuntary_switches":\#(c.involuntarySwitches)"#
+        ]
+        if let read = c.bytesRead { args.append(#""bytes_read":\#(read)"#) }
+        if let written = c.bytesWritten { args.append(#""bytes_written":\#(written)"#) }
+        return args
     }
 
     /// Seconds as microseconds with nanosecond precision.

@@ -9,7 +9,9 @@ final class Reporter: Sendable {
     /// The process's reporter, made on first use from `LAUNCHPROF_FD`, which it then removes from the
     /// environment.
     static let shared: Reporter = {
-        let reporter = Reporter(descriptorText: getenv(environmentVariable).map { String(cString: $0) }, countsInstructions: Reporter.countsInstructions)
+        let reporter = Reporter(
+            descriptorText: getenv(environmentVariable).map { String(cString: $0) }, countsInstructions: Reporter.countsInstructions,
+            recordsCounters: getenv("LAUNCHPROF_COUNTERS").map { String(cString: $0) } != "0")
         if reporter.isActive {
             unsetenv(environmentVariable)
             pthread_atfork(nil, nil, { Reporter.shared.turnOff() })
@@ -36,6 +38,11 @@ final class Reporter: Sendable {
     let countsInstructions: Bool
     /// Each thread's ``CallgrindPhases``, made on its first phase when counting.
     private let phasesKey: pthread_key_t
+    /// Whether each phase's end is followed by its thread's system counters (docs/counters.md): not
+    /// when counting instructions (the readings would be counted), nor with `LAUNCHPROF_COUNTERS=0`.
+    let recordsCounters: Bool
+    /// Each thread's ``PhaseCounterStack``, made on its first phase when recording counters.
+    private let countersKey: pthread_key_t
     /// The descriptor, or -1 when off.
     private let descriptor: Atomic<Int32>
     /// Each thread's number plus one (0: not numbered yet).
@@ -50,7 +57,7 @@ final class Reporter: Sendable {
     /// A reporter on the descriptor `descriptorText` names (decimal digits only, at most `Int32.max`,
     /// open for writing), or an inactive one. The calling thread is number 0; the descriptor is made
     /// close-on-exec.
-    init(descriptorText: String?, countsInstructions: Bool = false) {
+    init(descriptorText: String?, countsInstructions: Bool = false, recordsCounters: Bool = false) {
         mainReading = Self.now()
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
@@ -59,14 +66,27 @@ final class Reporter: Sendable {
         var phases = pthread_key_t()
         pthread_key_create(&phases) { stored in if let stored { Unmanaged<CallgrindPhases>.fromOpaque(stored).release() } }
         phasesKey = phases
+        var counters = pthread_key_t()
+        pthread_key_create(&counters) { stored in if let stored { Unmanaged<PhaseCounterStack>.fromOpaque(stored).release() } }
+        countersKey = counters
         let usable = Self.usableDescriptor(descriptorText)
         descriptor = Atomic(usable ?? -1)
         self.countsInstructions = countsInstructions && usable != nil
+        self.recordsCounters = recordsCounters && !self.countsInstructions && usable != nil
     }
 
     deinit {
         pthread_key_delete(threadKey)
         pthread_key_delete(phasesKey)
+        pthread_key_delete(countersKey)
+    }
+
+    /// This thread's ``PhaseCounterStack``, made on first use.
+    private var counterStack: PhaseCounterStack {
+        if let stored = pthread_getspecific(countersKey) { return Unmanaged<PhaseCounterStack>.fromOpaque(stored).takeUnretainedValue() }
+        let stack = PhaseCounterStack()
+        pthread_setspecific(countersKey, Unmanaged.passRetained(stack).toOpaque())
+        return stack
     }
 
     private static func usableDescriptor(_ text: String?) -> Int32? {
@@ -132,6 +152,9 @@ final class Reporter: Sendable {
     /// `boundary`: 1 for a phase's begin, -1 for its end (their Callgrind dumps when counting), 0 otherwise.
     private func event(_ verb: String, timed: Bool, kind: String? = nil, value: Int? = nil, name: String, boundary: Int = 0) {
         guard descriptor.load(ordering: .relaxed) >= 0 else { return }
+        // A phase's end reading first, so the client's own work is not in it.
+        let counters = recordsCounters && boundary != 0 ? counterStack : nil
+        let stats = boundary < 0 ? counters?.ending() : nil
         let now = timed ? Self.now() : 0
         let thread = timed ? threadNumber() : 0
         guard thread < Self.threadLimit else { return }
@@ -163,7 +186,21 @@ final class Reporter: Sendable {
             if boundary < 0, countsInstructions { callgrindBoundary(boundary, thread: thread) }
             send(line.bytes, to: fd)
             if boundary > 0, countsInstructions { callgrindBoundary(boundary, thread: thread) }
+            counters?.ownWritten &+= UInt64(line.bytes.count)
         }
+        if let stats, let counters {
+            EventLine.withLine { line in
+                line.append("stats ")
+                line.append(thread)
+                line.appendByte(UInt8(ascii: " "))
+                line.append(stats)
+                line.appendByte(UInt8(ascii: "\n"))
+                send(line.bytes, to: fd)
+                counters.ownWritten &+= UInt64(line.bytes.count)
+            }
+        }
+        // A phase's begin reading last, after its begin line is written.
+        if boundary > 0 { counters?.began() }
     }
 
     /// The Callgrind dump at a phase boundary of this thread, labelled by the thread's number and the

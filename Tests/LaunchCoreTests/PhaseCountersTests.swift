@@ -84,10 +84,12 @@ import Glibc
     @Test func aPhaseBehindACompetitorOnItsCPUWaitsForIt() throws {
         // This thread and a spinning competitor pinned to the same CPU: the scheduler shares it, so
         // the phase waits for the CPU about half its time (the busy-machine rule's 15% is far below).
+        // sched_getaffinity and sched_setaffinity are GNU extensions Glibc's module leaves out: by name.
+        let affinity = try #require(Affinity())
         var original = cpu_set_t()
-        #expect(sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &original) == 0)
-        defer { _ = sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &original) }
-        let cpu = Int32(sched_getcpu())
+        #expect(affinity.get(0, MemoryLayout<cpu_set_t>.size, &original) == 0)
+        defer { _ = affinity.set(0, MemoryLayout<cpu_set_t>.size, &original) }
+        let cpu = affinity.currentCPU()
         #expect(Self.pin(to: cpu) == 0)
         let box = Box(cpu: cpu)
         var competitor = pthread_t()
@@ -123,13 +125,32 @@ import Glibc
         init(cpu: Int32) { self.cpu = cpu }
     }
 
+    /// The calling thread pinned to `cpu`: 0 on success.
     static func pin(to cpu: Int32) -> Int32 {
+        guard let affinity = Affinity() else { return -1 }
         var set = cpu_set_t()
         withUnsafeMutableBytes(of: &set) { raw in
             for i in raw.indices { raw[i] = 0 }
             raw[Int(cpu) / 8] |= UInt8(1) << UInt8(Int(cpu) % 8)
         }
-        return sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &set)
+        return affinity.set(0, MemoryLayout<cpu_set_t>.size, &set)
+    }
+
+    /// glibc's `sched_getaffinity`, `sched_setaffinity` and `sched_getcpu`, looked up by name.
+    struct Affinity {
+        typealias Call = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        let get: Call, set: Call
+        let currentCPU: @convention(c) () -> Int32
+
+        init?() {
+            let process = dlopen(nil, RTLD_NOW)
+            guard let get = dlsym(process, "sched_getaffinity"), let set = dlsym(process, "sched_setaffinity"),
+                let cpu = dlsym(process, "sched_getcpu")
+            else { return nil }
+            self.get = unsafeBitCast(get, to: Call.self)
+            self.set = unsafeBitCast(set, to: Call.self)
+            currentCPU = unsafeBitCast(cpu, to: (@convention(c) () -> Int32).self)
+        }
     }
 
     @Test func countersTravelThroughTheProtocol() throws {

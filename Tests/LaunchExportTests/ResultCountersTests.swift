@@ -67,4 +67,17 @@ import LaunchStats
         #expect(line.contains("faults 10 minor, 1 major; switches 1 voluntary, 0 involuntary; read 0 B, wrote 0 B]"), "\(line)")
         #expect(!line.contains("waiting"), "the first phase has no wait for a CPU in these runs: left out, not 0")
     }
+
+    @Test func csvAndTheChromeTraceCarryTheCounters() throws {
+        let result = Self.withCounters(runs: 1)
+        let csv = CSVExporter().render(result).split(separator: "\n")
+        #expect(csv[0].hasSuffix(",cpu,runnable,blocked,minor_faults,major_faults,voluntary_switches,involuntary_switches,bytes_read,bytes_written"))
+        // Init: no wait for a CPU read (empty, not 0), 10 minor faults, 0 bytes read and written.
+        #expect(csv[1].hasPrefix("1,Init,"))
+        #expect(csv[1].contains(",0.001000,,"), "cpu, then an empty runnable: \(csv[1])")
+        #expect(csv[1].hasSuffix(",10,0,1,0,0,0"), "faults, switches, bytes: \(csv[1])")
+        let trace = try ChromeTraceExporter().render(result)
+        #expect(trace.contains(#""cpu_ms":1.000,"#), "the phase's CPU time in its args")
+        #expect(trace.contains(#""minor_faults":10"#) && trace.contains(#""bytes_read":4096"#))
+    }
 }

@@ -161,3 +161,23 @@ import Testing
         }
     }
 }
+
+/// The C client's counters: each phase that does a known thing sees it (docs/counters.md).
+@Suite struct CClientCounterTests {
+    @Test(.enabled(if: CClientTests.compiler != nil, "no C compiler: cc is not on PATH"))
+    func eachPhaseCarriesItsThreadsCounters() throws {
+        let program = try CClientTests.compile([ClientProcess.programs + "/c_client_counters.c"])
+        let input = ClientProcess.temporaryPath("counters-input")
+        try FileIO.writeAtomically([UInt8](repeating: 3, count: 200_000), to: input)
+        defer { unlink(input) }
+        let outcome = try ClientProcess.run(program, [input], launchprofFD: "3", descriptor: .pipe)
+        #expect(outcome.status == 0 && outcome.stdout == "200000\n", "\(outcome.stderr)")
+        let phases = try outcome.report().phases
+        #expect(phases.map(\.name) == ["reading", "touching", "sleeping"])
+        let reading = try #require(phases[0].counters), touching = try #require(phases[1].counters), sleeping = try #require(phases[2].counters)
+        #expect(try #require(reading.bytesRead) >= 200_000)
+        #expect(touching.minorFaults >= 128 && touching.majorFaults == 0)
+        #expect(sleeping.voluntarySwitches >= 1)
+        #expect(sleeping.blocked(duration: phases[2].duration) >= 0.099, "asleep is blocked, not running nor waiting for a CPU")
+    }
+}
