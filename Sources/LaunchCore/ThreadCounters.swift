@@ -52,7 +52,7 @@ public struct ThreadCounters {
             let (rchar, wchar, n) = withUnsafeMutableBytes(of: &buffer) { raw -> (UInt64, UInt64, Int) in
                 let n = pread(io, raw.baseAddress, raw.count, 0)
                 guard n > 0 else { return (0, 0, 0) }
-                let numbers = Self.firstTwoNumbers(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+                let numbers = ThreadRunDelay.firstTwoNumbers(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
                 return (numbers.0, numbers.1, n)
             }
             reading.bytesRead = rchar > ownBytes ? rchar - ownBytes : 0
@@ -95,24 +95,6 @@ public struct ThreadCounters {
             involuntarySwitches: delta(start.involuntarySwitches, end.involuntarySwitches),
             bytesRead: hasIO ? Int(clamping: delta(start.bytesRead, end.bytesRead)) : nil,
             bytesWritten: hasIO ? Int(clamping: delta(start.bytesWritten, end.bytesWritten)) : nil)
-    }
-
-    /// The first two whitespace-separated decimal numbers of `text` (`rchar: N\nwchar: N\n…`), 0 when missing.
-    static func firstTwoNumbers(_ text: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var numbers: (UInt64, UInt64) = (0, 0)
-        var field = 0, value: UInt64 = 0, inNumber = false
-        for c in text {
-            if c >= 48 && c <= 57 {
-                value = value &* 10 &+ UInt64(c - 48)
-                inNumber = true
-            } else if inNumber {
-                if field == 0 { numbers.0 = value } else { numbers.1 = value; return numbers }
-                field += 1
-                value = 0
-                inNumber = false
-            }
-        }
-        return numbers
     }
 
     /// Closes the files.

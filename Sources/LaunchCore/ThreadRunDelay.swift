@@ -45,19 +45,27 @@ public struct ThreadRunDelay {
 
     /// The second whitespace-separated decimal number of `text` (`"exec run_delay timeslices"`), 0 if none.
     static func secondNumber(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        firstTwoNumbers(text).1
+    }
+
+    /// The first two decimal numbers of `text` (`/proc` files: `schedstat`, `io`'s `rchar: N\nwchar: N`),
+    /// each 0 when missing.
+    static func firstTwoNumbers(_ text: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var numbers: (UInt64, UInt64) = (0, 0)
         var field = 0, value: UInt64 = 0, inNumber = false
         for c in text {
             if c >= 48 && c <= 57 {
                 value = value &* 10 &+ UInt64(c - 48)
                 inNumber = true
             } else if inNumber {
-                if field == 1 { return value }
+                if field == 0 { numbers.0 = value } else { numbers.1 = value; return numbers }
                 field += 1
                 value = 0
                 inNumber = false
             }
         }
-        return field == 1 && inNumber ? value : 0
+        if inNumber { if field == 0 { numbers.0 = value } else { numbers.1 = value } }
+        return numbers
     }
 
     /// Closes the file.

@@ -186,7 +186,7 @@ import Glibc
 
     @Test func ioFileNumbersAreParsed() {
         let text = Array("rchar: 1234\nwchar: 56\nsyscr: 7\n".utf8)
-        let numbers = text.withUnsafeBytes { ThreadCounters.firstTwoNumbers($0) }
+        let numbers = text.withUnsafeBytes { ThreadRunDelay.firstTwoNumbers($0) }
         #expect(numbers.0 == 1234 && numbers.1 == 56)
     }
 }
