@@ -68,7 +68,7 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof
 	.build/release/launchprof-bench
 	.build/release/launchprof-bench functions-cost 5
-	.build/release/launchprof-bench counters-cost 6
+	.build/release/launchprof-bench counters-cost 20
 	@$(MAKE) --no-print-directory bench-client
 
 # The C client's cost per event beside a bare write of the same line (Benchmarks/client).

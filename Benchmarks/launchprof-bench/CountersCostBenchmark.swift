@@ -10,8 +10,8 @@ import LaunchCore
 ///   off (`LAUNCHPROF_COUNTERS=0`), alternated `rounds` times; the median launch total of each side.
 /// The load average is printed with them: on a busy machine the end-to-end figure is noise-bound.
 struct CountersCostBenchmark {
-    var rounds = 6
-    var runs = 10
+    var rounds = 20
+    var runs = 5
     let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
 
     func run() {

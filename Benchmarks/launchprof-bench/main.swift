@@ -101,7 +101,7 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     }
 } else if arguments.first == "counters-cost" {
     // counters-cost [ROUNDS]: what the system counters add to the launch (docs/counters.md).
-    CountersCostBenchmark(rounds: arguments.count > 1 ? Int(arguments[1]) ?? 6 : 6).run()
+    CountersCostBenchmark(rounds: arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20).run()
 } else if arguments.first == "functions-cost" {
     // functions-cost [PAIRS]: the wall time --functions adds to --metric instructions.
     do { try FunctionCostBenchmark(pairs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5).run() } catch {

@@ -65,3 +65,22 @@ struct FileAppendTests {
         #expect(throws: CoreError.self) { try FileIO.append("x\n", to: directory + "/fifo") }
     }
 }
+
+extension PageCacheTests {
+    /// A cold launch's reads (`coldFaults`, docs/why-slow.md): what of an evicted file is back in the
+    /// page cache after it was read, by `mincore`, without reading it.
+    @Test func theBytesReadBackAfterAnEvictionAreFound() throws {
+        let directory = temporaryDirectory()
+        defer { FileIO.removeTree(directory) }
+        let read = directory + "/read.png", untouched = directory + "/untouched.png"
+        try FileIO.writeAtomically([UInt8](repeating: 1, count: 256 << 10), to: read)
+        try FileIO.writeAtomically([UInt8](repeating: 2, count: 256 << 10), to: untouched)
+        #expect(PageCache.evict([read, untouched]) == 2)
+        #expect(PageCache.residentBytes(of: read) == 0 && PageCache.residentBytes(of: untouched) == 0, "evicted: nothing left in the cache")
+        _ = try FileIO.read(read, limit: .result)
+        let reads = PageCache.reads(of: [untouched, read, directory + "/missing.png"])
+        #expect(reads.map(\.path) == [read], "the file read is found, the untouched and the missing are not")
+        #expect(reads.first.map { $0.bytes >= 256 << 10 } == true, "all of it was read")
+        #expect(PageCache.residentBytes(of: untouched) == 0, "asking brings nothing into the cache")
+    }
+}
