@@ -28,6 +28,10 @@ enum CLI {
         environment["NO_COLOR"] = "1"
         environment["GITHUB_ACTIONS"] = nil
         environment["XDG_CACHE_HOME"] = calibrationCache
+        // System counters off (docs/counters.md): on a loaded machine (CI runs every test at once on
+        // two cores) the busy-machine rule would add load-dependent reasons and caveats to the output.
+        // CountersCLITests turn them on.
+        environment[AppInterface.countersVariable] = "0"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()
