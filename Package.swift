@@ -9,6 +9,7 @@ import PackageDescription
 //   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
 //   LaunchFunctions per-phase function profiles (--functions): the Callgrind format's reader, demangling, function diffs
 //   LaunchFlameGraphs  stacks per phase (StackProfile) and their flame graphs: folded stacks, speedscope, SVG, differential
+//   LaunchSampling  wall-clock samples (--sample): perf record on CLOCK_MONOTONIC, perf script's reader, samples per phase
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
@@ -69,6 +70,7 @@ let package = Package(
         .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .target(name: "LaunchFunctions", dependencies: ["LaunchCore"]),
         .target(name: "LaunchFlameGraphs", dependencies: ["LaunchCore", "LaunchFunctions"]),
+        .target(name: "LaunchSampling", dependencies: ["LaunchCore", "LaunchFunctions"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
@@ -89,7 +91,7 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchFlameGraphs", "LaunchRunner", "LaunchTiers", "LaunchStats",
+                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchFlameGraphs", "LaunchSampling", "LaunchRunner", "LaunchTiers", "LaunchStats",
                 "LaunchChangePoints", "LaunchExport", "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
@@ -132,6 +134,8 @@ let package = Package(
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LaunchSamplingTests", dependencies: ["LaunchSampling", "LaunchCore", "LaunchFunctions", "LaunchprofTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
@@ -151,7 +155,10 @@ let package = Package(
         // libFuzzer target only when built with -sanitize=fuzzer -DLAUNCHPROF_FUZZ, a file replayer otherwise.
         .target(
             name: "LaunchFuzz",
-            dependencies: ["LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchFunctions"],
+            dependencies: [
+                "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchFunctions",
+                "LaunchSampling"
+            ],
             path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),
         .testTarget(name: "LaunchFuzzTests", dependencies: ["LaunchFuzz", "LaunchprofTestSupport"], path: "Tests/Fuzz/LaunchFuzzTests")

@@ -7,7 +7,7 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public static let currentSchemaVersion = 6
     /// Every schema version this build reads (version 1 has no instruction counts; before version 4
     /// no result has a ``command`` or runs with a ``RunRecord/process``; before version 5 none has
-    /// ``functions``; before version 6 none has ``stacks``, nor a phase or process ``PhaseRecord/counters``).
+    /// ``functions``; before version 6 none has ``stacks`` or ``samples``, nor a phase or process ``PhaseRecord/counters``).
     public static let readableSchemaVersions: ClosedRange<Int> = 1...6
 
     public var schemaVersion: Int
@@ -32,6 +32,8 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public var functions: FunctionProfiles?
     /// Each phase's call stacks for flame graphs (`--functions`, docs/flame-graphs.md); `nil` when none were made.
     public var stacks: ResultStacks?
+    /// Each phase's wall-clock samples (`--sample`, docs/sampling.md); `nil` when none were taken.
+    public var samples: SampleProfiles?
 
     public init(
         schemaVersion: Int = LaunchResult.currentSchemaVersion, tool: ToolInfo = .current, date: String,

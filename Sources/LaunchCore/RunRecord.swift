@@ -28,6 +28,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// with the bytes of each: what the launch read from storage (``PageCache/residentBytes(of:)``).
     /// In memory only, never written: `Why it is slow` names them (docs/why-slow.md, `coldFaults`).
     public var coldReads: [FileRead]? = nil
+    /// The `CLOCK_MONOTONIC` reading (nanoseconds) just before the spawn, the origin of the run's
+    /// times: in memory only, never written (`--sample` places perf's samples on the phases with it).
+    public var spawnReading: UInt64? = nil
 
     private enum CodingKeys: String, CodingKey {
         case index, pid, total, phases, marks, counters, deferred, peakResidentBytes, instructions, taps, process

@@ -10,6 +10,7 @@ import LaunchCore
 /// `instructions` counter track; a phase without a count gets neither (never a 0). A phase with system
 /// counters (docs/counters.md) has them in its args: `cpu_ms`, `runnable_ms`, `blocked_ms`,
 /// `minor_faults`, `major_faults`, `voluntary_switches`, `involuntary_switches`, `bytes_read`, `bytes_written`.
+/// A result with samples (`--sample`) adds its sampled run's samples as slices on tracks of their own (``sampleEvents(_:run:)``).
 public struct ChromeTraceExporter: ResultExporter {
     public static let formatName = "chrome-trace"
     /// Only this run (1-based), or every run when `nil`.
@@ -58,6 +59,7 @@ public struct ChromeTraceExporter: ResultExporter {
             for mark in run.marks {
                 events.append(#"{"name":\#(json(mark.name)),"ph":"i","s":"t","ts":\#(micro(mark.time)),"pid":\#(pid),"tid":\#(mark.thread)}"#)
             }
+            events += sampleEvents(result, run: run)
         }
         var metadata = [
             #""tool":\#(json("\(result.tool.name) \(result.tool.version)"))"#,

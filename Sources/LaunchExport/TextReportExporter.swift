@@ -62,6 +62,7 @@ public struct TextReportExporter: ResultExporter {
         let folded = Folded(table, share: options.allPhases ? nil : options.foldedShare)
         for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread && !folded.paths.contains(row.path) {
             lines.append(phaseLine(row))
+            lines += SampleReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
         }
         for name in table.deferred {
             var line = "Time for \(PlainText.oneLine(name)): deferred"
@@ -81,6 +82,7 @@ public struct TextReportExporter: ResultExporter {
         }
         if options.showCounters, let counters = CountersFormat.text(table.totalCounters, blocked: [], digits: digits) { total += "  " + counters }
         lines.append(total)
+        if let samples = result.samples { lines.append(SampleReport.summaryLine(samples)) }
         // What users feel: `Time to first frame: 0.05s`, `Time to interactive: 0.36s` (and any other mark).
         for row in table.markRows where row.name != PhaseTable.tapLatencyRowName {
             var line = "\(PlainText.oneLine(row.name)): \(time(row.durations))"
@@ -93,7 +95,7 @@ public struct TextReportExporter: ResultExporter {
         let workers = table.rows.filter { $0.onWorkerThread && !$0.inBackground }
         if !workers.isEmpty {
             lines.append("On worker threads:")
-            lines += workers.map { phaseLine($0, indent: 1) }
+            lines += workers.flatMap { [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1) }
         }
         func under(_ top: String, _ row: PhaseTable.Row) -> Bool { row.path == top || row.path.hasPrefix(top + "/") }
         let afterInteractive = table.rows.filter { row in

@@ -583,6 +583,7 @@ public struct ProcessLauncher: Sendable {
         }
         guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
         var record = parser.run(index: index, pid: Int(pid))
+        record.spawnReading = spawnReading
         if !schedule.isEmpty {
             // Applied taps answer in delivery order; what was neither shown nor dropped is lost too.
             let shown = parser.tapShownReadings
@@ -640,6 +641,7 @@ public struct ProcessLauncher: Sendable {
         }
         let clock = LaunchClock(originNanoseconds: origin)
         record.total = clock.seconds(atReading: endReading)
+        record.spawnReading = origin
         if ready, !record.marks.contains(where: { $0.name == AppInterface.interactiveMark }) {
             record.marks.append(MarkRecord(name: AppInterface.interactiveMark, time: record.total))
         }

@@ -59,6 +59,9 @@ struct ExecCommand: ParsableCommand {
     func validate() throws {
         if baselineCommand == nil { try options.launch.requireFixedRuns(comparison: "use it with --baseline-command, or give a number") }
         if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
+        if options.sampling.sample, baselineCommand != nil {
+            throw ValidationError("--sample profiles one command: leave out --baseline-command (sample each side with its own exec --sample)")
+        }
     }
 
     func run() throws {
@@ -72,7 +75,7 @@ struct ExecCommand: ParsableCommand {
             defer { baseline.cleanUp() }
             return try compare(baseline: baseline, candidate: plan, store: store)
         }
-        let result = try runner.run(plan)
+        let result = try runner.run(plan, sampling: options.sampling)
         try save(result, into: store)
         try report.emit(result, quiet: plan.quiet, topFunctions: options.functionProfile.top)
     }

@@ -9,6 +9,7 @@ struct ExecOptions: ParsableArguments {
 
     @OptionGroup var measure: MetricOptions
     @OptionGroup var functionProfile: FunctionOptions
+    @OptionGroup var sampling: SampleOptions
 
     @Flag(name: .long, help: "The command is one shell command line, run with /bin/sh -c (pipes, redirections, variables).")
     var shell = false

@@ -50,7 +50,8 @@ struct ProgramLaunchPlan: LaunchPlan {
         program.expectedPhases = options.expectPhase
         program.grace = options.grace
         program.readiness = try options.readiness()
-        program.spawner = try AppExecutable.spawner()
+        // Sampled runs are spawned directly: the sampled process is then the launched one (docs/sampling.md).
+        program.spawner = options.sampling.sample ? nil : try AppExecutable.spawner()
         program.trace = try options.traceCapture()
         trace = program.trace?.format.rawValue
         if program.trace?.runFile(in: "/") != program.trace?.traceFile {
@@ -66,6 +67,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         name = options.name ?? command.commandLine
         metric = options.measure.metric
         try options.functionProfile.require(metric)
+        try options.sampling.require(metric)
         timeout = options.launch.runTimeout(metric: metric)
         quiet = options.launch.quiet
         var launcher = ProcessLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)

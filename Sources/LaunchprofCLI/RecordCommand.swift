@@ -20,6 +20,7 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
     @OptionGroup var functionProfile: FunctionOptions
+    @OptionGroup var sampling: SampleOptions
     @OptionGroup var report: ReportOutputOptions
 
     @OptionGroup var history: StoreOption
@@ -35,7 +36,8 @@ struct RecordCommand: ParsableCommand {
         let store = try history.openForWriting(quiet: self.profile.launch.quiet)
         let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
         defer { profile.cleanUp() }
-        let result = try PlanRunner(quiet: profile.quiet).run(profile)
+        try sampling.require(measure.metric)
+        let result = try PlanRunner(quiet: profile.quiet).run(profile, sampling: sampling)
         try history.save(result, into: store, quiet: profile.quiet)
         try report.emit(result, profile: profile)
     }

@@ -21,6 +21,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var measure: MetricOptions
     @OptionGroup var functionProfile: FunctionOptions
+    @OptionGroup var sampling: SampleOptions
     @OptionGroup var report: ReportOutputOptions
     /// `--store`: also store the result in that history, as `record` does.
     @OptionGroup var history: StoreOption
@@ -36,7 +37,8 @@ struct RunCommand: ParsableCommand {
         let store = history.store != nil ? try history.openForWriting(quiet: self.profile.launch.quiet) : nil
         let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
         defer { profile.cleanUp() }
-        let result = try PlanRunner(quiet: profile.quiet).run(profile)
+        try sampling.require(measure.metric)
+        let result = try PlanRunner(quiet: profile.quiet).run(profile, sampling: sampling)
         if let store { try history.save(result, into: store, quiet: profile.quiet) }
         try report.emit(result, profile: profile)
     }

@@ -1,0 +1,33 @@
+import LaunchCore
+
+extension ChromeTraceExporter {
+    /// The thread id of the sample track of protocol thread `thread` (-1: the run's other threads and processes).
+    static func sampleTrack(_ thread: Int) -> Int { thread >= 0 ? sampleTrackBase + thread : sampleTrackBase - 1 }
+    /// Sample tracks are numbered from here, after every phase thread, so Perfetto lists them below the phases.
+    static let sampleTrackBase = 100_000
+
+    /// The events of a result's sampled run (``SampleProfiles/timeline``) when `run` is that run: per
+    /// thread, a track `samples: main` whose slices (`"cat":"sample"`) are the samples, each lasting
+    /// one sampling period, named after the function running, with its whole stack (root first) in `args`.
+    func sampleEvents(_ result: LaunchResult, run: RunRecord) -> [String] {
+        guard let samples = result.samples, let timeline = samples.timeline, timeline.run == run.index else { return [] }
+        let pid = run.index
+        let period = 1.0 / Double(max(1, samples.rate))
+        var events: [String] = []
+        var named: Set<Int> = []
+        for sample in timeline.samples where sample.count == 3 && sample[0].isFinite && sample[1].isFinite && sample[2].isFinite {
+            let thread = Int(exactly: sample[1]) ?? -1
+            let tid = Self.sampleTrack(thread)
+            if named.insert(tid).inserted {
+                let name = thread < 0 ? "samples: other threads" : thread == 0 ? "samples: main" : "samples: thread \(thread)"
+                events.append(#"{"name":"thread_name","ph":"M","pid":\#(pid),"tid":\#(tid),"args":{"name":\#(json(name))}}"#)
+            }
+            let frames = timeline.frames(of: Int(exactly: sample[2]) ?? -1)
+            let leaf = frames.last ?? "[unknown]"
+            events.append(
+                #"{"name":\#(json(leaf)),"cat":"sample","ph":"X","ts":\#(micro(sample[0])),"dur":\#(micro(period)),"pid":\#(pid),"tid":\#(tid),"args":{"stack":\#(json(frames.joined(separator: "\n")))}}"#
+            )
+        }
+        return events
+    }
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaunchCore
+import LaunchFunctions
+
+/// One `perf record` for a whole session: started once before the first launch, attached to
+/// launchprof itself (`-p`) with its events inherited by every process launchprof then starts, so a
+/// run's process is sampled from its first instruction and perf's own start (about 2 s: it reads the
+/// kernel's symbols) is never part of a launch. Events start disabled and are enabled through perf's
+/// control FIFO, whose `ack` says sampling is live. `-k CLOCK_MONOTONIC` stamps samples on the
+/// phases' clock; `-g` follows frame pointers (Swift keeps them).
+public final class PerfRecording {
+    public let setup: SamplingSetup
+    /// The private directory of perf's files (`perf.data`, its control FIFOs, its messages).
+    public let directory: String
+    private let perfPid: pid_t
+    private let control: Int32
+    private let acknowledgement: Int32
+    private let registration: ExitCleanup.Registration
+    private var stopped = false
+    /// perf's exit status once it has been reaped.
+    private var reaped: Int32?
+    /// The most seconds perf may take to start sampling, or to finish writing.
+    public static let startTimeout: Double = 60
+    /// The largest `perf script` output read.
+    public static let scriptLimit = 1 << 30
+
+    /// Starts perf and waits until its events are enabled.
+    public init(_ setup: SamplingSetup) throws(SamplingError) {
+        self.setup = setup
+        let directory: String
+        do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-perf-") } catch {
+            throw .perfFailed("--sample: \(error)")
+        }
+        self.directory = directory
+        let controlPath = "\(directory)/control", ackPath = "\(directory)/ack"
+        guard mkfifo(controlPath, 0o600) == 0, mkfifo(ackPath, 0o600) == 0 else {
+            FileIO.removeTemporaryDirectory(directory)
+            throw .perfFailed("--sample: cannot make perf's control FIFOs in \(directory): \(String(cString: strerror(errno)))")
+        }
+        // Both ends opened without blocking: the control one read-write (perf's open of it then
+        // returns at once), the acknowledgement one for reading before perf opens it for writing.
+        let control = open(controlPath, O_RDWR | O_CLOEXEC)
+        let acknowledgement = open(ackPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        let arguments = [
+            "record", "-q", "-e", setup.event, "-c", String(setup.periodNanoseconds), "-k", "CLOCK_MONOTONIC", "-g",
+            "-D", "-1", "--control", "fifo:\(controlPath),\(ackPath)", "-p", String(getpid()), "-o", "\(directory)/perf.data"
+        ]
+        var pid: pid_t = 0
+        let started = control >= 0 && acknowledgement >= 0 ? Self.spawn(setup.perf, arguments, messages: "\(directory)/perf.messages", pid: &pid) : nil
+        guard let started else {
+            let reason = String(cString: strerror(errno))
+            if control >= 0 { close(control) }
+            if acknowledgement >= 0 { close(acknowledgement) }
+            FileIO.removeTemporaryDirectory(directory)
+            throw .perfFailed("--sample: cannot start \(setup.perf): \(reason)")
+        }
+        self.control = control
+        self.acknowledgement = acknowledgement
+        perfPid = pid
+        registration = started
+        do { try command("enable") } catch {
+            end(signal: SIGKILL)
+            FileIO.removeTemporaryDirectory(directory)
+            throw error
+        }
+    }
+
+    deinit { if !stopped { end(signal: SIGKILL) } }
+
+    /// Stops sampling, lets perf write its file, and turns it into `perf script`'s text in the
+    /// directory; returns that file's path.
+    public func finish() throws(SamplingError) -> String {
+        try? command("disable")
+        let status = end(signal: SIGINT)
+        guard status == 0 else { throw .perfFailed("--sample: perf record failed (\(statusText(status)))\(messages())") }
+        let script = "\(directory)/perf.script"
+        let result = ToolProcess.run(
+            setup.perf, ["script", "-i", "\(directory)/perf.data", "-F", "pid,tid,time,ip,sym,dso", "--ns", "--no-demangle"], stdout: script)
+        guard result == 0 else { throw .perfFailed("--sample: perf script could not read perf's samples (status \(result))") }
+        return script
+    }
+
+    /// Removes perf's files (perf killed first if it still runs).
+    public func cleanUp() {
+        if !stopped { end(signal: SIGKILL) }
+        FileIO.removeTemporaryDirectory(directory)
+    }
+
+    /// Sends `name` on the control FIFO and waits for perf's `ack` (or its end, or the timeout).
+    private func command(_ name: String) throws(SamplingError) {
+        let line = Array("\(name)\n".utf8)
+        guard line.withUnsafeBytes({ write(control, $0.baseAddress, $0.count) }) == line.count else {
+            throw .perfFailed("--sample: cannot write to perf's control FIFO: \(String(cString: strerror(errno)))")
+        }
+        let deadline = MonotonicClock.nanoseconds() &+ UInt64(Self.startTimeout * 1e9)
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while MonotonicClock.nanoseconds() < deadline {
+            var status: Int32 = 0
+            if waitpid(perfPid, &status, WNOHANG) == perfPid {
+                reaped = Self.exitStatus(status)
+                throw .perfFailed("--sample: perf record ended before sampling began (\(statusText(Self.exitStatus(status))))\(messages())")
+            }
+            var poller = pollfd(fd: acknowledgement, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 50) > 0 {
+                let n = buffer.withUnsafeMutableBytes { read(acknowledgement, $0.baseAddress, $0.count) }
+                if n > 0 { answer += buffer[0..<n] }
+                if answer.contains(0x0A) { return }
+            }
+        }
+        throw .perfFailed("--sample: perf record did not answer '\(name)' within \(Int(Self.startTimeout)) s\(messages())")
+    }
+
+    /// Signals perf, waits for it (SIGKILL after the timeout), closes the FIFOs; its exit status.
+    @discardableResult
+    private func end(signal: Int32) -> Int32 {
+        guard !stopped else { return -1 }
+        stopped = true
+        defer {
+            close(control)
+            close(acknowledgement)
+            ExitCleanup.unregister(registration)
+        }
+        if let reaped { return reaped }
+        kill(perfPid, signal)
+        let deadline = MonotonicClock.nanoseconds() &+ UInt64(Self.startTimeout * 1e9)
+        var status: Int32 = 0
+        while true {
+            let waited = waitpid(perfPid, &status, WNOHANG)
+            if waited == perfPid { return Self.exitStatus(status) }
+            if waited < 0, errno != EINTR { return -1 }
+            if MonotonicClock.nanoseconds() > deadline { kill(perfPid, SIGKILL) }
+            usleep(10_000)
+        }
+    }
+
+    /// The exit status of a `waitpid` status; -1 for a signal.
+    private static func exitStatus(_ status: Int32) -> Int32 { (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1 }
+
+    private func statusText(_ status: Int32) -> String { status < 0 ? "killed" : "exit status \(status)" }
+
+    /// `: <perf's first message line>`, or nothing.
+    private func messages() -> String {
+        guard let text = try? FileIO.readText("\(directory)/perf.messages", limit: 1 << 16) else { return "" }
+        let first = text.split(separator: "\n").first { !$0.allSatisfy { $0 == " " } }
+        return first.map { ": perf says '\(PlainText.oneLine(String($0)))'" } ?? ""
+    }
+
+    /// Spawns `executable arguments…` with standard input `/dev/null` and both outputs to `messages`,
+    /// registered to be killed if launchprof ends first.
+    private static func spawn(_ executable: String, _ arguments: [String], messages: String, pid: inout pid_t) -> ExitCleanup.Registration? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var spawned: pid_t = 0
+        let registration = ExitCleanup.guarded { register -> ExitCleanup.Registration? in
+            guard posix_spawn(&spawned, executable, &actions, nil, argv, environ) == 0 else { return nil }
+            let child = spawned
+            return register { kill(child, SIGKILL) }
+        }
+        pid = spawned
+        return registration
+    }
+}
+
+extension PerfRecording {
+    /// Stops perf and places its samples on the phases of `records` (the session's measured runs).
+    public func summary(of records: [RunRecord], demangler: Demangler = .onPath()) throws(SamplingError) -> SampleSummary {
+        let script = try finish()
+        var collection = SampleCollection(records: records, selfPid: Int(getpid()))
+        try PerfScriptReader.read(path: script, limit: Self.scriptLimit) { collection.add($0) }
+        if collection.overflowed {
+            throw .perfFailed("--sample: the runs gave more than \(SampleCollection.maximumSamples) samples: lower --sample-rate, or make fewer runs")
+        }
+        return SampleSummary(collection, demangler: demangler)
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import LaunchCore
+import LaunchSampling
+
+/// `--sample` and `--sample-rate HZ`: wall-clock samples of every run with perf, placed on the
+/// phases (docs/sampling.md). Shared by `run`, `record` and `exec`.
+struct SampleOptions: ParsableArguments {
+    @Flag(
+        help: ArgumentHelp(
+            "Sample every run with perf (cpu-clock, call graphs, CLOCK_MONOTONIC): the functions each phase spent its time in, under its line, in the result file and the Chrome trace (docs/sampling.md)."
+        ))
+    var sample = false
+
+    @Option(
+        name: .customLong("sample-rate"), parsing: .unconditional,
+        help: ArgumentHelp("With --sample: samples per second of each thread's CPU time, 100 to 20000 (default 4000).", valueName: "hz"),
+        transform: OptionRanges.sampleRate.parse)
+    var sampleRate: Int?
+
+    /// The one message for `--sample` with instruction counts.
+    static let notWithInstructions =
+        "--sample times the launch with perf's clock samples, and --metric instructions runs it under Valgrind (50 times slower): use one or the other"
+
+    func validate() throws {
+        if sampleRate != nil, !sample { throw ValidationError("--sample-rate needs --sample") }
+        if let sampleRate { try OptionRanges.sampleRate.check(sampleRate) }
+        // Before any work: perf is missing or not allowed here.
+        if sample, case .failure(let error) = SamplingSetup.check(rate: rate) { throw InputError(error.description) }
+    }
+
+    /// The rate asked for, or the default.
+    var rate: Int { sampleRate ?? SamplingSetup.defaultRate }
+
+    /// Refuses `--sample` for a measurement in `metric` other than time.
+    func require(_ metric: Metric) throws {
+        if sample && metric == .instructions { throw InputError(Self.notWithInstructions) }
+    }
+
+    /// perf started for a session (sampling live when it returns); `nil` without `--sample`.
+    func start() throws -> PerfRecording? {
+        guard sample else { return nil }
+        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get()) } catch { throw InputError(error.description) }
+    }
+}
+
+extension OptionRanges {
+    /// `--sample-rate`: samples per second of CPU time.
+    static let sampleRate = OptionRange("--sample-rate", SamplingSetup.rates)
+}
+
+extension PlanRunner {
+    /// Runs `plan` as ``run(_:runs:)`` does, sampled by perf with `--sample`: perf starts before the
+    /// first launch (warm-ups included) and its samples are placed on the measured runs' phases.
+    func run(_ plan: some LaunchPlan, sampling: SampleOptions) throws -> LaunchResult {
+        guard let recording = try sampling.start() else { return try run(plan) }
+        defer { recording.cleanUp() }
+        let records = try self.records(plan, runs: plan.runs)
+        let summary: SampleSummary
+        do { summary = try recording.summary(of: records) } catch { throw InputError(error.description) }
+        var result = plan.result(records)
+        result.samples = summary.profiles(setup: recording.setup)
+        return result
+    }
+}
