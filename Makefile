@@ -37,6 +37,11 @@ setup:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y postgresql-15 || echo "could not install postgresql-15: its tests are skipped"; \
 	fi
+	@if ! command -v perf >/dev/null 2>&1; then \
+		echo "perf not found: installing linux-perf (for --sample)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y linux-perf || echo "could not install linux-perf: --sample and its tests cannot run"; \
+	fi
 	@command -v pkg-config >/dev/null || { echo "pkg-config is required" >&2; exit 2; }
 
 build: setup
@@ -69,6 +74,7 @@ bench: setup
 	.build/release/launchprof-bench
 	.build/release/launchprof-bench functions-cost 5
 	.build/release/launchprof-bench counters-cost 20
+	.build/release/launchprof-bench sample-cost 5
 	@$(MAKE) --no-print-directory bench-client
 
 # The C client's cost per event beside a bare write of the same line (Benchmarks/client).

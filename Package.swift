@@ -122,7 +122,7 @@ let package = Package(
             name: "launchprof-bench",
             dependencies: [
                 "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
-                "LaunchChangePoints", "LaunchBisect", "LaunchDashboard"
+                "LaunchChangePoints", "LaunchBisect", "LaunchDashboard", "LaunchSampling"
             ],
             path: "Benchmarks/launchprof-bench"
         ),

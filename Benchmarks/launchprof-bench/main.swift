@@ -108,6 +108,12 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
         print("functions benchmark failed: \(error)")
         exit(1)
     }
+} else if arguments.first == "sample-cost" {
+    // sample-cost [PAIRS]: what --sample adds to the launch's total at its default rate.
+    do { try SampleCostBenchmark(pairs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5).run() } catch {
+        print("sample: FAILED: \(error)")
+        exit(1)
+    }
 } else if arguments.first == "gate", arguments.count > 1, arguments[1] == "program" {
     // gate program NO_CHANGE_TRIALS CHANGE_TRIALS: the instruction gate for a C program.
     let noChange = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20

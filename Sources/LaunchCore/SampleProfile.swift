@@ -30,7 +30,8 @@ public struct SampledFunction: Codable, Equatable, Sendable {
         selfSamples = try fields.decode(Int.self)
         inclusiveSamples = try fields.decode(Int.self)
         guard selfSamples >= 0, inclusiveSamples >= selfSamples else {
-            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "a function's samples must not be negative, nor its self samples more than its inclusive ones")
+            throw DecodingError.dataCorruptedError(
+                in: fields, debugDescription: "a function's samples must not be negative, nor its self samples more than its inclusive ones")
         }
     }
 

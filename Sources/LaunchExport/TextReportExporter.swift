@@ -95,7 +95,9 @@ public struct TextReportExporter: ResultExporter {
         let workers = table.rows.filter { $0.onWorkerThread && !$0.inBackground }
         if !workers.isEmpty {
             lines.append("On worker threads:")
-            lines += workers.flatMap { [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1) }
+            lines += workers.flatMap {
+                [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
+            }
         }
         func under(_ top: String, _ row: PhaseTable.Row) -> Bool { row.path == top || row.path.hasPrefix(top + "/") }
         let afterInteractive = table.rows.filter { row in
@@ -104,7 +106,9 @@ public struct TextReportExporter: ResultExporter {
         }
         if !afterInteractive.isEmpty {
             lines.append("After interactive:")
-            lines += afterInteractive.flatMap { [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1) }
+            lines += afterInteractive.flatMap {
+                [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
+            }
         }
         if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
         if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }

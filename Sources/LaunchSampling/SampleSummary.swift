@@ -171,13 +171,17 @@ public struct SampleSummary {
             for frame in stack(sample).reversed() {
                 let name = names[Int(frame)]
                 let n: Int
-                if let known = nameIndex[name] { n = known } else {
+                if let known = nameIndex[name] {
+                    n = known
+                } else {
                     n = timelineNames.count
                     timelineNames.append(name)
                     nameIndex[name] = n
                 }
                 let key = [n, parent]
-                if let known = nodeIndex[key] { parent = known } else {
+                if let known = nodeIndex[key] {
+                    parent = known
+                } else {
                     nodes.append(key)
                     nodeIndex[key] = nodes.count - 1
                     parent = nodes.count - 1

@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-theme data manifest result tiers budgets protocol png python-importtime git-trace2 chrome-trace ready-pattern callgrind}
+TARGETS=${FUZZ_TARGETS:-theme data manifest result tiers budgets protocol png python-importtime git-trace2 chrome-trace ready-pattern callgrind perf-script}
 SCRATCH=.build-fuzz
 case "$SECONDS_EACH" in ''|*[!0-9]*) echo "FUZZ_SECONDS must be a whole number of seconds, not '$SECONDS_EACH'" >&2; exit 2 ;; esac
 

@@ -112,7 +112,11 @@ struct SamplePlacementTests {
     @Test func resultFieldIsCompactAndReadBack() throws {
         let profiles = SampleProfiles(
             rate: 4000, event: "cpu-clock", runs: 2, samples: 10, outsidePhases: 1,
-            phases: [PhaseSamples(phase: "drawing", samples: 9, functions: [SampledFunction(name: "blit", inProgram: true, selfSamples: 5, inclusiveSamples: 7)], functionCount: 3)],
+            phases: [
+                PhaseSamples(
+                    phase: "drawing", samples: 9, functions: [SampledFunction(name: "blit", inProgram: true, selfSamples: 5, inclusiveSamples: 7)],
+                    functionCount: 3)
+            ],
             timeline: SampleTimeline(run: 1, names: ["main", "blit"], nodes: [[0, -1], [1, 0]], samples: [[0.0125, 0, 1]]))
         let data = try JSONEncoder().encode(profiles)
         let text = String(decoding: data, as: UTF8.self)
@@ -131,7 +135,12 @@ struct SamplePlacementTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let missing = SamplingSetup.check(rate: 4000, path: directory)
-        #expect(missing == .failure(.unavailable("--sample records the launch with perf, and perf is not installed: install it with `sudo apt-get install linux-perf` (or `make setup`)")))
+        #expect(
+            missing
+                == .failure(
+                    .unavailable(
+                        "--sample records the launch with perf, and perf is not installed: install it with `sudo apt-get install linux-perf` (or `make setup`)")
+                ))
         let perf = directory + "/perf", paranoid = directory + "/paranoid"
         try FileIO.writeAtomically("#!/bin/sh\n", to: perf)
         chmod(perf, 0o755)
@@ -142,8 +151,12 @@ struct SamplePlacementTests {
         }
         #expect(error.description.contains("kernel.perf_event_paranoid is 3") && error.description.contains("sudo sysctl kernel.perf_event_paranoid=2"))
         try FileIO.writeAtomically("2\n", to: paranoid)
-        #expect(SamplingSetup.check(rate: 4000, path: directory, paranoidFile: paranoid, root: false) == .success(SamplingSetup(perf: perf, event: "cpu-clock:u", rate: 4000)))
-        #expect(SamplingSetup.check(rate: 4000, path: directory, paranoidFile: paranoid, root: true) == .success(SamplingSetup(perf: perf, event: "cpu-clock", rate: 4000)))
+        #expect(
+            SamplingSetup.check(rate: 4000, path: directory, paranoidFile: paranoid, root: false)
+                == .success(SamplingSetup(perf: perf, event: "cpu-clock:u", rate: 4000)))
+        #expect(
+            SamplingSetup.check(rate: 4000, path: directory, paranoidFile: paranoid, root: true)
+                == .success(SamplingSetup(perf: perf, event: "cpu-clock", rate: 4000)))
         #expect(SamplingSetup(perf: perf, event: "cpu-clock", rate: 4000).periodNanoseconds == 250_000)
     }
 }

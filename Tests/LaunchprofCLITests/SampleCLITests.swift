@@ -7,9 +7,10 @@ import Testing
 /// in the phase that ran when it was taken (docs/sampling.md).
 @Suite(.serialized) struct SampleCLITests {
     /// Whether perf is installed here (`make setup` installs it): without it these tests say so and stop.
-    static let perfInstalled = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/perf")
-    } == true
+    static let perfInstalled =
+        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/perf")
+        } == true
 
     /// Top-level phase paths of `samples` whose functions include `name` (self samples > 0), with those samples.
     static func selfSamples(of name: String, in samples: SampleProfiles) -> [String: Int] {

@@ -4,6 +4,7 @@ import LaunchFunctions
 import LaunchImage
 import LaunchPipeline
 import LaunchRunner
+import LaunchSampling
 import LaunchStats
 import LaunchTiers
 
@@ -19,6 +20,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `--functions`: a Callgrind output file (LaunchFunctions' streaming reader), every part's
     /// costs then added up as a phase's profile is.
     case callgrind
+    /// `--sample`: `perf script`'s output (LaunchSampling's streaming reader), its samples then placed
+    /// on a run's phases and summed per phase as a session's are.
+    case perfScript = "perf-script"
 
     /// What the parser did with one input: a value or a thrown error. A crash never returns.
     public enum Outcome: Equatable, Sendable {
@@ -42,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .chromeTrace: "fuzz-chrome-trace.json"
         case .readyPattern: "--ready-when-output"
         case .callgrind: "callgrind.out.fuzz"
+        case .perfScript: "perf.script.fuzz"
         }
     }
 
@@ -53,7 +58,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .manifest, .result, .tiers, .budgets, .protocol: 8192
         case .pythonImporttime, .gitTrace2, .chromeTrace: 8192
         case .readyPattern: 512
-        case .callgrind: 16384
+        case .callgrind, .perfScript: 16384
         }
     }
 
@@ -79,6 +84,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     let profile = try CallgrindFunctionReader.parse(bytes, file: fileName)
                     _ = profile.costs(of: 0..<profile.parts.count)
                 } catch { return .error(String(describing: error)) }
+            case .perfScript:
+                do { try Self.perfScriptRun(bytes) } catch { return .error(String(describing: error)) }
             }
             return .value
         } catch {
@@ -103,6 +110,29 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         if parser.finished {
             _ = parser.run(index: 0, pid: nil)
         }
+    }
+
+    /// Reads `bytes` as `perf script` output, places the samples on a run spawned at 1,000 s (pid
+    /// 100: process start, then `work` with a nested `inner` phase on thread 0, `side` on thread 1)
+    /// and sums them per phase, checking what the summary promises.
+    static func perfScriptRun(_ bytes: [UInt8]) throws(SamplingError) {
+        var record = RunRecord(
+            index: 1, pid: 100, total: 0.1,
+            phases: [
+                PhaseRecord(name: "process start", start: 0, duration: 0.01), PhaseRecord(name: "work", start: 0.01, duration: 0.09),
+                PhaseRecord(name: "inner", start: 0.02, duration: 0.01, depth: 1, parent: 1), PhaseRecord(name: "side", start: 0.01, duration: 0.05, thread: 1)
+            ])
+        record.spawnReading = 1_000_000_000_000
+        var collection = SampleCollection(records: [record], selfPid: 1)
+        try PerfScriptReader.parse(bytes, file: FuzzTarget.perfScript.fileName) { collection.add($0) }
+        let profiles = SampleSummary(collection, demangler: Demangler(swift: nil, cplusplus: nil))
+            .profiles(setup: SamplingSetup(perf: "perf", event: "cpu-clock", rate: 1000))
+        precondition(profiles.samples == collection.count && profiles.outsidePhases <= profiles.samples, "samples lost or invented")
+        for phase in profiles.phases {
+            precondition(phase.samples <= profiles.samples && phase.functionCount >= phase.functions.count, "phase \(phase.phase) over the total")
+            for function in phase.functions { precondition(function.selfSamples <= function.inclusiveSamples && function.inclusiveSamples <= phase.samples) }
+        }
+        if let inner = profiles.phase("work/inner") { precondition((profiles.phase("work")?.samples ?? 0) >= inner.samples, "a child over its parent") }
     }
 
     /// Compiles the first line of `bytes` as a ready pattern and matches it against the other lines
