@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "launchprof-spawn", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .target(name: "LaunchFunctions", dependencies: ["LaunchCore"]),
         .target(name: "LaunchFlameGraphs", dependencies: ["LaunchCore", "LaunchFunctions"]),
-        .target(name: "LaunchSampling", dependencies: ["LaunchCore", "LaunchFunctions"]),
+        .target(name: "LaunchSampling", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchFlameGraphs"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
@@ -135,7 +135,8 @@ let package = Package(
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "LaunchSamplingTests", dependencies: ["LaunchSampling", "LaunchCore", "LaunchFunctions", "LaunchprofTestSupport"], exclude: ["Fixtures"]),
+            name: "LaunchSamplingTests", dependencies: ["LaunchSampling", "LaunchCore", "LaunchFunctions", "LaunchFlameGraphs", "LaunchprofTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),

@@ -1,22 +1,6 @@
 import LaunchCore
+import LaunchFlameGraphs
 import LaunchFunctions
-
-/// One phase's sampled call stacks, root first, with the samples each was seen in: the shape of
-/// `LaunchFlameGraphs`' `PhaseStacks` (phase path, frames root first, weight in samples), so that
-/// `--sample` results are drawn as flame graphs by the same writers as Callgrind's.
-public struct SampledPhaseStacks: Equatable, Sendable {
-    public var phase: String
-    public var stacks: [(frames: [String], weight: UInt64)]
-
-    public init(phase: String, stacks: [(frames: [String], weight: UInt64)]) {
-        self.phase = phase
-        self.stacks = stacks
-    }
-
-    public static func == (a: SampledPhaseStacks, b: SampledPhaseStacks) -> Bool {
-        a.phase == b.phase && a.stacks.count == b.stacks.count && zip(a.stacks, b.stacks).allSatisfy { $0.frames == $1.frames && $0.weight == $1.weight }
-    }
-}
 
 /// Makes a result's ``SampleProfiles`` from a session's placed samples: frames named (demangled,
 /// an address without a symbol named with its file), each phase path's samples counted with its
@@ -138,20 +122,19 @@ public struct SampleSummary {
         }
     }
 
-    /// Each phase path's stacks over all runs, root first, for flame graphs.
-    public func stacks() -> [SampledPhaseStacks] {
+    /// Each phase path's stacks over all runs, root first, weighted in samples (a parent's stacks
+    /// hold its children's): what the flame graphs of `--sample` are drawn from.
+    public func stackProfile() -> StackProfile {
         let (order, samples) = phaseSamples()
         var weights: [String: [[String]: UInt64]] = [:]
         for (paths, sample) in samples {
             let frames = stack(sample).reversed().map { names[Int($0)] }
             for path in paths { weights[path, default: [:]][frames, default: 0] += 1 }
         }
-        return order.compactMap { path in
-            weights[path].map { byStack in
-                SampledPhaseStacks(
-                    phase: path, stacks: byStack.map { ($0.key, $0.value) }.sorted { $0.frames.lexicographicallyPrecedes($1.frames) })
-            }
+        let phases = order.compactMap { path in
+            weights[path].map { byStack in PhaseStacks(phase: path, stacks: byStack.map { WeightedStack(frames: $0.key, weight: $0.value) }).merged() }
         }
+        return StackProfile(unit: .samples, phases: phases)
     }
 
     /// The median run's samples (by total; ties by index) as a node table, for the Chrome trace.

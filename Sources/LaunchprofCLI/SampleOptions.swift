@@ -1,5 +1,6 @@
 import ArgumentParser
 import LaunchCore
+import LaunchFlameGraphs
 import LaunchSampling
 
 /// `--sample` and `--sample-rate HZ`: wall-clock samples of every run with perf, placed on the
@@ -51,7 +52,8 @@ extension OptionRanges {
 extension PlanRunner {
     /// Runs `plan` as ``run(_:runs:)`` does, sampled by perf with `--sample`: perf starts before the
     /// first launch (warm-ups included) and its samples are placed on the measured runs' phases.
-    func run(_ plan: some LaunchPlan, sampling: SampleOptions) throws -> LaunchResult {
+    /// `stacks` gets each phase's sampled stacks (unit `.samples`), for the flame-graph writers.
+    func run(_ plan: some LaunchPlan, sampling: SampleOptions, stacks: ((StackProfile) throws -> Void)? = nil) throws -> LaunchResult {
         guard let recording = try sampling.start() else { return try run(plan) }
         defer { recording.cleanUp() }
         let records = try self.records(plan, runs: plan.runs)
@@ -59,6 +61,7 @@ extension PlanRunner {
         do { summary = try recording.summary(of: records) } catch { throw InputError(error.description) }
         var result = plan.result(records)
         result.samples = summary.profiles(setup: recording.setup)
+        try stacks?(summary.stackProfile())
         return result
     }
 }

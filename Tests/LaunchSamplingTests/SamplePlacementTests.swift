@@ -1,5 +1,6 @@
 import Foundation
 import LaunchCore
+import LaunchFlameGraphs
 import LaunchFunctions
 import Testing
 
@@ -83,10 +84,13 @@ struct SamplePlacementTests {
         #expect(loading.functions.map(\.inclusiveSamples) == [3, 4, 4])
         #expect(profiles.phase("loading/parsing")?.samples == 3)
         // The stacks for flame graphs, root first, weighted by samples.
-        let stacks = summary.stacks()
-        #expect(stacks.map(\.phase) == ["loading", "loading/parsing"])
-        #expect(stacks[0].stacks.map(\.frames) == [["main", "load"], ["main", "load", "parse"]])
-        #expect(stacks[0].stacks.map(\.weight) == [1, 3])
+        let stacks = summary.stackProfile()
+        #expect(stacks.unit == .samples)
+        #expect(stacks.phases.map(\.phase) == ["loading", "loading/parsing"])
+        #expect(
+            stacks.phase("loading")?.stacks == [WeightedStack(frames: ["main", "load"], weight: 1), WeightedStack(frames: ["main", "load", "parse"], weight: 3)]
+        )
+        #expect(stacks.phase("loading")?.totalWeight == UInt64(loading.samples))
         // The timeline: the run's samples in time, their stacks as nodes.
         let timeline = try #require(profiles.timeline)
         #expect(timeline.samples.count == 5)
