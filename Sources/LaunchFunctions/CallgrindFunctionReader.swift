@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// A streaming reader of Callgrind's output format (valgrind.org/docs/manual/cl-format.html) for
 /// the function costs of each part: `fn=`/`cfn=` with name compression (`(id) name`, then `(id)`),
@@ -39,26 +40,16 @@ public struct CallgrindFunctionReader {
 
     /// Reads the file at `path`, at most `limit` bytes, in 64 KiB chunks.
     public static func read(path: String, limit: Int) throws(FunctionError) -> CallgrindProfile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(file: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
         var reader = CallgrindFunctionReader(file: path)
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var total = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(file: path, reason: String(cString: strerror(errno)))
+        let rest: [UInt8]
+        do { rest = try FileIO.readChunks(path, limit: limit) { (pending: inout [UInt8]) throws(FunctionError) in try reader.consumeLines(&pending) } } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(file: path, reason: reason)
+            case .tooLarge: throw .unreadable(file: path, reason: "larger than the \(limit >> 20) MiB a Callgrind file may be")
+            case .consumer(let failure): throw failure
             }
-            if count == 0 { break }
-            total += count
-            guard total <= limit else { throw .unreadable(file: path, reason: "larger than the \(limit >> 20) MiB a Callgrind file may be") }
-            pending += chunk[0..<count]
-            try reader.consumeLines(&pending)
         }
-        return try reader.finish(rest: pending)
+        return try reader.finish(rest: rest)
     }
 
     /// Reads `bytes`, the text of a Callgrind output file (`file` names it in errors).

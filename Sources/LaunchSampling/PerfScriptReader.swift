@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// A streaming reader of `perf script -F pid,tid,time,ip,sym,dso --ns --no-demangle` output: each
 /// sample is a header line (`  9307/9308  20329.049769838: …`) followed by its call chain, one
@@ -24,26 +25,18 @@ public struct PerfScriptReader {
 
     /// Reads the file at `path`, at most `limit` bytes, in 64 KiB chunks, calling `each` with every sample.
     public static func read(path: String, limit: Int, each: (PerfSample) -> Void) throws(SamplingError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(file: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
         var reader = PerfScriptReader(file: path)
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var total = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(file: path, reason: String(cString: strerror(errno)))
+        let rest: [UInt8]
+        do {
+            rest = try FileIO.readChunks(path, limit: limit) { (pending: inout [UInt8]) throws(SamplingError) in try reader.consumeLines(&pending, each: each) }
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(file: path, reason: reason)
+            case .tooLarge: throw .unreadable(file: path, reason: "larger than the \(limit >> 20) MiB perf's samples may be")
+            case .consumer(let failure): throw failure
             }
-            if count == 0 { break }
-            total += count
-            guard total <= limit else { throw .unreadable(file: path, reason: "larger than the \(limit >> 20) MiB perf's samples may be") }
-            pending += chunk[0..<count]
-            try reader.consumeLines(&pending, each: each)
         }
-        try reader.finish(rest: pending, each: each)
+        try reader.finish(rest: rest, each: each)
     }
 
     /// Reads `bytes`, the text `perf script` printed (`file` names it in errors).
