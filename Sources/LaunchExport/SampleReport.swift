@@ -19,7 +19,7 @@ public enum SampleReport {
         "\(TextReportExporter.grouped(count)) sample\(count == 1 ? "" : "s")"
     }
 
-    /// `Samples: 1,234 at 4000 Hz of CPU time (cpu-clock) in 10 runs, 12 of the launched process outside its phases`.
+    /// `Samples: 1,234 at 1000 Hz of CPU time (cpu-clock) in 10 runs, 12 of the launched process outside its phases`.
     public static func summaryLine(_ profiles: SampleProfiles) -> String {
         var line = "Samples: \(TextReportExporter.grouped(profiles.samples)) at \(profiles.rate) Hz of CPU time (\(PlainText.oneLine(profiles.event)))"
         line += " in \(profiles.runs) run\(profiles.runs == 1 ? "" : "s")"

@@ -6,8 +6,10 @@ import LaunchCore
 /// How perf samples a session (`--sample`, docs/sampling.md): which perf, which event, how often.
 /// ``check(rate:)`` says, before any work, whether perf can record here and what to change if not.
 public struct SamplingSetup: Equatable, Sendable {
-    /// The default of `--sample-rate`: samples per second of each thread's CPU time.
-    public static let defaultRate = 4000
+    /// The default of `--sample-rate`: samples per second of each thread's CPU time. Each sample
+    /// costs the sampled thread a timer interrupt (a VM exit on a virtual machine) and perf a copy:
+    /// at 1000 Hz the launch grew about 5% on a loaded 2-core VM, at 2000 Hz 15% (BENCHMARKS.md).
+    public static let defaultRate = 1000
     /// The rates `--sample-rate` accepts.
     public static let rates: ClosedRange<Int> = 100...20_000
 

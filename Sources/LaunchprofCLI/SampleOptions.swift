@@ -14,7 +14,7 @@ struct SampleOptions: ParsableArguments {
 
     @Option(
         name: .customLong("sample-rate"), parsing: .unconditional,
-        help: ArgumentHelp("With --sample: samples per second of each thread's CPU time, 100 to 20000 (default 4000).", valueName: "hz"),
+        help: ArgumentHelp("With --sample: samples per second of each thread's CPU time, 100 to 20000 (default 1000).", valueName: "hz"),
         transform: OptionRanges.sampleRate.parse)
     var sampleRate: Int?
 
