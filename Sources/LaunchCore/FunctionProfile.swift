@@ -26,11 +26,7 @@ public struct FunctionCost: Codable, Equatable, Sendable {
     public init(from decoder: any Decoder) throws {
         var fields = try decoder.unkeyedContainer()
         name = try fields.decode(String.self)
-        let place = try fields.decode(String.self)
-        guard place == "p" || place == "s" else {
-            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "expected \"p\" (program) or \"s\" (system), found \"\(place)\"")
-        }
-        inProgram = place == "p"
+        inProgram = try CodePlace.decode(&fields)
         selfInstructions = try fields.decode(Int.self)
         inclusiveInstructions = try fields.decode(Int.self)
         calls = try fields.decode(Int.self)
@@ -42,7 +38,7 @@ public struct FunctionCost: Codable, Equatable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.unkeyedContainer()
         try fields.encode(name)
-        try fields.encode(inProgram ? "p" : "s")
+        try fields.encode(CodePlace.code(inProgram))
         try fields.encode(selfInstructions)
         try fields.encode(inclusiveInstructions)
         try fields.encode(calls)
@@ -160,5 +156,20 @@ public struct RunFunctionProfile: Equatable, Sendable {
     public init(phases: [[Entry]?], programObject: String?) {
         self.phases = phases
         self.programObject = programObject
+    }
+}
+
+/// Where a function's code is, as a compact result array says it: `"p"` the measured program's,
+/// `"s"` a system library's (or the kernel's).
+enum CodePlace {
+    static func code(_ inProgram: Bool) -> String { inProgram ? "p" : "s" }
+
+    /// Reads the next field, `"p"` (`true`) or `"s"` (`false`); anything else is an error.
+    static func decode(_ fields: inout any UnkeyedDecodingContainer) throws -> Bool {
+        let place = try fields.decode(String.self)
+        guard place == "p" || place == "s" else {
+            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "expected \"p\" (program) or \"s\" (system), found \"\(place)\"")
+        }
+        return place == "p"
     }
 }

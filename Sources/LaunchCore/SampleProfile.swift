@@ -22,11 +22,7 @@ public struct SampledFunction: Codable, Equatable, Sendable {
     public init(from decoder: any Decoder) throws {
         var fields = try decoder.unkeyedContainer()
         name = try fields.decode(String.self)
-        let place = try fields.decode(String.self)
-        guard place == "p" || place == "s" else {
-            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "expected \"p\" (program) or \"s\" (system), found \"\(place)\"")
-        }
-        inProgram = place == "p"
+        inProgram = try CodePlace.decode(&fields)
         selfSamples = try fields.decode(Int.self)
         inclusiveSamples = try fields.decode(Int.self)
         guard selfSamples >= 0, inclusiveSamples >= selfSamples else {
@@ -38,7 +34,7 @@ public struct SampledFunction: Codable, Equatable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.unkeyedContainer()
         try fields.encode(name)
-        try fields.encode(inProgram ? "p" : "s")
+        try fields.encode(CodePlace.code(inProgram))
         try fields.encode(selfSamples)
         try fields.encode(inclusiveSamples)
     }
