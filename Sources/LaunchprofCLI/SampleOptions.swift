@@ -61,7 +61,12 @@ extension PlanRunner {
         do { summary = try recording.summary(of: records) } catch { throw InputError(error.description) }
         var result = plan.result(records)
         result.samples = summary.profiles(setup: recording.setup)
-        try stacks?(summary.stackProfile())
+        // The stacks over every run, for `report --flame-graph` (`run`: the median run, the timeline's).
+        let profile = summary.stackProfile()
+        if !profile.phases.isEmpty {
+            result.stacks = profile.stored(run: result.samples?.timeline?.run ?? records.first?.index ?? 1, reconstructed: false)
+        }
+        try stacks?(profile)
         return result
     }
 }

@@ -60,6 +60,12 @@ import Testing
         #expect(!timeline.samples.isEmpty)
         let trace = try ChromeTraceExporter().render(result)
         #expect(trace.contains(#""cat":"sample""#) && trace.contains("samples: main"))
+        // The stacks for flame graphs, in samples, recorded (not reconstructed): report draws them.
+        let stacks = try #require(result.stacks)
+        #expect(stacks.unit == "samples" && !stacks.reconstructed)
+        let folded = try CLI.run(["report", output, "--flame-graph", "folded", "--phase", "drawing"])
+        #expect(folded.status == 0, "\(folded.stderr)")
+        #expect(folded.stdout.contains("Canvas.fillRoundedRect("), "\(folded.stdout.prefix(400))")
     }
 
     @Test func aCClientIsSampledUnderExec() throws {
