@@ -74,7 +74,7 @@ bench: setup
 	.build/release/launchprof-bench
 	.build/release/launchprof-bench functions-cost 5
 	.build/release/launchprof-bench counters-cost 20
-	.build/release/launchprof-bench sample-cost 5
+	.build/release/launchprof-bench sample-cost 9
 	@$(MAKE) --no-print-directory bench-client
 
 # The C client's cost per event beside a bare write of the same line (Benchmarks/client).
