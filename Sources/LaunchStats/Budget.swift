@@ -1,4 +1,3 @@
-import FoundationEssentials
 import LaunchCore
 
 /// Per-tier, per-phase maximum seconds (`docs/budgets.md`):
@@ -48,32 +47,63 @@ public struct Budget: Equatable, Sendable {
     /// The largest budget accepted, in seconds (a day): anything above is a typo, not a budget.
     public static let maximumSeconds = 86_400.0
 
-    /// Parses a budget file.
+    /// What a budgets file looks like, for messages.
+    static let expectedShape = #"(expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#
+
+    /// Parses a budget file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(BudgetError) {
-        struct File: Decodable {
-            var budgets: [String: [String: Double]]?
-            var majorFaults: [String: [String: Double]]?
-            var bytesRead: [String: [String: Double]]?
-        }
         if let deep = JSONNesting.check(bytes) {
             throw BudgetError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a budgets file needs 3)")
         }
+        let root: JSONValue
         do {
-            let file = try JSONDecoder().decode(File.self, from: Data(bytes))
-            guard file.budgets != nil || file.majorFaults != nil || file.bytesRead != nil else {
-                throw BudgetError("\(file): missing key \"budgets\" (expected {\"budgets\": {\"<tier>\": {\"<phase>\": <seconds>}}})")
-            }
-            limits = file.budgets ?? [:]
-            counterLimits = [.majorFaults: file.majorFaults, .bytesRead: file.bytesRead].compactMapValues { $0 }
-        } catch let error as BudgetError {
-            throw error
-        } catch let error as DecodingError {
-            throw BudgetError("\(file): \(Self.describe(error)) (expected {\"budgets\": {\"<tier>\": {\"<phase>\": <seconds>}}})")
+            root = try JSONParser.parse(bytes)
         } catch {
-            throw BudgetError("\(file): \(error)")
+            throw BudgetError("\(file): invalid JSON\(error.position)")
         }
+        guard let top = root.object else { throw Self.wrongType(file, "top level", "an object", root) }
+        let seconds = try Self.tierTable(top, Measure.seconds.rawValue, file: file)
+        var counters: [Measure: [String: [String: Double]]] = [:]
+        for measure in [Measure.majorFaults, .bytesRead] {
+            counters[measure] = try Self.tierTable(top, measure.rawValue, file: file)
+        }
+        guard seconds != nil || !counters.isEmpty else {
+            throw BudgetError("\(file): missing key \"budgets\" \(Self.expectedShape)")
+        }
+        limits = seconds ?? [:]
+        counterLimits = counters
         try Self.checkCounts(counterLimits, file: file)
-        for (tier, phases) in limits {
+        try Self.checkRanges(limits, file: file)
+    }
+
+    /// The member `key` of `top` (`budgets`, `majorFaults`, `bytesRead`), a tier → phase → number
+    /// table; `nil` when absent.
+    static func tierTable(_ top: JSONValue.Object, _ key: String, file: String) throws(BudgetError) -> [String: [String: Double]]? {
+        guard let value = top[key] else { return nil }
+        guard let tiers = value.object else { throw wrongType(file, key, "an object", value) }
+        var table: [String: [String: Double]] = [:]
+        for tier in tiers.keys {
+            let value = tiers[tier] ?? .null
+            guard let phases = value.object else { throw wrongType(file, "\(key).\(tier)", "an object", value) }
+            var numbers: [String: Double] = [:]
+            for phase in phases.keys {
+                let value = phases[phase] ?? .null
+                guard let number = value.number else { throw wrongType(file, "\(key).\(tier).\(phase)", "a number", value) }
+                numbers[phase] = number
+            }
+            table[tier] = numbers
+        }
+        return table
+    }
+
+    /// `b.json: budgets.host: expected an object, found an array (expected {…})`.
+    static func wrongType(_ file: String, _ path: String, _ expected: String, _ found: JSONValue) -> BudgetError {
+        BudgetError("\(file): \(path): expected \(expected), found \(found.kindDescription) \(expectedShape)")
+    }
+
+    /// Refuses seconds that are not positive, or more than ``maximumSeconds``.
+    private static func checkRanges(_ limits: [String: [String: Double]], file: String) throws(BudgetError) {
+        for (tier, phases) in limits.sorted(by: { $0.key < $1.key }) {
             for (phase, seconds) in phases.sorted(by: { $0.key < $1.key }) {
                 guard seconds > 0, seconds.isFinite else {
                     throw BudgetError("\(file): budgets.\(tier).\(phase): expected a positive number of seconds, found \(seconds)")
@@ -187,17 +217,6 @@ public struct Budget: Equatable, Sendable {
 
     /// The tiers with budgets, for messages.
     public var tiers: [String] { Set(limits.keys).union(counterLimits.values.flatMap(\.keys)).sorted() }
-
-    static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): return "missing key \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\(path.isEmpty ? "top level" : path): wrong type"
-        case .dataCorrupted: return "invalid JSON"
-        @unknown default: return "\(error)"
-        }
-    }
 }
 
 /// The tiers and phases a budget file may name (``Budget/check(_:file:)``).

@@ -48,6 +48,29 @@ import Glibc
         }
     }
 
+    @Test(arguments: [
+        ("{", "b.json: invalid JSON at line 1, column 2: unexpected end of input"),
+        ("[]", #"b.json: top level: expected an object, found an array (expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#),
+        ("{}", #"b.json: missing key "budgets" (expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#),
+        (#"{"budgets": 1}"#, #"b.json: budgets: expected an object, found a number (expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#),
+        (
+            #"{"budgets": {"host": []}}"#,
+            #"b.json: budgets.host: expected an object, found an array (expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#
+        ),
+        (
+            #"{"budgets": {"host": {"drawing": "1s"}}}"#,
+            #"b.json: budgets.host.drawing: expected a number, found a string (expected {"budgets": {"<tier>": {"<phase>": <seconds>}}})"#
+        )
+    ])
+    func malformedFilesNameTheKeyPath(json: String, message: String) {
+        #expect(throws: BudgetError(message)) { try Budget(json: Array(json.utf8), file: "b.json") }
+    }
+
+    @Test func aRepeatedKeyKeepsItsLastValue() throws {
+        let budget = try Budget(json: Array(#"{"budgets": {"host": {"Init": 1, "Init": 2}}}"#.utf8), file: "b.json")
+        #expect(budget.limits == ["host": ["Init": 2]])
+    }
+
     @Test func aValidFileLoads() throws {
         let path = temporaryPath("budgets.json")
         try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 0.5}}}"#, to: path)
