@@ -1,4 +1,3 @@
-import Foundation
 import LaunchCore
 
 /// The device tiers: the built-in table, plus any a user's tiers file adds or overrides.
@@ -23,77 +22,79 @@ public struct TierTable: Sendable {
         }
     }()
 
-    /// Parses a tiers file.
+    /// Parses a tiers file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(TierError) {
         if let deep = JSONNesting.check(bytes) {
             throw TierError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a tiers file needs 4)")
         }
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: Data(bytes))
+            root = try JSONParser.parse(bytes)
         } catch {
-            throw TierError("\(file): invalid JSON")
+            throw TierError("\(file): invalid JSON\(error.position)")
         }
-        guard let object = root as? [String: Any], let list = object["tiers"] as? [Any] else {
+        guard let list = root.object?["tiers"]?.array else {
             throw TierError("\(file): expected an object with a \"tiers\" array")
         }
         var tiers: [DeviceTier] = []
         for (i, item) in list.enumerated() {
-            let path = "\(file): tiers[\(i)]"
-            guard let entry = item as? [String: Any] else { throw TierError("\(path): expected an object") }
-            let allowed: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB", "cores"]
-            if let unknown = entry.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(allowed.sorted().joined(separator: ", ")))")
-            }
-            guard let name = entry["name"] as? String, !name.isEmpty else { throw TierError("\(path).name: expected a non-empty string") }
-            func kinds(_ key: String) throws(TierError) -> [PhaseKind: Double]? {
-                guard let value = entry[key] else { return nil }
-                guard let dict = value as? [String: Any] else { throw TierError("\(path).\(key): expected an object of cpu, io, decode, draw") }
-                var out: [PhaseKind: Double] = [:]
-                for (k, v) in dict {
-                    guard let kind = PhaseKind(rawValue: k) else { throw TierError("\(path).\(key).\(k): unknown kind (expected cpu, io, decode, draw)") }
-                    guard let number = (v as? NSNumber)?.doubleValue, number.isFinite, number > 0, number <= 1e6 else {
-                        throw TierError("\(path).\(key).\(k): expected a positive number (at most 1000000)")
-                    }
-                    out[kind] = number
-                }
-                return out
-            }
-            let reference = try kinds("referenceSeconds")
-            let factors = try kinds("factors")
-            guard (reference == nil) != (factors == nil) else {
-                throw TierError("\(path): give either \"referenceSeconds\" (calibrated) or \"factors\" (fixed), not \(reference == nil ? "neither" : "both")")
-            }
-            var budget: Int?
-            if let value = entry["memoryBudgetMB"] {
-                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0, mb <= 1e9 else {
-                    throw TierError("\(path).memoryBudgetMB: expected a positive number of MiB (at most 1000000000)")
-                }
-                budget = Int(mb * 1_048_576)
-            }
-            var background: Int?
-            if let value = entry["backgroundMemoryMB"] {
-                guard let mb = (value as? NSNumber)?.doubleValue, mb > 0, mb <= 1e9 else {
-                    throw TierError("\(path).backgroundMemoryMB: expected a positive number of MiB (at most 1000000000)")
-                }
-                background = Int(mb * 1_048_576)
-            }
-            let cores = try Self.cores(entry["cores"], path: path)
-            tiers.append(
-                DeviceTier(
-                    name: name, description: entry["description"] as? String ?? "",
-                    referenceSeconds: reference, fixedFactors: factors, memoryBudget: budget, backgroundMemory: background,
-                    cores: cores))
+            tiers.append(try Self.tier(item, path: "\(file): tiers[\(i)]"))
         }
         self.tiers = tiers
     }
 
+    /// The keys a tier entry may have.
+    private static let entryKeys: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB", "cores"]
+
+    /// One entry of the `tiers` array; `path` (`t.json: tiers[2]`) starts every error.
+    private static func tier(_ item: JSONValue, path: String) throws(TierError) -> DeviceTier {
+        guard let entry = item.object else { throw TierError("\(path): expected an object") }
+        if let unknown = entry.keys.sorted().first(where: { !entryKeys.contains($0) }) {
+            throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(entryKeys.sorted().joined(separator: ", ")))")
+        }
+        guard let name = entry["name"]?.string, !name.isEmpty else { throw TierError("\(path).name: expected a non-empty string") }
+        let reference = try kinds(entry["referenceSeconds"], path: "\(path).referenceSeconds")
+        let factors = try kinds(entry["factors"], path: "\(path).factors")
+        guard (reference == nil) != (factors == nil) else {
+            throw TierError("\(path): give either \"referenceSeconds\" (calibrated) or \"factors\" (fixed), not \(reference == nil ? "neither" : "both")")
+        }
+        return DeviceTier(
+            name: name, description: entry["description"]?.string ?? "",
+            referenceSeconds: reference, fixedFactors: factors,
+            memoryBudget: try mebibytes(entry["memoryBudgetMB"], path: "\(path).memoryBudgetMB"),
+            backgroundMemory: try mebibytes(entry["backgroundMemoryMB"], path: "\(path).backgroundMemoryMB"),
+            cores: try cores(entry["cores"], path: path))
+    }
+
+    /// An object of per-kind numbers (`referenceSeconds`, `factors`), or `nil` when absent.
+    private static func kinds(_ value: JSONValue?, path: String) throws(TierError) -> [PhaseKind: Double]? {
+        guard let value else { return nil }
+        guard let object = value.object else { throw TierError("\(path): expected an object of cpu, io, decode, draw") }
+        var out: [PhaseKind: Double] = [:]
+        for key in object.keys {
+            guard let kind = PhaseKind(rawValue: key) else { throw TierError("\(path).\(key): unknown kind (expected cpu, io, decode, draw)") }
+            guard let number = object[key]?.number, number > 0, number <= 1e6 else {
+                throw TierError("\(path).\(key): expected a positive number (at most 1000000)")
+            }
+            out[kind] = number
+        }
+        return out
+    }
+
+    /// A size in MiB (`memoryBudgetMB`, `backgroundMemoryMB`) in bytes, or `nil` when absent.
+    private static func mebibytes(_ value: JSONValue?, path: String) throws(TierError) -> Int? {
+        guard let value else { return nil }
+        guard let mb = value.number, mb > 0, mb <= 1e9 else {
+            throw TierError("\(path): expected a positive number of MiB (at most 1000000000)")
+        }
+        return Int(mb * 1_048_576)
+    }
+
     /// A tier's `cores`: a whole number in ``DeviceTier/coreRange``, or `nil` when absent.
-    private static func cores(_ value: Any?, path: String) throws(TierError) -> Int? {
+    private static func cores(_ value: JSONValue?, path: String) throws(TierError) -> Int? {
         guard let value else { return nil }
         let range = DeviceTier.coreRange
-        guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, let whole = Int(exactly: number), range.contains(whole)
-        else {
+        guard let number = value.number, let whole = Int(exactly: number), range.contains(whole) else {
             throw TierError("\(path).cores: expected a whole number of cores from \(range.lowerBound) to \(range.upperBound)")
         }
         return whole

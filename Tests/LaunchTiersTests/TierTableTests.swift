@@ -68,7 +68,12 @@ import Glibc
         func message(_ json: String) -> String {
             do { _ = try TierTable(json: Array(json.utf8), file: "t.json"); return "no error" } catch { return error.description }
         }
-        #expect(message("[") == "t.json: invalid JSON")
+        #expect(message("[") == "t.json: invalid JSON at line 1, column 2: unexpected end of input")
+        #expect(
+            message(#"{"tiers": [{"name": "x", "factors": {"cpu": true}}]}"#) == "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)")
+        #expect(
+            message(#"{"tiers": [{"name": "x", "factors": {"cpu": 2}, "cores": 1.5}]}"#)
+                == "t.json: tiers[0].cores: expected a whole number of cores from 1 to \(DeviceTier.coreRange.upperBound)")
         #expect(message(#"{"tiers": [{"name": "x"}]}"#) == #"t.json: tiers[0]: give either "referenceSeconds" (calibrated) or "factors" (fixed), not neither"#)
         #expect(message(#"{"tiers": [{"name": "x", "factors": {"gpu": 2}}]}"#) == "t.json: tiers[0].factors.gpu: unknown kind (expected cpu, io, decode, draw)")
         #expect(message(#"{"tiers": [{"name": "x", "factors": {"cpu": -1}}]}"#) == "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)")
