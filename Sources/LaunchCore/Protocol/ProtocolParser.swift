@@ -65,9 +65,7 @@ public struct ProtocolParser {
         guard !finished else { throw fail("unexpected line after 'done'") }
         let (verbText, rest) = ProtocolVerb.split(line)
         if !sawHello {
-            guard verbText == ProtocolVerb.greeting.rawValue else { throw fail("expected the greeting 'launchprof 1' first, got \(PlainText.quoted(line))") }
-            guard rest == "1" else { throw fail("protocol version \(PlainText.quoted(rest)) is not supported (this launchprof speaks version 1)") }
-            sawHello = true
+            try greeting(verbText, version: rest, line: line)
             return
         }
         guard let verb = ProtocolVerb(rawValue: String(verbText)) else {
@@ -75,6 +73,18 @@ public struct ProtocolParser {
             let verbs = ProtocolVerb.recordVerbs.map(\.rawValue)
             throw fail("unknown line \(PlainText.quoted(line)) (expected \(verbs.dropLast().joined(separator: ", ")) or \(verbs.last!))")
         }
+        try apply(verb, rest, line: line)
+    }
+
+    /// The first line: `launchprof 1`.
+    private mutating func greeting(_ verbText: Substring, version: Substring, line: Substring) throws(CoreError) {
+        guard verbText == ProtocolVerb.greeting.rawValue else { throw fail("expected the greeting 'launchprof 1' first, got \(PlainText.quoted(line))") }
+        guard version == "1" else { throw fail("protocol version \(PlainText.quoted(version)) is not supported (this launchprof speaks version 1)") }
+        sawHello = true
+    }
+
+    /// One line after the greeting: `verb rest`.
+    private mutating func apply(_ verb: ProtocolVerb, _ rest: Substring, line: Substring) throws(CoreError) {
         switch verb {
         case .progress:
             return  // For the launcher's progress bar (ProcessLauncher reads it); no part of the run.
@@ -83,102 +93,15 @@ public struct ProtocolParser {
         case .main:
             mainReading = try reading(rest, "main <ns>")
         case .begin:
-            let (t, afterTime) = split(rest)
-            let (threadText, afterThread) = split(afterTime)
-            let (kindText, name) = split(afterThread)
-            let time = try reading(t, "begin <ns> <thread> <kind> <name>")
-            let thread = try threadNumber(threadText)
-            guard kindText == "-" || PhaseKind(rawValue: String(kindText)) != nil else {
-                throw fail("unknown kind \(PlainText.quoted(kindText)) (expected cpu, io, decode, draw or -)")
-            }
-            guard !name.isEmpty else { throw fail("begin without a phase name") }
-            // No copy of the stack held across the append below (that would copy it on every begin).
-            let parent = open[thread]?.last
-            let depth = open[thread]?.count ?? 0
-            guard phases.count < Self.maximumPhases else {
-                throw fail("more than \(Self.maximumPhases) phases in one run (the limit of the protocol)")
-            }
-            guard depth < Self.maximumDepth else {
-                throw fail("phases nested more than \(Self.maximumDepth) deep on thread \(thread) (the limit of the protocol)")
-            }
-            let phaseName = try boundedName(name, "phase")
-            let path = phaseName.utf8.count + (parent.map { pathBytes[$0] + 1 } ?? 0)
-            guard totalPathBytes + path <= Self.maximumPathBytes else {
-                throw fail(
-                    "more than \(InputLimit.describe(Self.maximumPathBytes)) of phase paths (names with their parents') in one run (the limit of the protocol)")
-            }
-            totalPathBytes += path
-            pathBytes.append(path)
-            let inBackground = backgroundReading.map { time >= $0 } ?? false
-            let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
-            phases.append(
-                PhaseRecord(
-                    name: phaseName, kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
-                    thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
-            open[thread, default: []].append(phases.count - 1)
+            try begin(rest)
         case .end:
-            let (t, afterTime) = split(rest)
-            let (threadText, name) = split(afterTime)
-            let time = try reading(t, "end <ns> <thread> <name>")
-            let thread = try threadNumber(threadText)
-            let ended = Self.unescape(name)
-            guard let index = open[thread]?.last else {
-                throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but no phase is open there")
-            }
-            guard phases[index].name == ended else {
-                throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but \(PlainText.quoted(phases[index].name)) is the phase open there")
-            }
-            let duration = seconds(time) - phases[index].start
-            guard duration >= 0 else { throw fail("phase \(PlainText.quoted(phases[index].name)) ends before it begins") }
-            phases[index].duration = duration
-            open[thread]!.removeLast()
-            lastEnded[thread] = index
+            try end(rest)
         case .stats:
-            let (threadText, fields) = split(rest)
-            let thread = try threadNumber(threadText)
-            guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
-            var counters = StatsCounters()
-            for field in fields.split(separator: " ") {
-                let pair = field.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field \(PlainText.quoted(field)) is not key=integer") }
-                switch pair[0] {
-                case "host": phases[index].hostDuration = Double(value) / 1e9
-                case "rss": phases[index].residentBytes = value
-                case "growth": phases[index].residentGrowth = value
-                default:
-                    // Unknown statistics are ignored: later versions may add some.
-                    guard counters.accept(String(pair[0]), value) else { break }
-                    guard value >= 0 else { throw fail("stats field \(PlainText.quoted(field)) must not be negative") }
-                }
-            }
-            if counters.seen {
-                guard let phaseCounters = counters.counters else {
-                    throw fail("stats with system counters must carry cpu, minflt, majflt, vcsw and ivcsw together (docs/protocol.md)")
-                }
-                phases[index].counters = phaseCounters
-            }
+            try stats(rest)
         case .mark:
-            let (t, afterTime) = split(rest)
-            let (threadText, name) = split(afterTime)
-            let time = try reading(t, "mark <ns> <thread> <name>")
-            guard !name.isEmpty else { throw fail("mark without a name") }
-            guard marks.count < Self.maximumEntries else { throw fail("more than \(Self.maximumEntries) marks in one run (the limit of the protocol)") }
-            marks.append(MarkRecord(name: try boundedName(name, "mark"), time: seconds(time), thread: try threadNumber(threadText)))
+            try mark(rest)
         case .count:
-            let (valueText, name) = split(rest)
-            guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got \(PlainText.quoted(line))") }
-            let key = try boundedName(name, "counter")
-            if let i = counterIndex[key] {
-                let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
-                guard !overflow else { throw fail("counter \(PlainText.quoted(Self.unescape(name))) overflows a 64-bit integer") }
-                counters[i].value = sum
-            } else {
-                guard counters.count < Self.maximumEntries else {
-                    throw fail("more than \(Self.maximumEntries) counters in one run (the limit of the protocol)")
-                }
-                counterIndex[key] = counters.count
-                counters.append(CounterRecord(name: key, value: value))
-            }
+            try count(rest, line: line)
         case .deferred:
             guard !rest.isEmpty else { throw fail("deferred without a phase name") }
             guard deferred.count < Self.maximumEntries else {
@@ -206,6 +129,122 @@ public struct ProtocolParser {
                 throw fail("'done' while \(PlainText.quoted(phases[stack.last!].name)) is still open on thread \(thread)")
             }
             finished = true
+        }
+    }
+
+    /// `begin <ns> <thread> <kind> <name>`: a phase opens, inside the one open on its thread.
+    private mutating func begin(_ rest: Substring) throws(CoreError) {
+        let (t, afterTime) = split(rest)
+        let (threadText, afterThread) = split(afterTime)
+        let (kindText, name) = split(afterThread)
+        let time = try reading(t, "begin <ns> <thread> <kind> <name>")
+        let thread = try threadNumber(threadText)
+        guard kindText == "-" || PhaseKind(rawValue: String(kindText)) != nil else {
+            throw fail("unknown kind \(PlainText.quoted(kindText)) (expected cpu, io, decode, draw or -)")
+        }
+        guard !name.isEmpty else { throw fail("begin without a phase name") }
+        // No copy of the stack held across the append below (that would copy it on every begin).
+        let parent = open[thread]?.last
+        let depth = open[thread]?.count ?? 0
+        guard phases.count < Self.maximumPhases else {
+            throw fail("more than \(Self.maximumPhases) phases in one run (the limit of the protocol)")
+        }
+        guard depth < Self.maximumDepth else {
+            throw fail("phases nested more than \(Self.maximumDepth) deep on thread \(thread) (the limit of the protocol)")
+        }
+        let phaseName = try boundedName(name, "phase")
+        try addPathBytes(phaseName.utf8.count + (parent.map { pathBytes[$0] + 1 } ?? 0))
+        let inBackground = backgroundReading.map { time >= $0 } ?? false
+        let afterLaunch = inBackground || (launchedReading.map { time >= $0 } ?? false)
+        phases.append(
+            PhaseRecord(
+                name: phaseName, kind: PhaseKind(rawValue: String(kindText)), start: seconds(time), duration: 0,
+                thread: thread, depth: depth, parent: parent, afterLaunch: afterLaunch, background: inBackground ? true : nil))
+        open[thread, default: []].append(phases.count - 1)
+    }
+
+    /// Counts a new phase's path bytes against ``maximumPathBytes``.
+    private mutating func addPathBytes(_ path: Int) throws(CoreError) {
+        guard totalPathBytes + path <= Self.maximumPathBytes else {
+            throw fail(
+                "more than \(InputLimit.describe(Self.maximumPathBytes)) of phase paths (names with their parents') in one run (the limit of the protocol)")
+        }
+        totalPathBytes += path
+        pathBytes.append(path)
+    }
+
+    /// `end <ns> <thread> <name>`: the phase open on the thread, which must have that name, ends.
+    private mutating func end(_ rest: Substring) throws(CoreError) {
+        let (t, afterTime) = split(rest)
+        let (threadText, name) = split(afterTime)
+        let time = try reading(t, "end <ns> <thread> <name>")
+        let thread = try threadNumber(threadText)
+        let ended = Self.unescape(name)
+        guard let index = open[thread]?.last else {
+            throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but no phase is open there")
+        }
+        guard phases[index].name == ended else {
+            throw fail("end of \(PlainText.quoted(ended)) on thread \(thread), but \(PlainText.quoted(phases[index].name)) is the phase open there")
+        }
+        let duration = seconds(time) - phases[index].start
+        guard duration >= 0 else { throw fail("phase \(PlainText.quoted(phases[index].name)) ends before it begins") }
+        phases[index].duration = duration
+        open[thread]!.removeLast()
+        lastEnded[thread] = index
+    }
+
+    /// `stats <thread> key=value…`: statistics of the phase that last ended on the thread.
+    private mutating func stats(_ rest: Substring) throws(CoreError) {
+        let (threadText, fields) = split(rest)
+        let thread = try threadNumber(threadText)
+        guard let index = lastEnded[thread] else { throw fail("stats on thread \(thread) before any phase ended there") }
+        var counters = StatsCounters()
+        for field in fields.split(separator: " ") {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, let value = Int(pair[1]) else { throw fail("stats field \(PlainText.quoted(field)) is not key=integer") }
+            switch pair[0] {
+            case "host": phases[index].hostDuration = Double(value) / 1e9
+            case "rss": phases[index].residentBytes = value
+            case "growth": phases[index].residentGrowth = value
+            default:
+                // Unknown statistics are ignored: later versions may add some.
+                guard counters.accept(String(pair[0]), value) else { break }
+                guard value >= 0 else { throw fail("stats field \(PlainText.quoted(field)) must not be negative") }
+            }
+        }
+        if counters.seen {
+            guard let phaseCounters = counters.counters else {
+                throw fail("stats with system counters must carry cpu, minflt, majflt, vcsw and ivcsw together (docs/protocol.md)")
+            }
+            phases[index].counters = phaseCounters
+        }
+    }
+
+    /// `mark <ns> <thread> <name>`: a moment of the run.
+    private mutating func mark(_ rest: Substring) throws(CoreError) {
+        let (t, afterTime) = split(rest)
+        let (threadText, name) = split(afterTime)
+        let time = try reading(t, "mark <ns> <thread> <name>")
+        guard !name.isEmpty else { throw fail("mark without a name") }
+        guard marks.count < Self.maximumEntries else { throw fail("more than \(Self.maximumEntries) marks in one run (the limit of the protocol)") }
+        marks.append(MarkRecord(name: try boundedName(name, "mark"), time: seconds(time), thread: try threadNumber(threadText)))
+    }
+
+    /// `count <integer> <name>`: adds to the counter of that name.
+    private mutating func count(_ rest: Substring, line: Substring) throws(CoreError) {
+        let (valueText, name) = split(rest)
+        guard let value = Int(valueText), !name.isEmpty else { throw fail("expected 'count <integer> <name>', got \(PlainText.quoted(line))") }
+        let key = try boundedName(name, "counter")
+        if let i = counterIndex[key] {
+            let (sum, overflow) = counters[i].value.addingReportingOverflow(value)
+            guard !overflow else { throw fail("counter \(PlainText.quoted(Self.unescape(name))) overflows a 64-bit integer") }
+            counters[i].value = sum
+        } else {
+            guard counters.count < Self.maximumEntries else {
+                throw fail("more than \(Self.maximumEntries) counters in one run (the limit of the protocol)")
+            }
+            counterIndex[key] = counters.count
+            counters.append(CounterRecord(name: key, value: value))
         }
     }
 
