@@ -104,11 +104,14 @@ public enum ResultFile {
 }
 
 extension ResultFile {
-    /// Decodes the `Codable` model of a document the strict reader has already checked; the error,
-    /// naming no file, says why the model refused it (the callers add the file).
+    /// Decodes the `Codable` model of a document the strict reader has already checked, through
+    /// ``JSONParser`` and ``JSONValueDecoder``; the error, naming no file, says why the model
+    /// refused it (the callers add the file).
     static func decodeModel(_ bytes: [UInt8]) throws(ExportError) -> LaunchResult {
         do {
-            return try JSONDecoder().decode(LaunchResult.self, from: Data(bytes))
+            return try JSONValueDecoder().decode(LaunchResult.self, from: bytes)
+        } catch let error as CoreError {
+            throw ExportError("invalid JSON\(error.position)")
         } catch let error as DecodingError {
             throw ExportError(describe(error))
         } catch {
