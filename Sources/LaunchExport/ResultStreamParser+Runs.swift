@@ -1,0 +1,425 @@
+import LaunchCore
+import LaunchStats
+
+/// The runs of a result: each run's phases (by ``PhaseFastLane`` or the general parser), marks,
+/// counters, taps and process record, checked and added to the table.
+extension ResultStreamParser {
+    // MARK: Runs
+
+    // The keys of each typed object, in the order of the indices their parsers switch on.
+    static let runKeys = KeySet([
+        "phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"
+    ])
+    static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit", "counters"])
+    static let phaseCounterKeys = KeySet([
+        "cpuTime", "runnableTime", "minorFaults", "majorFaults", "voluntarySwitches", "involuntarySwitches", "bytesRead", "bytesWritten"
+    ])
+    static let phaseKeys = PhaseFastLane.keys
+    static let markKeys = KeySet(["name", "time", "thread"])
+    static let tapKeys = KeySet(["delivered", "lost", "latencies"])
+    static let counterKeys = KeySet(["name", "value"])
+
+    func runs() throws(JSONFailure) {
+        try array(depth: 2) { (r: Int) throws(JSONFailure) in
+            runIndex = r
+            try run()
+            runIndex = -1
+        }
+    }
+
+
+    func run() throws(JSONFailure) {
+        var seen: UInt16 = 0
+        var total: Double?
+        var instructions: Int?
+        var hostSaving = 0.0
+        var runDeferred: [String]?
+        topLevelCounters = nil
+        processCounters = nil
+        phaseRows.removeAll(keepingCapacity: true)
+        phaseDepths.removeAll(keepingCapacity: true)
+        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
+            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
+            seen |= bit
+            field = name
+        }
+        try object(depth: 3, keys: Self.runKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            if key == 0 {
+                try once(1, "phases")
+                field = nil
+                listName = "phases"
+                try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                    listIndex = i
+                    try phase(i, hostSaving: &hostSaving)
+                    listIndex = -1
+                }
+                listName = nil
+            } else if key == 1 {
+                try once(2, "total")
+                total = try doubleValue()
+            } else if key == 2 {
+                try once(4, "index")
+                _ = try intValue()
+            } else if key == 3 {
+                try once(8, "pid")
+                if try !isNull() { _ = try intValue() }
+            } else if key == 4 {
+                try once(16, "marks")
+                try marks()
+            } else if key == 5 {
+                try once(32, "counters")
+                try counters()
+            } else if key == 6 {
+                try once(64, "deferred")
+                var names: [String] = []
+                try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                    generic = ["[\(i)]"]
+                    names.append(try stringValue())
+                    generic = []
+                }
+                runDeferred = names
+            } else if key == 7 {
+                try once(128, "peakResidentBytes")
+                if try !isNull() { _ = try intValue() }
+            } else if key == 9 {
+                try once(512, "taps")
+                if try !isNull() { try taps() }
+            } else if key == 10 {
+                try once(1024, "process")
+                if try !isNull() { try process() }
+            } else if key == 8 {
+                try once(256, "instructions")
+                if try !isNull() {
+                    let count = try intValue()
+                    guard count >= 0 else { throw schema("an instruction count must not be negative, found \(count)") }
+                    instructions = count
+                }
+            }
+        }
+        for (bit, name) in [(UInt16(1), "phases"), (2, "total"), (4, "index"), (16, "marks"), (32, "counters"), (64, "deferred")] where seen & bit == 0 {
+            throw schema("missing key \"\(name)\"")
+        }
+        guard let total, let runDeferred else { throw schema("missing key") }
+        if runCount == 0 { deferred = runDeferred }
+        totals.append(total)
+        hostTotals.append(total - hostSaving)
+        if let instructions { instructionTotals.append(Double(instructions)) }
+        if let counters = processCounters ?? topLevelCounters { totalCounters.append(counters) }
+        runCount += 1
+    }
+
+    /// A phase by the fast lane when it can read it, else by the general parser; both then apply the
+    /// same checks and make the same row.
+    func phase(_ index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        var f = PhaseFields()
+        if try !fastPhase(into: &f) { f = try phaseFields() }
+        try record(f, index: index, hostSaving: &hostSaving)
+    }
+
+    /// Reads the phase at the current position by ``PhaseFastLane`` into `f`, consumed; `false`
+    /// (nothing consumed, `f` empty) when the fast lane leaves it to the general parser.
+    func fastPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
+        guard fastLane, try scanner.peek() == 0x7B else { return false }
+        let input = scanner.input
+        var outcome = PhaseFastLane.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
+        guard PhaseFastLane.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
+            f = PhaseFields()
+            return false
+        }
+        f.name = names.intern(bytes: UnsafeBufferPointer(start: input.base + outcome.nameStart, count: outcome.nameCount))
+        if outcome.newlines > 0 {
+            input.line += outcome.newlines
+            input.lineStart = input.offset(at: outcome.lastLineStart)
+        }
+        input.pos = outcome.end
+        return true
+    }
+
+    /// The phase at the current position by the general parser.
+    func phaseFields() throws(JSONFailure) -> PhaseFields {
+        var f = PhaseFields()
+        var seen: UInt16 = 0
+        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
+            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
+            seen |= bit
+            field = name
+        }
+        try object(depth: 5, keys: Self.phaseKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            if key == 0 {
+                try once(1, "duration")
+                f.duration = try doubleValue()
+            } else if key == 1 {
+                try once(2, "name")
+                guard try scanner.peek() == 0x22 else { throw typeMismatch("a string") }
+                let token = try scanner.string()
+                f.name = names.intern(token, scanner: scanner, scratch: &scratch)
+            } else if key == 2 {
+                try once(4, "start")
+                // Only checked: the table has no use for start times.
+                f.start = try checkedDoubleValue()
+            } else if key == 3 {
+                try once(8, "depth")
+                f.depth = try intValue()
+            } else if key == 4 {
+                try once(16, "thread")
+                f.thread = try intValue()
+            } else if key == 5 {
+                try once(32, "afterLaunch")
+                f.afterLaunch = try boolValue()
+            } else if key == 6 {
+                try once(64, "parent")
+                if try !isNull() { f.parent = try intValue() }
+            } else if key == 7 {
+                try once(128, "kind")
+                if try !isNull() {
+                    let text = try stringValue()
+                    guard let kind = PhaseKind(rawValue: text) else {
+                        throw schema("\"\(text.prefix(40))\" is not a phase kind (\(PhaseKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    f.kind = kind
+                }
+            } else if key == 8 {
+                try once(256, "instructions")
+                if try !isNull() { f.instructions = try intValue() }
+            } else if key == 9 {
+                try once(512, "hostDuration")
+                if try !isNull() { f.hostDuration = try doubleValue() }
+            } else if key == 10 {
+                try once(1024, "residentBytes")
+                if try !isNull() { f.residentBytes = try intValue() }
+            } else if key == 11 {
+                try once(2048, "residentGrowth")
+                if try !isNull() { f.residentGrowth = try intValue() }
+            } else if key == 12 {
+                try once(4096, "background")
+                if try !isNull() { f.background = try boolValue() }
+            } else if key == 13 {
+                try once(8192, "counters")
+                if try !isNull() { f.counters = try phaseCounters(depth: 6) }
+            }
+        }
+        return f
+    }
+
+    /// Checks a phase's fields and adds its values to its row.
+    func record(_ f: PhaseFields, index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        guard f.name >= 0 else { throw schema("missing key \"name\"") }
+        guard let start = f.start else { throw schema("missing key \"start\"") }
+        guard let duration = f.duration else { throw schema("missing key \"duration\"") }
+        guard let thread = f.thread else { throw schema("missing key \"thread\"") }
+        guard let depth = f.depth else { throw schema("missing key \"depth\"") }
+        guard let afterLaunch = f.afterLaunch else { throw schema("missing key \"afterLaunch\"") }
+        _ = start
+        // The same consistency rules as ResultFile.consistencyProblem, with the same words.
+        if let parent = f.parent, parent < 0 || parent >= index {
+            field = "parent"
+            throw schema("\(parent) is not an earlier phase of the run")
+        }
+        guard duration >= 0 else { throw schema("start and duration must be finite, and the duration not negative") }
+        if let host = f.hostDuration, host < 0 { field = "hostDuration"; throw schema("must be a finite, non-negative number") }
+        guard depth >= 0, thread >= 0 else { throw schema("depth and thread must not be negative") }
+        guard depth <= ResultLimits.maximumPhaseDepth else {
+            field = "depth"; throw schema("\(depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest")
+        }
+        if let count = f.instructions, count < 0 { field = "instructions"; throw schema("an instruction count must not be negative, found \(count)") }
+
+        // The phase's row: by its parent's row and its name, so a path string is built only once per row.
+        let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
+        let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
+        let row: Int32
+        if index < nodeAtIndex.count && nodeAtIndex[index] == node {
+            // The same phase at the same index as in the run before: the common case, without hashing.
+            row = rowAtIndex[index]
+        } else if let existing = rowByNode[node] {
+            row = existing
+        } else {
+            let name = names.strings[Int(f.name)]
+            let path = parentRow >= 0 ? rows[Int(parentRow)].path + "/" + name : name
+            if let existing = rowByPath[path] {
+                row = existing
+            } else {
+                row = Int32(rows.count)
+                rowByPath[path] = row
+                var newRow = PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch)
+                newRow.inBackground = f.background == true
+                newRow.onWorkerThread = thread != 0
+                rows.append(newRow)
+            }
+            rowByNode[node] = row
+        }
+        phaseRows.append(row)
+        if index < nodeAtIndex.count {
+            nodeAtIndex[index] = node
+            rowAtIndex[index] = row
+        } else if index == nodeAtIndex.count {
+            nodeAtIndex.append(node)
+            rowAtIndex.append(row)
+        }
+        let r = Int(row)
+        rows[r].durations.append(duration)
+        if let host = f.hostDuration { rows[r].hostDurations.append(host) }
+        if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
+        if let growth = f.residentGrowth { rows[r].residentGrowth.append(growth) }
+        if let count = f.instructions { rows[r].instructions.append(Double(count)) }
+        if let counters = f.counters {
+            rows[r].addCounters(counters, duration: duration)
+            if depth == 0 && !afterLaunch { topLevelCounters = topLevelCounters.map { $0 + counters } ?? counters }
+        }
+        // The main thread's waits only: a worker's overlap them, and the total is the main thread's.
+        if depth == 0 && !afterLaunch && thread == 0, let host = f.hostDuration { hostSaving += duration - host }
+    }
+
+    func marks() throws(JSONFailure) {
+        let saved = field
+        field = nil
+        listName = "marks"
+        defer { listName = nil; field = saved }
+        var found: [(name: String, time: Double)] = []
+        defer { runMarks.append(found) }
+        try array(depth: 4) { (i: Int) throws(JSONFailure) in
+            listIndex = i
+            var name = false, time = false, thread = false
+            var markName = "", markTime = 0.0
+            defer { if name && time { found.append((markName, markTime)) } }
+            try object(depth: 5, keys: Self.markKeys) { (key: Int) throws(JSONFailure) in
+                defer { field = nil }
+                if key == 0 {
+                    guard !name else { throw schema("the key \"name\" appears twice") }
+                    field = "name"; name = true; markName = try stringValue()
+                } else if key == 1 {
+                    guard !time else { throw schema("the key \"time\" appears twice") }
+                    field = "time"; time = true; markTime = try doubleValue()
+                } else {
+                    guard !thread else { throw schema("the key \"thread\" appears twice") }
+                    field = "thread"; thread = true; _ = try intValue()
+                }
+            }
+            guard name else { throw schema("missing key \"name\"") }
+            guard time else { throw schema("missing key \"time\"") }
+            guard thread else { throw schema("missing key \"thread\"") }
+            listIndex = -1
+        }
+    }
+
+    func taps() throws(JSONFailure) {
+        let saved = field
+        defer { field = saved }
+        var latencies: [Double] = []
+        var seen: UInt8 = 0
+        try object(depth: 4, keys: Self.tapKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard seen & (1 << key) == 0 else { throw schema("a key of \"taps\" appears twice") }
+            seen |= 1 << key
+            if key == 0 || key == 1 {
+                field = key == 0 ? "delivered" : "lost"
+                let count = try intValue()
+                guard count >= 0 else { throw schema("a tap count must not be negative") }
+                if key == 1 { tapsLost = tapsLost.addingReportingOverflow(count).overflow ? Int.max : tapsLost + count }
+            } else {
+                field = "latencies"
+                try array(depth: 5) { (i: Int) throws(JSONFailure) in
+                    generic = ["[\(i)]"]
+                    let value = try doubleValue()
+                    guard value >= 0 else { throw schema("a latency must not be negative") }
+                    latencies.append(value)
+                    generic = []
+                }
+            }
+        }
+        guard seen == 7 else { throw schema("\"taps\" needs delivered, lost and latencies") }
+        runTapLatencies.append(latencies)
+    }
+
+    func process() throws(JSONFailure) {
+        let saved = field
+        defer { field = saved }
+        var record = ProcessRecord(user: 0, system: 0, exitStatus: nil)
+        var seen: UInt8 = 0
+        try object(depth: 4, keys: Self.processKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard seen & (1 << key) == 0 else { throw schema("a key of \"process\" appears twice") }
+            seen |= 1 << key
+            switch key {
+            case 0, 1:
+                field = key == 0 ? "user" : "system"
+                let seconds = try doubleValue()
+                guard seconds >= 0 else { throw schema("a CPU time must not be negative") }
+                if key == 0 { record.user = seconds } else { record.system = seconds }
+            case 4:
+                field = "killedOverMemoryLimit"
+                if try !isNull() { record.killedOverMemoryLimit = try boolValue() }
+            case 5:
+                field = "counters"
+                if try !isNull() {
+                    record.counters = try phaseCounters(depth: 5, at: ["process", "counters"])
+                    processCounters = record.counters
+                }
+            default:
+                field = key == 2 ? "exitStatus" : "signal"
+                if try !isNull() {
+                    let value = try intValue()
+                    guard (0...255).contains(value) else { throw schema("an exit status or signal must be from 0 to 255, found \(value)") }
+                    if key == 2 { record.exitStatus = value } else { record.signal = value }
+                }
+            }
+        }
+        guard seen & 3 == 3 else { throw schema("\"process\" needs user and system") }
+        runProcesses.append(record)
+    }
+
+    /// A phase's or process's system counters (``PhaseCounters``): every value a non-negative number,
+    /// `cpuTime`, the faults and the switches required.
+    func phaseCounters(depth: Int, at path: [String] = ["counters"]) throws(JSONFailure) -> PhaseCounters {
+        let saved = field
+        defer { field = saved }
+        var values: [Double?] = Array(repeating: nil, count: 8)
+        let names = ["cpuTime", "runnableTime", "minorFaults", "majorFaults", "voluntarySwitches", "involuntarySwitches", "bytesRead", "bytesWritten"]
+        try object(depth: depth, keys: Self.phaseCounterKeys) { (key: Int) throws(JSONFailure) in
+            defer { field = nil }
+            guard values[key] == nil else { throw schema("a key of \"counters\" appears twice") }
+            field = nil
+            generic = path + [names[key]]
+            defer { generic = [] }
+            if try isNull() { values[key] = -1; return }
+            let value = key < 2 ? try doubleValue() : Double(try intValue())
+            guard value >= 0 else { throw schema("a counter must not be negative, found \(value)") }
+            values[key] = value
+        }
+        generic = path
+        defer { generic = [] }
+        for key in [0, 2, 3, 4, 5] where values[key] == nil || values[key]! < 0 { throw schema("\"counters\" needs \(names[key])") }
+        func int(_ key: Int) -> Int? { values[key].flatMap { $0 >= 0 ? Int($0) : nil } }
+        return PhaseCounters(
+            cpuTime: values[0]!, runnableTime: values[1].flatMap { $0 >= 0 ? $0 : nil }, minorFaults: int(2)!, majorFaults: int(3)!,
+            voluntarySwitches: int(4)!, involuntarySwitches: int(5)!, bytesRead: int(6), bytesWritten: int(7))
+    }
+
+    func counters() throws(JSONFailure) {
+        let saved = field
+        field = nil
+        listName = "counters"
+        defer { listName = nil; field = saved }
+        try array(depth: 4) { (i: Int) throws(JSONFailure) in
+            listIndex = i
+            var name = false, value = false
+            var isDirtyAfterBackground = false, number = 0
+            try object(depth: 5, keys: Self.counterKeys) { (key: Int) throws(JSONFailure) in
+                defer { field = nil }
+                if key == 0 {
+                    guard !name else { throw schema("the key \"name\" appears twice") }
+                    field = "name"; name = true
+                    isDirtyAfterBackground = try stringValue() == TabulatedResult.dirtyAfterBackgroundCounter
+                } else {
+                    guard !value else { throw schema("the key \"value\" appears twice") }
+                    field = "value"; value = true; number = try intValue()
+                }
+            }
+            guard name else { throw schema("missing key \"name\"") }
+            guard value else { throw schema("missing key \"value\"") }
+            if isDirtyAfterBackground { dirtyAfterBackground.append(number) }
+            listIndex = -1
+        }
+    }
+}
