@@ -234,37 +234,21 @@ public struct Canvas: Sendable {
         // Per column: the two source columns (as byte offsets) and the weight of the right one.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * columns) { table in
             let left = table.baseAddress!, right = left + columns, weight = right + columns
-            for x in x0..<x1 {
-                let u = src.x + (Double(x) + 0.5 - rect.x) * sx - 0.5
-                let uf = u.rounded(.down)
-                left[x - x0] = min(max(uf.pixel, minX), maxX) * 4
-                right[x - x0] = min(max(uf.pixel + 1, minX), maxX) * 4
-                let f = ((u - uf) * 256).rounded()
-                weight[x - x0] = f.isNaN ? 0 : Int(min(256, max(0, f)))
-            }
-            // An image drawn at its size on whole pixels: every sample is one texel, in a run of texels.
-            var onTexels = true
-            for c in 0..<columns where weight[c] != 0 || left[c] != left[0] + 4 * c { onTexels = false; break }
+            ImageRowSampler.sampleColumns(
+                x0..<x1, from: src.x, origin: rect.x, scale: sx, clamp: minX...maxX, left: left, right: right, weight: weight)
             // The separable path when the source columns sampled are not many more than the columns drawn
             // (not for glyphs, nor for an image drawn at its size, whose pixels are texels).
             let sourceColumns = maxX - minX + 1
             let separable = tint == nil && sourceColumns <= 2 * columns + 2 && (sx != 1 || sy != 1)
             // An opaque source region (checked when it is not much larger than the area drawn) needs no
             // alpha: a texel's weight is its bilinear weight, and the division by the alpha a shift.
-            var opaqueSource = separable && maxY - minY + 1 <= 2 * (y1 - y0) + 2
-            if opaqueSource {
-                source.pixels.withUnsafeBufferPointer { sp in
-                    for sy in minY...maxY {
-                        let rowStart = (sy * source.width + minX) * 4
-                        for k in 0..<sourceColumns where sp[rowStart + k * 4 + 3] != 255 {
-                            opaqueSource = false
-                            return
-                        }
-                    }
-                }
-            }
+            let opaqueSource =
+                separable && maxY - minY + 1 <= 2 * (y1 - y0) + 2 && ImageRowSampler.isOpaque(source, columns: minX...maxX, rows: minY...maxY)
             withUnsafeTemporaryAllocation(of: Int.self, capacity: separable ? 4 * sourceColumns : 0) { rowStorage in
-                let rowBuffer: UnsafeMutableBufferPointer<Int>? = separable ? rowStorage : nil
+                let sampler = ImageRowSampler(
+                    left: left, right: right, weight: weight, columns: columns, minX: minX, maxX: maxX, opacity256: opacity256, tint: tint,
+                    vertical: separable ? rowStorage : nil, opaqueSource: opaqueSource,
+                    onTexels: ImageRowSampler.onTexels(left: left, weight: weight, columns: columns))
                 image.pixels.withUnsafeMutableBytes { bytes in
                     let base = bytes.baseAddress!
                     source.pixels.withUnsafeBufferPointer { sp in
@@ -276,137 +260,7 @@ public struct Canvas: Sendable {
                             let bottom = sp + min(max(vf.pixel + 1, minY), maxY) * sw * 4
                             let fyRounded = ((v - vf) * 256).rounded()
                             let fy = fyRounded.isNaN ? 0 : Int(min(256, max(0, fyRounded)))
-                            let row = base + (y * w + x0) * 4
-                            if let tint {
-                                // Glyphs: the alpha channel only, as coverage of the tint.
-                                let opaque = Self.OpaqueSource(tint)
-                                let tintAlpha = Int(tint.a)
-                                for c in 0..<columns {
-                                    let fx = weight[c], l = left[c] + 3, r = right[c] + 3
-                                    // Weights sum to 65536.
-                                    let a =
-                                        (Int(top[l]) * (256 - fx) + Int(top[r]) * fx) * (256 - fy)
-                                        + (Int(bottom[l]) * (256 - fx) + Int(bottom[r]) * fx) * fy  // alpha × 65536
-                                    guard a > 0 else { continue }
-                                    let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
-                                    guard alpha > 0 else { continue }
-                                    let blended = tintAlpha == 255 ? alpha : (alpha * tintAlpha + 127) / 255
-                                    let p = row + c * 4
-                                    let d = p.load(as: UInt32.self)
-                                    if d >= 0xFF00_0000, blended > 0, blended < 255 {
-                                        p.storeBytes(of: opaque.blend(onto: d, alpha: UInt32(blended)), as: UInt32.self)
-                                    } else {
-                                        Self.blendPixel(p, tint, alpha: blended)
-                                    }
-                                }
-                                continue
-                            }
-                            if let vertical = rowBuffer, opaqueSource, Self.rowIsOpaque(row, count: columns) {
-                                // Opaque texels onto opaque pixels: each channel ((Σ c·w) + 2¹⁵) >> 16 and one
-                                // alpha, (255 · opacity + 128) >> 8: the values of the general path below.
-                                let vb = vertical.baseAddress! - minX * 4
-                                let gy = 256 &- fy
-                                for k in minX...maxX {
-                                    let t = top + k * 4, b = bottom + k * 4
-                                    vb[k * 4] = Int(t[0]) &* gy &+ Int(b[0]) &* fy
-                                    vb[k * 4 + 1] = Int(t[1]) &* gy &+ Int(b[1]) &* fy
-                                    vb[k * 4 + 2] = Int(t[2]) &* gy &+ Int(b[2]) &* fy
-                                }
-                                let alpha = UInt32(truncatingIfNeeded: (255 &* opacity256 &+ 128) >> 8) << 24
-                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
-                                    for c in 0..<columns {
-                                        let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
-                                        let red = UInt32(truncatingIfNeeded: (vb[l] &* gx &+ vb[r] &* fx &+ 32768) >> 16)
-                                        let green = UInt32(truncatingIfNeeded: (vb[l + 1] &* gx &+ vb[r + 1] &* fx &+ 32768) >> 16)
-                                        let blue = UInt32(truncatingIfNeeded: (vb[l + 2] &* gx &+ vb[r + 2] &* fx &+ 32768) >> 16)
-                                        d[c] = Self.overOpaque(red | green << 8 | blue << 16 | alpha, d[c])
-                                    }
-                                }
-                                continue
-                            }
-                            if let vertical = rowBuffer {
-                                // Separable: each source column interpolated down once per row (alpha and
-                                // premultiplied channels), then across per pixel: the same integer sums.
-                                let vb = vertical.baseAddress! - minX * 4
-                                for k in minX...maxX {
-                                    let t = top + k * 4, b = bottom + k * 4
-                                    let at = Int(t[3]) * (256 - fy), ab = Int(b[3]) * fy
-                                    vb[k * 4] = Int(t[0]) * at + Int(b[0]) * ab
-                                    vb[k * 4 + 1] = Int(t[1]) * at + Int(b[1]) * ab
-                                    vb[k * 4 + 2] = Int(t[2]) * at + Int(b[2]) * ab
-                                    vb[k * 4 + 3] = at + ab
-                                }
-                                for c in 0..<columns {
-                                    // Wrapping arithmetic: every sum is below 2⁴⁰ (255 × 255 × 65536), none can overflow.
-                                    let fx = weight[c], gx = 256 &- fx, l = left[c], r = right[c]
-                                    let a = vb[l + 3] &* gx &+ vb[r + 3] &* fx  // alpha × 65536
-                                    guard a > 0 else { continue }
-                                    let alpha = (a &* opacity256 &+ (1 << 23)) >> 24  // 0…255
-                                    guard alpha > 0 else { continue }
-                                    @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                        let p = UInt(bitPattern: vb[l + k] &* gx &+ vb[r + k] &* fx)
-                                        // Opaque texels: an unsigned division by a constant (a multiply).
-                                        let value = a == 255 << 16 ? (p &+ (255 << 15)) / (255 << 16) : (p &+ UInt(a / 2)) / UInt(a)
-                                        return UInt8(truncatingIfNeeded: min(255, value))
-                                    }
-                                    Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
-                                }
-                                continue
-                            }
-                            if onTexels, fy == 0, tint == nil, Self.rowIsOpaque(row, count: columns) {
-                                // Branch-free (vectorised): the texel's alpha scaled by the opacity, as below.
-                                row.withMemoryRebound(to: UInt32.self, capacity: columns) { d in
-                                    UnsafeRawPointer(top + left[0]).withMemoryRebound(to: UInt32.self, capacity: columns) { s in
-                                        let opacity = UInt32(opacity256)
-                                        for c in 0..<columns {
-                                            let texel = s[c]
-                                            let alpha = ((texel >> 24) &* opacity &+ 128) >> 8
-                                            d[c] = Self.overOpaque((texel & 0x00FF_FFFF) | alpha << 24, d[c])
-                                        }
-                                    }
-                                }
-                                continue
-                            }
-                            for c in 0..<columns {
-                                let fx = weight[c]
-                                if fx == 0, fy == 0 {
-                                    // On a texel (an image drawn at its size): the texel itself.
-                                    let s = UnsafeRawPointer(top + left[c]).loadUnaligned(as: UInt32.self)
-                                    let alpha = (Int(s >> 24) * opacity256 + 128) >> 8
-                                    guard alpha > 0 else { continue }
-                                    let p = row + c * 4
-                                    let d = p.load(as: UInt32.self)
-                                    if d >= 0xFF00_0000, alpha < 255 {
-                                        let keep = UInt32(255 - alpha), a = UInt32(alpha)
-                                        var x = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                                        var y = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                                        x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                                        y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                                        p.storeBytes(of: x | (y << 8), as: UInt32.self)
-                                    } else {
-                                        Self.blendPixel(p, RGBA(UInt8(s & 0xFF), UInt8((s >> 8) & 0xFF), UInt8((s >> 16) & 0xFF), 255), alpha: alpha)
-                                    }
-                                    continue
-                                }
-                                let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
-                                let p00 = top + left[c], p10 = top + right[c], p01 = bottom + left[c], p11 = bottom + right[c]
-                                let a00 = Int(p00[3]) * w00, a10 = Int(p10[3]) * w10, a01 = Int(p01[3]) * w01, a11 = Int(p11[3]) * w11
-                                let a = a00 + a10 + a01 + a11  // alpha × 65536
-                                guard a > 0 else { continue }
-                                let alpha = (a * opacity256 + (1 << 23)) >> 24  // 0…255
-                                guard alpha > 0 else { continue }
-                                // Four opaque texels: a / 255 = 65536, so the division is a shift (the same value).
-                                let opaqueTexels = a == 255 << 16
-                                @inline(__always) func channel(_ k: Int) -> UInt8 {
-                                    if opaqueTexels {
-                                        let p = Int(p00[k]) * w00 + Int(p10[k]) * w10 + Int(p01[k]) * w01 + Int(p11[k]) * w11
-                                        return UInt8(min(255, (p + (1 << 15)) >> 16))
-                                    }
-                                    let p = Int(p00[k]) * a00 + Int(p10[k]) * a10 + Int(p01[k]) * a01 + Int(p11[k]) * a11
-                                    return UInt8(min(255, (p + a / 2) / a))
-                                }
-                                Self.blendPixel(row + c * 4, RGBA(channel(0), channel(1), channel(2), 255), alpha: alpha)
-                            }
+                            sampler.drawRow(base + (y * w + x0) * 4, top: top, bottom: bottom, fy: fy)
                         }
                     }
                 }
