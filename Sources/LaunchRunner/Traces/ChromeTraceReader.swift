@@ -17,7 +17,7 @@
 ///   writing early).
 public enum ChromeTraceReader {
     /// An event that makes a phase or a mark, as read.
-    private struct Event {
+    struct Event {
         var name: String?
         var ts: Double?
         var dur: Double?
@@ -27,7 +27,7 @@ public enum ChromeTraceReader {
     }
 
     /// A phase on one thread, in µs.
-    private struct Interval {
+    struct Interval {
         var name: String
         var start: Double
         var end: Double
@@ -36,7 +36,7 @@ public enum ChromeTraceReader {
     }
 
     /// A `B` or `E` event, in µs.
-    private struct Edge {
+    struct Edge {
         var begins: Bool
         var name: String
         var ts: Double
@@ -60,98 +60,50 @@ public enum ChromeTraceReader {
     ///   number of µs within ±10¹⁸, an `E` with no `B` open on its thread, events of one thread that
     ///   overlap without nesting, times that span more than the run, or a limit (docs/limits.md).
     public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
-        var json = TraceJSON(bytes)
-        func fail(_ reason: String, at offset: Int, event: Int? = nil) -> RunnerError {
-            let (line, column) = TraceJSON.position(of: offset, in: bytes)
-            return RunnerError.trace(source: file, line: line, column: column, event: event, reason: reason)
+        let source = ChromeTraceSource(bytes: bytes, file: file)
+        var events = try collect(source)
+        try pairBeginsWithEnds(&events, source)
+        let threads = events.threadOrder()
+        var timeline = TraceTimeline()
+        try nest(events, threads: threads, into: &timeline, source)
+        let base = events.firstTs ?? 0
+        if events.otherTimes.0 <= events.otherTimes.1 {
+            timeline.include((events.otherTimes.0 - base) / 1e6)
+            timeline.include((events.otherTimes.1 - base) / 1e6)
         }
-        // Per thread key: X intervals, B/E edges; marks; each thread's earliest time.
-        var intervals: [String: [Interval]] = [:]
-        var edges: [String: [Edge]] = [:]
-        var marks: [(name: String, ts: Double, thread: String)] = []
-        var threadIDs: [String: (pid: String, tid: String)] = [:]
-        var earliest: [String: (ts: Double, event: Int)] = [:]
-        var phaseEvents = 0, endEvents = 0
-        var otherTimes = (Double.infinity, -Double.infinity)
-        /// The first event's `ts`: times are kept relative to it.
-        var firstTs: Double?
-        var count = 0
-
-        do {
-            let bare: Bool
-            switch json.peek() {
-            case UInt8(ascii: "["):
-                bare = true
-            case UInt8(ascii: "{"):
-                bare = false
-                try json.openObject()
-                var found = false
-                while let key = try json.nextKey() {
-                    if key == "traceEvents", !found, try json.nextKind() == .array {
-                        found = true
-                        break
-                    }
-                    try json.skipValue()
-                }
-                guard found else {
-                    throw TraceJSON.Failure(offset: 0, reason: "no 'traceEvents' array: a Chrome trace is an object with 'traceEvents', or an array of events")
-                }
-            default:
-                throw json.failure("a Chrome trace is an object with 'traceEvents', or an array of events")
+        for mark in events.marks {
+            do {
+                try timeline.addMark(mark.name, time: (mark.ts - base) / 1e6, thread: threads.numbers[mark.thread]!)
+            } catch {
+                throw .trace(source: file, reason: error.reason)
             }
-            try json.openArray()
+        }
+        return try place(timeline, base: base, clock: clock, file: file)
+    }
+
+    /// Every event of the trace, collected per thread (docs/traces.md); nothing is nested yet.
+    private static func collect(_ source: ChromeTraceSource) throws(RunnerError) -> ChromeTraceEvents {
+        var json = TraceJSON(source.bytes)
+        var events = ChromeTraceEvents()
+        do {
+            let bare = try openEventArray(&json)
             while try json.nextElement(endOfInputCloses: bare) {
-                count += 1
-                let event = count
+                events.count += 1
+                let event = events.count
                 let offset = json.offset
                 guard try json.nextKind() == .object else {
-                    throw fail("an event must be a JSON object", at: offset, event: event)
+                    throw source.error("an event must be a JSON object", at: offset, event: event)
                 }
                 let (ph, e): (String, Event)
                 do {
                     (ph, e) = try parseEvent(&json)
                 } catch {
-                    throw fail(error.reason, at: error.offset, event: event)
+                    throw source.error(error.reason, at: error.offset, event: event)
                 }
-                func refuse(_ reason: String) -> RunnerError { fail(reason, at: offset, event: event) }
-                if let ts = e.ts {
-                    guard abs(ts) <= TraceLimits.chromeMicroseconds else { throw refuse("'ts' \(ts) is out of range (at most ±10¹⁸ µs)") }
-                    if firstTs == nil { firstTs = ts }
-                }
-                guard Self.usedPhases.contains(ph) else {
-                    // Other events (counters, async, samples) count only for where the run starts.
-                    if let ts = e.ts { otherTimes = (min(otherTimes.0, ts), max(otherTimes.1, ts)) }
-                    continue
-                }
-                guard let ts = e.ts else { throw refuse("a '\(ph)' event without 'ts'") }
-                if ph != "E" {
-                    guard let name = e.name, !name.isEmpty else { throw refuse("a '\(ph)' event without a name") }
-                    if threadIDs[e.thread] == nil { threadIDs[e.thread] = (e.pid, e.tid) }
-                    if earliest[e.thread].map({ ts < $0.ts }) ?? true { earliest[e.thread] = (ts, event) }
-                    if ph == "i" || ph == "I" || ph == "R" {
-                        guard marks.count < TraceLimits.marks else { throw refuse("more than \(TraceLimits.marks) marks in one run (the limit)") }
-                        marks.append((name, ts, e.thread))
-                        continue
-                    }
-                    guard phaseEvents < TraceLimits.phases else {
-                        throw refuse("more than \(TraceLimits.phases) phases in one run (the limit)")
-                    }
-                    phaseEvents += 1
-                    if ph == "X" {
-                        guard let dur = e.dur else { throw refuse("an 'X' event without 'dur'") }
-                        guard dur >= 0, dur <= TraceLimits.chromeMicroseconds else {
-                            throw refuse("'dur' \(dur) is out of range (0 to 10¹⁸ µs)")
-                        }
-                        intervals[e.thread, default: []].append(Interval(name: name, start: ts, end: ts + dur, event: event, offset: offset))
-                    } else {
-                        edges[e.thread, default: []].append(Edge(begins: true, name: name, ts: ts, event: event, offset: offset, pid: e.pid, tid: e.tid))
-                    }
-                } else {
-                    endEvents += 1
-                    guard endEvents <= TraceLimits.phases else {
-                        throw refuse("more than \(TraceLimits.phases) 'E' events: more than the phases one run may have, so some end nothing")
-                    }
-                    edges[e.thread, default: []].append(Edge(begins: false, name: "", ts: ts, event: event, offset: offset, pid: e.pid, tid: e.tid))
+                do {
+                    try events.add(ph, e, event: event, offset: offset)
+                } catch {
+                    throw source.error(error.reason, at: offset, event: event)
                 }
             }
             if !bare {
@@ -159,17 +111,46 @@ public enum ChromeTraceReader {
             }
             try json.expectEnd()
         } catch let failure as TraceJSON.Failure {
-            throw fail(failure.reason, at: failure.offset)
+            throw source.error(failure.reason, at: failure.offset)
         } catch let error as RunnerError {
             throw error
         } catch {
-            throw .trace(source: file, reason: "\(error)")
+            throw .trace(source: source.file, reason: "\(error)")
         }
+        return events
+    }
 
-        let base = firstTs ?? 0
-        // B/E pairs, per thread, matched in time order (file order for equal times); the threads
-        // in the order of their first B or E, so that the first unbalanced one is reported.
-        for (thread, list) in edges.sorted(by: { $0.value[0].event < $1.value[0].event }) {
+    /// Opens the array of events: the document itself (a bare array: `true`), or its `traceEvents`.
+    private static func openEventArray(_ json: inout TraceJSON) throws(TraceJSON.Failure) -> Bool {
+        let bare: Bool
+        switch json.peek() {
+        case UInt8(ascii: "["):
+            bare = true
+        case UInt8(ascii: "{"):
+            bare = false
+            try json.openObject()
+            var found = false
+            while let key = try json.nextKey() {
+                if key == "traceEvents", !found, try json.nextKind() == .array {
+                    found = true
+                    break
+                }
+                try json.skipValue()
+            }
+            guard found else {
+                throw TraceJSON.Failure(offset: 0, reason: "no 'traceEvents' array: a Chrome trace is an object with 'traceEvents', or an array of events")
+            }
+        default:
+            throw json.failure("a Chrome trace is an object with 'traceEvents', or an array of events")
+        }
+        try json.openArray()
+        return bare
+    }
+
+    /// B/E pairs, per thread, matched in time order (file order for equal times) into intervals;
+    /// the threads in the order of their first B or E, so that the first unbalanced one is reported.
+    private static func pairBeginsWithEnds(_ events: inout ChromeTraceEvents, _ source: ChromeTraceSource) throws(RunnerError) {
+        for (thread, list) in events.edges.sorted(by: { $0.value[0].event < $1.value[0].event }) {
             let sorted = list.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
             var open: [Edge] = []
             for edge in sorted {
@@ -178,30 +159,27 @@ public enum ChromeTraceReader {
                     continue
                 }
                 guard let begin = open.popLast() else {
-                    throw fail(
+                    throw source.error(
                         "an 'E' event with no 'B' event open on its thread (pid \(shown(edge.pid)), tid \(shown(edge.tid))) at that time",
                         at: edge.offset, event: edge.event)
                 }
-                intervals[thread, default: []].append(Interval(name: begin.name, start: begin.ts, end: edge.ts, event: begin.event, offset: begin.offset))
+                events.intervals[thread, default: []].append(
+                    Interval(name: begin.name, start: begin.ts, end: edge.ts, event: begin.event, offset: begin.offset))
             }
             for begin in open {
-                intervals[thread, default: []].append(Interval(name: begin.name, start: begin.ts, end: .infinity, event: begin.event, offset: begin.offset))
+                events.intervals[thread, default: []].append(
+                    Interval(name: begin.name, start: begin.ts, end: .infinity, event: begin.event, offset: begin.offset))
             }
         }
+    }
 
-        // Threads: the main thread first, then by earliest event.
-        let ordered = earliest.sorted { ($0.value.ts, $0.value.event) < ($1.value.ts, $1.value.event) }.map(\.key)
-        let isMain = { (key: String) in threadIDs[key].map { $0.pid == $0.tid } ?? false }
-        let firstPid = ordered.first.flatMap { threadIDs[$0]?.pid }
-        let main = ordered.first { isMain($0) && threadIDs[$0]?.pid == firstPid } ?? ordered.first(where: isMain) ?? ordered.first
-        let threads = (main.map { [$0] } ?? []) + ordered.filter { $0 != main }
-        var numbers: [String: Int] = [:]
-        for (number, key) in threads.enumerated() { numbers[key] = number }
-
-        // Nesting by containment, per thread: longer first among equal starts, then file order.
-        var timeline = TraceTimeline()
-        for key in threads {
-            guard var list = intervals[key] else { continue }
+    /// Nesting by containment, per thread: longer first among equal starts, then file order.
+    private static func nest(
+        _ events: ChromeTraceEvents, threads: ChromeTraceEvents.Threads, into timeline: inout TraceTimeline, _ source: ChromeTraceSource
+    ) throws(RunnerError) {
+        let base = events.firstTs ?? 0
+        for key in threads.order {
+            guard var list = events.intervals[key] else { continue }
             list.sort { ($0.start, -$0.end, $0.event) < ($1.start, -$1.end, $1.event) }
             var stack: [(index: Int, interval: Interval)] = []
             for var interval in list {
@@ -209,7 +187,7 @@ public enum ChromeTraceReader {
                 // Inside its parent, a phase never ended ends with it; one that ends later must be rounding.
                 if let top = stack.last, interval.end > top.interval.end {
                     guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
-                        throw fail(
+                        throw source.error(
                             "'\(RunnerError.clip(interval.name))' overlaps '\(RunnerError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
                             at: interval.offset, event: interval.event)
                     }
@@ -217,25 +195,19 @@ public enum ChromeTraceReader {
                 }
                 do {
                     let index = try timeline.add(
-                        interval.name, thread: numbers[key]!, start: (interval.start - base) / 1e6,
+                        interval.name, thread: threads.numbers[key]!, start: (interval.start - base) / 1e6,
                         end: (interval.end - base) / 1e6, parent: stack.last?.index, origin: interval.event)
                     stack.append((index, interval))
                 } catch {
-                    throw fail(error.reason, at: interval.offset, event: interval.event)
+                    throw source.error(error.reason, at: interval.offset, event: interval.event)
                 }
             }
         }
-        if otherTimes.0 <= otherTimes.1 {
-            timeline.include((otherTimes.0 - base) / 1e6)
-            timeline.include((otherTimes.1 - base) / 1e6)
-        }
-        for mark in marks {
-            do {
-                try timeline.addMark(mark.name, time: (mark.ts - base) / 1e6, thread: numbers[mark.thread]!)
-            } catch {
-                throw .trace(source: file, reason: error.reason)
-            }
-        }
+    }
+
+    /// The timeline placed in the run: its times (µs from the first event's `base`) taken as
+    /// `CLOCK_MONOTONIC`, the wall clock, or the earliest at the spawn.
+    private static func place(_ timeline: TraceTimeline, base: Double, clock: SpawnClock, file: String) throws(RunnerError) -> TraceReading {
         do {
             // Times are taken from the first event's (µs), so that seconds keep their sub-µs digits.
             let candidates: [(TraceAnchor, Double)] = [
@@ -288,7 +260,7 @@ public enum ChromeTraceReader {
     }
 
     /// A pid or tid as read (a string id is kept with a leading `"`), for messages.
-    private static func shown(_ id: String) -> String {
+    static func shown(_ id: String) -> String {
         id.isEmpty ? "none" : id.hasPrefix("\"") ? id + "\"" : id
     }
 }
