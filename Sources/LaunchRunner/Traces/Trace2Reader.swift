@@ -17,7 +17,7 @@ public enum Trace2Reader {
     typealias Bytes = ArraySlice<UInt8>
 
     /// The events that begin, end or close phases; the others only count for placing the run.
-    private enum Kind {
+    enum Kind {
         case regionEnter, regionLeave, childStart, childExit, processEnd, other
 
         init(_ name: Bytes) {
@@ -33,7 +33,7 @@ public enum Trace2Reader {
     }
 
     /// The fields of one line that the reader uses, as slices of the file (no copies).
-    private struct Event {
+    struct Event {
         var kind = Kind.other
         var name: Bytes = []
         var sid: Bytes?
@@ -48,13 +48,13 @@ public enum Trace2Reader {
     }
 
     /// A thread of a process (by its number, in the order processes first appear).
-    private struct ThreadKey: Hashable {
+    struct ThreadKey: Hashable {
         var process: Int
         var name: Bytes
     }
 
     /// A region open on a thread.
-    private struct OpenRegion {
+    struct OpenRegion {
         var phase: Int
         var nesting: Int
         var category: Bytes?
@@ -62,7 +62,7 @@ public enum Trace2Reader {
     }
 
     /// A child process, as its parent reported it.
-    private struct Child {
+    struct Child {
         var phase: Int
         var pid: Int?
         var exited: Bool
@@ -80,20 +80,7 @@ public enum Trace2Reader {
     ///   regions open, a `child_exit` of a child that never started, an end before its start, a file
     ///   with no events, times that do not fit in the run, or a limit (docs/limits.md).
     public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
-        var timeline = TraceTimeline()
-        var processes: [Bytes: Int] = [:]
-        var sids: [Bytes] = []
-        /// Thread identities: a thread of a process, or a child process's lifetime (process -1).
-        var threads: [ThreadKey: Int] = [:]
-        var processOfThread: [Int] = []
-        var stacks: [Int: [OpenRegion]] = [:]
-        /// By `process << 32 | child_id`.
-        var children: [Int: Child] = [:]
-        /// The latest exit, atexit or signal time of each process.
-        var processEnds: [Int: Double] = [:]
-        var base: Int64?
-        var events = 0
-
+        var trace = Trace2Events()
         var lineNumber = 0
         var lineStart = 0
         while lineStart < bytes.count {
@@ -112,144 +99,29 @@ public enum Trace2Reader {
             } catch {
                 throw fail(error.reason, at: error.offset)
             }
-            events += 1
-            // Every time must be valid; those of events without phases count when placing the run.
-            var time: Double?
-            if let timeText = e.time {
-                guard let micros = UTCTimestamp.microseconds(timeText) else {
-                    throw fail("'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(RunnerError.clip(text(timeText)))'")
-                }
-                if base == nil { base = micros }
-                time = Double(micros - base!) / 1e6
-            }
-            var process: Int?
-            if let sid = e.sid {
-                if let known = processes[sid] {
-                    process = known
-                } else {
-                    process = sids.count
-                    processes[sid] = sids.count
-                    sids.append(sid)
-                }
-            }
-            guard e.kind != .other else {
-                if let time { timeline.include(time) }
-                continue
-            }
-            guard let process, let threadName = e.thread, let time else {
-                throw fail("a \(text(e.name)) event needs 'sid', 'thread' and 'time' (launchprof sets GIT_TRACE2_EVENT_BRIEF=false so that git writes them)")
-            }
-            let key = ThreadKey(process: process, name: threadName)
-            let thread: Int
-            if let known = threads[key] {
-                thread = known
-            } else {
-                thread = processOfThread.count
-                threads[key] = thread
-                processOfThread.append(process)
-            }
-            /// `thread main of process <sid>`, for messages.
-            func place() -> String { "thread \(text(threadName)) of process \(text(sids[process]))" }
-
-            switch e.kind {
-            case .regionEnter:
-                guard let nesting = e.nesting else { throw fail("region_enter without 'nesting'") }
-                // The count and the innermost only: a copy of the stack held across the append below
-                // would copy it on every region_enter.
-                let open = stacks[thread]?.count ?? 0, parent = stacks[thread]?.last?.phase
-                guard nesting == open + 1 else {
-                    throw fail(
-                        "region_enter of \(regionName(e.label, e.category)) at nesting \(nesting), but \(open) region\(open == 1 ? " is" : "s are") open on \(place()) (expected nesting \(open + 1))"
-                    )
-                }
-                do {
-                    let phase = try timeline.add(regionName(e.label, e.category), thread: thread, start: time, parent: parent, origin: line)
-                    stacks[thread, default: []].append(OpenRegion(phase: phase, nesting: nesting, category: e.category, label: e.label))
-                } catch {
-                    throw fail(error.reason)
-                }
-            case .regionLeave:
-                guard let nesting = e.nesting else { throw fail("region_leave without 'nesting'") }
-                guard let open = stacks[thread]?.last else {
-                    throw fail("region_leave of \(regionName(e.label, e.category)), but no region is open on \(place())")
-                }
-                guard open.nesting == nesting, open.category == e.category, open.label == e.label else {
-                    throw fail(
-                        "region_leave of \(regionName(e.label, e.category)) at nesting \(nesting), but \(timeline.phases[open.phase].name) at nesting \(open.nesting) is the region open on \(place())"
-                    )
-                }
-                guard time >= timeline.phases[open.phase].start else {
-                    throw fail("region_leave of \(regionName(e.label, e.category)) is earlier than its region_enter (did the wall clock go back?)")
-                }
-                timeline.end(open.phase, at: time)
-                stacks[thread]!.removeLast()
-            case .childStart:
-                guard let id = e.childID else { throw fail("child_start without 'child_id'") }
-                guard children[process << 32 | id] == nil else {
-                    throw fail("child_start of child \(id) of process \(text(sids[process])), which had started already")
-                }
-                let lifetime = processOfThread.count
-                processOfThread.append(-1)
-                do {
-                    let phase = try timeline.add("child: " + (e.argv ?? "?"), thread: lifetime, start: time, parent: nil, origin: line)
-                    children[process << 32 | id] = Child(phase: phase, pid: nil, exited: false)
-                } catch {
-                    throw fail(error.reason)
-                }
-            case .childExit:
-                guard let id = e.childID else { throw fail("child_exit without 'child_id'") }
-                guard let child = children[process << 32 | id], !child.exited else {
-                    let started = children[process << 32 | id] != nil
-                    throw fail("child_exit of child \(id) of process \(text(sids[process])), which \(started ? "had exited already" : "never started")")
-                }
-                guard time >= timeline.phases[child.phase].start else {
-                    throw fail("child_exit of child \(id) is earlier than its child_start (did the wall clock go back?)")
-                }
-                timeline.end(child.phase, at: time)
-                children[process << 32 | id] = Child(phase: child.phase, pid: e.pid, exited: true)
-            case .processEnd:
-                processEnds[process] = max(processEnds[process] ?? -.infinity, time)
-                timeline.include(time)
-            case .other:
-                break
+            do {
+                try trace.add(e, line: line)
+            } catch {
+                throw fail(error.reason)
             }
         }
-        guard events > 0 else {
+        guard trace.events > 0 else {
             throw .trace(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
         }
-        guard let base, !timeline.phases.isEmpty else {
+        guard let base = trace.base, !trace.timeline.phases.isEmpty else {
             // Events, but none that makes a phase (`git --version`): no phases.
             return TraceReading(phases: [], marks: [], stderr: [], anchor: .wallClock)
         }
-
-        // A child git process: `<parent sid>/<its own sid>`, which ends with `-P<pid in hex>`; its
-        // parent's child_exit names the pid.
-        var byPid: [Int: Child] = [:]
-        for (key, child) in children.sorted(by: { $0.value.phase < $1.value.phase }) {
-            let parent = key >> 32
-            if let pid = child.pid, pid > 0, byPid[parent << 32 | pid] == nil { byPid[parent << 32 | pid] = child }
-        }
-        var adoptions: [Int: Int] = [:]
-        var childEnds: [Int: Double] = [:]
-        for (process, sid) in sids.enumerated() {
-            guard let slash = sid.lastIndex(of: UInt8(ascii: "/")), let parent = processes[sid[..<slash]],
-                let pid = pidOfSid(sid[(slash + 1)...]), let child = byPid[parent << 32 | pid]
-            else { continue }
-            if let main = threads[ThreadKey(process: process, name: Array("main".utf8)[...])] { adoptions[main] = child.phase }
-            childEnds[process] = timeline.phases[child.phase].end
-        }
-        // Regions still open end with their process.
-        for (thread, stack) in stacks where !stack.isEmpty {
-            let process = processOfThread[thread]
-            let end = processEnds[process] ?? childEnds[process] ?? .infinity
-            for region in stack { timeline.end(region.phase, at: max(end, timeline.phases[region.phase].start)) }
-        }
         do {
-            try timeline.adopt(adoptions)
+            try trace.finish()
         } catch {
             throw .trace(source: file, reason: error.reason)
         }
-        timeline.renumberThreads(first: threads[ThreadKey(process: 0, name: Array("main".utf8)[...])] ?? -1)
+        return try place(trace.timeline, base: base, clock: clock, file: file)
+    }
+
+    /// The timeline placed in the run with the wall clock read at the spawn.
+    private static func place(_ timeline: TraceTimeline, base: Int64, clock: SpawnClock, file: String) throws(RunnerError) -> TraceReading {
         do {
             // The spawn on the trace's clock, in whole µs from the first event: exact, where subtracting
             // seconds since 1970 as doubles would lose a tenth of a µs.
@@ -305,7 +177,7 @@ public enum Trace2Reader {
     }
 
     /// `<label> (<category>)`, as the report names the region.
-    private static func regionName(_ label: Bytes?, _ category: Bytes?) -> String {
+    static func regionName(_ label: Bytes?, _ category: Bytes?) -> String {
         switch (label.map(text), category.map(text)) {
         case let (label?, category?) where !label.isEmpty && !category.isEmpty: "\(label) (\(category))"
         case let (label?, _) where !label.isEmpty: label
@@ -322,7 +194,7 @@ public enum Trace2Reader {
         return Int(String(decoding: hex, as: UTF8.self), radix: 16)
     }
 
-    private static func text(_ bytes: Bytes) -> String {
+    static func text(_ bytes: Bytes) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 }
