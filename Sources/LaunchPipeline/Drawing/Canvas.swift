@@ -312,13 +312,7 @@ public struct Canvas: Sendable {
             } else {
                 let d = p.load(as: UInt32.self)
                 if d >= 0xFF00_0000 {
-                    // Two channels per multiply; the alpha lane is 255 on both sides, so it stays 255.
-                    let keep = 255 - a
-                    var rb = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                    var ga = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
-                    rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                    ga = ((ga &+ ((ga >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                    p.storeBytes(of: rb | (ga << 8), as: UInt32.self)
+                    p.storeBytes(of: OpaqueSource(s).blend(onto: d, alpha: a), as: UInt32.self)
                 } else {
                     blendTranslucent(p, r: Int(s & 0xFF), g: Int((s >> 8) & 0xFF), b: Int((s >> 16) & 0xFF), alpha: Int(a))
                 }
@@ -382,6 +376,15 @@ public struct Canvas: Sendable {
             rb = UInt32(color.r) | UInt32(color.b) << 16
             ga = UInt32(color.g) | 0x00FF_0000
             packed = UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000
+        }
+
+        /// The pixel `s` (red in its low byte; its alpha ignored) as an opaque source: two channels
+        /// per multiply, the alpha lane 255 on both sides, so it stays 255.
+        @inline(__always)
+        init(_ s: UInt32) {
+            rb = s & 0x00FF_00FF
+            ga = ((s >> 8) & 0xFF) | 0x00FF_0000
+            packed = s | 0xFF00_0000
         }
 
         /// Source-over at `alpha` (1…254) onto the opaque pixel `d`: each channel

@@ -209,12 +209,7 @@ struct ImageRowSampler {
         guard alpha > 0 else { return }
         let d = p.load(as: UInt32.self)
         if d >= 0xFF00_0000, alpha < 255 {
-            let keep = UInt32(255 - alpha), a = UInt32(alpha)
-            var x = (s & 0x00FF_00FF) &* a &+ (d & 0x00FF_00FF) &* keep &+ 0x0080_0080
-            var y = (((s >> 8) & 0xFF) | 0x00FF_0000) &* a &+ ((d >> 8) & 0x00FF_00FF) &* keep &+ 0x0080_0080
-            x = ((x &+ ((x >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-            y = ((y &+ ((y >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-            p.storeBytes(of: x | (y << 8), as: UInt32.self)
+            p.storeBytes(of: Canvas.OpaqueSource(s).blend(onto: d, alpha: UInt32(alpha)), as: UInt32.self)
         } else {
             Canvas.blendPixel(p, RGBA(UInt8(s & 0xFF), UInt8((s >> 8) & 0xFF), UInt8((s >> 16) & 0xFF), 255), alpha: alpha)
         }
