@@ -41,8 +41,7 @@ public enum ImportTimeReader {
     public static func read(stderr: [UInt8], clock: SpawnClock) throws(RunnerError) -> TraceReading {
         var kept: [UInt8] = []
         kept.reserveCapacity(stderr.count)
-        var nodes: [Node] = []
-        var unclaimed: [Int] = []
+        var tree = ImportTree()
         var headers = 0
         var lineNumber = 0
         var lineStart = 0
@@ -82,71 +81,23 @@ public enum ImportTimeReader {
                     }
                     throw fail(error.reason)
                 }
-                guard nodes.count < TraceLimits.phases else {
-                    throw fail("more than \(TraceLimits.phases) imports in one run (the phase limit)")
+                do {
+                    try tree.add(parsed, line: lineNumber)
+                } catch {
+                    throw fail(error.reason)
                 }
-                var children: [Int] = []
-                while let top = unclaimed.last, nodes[top].level > parsed.level {
-                    guard nodes[top].level == parsed.level + 1 else {
-                        throw fail(
-                            "the import of \(parsed.module) at level \(parsed.level) finishes right after one at level \(nodes[top].level), with none at level \(parsed.level + 1) between: a line of the interpreter's output is missing, or imports ran in several threads"
-                        )
-                    }
-                    children.append(unclaimed.removeLast())
-                }
-                children.reverse()
-                var span = 0, height = 0
-                for child in children {
-                    span += nodes[child].span
-                    height = max(height, nodes[child].height)
-                }
-                guard height < TraceLimits.depth else {
-                    throw fail("imports nested more than \(TraceLimits.depth) deep (the phase nesting limit)")
-                }
-                nodes.append(
-                    Node(
-                        module: parsed.module, level: parsed.level, span: max(parsed.cumulative, span),
-                        height: height + 1, children: children, line: lineNumber))
-                unclaimed.append(nodes.count - 1)
             }
             // What the program wrote before the marker on the same line stays in its output.
             if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
         }
-        guard !nodes.isEmpty else {
+        guard !tree.nodes.isEmpty else {
             throw .trace(
                 source: source,
                 reason:
                     "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
             )
         }
-        // Lay out: imports left unclaimed (the top level, and any whose parent never finished because
-        // the process ended first) end to end from the spawn; children from their parent's start.
-        var timeline = TraceTimeline()
-        var pending: [(node: Int, start: Int, parent: Int?)] = []
-        var start = 0
-        for root in unclaimed {
-            pending.append((root, start, nil))
-            start += nodes[root].span
-        }
-        pending.reverse()
-        while let (index, start, parent) = pending.popLast() {
-            let node = nodes[index]
-            let phase: Int
-            do {
-                phase = try timeline.add(
-                    "import " + node.module, thread: 0, start: Double(start) / 1e6,
-                    end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
-            } catch {
-                throw .trace(source: source, line: node.line, reason: error.reason)
-            }
-            // Pushed last child first, so that the first is laid out next.
-            var childEnd = start
-            for child in node.children { childEnd += nodes[child].span }
-            for child in node.children.reversed() {
-                childEnd -= nodes[child].span
-                pending.append((child, childEnd, phase))
-            }
-        }
+        let timeline = try tree.laidOut()
         do {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
             return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
@@ -154,6 +105,75 @@ public enum ImportTimeReader {
             throw .trace(
                 source: source,
                 reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
+        }
+    }
+
+    /// The imports read so far: each finished import claims the deeper ones printed just before it.
+    private struct ImportTree {
+        var nodes: [Node] = []
+        /// Imports whose parent has not finished (yet), in the order they finished.
+        var unclaimed: [Int] = []
+
+        /// Adds the import `parsed` (read on line `line`), with the imports one level deeper that
+        /// finished just before it as its children.
+        mutating func add(_ parsed: Entry, line: Int) throws(NotAnEntry) {
+            guard nodes.count < TraceLimits.phases else {
+                throw NotAnEntry(reason: "more than \(TraceLimits.phases) imports in one run (the phase limit)")
+            }
+            var children: [Int] = []
+            while let top = unclaimed.last, nodes[top].level > parsed.level {
+                guard nodes[top].level == parsed.level + 1 else {
+                    throw NotAnEntry(
+                        reason:
+                            "the import of \(parsed.module) at level \(parsed.level) finishes right after one at level \(nodes[top].level), with none at level \(parsed.level + 1) between: a line of the interpreter's output is missing, or imports ran in several threads"
+                    )
+                }
+                children.append(unclaimed.removeLast())
+            }
+            children.reverse()
+            var span = 0, height = 0
+            for child in children {
+                span += nodes[child].span
+                height = max(height, nodes[child].height)
+            }
+            guard height < TraceLimits.depth else {
+                throw NotAnEntry(reason: "imports nested more than \(TraceLimits.depth) deep (the phase nesting limit)")
+            }
+            nodes.append(
+                Node(module: parsed.module, level: parsed.level, span: max(parsed.cumulative, span), height: height + 1, children: children, line: line))
+            unclaimed.append(nodes.count - 1)
+        }
+
+        /// Lays out: imports left unclaimed (the top level, and any whose parent never finished because
+        /// the process ended first) end to end from the spawn; children from their parent's start.
+        func laidOut() throws(RunnerError) -> TraceTimeline {
+            var timeline = TraceTimeline()
+            var pending: [(node: Int, start: Int, parent: Int?)] = []
+            var start = 0
+            for root in unclaimed {
+                pending.append((root, start, nil))
+                start += nodes[root].span
+            }
+            pending.reverse()
+            while let (index, start, parent) = pending.popLast() {
+                let node = nodes[index]
+                let phase: Int
+                do {
+                    phase = try timeline.add(
+                        "import " + node.module, thread: 0, start: Double(start) / 1e6,
+                        end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
+                } catch {
+                    throw .trace(source: ImportTimeReader.source, line: node.line, reason: error.reason)
+                }
+                // Pushed last child first, so that the first is laid out next.
+                var childEnd = start
+                for child in node.children { childEnd += nodes[child].span }
+                for child in node.children.reversed() {
+                    childEnd -= nodes[child].span
+                    pending.append((child, childEnd, phase))
+                }
+            }
+            return timeline
         }
     }
 
