@@ -20,69 +20,110 @@ public struct SVGTimelineExporter: ResultExporter {
 
     public func render(_ result: LaunchResult) throws -> String {
         guard let run = try selectRun(result, run) else { throw ExportError("the result has no runs to draw") }
-        let critical = Set(PhaseAnalysis.criticalPath(run))
-        let span = Self.span(run.phases.map(\.end) + [run.total] + run.marks.map(\.time))
-        let plotWidth = Self.width - Self.left - Self.right
+        let scale = TimeScale(span: Self.span(run.phases.map(\.end) + [run.total] + run.marks.map(\.time)))
+        let rows = phaseRows(run, scale)
+        let axis = axisLines(scale, bottom: rows.bottom)
+        let marks = markLines(run, scale, bottom: rows.bottom)
+        let (legend, footer) = legendLines(run, rows)
+        return document(
+            title: title(result, run), subtitle: "\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os); \(result.date)",
+            height: footer + 16, axis: axis, body: rows.lines, marks: marks, legend: legend)
+    }
+
+    /// Seconds to x on the canvas.
+    struct TimeScale {
+        let span: Double
+        let plotWidth = SVGTimelineExporter.width - SVGTimelineExporter.left - SVGTimelineExporter.right
+
         /// The x of `seconds`, kept on the canvas (a time outside 0…span, or not finite, is drawn at the edge).
         func x(_ seconds: Double) -> Double {
-            guard seconds.isFinite else { return seconds > 0 ? Self.left + plotWidth : Self.left }
-            return Self.left + min(max(seconds / span, 0), 1) * plotWidth
+            guard seconds.isFinite else { return seconds > 0 ? SVGTimelineExporter.left + plotWidth : SVGTimelineExporter.left }
+            return SVGTimelineExporter.left + min(max(seconds / span, 0), 1) * plotWidth
         }
+    }
 
-        var body: [String] = []
+    /// The phase rows drawn, lane by lane, and where they end.
+    struct PhaseRows {
+        var lines: [String] = []
+        var bottom = 0.0
+        var lanes: [(thread: Int, indices: [Int])] = []
+        var drawn = 0
+        var lanesDrawn = 0
+    }
+
+    /// One lane per thread, one row and bar per phase: each lane's phases gathered in one pass
+    /// (walking every phase once per thread was quadratic), and at most `maximumRows` drawn: a
+    /// picture cannot show 100,000 rows.
+    func phaseRows(_ run: RunRecord, _ scale: TimeScale) -> PhaseRows {
+        let critical = Set(PhaseAnalysis.criticalPath(run))
+        var rows = PhaseRows(lanes: Self.lanes(run.phases))
         var y = Self.top
-        // Each lane's phases gathered in one pass (walking every phase once per thread was quadratic),
-        // and at most `maximumRows` drawn: a picture cannot show 100,000 rows.
-        let lanes = Self.lanes(run.phases)
-        var drawn = 0, lanesDrawn = 0
-        for (thread, indices) in lanes where drawn < Self.maximumRows {
-            lanesDrawn += 1
-            body.append(#"<text x="\#(f(Self.left))" y="\#(f(y + 12))" class="lane">\#(thread == 0 ? "main thread" : "thread \(thread)")</text>"#)
+        for (thread, indices) in rows.lanes where rows.drawn < Self.maximumRows {
+            rows.lanesDrawn += 1
+            rows.lines.append(#"<text x="\#(f(Self.left))" y="\#(f(y + 12))" class="lane">\#(thread == 0 ? "main thread" : "thread \(thread)")</text>"#)
             y += 18
-            for i in indices.prefix(Self.maximumRows - drawn) {
-                let phase = run.phases[i]
-                drawn += 1
-                let x0 = x(phase.start), w = max(1, x(phase.end) - x0)
-                let kind = phase.kind?.rawValue ?? ""
-                let fill = phase.name == "process start" && phase.depth == 0 ? "#b7c2c9" : (Self.colors[kind] ?? Self.colors[""]!)
-                let stroke = critical.contains(i) ? ##" stroke="#c62828" stroke-width="2.5""## : ""
-                let opacity = phase.afterLaunch ? #" fill-opacity="0.45""# : ""
-                let label = "\(phase.name) \(Self.duration(phase.duration))" + (phase.afterLaunch ? " (after launch)" : "")
-                let labelWidth = Double(label.count) * 6.4
-                let (lx, anchor) = x0 + w + 6 + labelWidth <= Self.width - 4 ? (x0 + w + 6, "start") : (x0 - 6, "end")
-                let indent = String(repeating: "  ", count: phase.depth)
-                // The system's share in the hover title, when recorded (docs/counters.md).
-                let counters =
-                    phase.counters.flatMap { CountersFormat.text([$0], blocked: [$0.blocked(duration: phase.duration)], digits: 3) }.map { " " + $0 } ?? ""
-                body.append(
-                    #"<g><title>\#(escape(indent + phase.name)): start \#(Self.duration(phase.start)), duration \#(Self.duration(phase.duration))\#(escape(counters))</title>"#
-                        + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
-                        + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#)
+            for i in indices.prefix(Self.maximumRows - rows.drawn) {
+                rows.drawn += 1
+                rows.lines.append(phaseRow(run.phases[i], critical: critical.contains(i), y: y, scale))
                 y += Self.rowHeight
             }
             y += Self.laneGap - Self.rowHeight / 2
         }
-        let bottom = y
+        rows.bottom = y
+        return rows
+    }
+
+    /// A phase's bar and label at `y`, with a tooltip.
+    func phaseRow(_ phase: PhaseRecord, critical: Bool, y: Double, _ scale: TimeScale) -> String {
+        let x0 = scale.x(phase.start), w = max(1, scale.x(phase.end) - x0)
+        let kind = phase.kind?.rawValue ?? ""
+        let fill = phase.name == "process start" && phase.depth == 0 ? "#b7c2c9" : (Self.colors[kind] ?? Self.colors[""]!)
+        let stroke = critical ? ##" stroke="#c62828" stroke-width="2.5""## : ""
+        let opacity = phase.afterLaunch ? #" fill-opacity="0.45""# : ""
+        let label = "\(phase.name) \(Self.duration(phase.duration))" + (phase.afterLaunch ? " (after launch)" : "")
+        let labelWidth = Double(label.count) * 6.4
+        let (lx, anchor) = x0 + w + 6 + labelWidth <= Self.width - 4 ? (x0 + w + 6, "start") : (x0 - 6, "end")
+        let indent = String(repeating: "  ", count: phase.depth)
+        // The system's share in the hover title, when recorded (docs/counters.md).
+        let counters =
+            phase.counters.flatMap { CountersFormat.text([$0], blocked: [$0.blocked(duration: phase.duration)], digits: 3) }.map { " " + $0 } ?? ""
+        return #"<g><title>\#(escape(indent + phase.name)): start \#(Self.duration(phase.start)), duration \#(Self.duration(phase.duration))\#(escape(counters))</title>"#
+            + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
+            + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#
+    }
+
+    /// The time axis: a grid line and a label per tick, down to `bottom`.
+    func axisLines(_ scale: TimeScale, bottom: Double) -> [String] {
         var axis: [String] = []
-        let step = Self.tickStep(span)
+        let step = Self.tickStep(scale.span)
         for i in 0...Self.maxTicks {
             let tick = Double(i) * step
-            guard tick <= span + step * 1e-9 else { break }
-            let tx = x(tick)
+            guard tick <= scale.span + step * 1e-9 else { break }
+            let tx = scale.x(tick)
             axis.append(#"<line x1="\#(f(tx))" y1="\#(f(Self.top - 8))" x2="\#(f(tx))" y2="\#(f(bottom))" class="grid"/>"#)
             axis.append(#"<text x="\#(f(tx))" y="\#(f(Self.top - 12))" text-anchor="middle" class="tick">\#(Self.duration(tick))</text>"#)
         }
+        return axis
+    }
+
+    /// The end of the launch and each mark, as vertical lines with labels.
+    func markLines(_ run: RunRecord, _ scale: TimeScale, bottom: Double) -> [String] {
         var marks: [String] = []
-        let totalX = x(run.total)
+        let totalX = scale.x(run.total)
         marks.append(#"<line x1="\#(f(totalX))" y1="\#(f(Self.top - 8))" x2="\#(f(totalX))" y2="\#(f(bottom))" class="total"/>"#)
         marks.append(
             #"<text x="\#(f(totalX - 4))" y="\#(f(bottom + 14))" text-anchor="end" class="marklabel">launched \#(Self.duration(run.total))</text>"#)
         for mark in run.marks {
-            let mx = x(mark.time)
+            let mx = scale.x(mark.time)
             marks.append(#"<line x1="\#(f(mx))" y1="\#(f(Self.top - 8))" x2="\#(f(mx))" y2="\#(f(bottom))" class="mark"/>"#)
             marks.append(#"<text x="\#(f(mx + 4))" y="\#(f(bottom + 14))" class="marklabel">\#(escape(mark.name)) \#(Self.duration(mark.time))</text>"#)
         }
-        var footer = bottom + 36
+        return marks
+    }
+
+    /// The legend of colours, then what was left out and what was deferred; and the last line's y.
+    func legendLines(_ run: RunRecord, _ rows: PhaseRows) -> ([String], footer: Double) {
+        var footer = rows.bottom + 36
         var legend: [String] = []
         var lx = Self.left
         for (name, kind) in [("pre-main", "pre"), ("cpu", "cpu"), ("io", "io"), ("decode", "decode"), ("draw", "draw")] {
@@ -95,11 +136,12 @@ public struct SVGTimelineExporter: ResultExporter {
         legend.append(
             ##"<rect x="\##(f(lx))" y="\##(f(footer - 10))" width="12" height="12" rx="2" fill="none" stroke="#c62828" stroke-width="2.5"/><text x="\##(f(lx + 18))" y="\##(f(footer))" class="legend">critical path</text>"##
         )
-        if drawn < run.phases.count {
+        if rows.drawn < run.phases.count {
             footer += 20
-            let threadsLeft = lanes.count - lanesDrawn + (drawn < lanes.prefix(lanesDrawn).reduce(0) { $0 + $1.indices.count } ? 1 : 0)
+            let drawnOfLanesDrawn = rows.lanes.prefix(rows.lanesDrawn).reduce(0) { $0 + $1.indices.count }
+            let threadsLeft = rows.lanes.count - rows.lanesDrawn + (rows.drawn < drawnOfLanesDrawn ? 1 : 0)
             legend.append(
-                #"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">\#(run.phases.count - drawn) more phases on \#(threadsLeft) threads not drawn (the timeline draws the first \#(Self.maximumRows); the JSON, CSV and Chrome trace hold them all)</text>"#
+                #"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">\#(run.phases.count - rows.drawn) more phases on \#(threadsLeft) threads not drawn (the timeline draws the first \#(Self.maximumRows); the JSON, CSV and Chrome trace hold them all)</text>"#
             )
         }
         if !run.deferred.isEmpty {
@@ -108,13 +150,20 @@ public struct SVGTimelineExporter: ResultExporter {
                 #"<text x="\#(f(Self.left))" y="\#(f(footer))" class="legend">deferred (lazy, not run at launch): \#(escape(run.deferred.joined(separator: ", ")))</text>"#
             )
         }
-        let height = footer + 16
+        return (legend, footer)
+    }
+
+    /// `launchprof: default, run 3 (the median of 5 runs), total 1.23 s, emulating iphone-3gs`.
+    func title(_ result: LaunchResult, _ run: RunRecord) -> String {
         var title = "launchprof: \(result.manifest.name), run \(run.index)"
         if result.runs.count > 1 { title += self.run == nil ? " (the median of \(result.runs.count) runs)" : " of \(result.runs.count)" }
         title += ", total \(Self.duration(run.total))"
         if let tier = result.configuration?.tier { title += ", emulating \(tier.name)" }
-        let subtitle = "\(result.host.cpuModel), \(result.host.cores) cores, \(result.host.os); \(result.date)"
+        return title
+    }
 
+    /// The SVG document around its parts.
+    func document(title: String, subtitle: String, height: Double, axis: [String], body: [String], marks: [String], legend: [String]) -> String {
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(f(Self.width))" height="\(f(height))" viewBox="0 0 \(f(Self.width)) \(f(height))">
