@@ -21,15 +21,15 @@ struct PhaseFields {
     var counters: PhaseCounters?
 }
 
-/// The fast lane of ``ResultStreamParser`` for one phase object: a single tight pass over bytes
+/// The fast path of ``ResultStreamParser`` for one phase object written plainly: a single tight pass over bytes
 /// already in the buffer, for phases in the form launchprof writes (known keys once each, names of
 /// printable ASCII without escapes, plain decimal numbers). It accepts only objects that the general
 /// parser reads to the same fields without an error, and returns `nil` — having changed nothing —
 /// for anything else (the end of the buffer, an escape, an unknown or repeated key, a missing key, a
 /// wrong type, an exponent, more digits than the exact conversion takes…), so the general parser
 /// then reads the object and words any error with its line, column and key path.
-enum PhaseFastLane {
-    /// Where a phase read by the fast lane was.
+enum PlainPhaseScanner {
+    /// Where a phase read by the plain-phase scanner was.
     struct Outcome {
         /// Where the name's bytes are, for interning.
         var nameStart: Int

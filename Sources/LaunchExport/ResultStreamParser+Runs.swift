@@ -1,7 +1,7 @@
 import LaunchCore
 import LaunchStats
 
-/// The runs of a result: each run's phases (by ``PhaseFastLane`` or the general parser), marks,
+/// The runs of a result: each run's phases (by ``PlainPhaseScanner`` or the general parser), marks,
 /// counters, taps and process record, checked and added to the table.
 extension ResultStreamParser {
     // MARK: Runs
@@ -14,7 +14,7 @@ extension ResultStreamParser {
     static let phaseCounterKeys = KeySet([
         "cpuTime", "runnableTime", "minorFaults", "majorFaults", "voluntarySwitches", "involuntarySwitches", "bytesRead", "bytesWritten"
     ])
-    static let phaseKeys = PhaseFastLane.keys
+    static let phaseKeys = PlainPhaseScanner.keys
     static let markKeys = KeySet(["name", "time", "thread"])
     static let tapKeys = KeySet(["delivered", "lost", "latencies"])
     static let counterKeys = KeySet(["name", "value"])
@@ -28,102 +28,94 @@ extension ResultStreamParser {
     }
 
 
-    func run() throws(JSONFailure) {
+    /// A run's fields as read: the keys seen (one bit each) and the values the table takes.
+    struct RunFields {
         var seen: UInt16 = 0
         var total: Double?
         var instructions: Int?
+        /// What the main thread's launch phases spent waiting (duration less host duration).
         var hostSaving = 0.0
-        var runDeferred: [String]?
+        var deferred: [String]?
+    }
+
+    /// One run: its fields checked, its phases, marks and counters added to the table.
+    func run() throws(JSONFailure) {
+        var f = RunFields()
         topLevelCounters = nil
         processCounters = nil
         phaseRows.removeAll(keepingCapacity: true)
         phaseDepths.removeAll(keepingCapacity: true)
-        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
-            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
-            seen |= bit
-            field = name
-        }
         try object(depth: 3, keys: Self.runKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
-            if key == 0 {
-                try once(1, "phases")
-                field = nil
-                listName = "phases"
-                try array(depth: 4) { (i: Int) throws(JSONFailure) in
-                    listIndex = i
-                    try phase(i, hostSaving: &hostSaving)
-                    listIndex = -1
-                }
-                listName = nil
-            } else if key == 1 {
-                try once(2, "total")
-                total = try doubleValue()
-            } else if key == 2 {
-                try once(4, "index")
-                _ = try intValue()
-            } else if key == 3 {
-                try once(8, "pid")
-                if try !isNull() { _ = try intValue() }
-            } else if key == 4 {
-                try once(16, "marks")
-                try marks()
-            } else if key == 5 {
-                try once(32, "counters")
-                try counters()
-            } else if key == 6 {
-                try once(64, "deferred")
-                var names: [String] = []
-                try array(depth: 4) { (i: Int) throws(JSONFailure) in
-                    generic = ["[\(i)]"]
-                    names.append(try stringValue())
-                    generic = []
-                }
-                runDeferred = names
-            } else if key == 7 {
-                try once(128, "peakResidentBytes")
-                if try !isNull() { _ = try intValue() }
-            } else if key == 9 {
-                try once(512, "taps")
-                if try !isNull() { try taps() }
-            } else if key == 10 {
-                try once(1024, "process")
-                if try !isNull() { try process() }
-            } else if key == 8 {
-                try once(256, "instructions")
-                if try !isNull() {
-                    let count = try intValue()
-                    guard count >= 0 else { throw schema("an instruction count must not be negative, found \(count)") }
-                    instructions = count
-                }
-            }
+            try runField(key, &f)
         }
-        for (bit, name) in [(UInt16(1), "phases"), (2, "total"), (4, "index"), (16, "marks"), (32, "counters"), (64, "deferred")] where seen & bit == 0 {
+        for (bit, name) in [(UInt16(1), "phases"), (2, "total"), (4, "index"), (16, "marks"), (32, "counters"), (64, "deferred")] where f.seen & bit == 0 {
             throw schema("missing key \"\(name)\"")
         }
-        guard let total, let runDeferred else { throw schema("missing key") }
+        guard let total = f.total, let runDeferred = f.deferred else { throw schema("missing key") }
         if runCount == 0 { deferred = runDeferred }
         totals.append(total)
-        hostTotals.append(total - hostSaving)
-        if let instructions { instructionTotals.append(Double(instructions)) }
+        hostTotals.append(total - f.hostSaving)
+        if let instructions = f.instructions { instructionTotals.append(Double(instructions)) }
         if let counters = processCounters ?? topLevelCounters { totalCounters.append(counters) }
         runCount += 1
     }
 
-    /// A phase by the fast lane when it can read it, else by the general parser; both then apply the
+    /// The value of a run's key number `key` (in ``runKeys``), read into `f`; a key seen twice is refused.
+    func runField(_ key: Int, _ f: inout RunFields) throws(JSONFailure) {
+        let bit = UInt16(1) << UInt16(key)
+        guard f.seen & bit == 0 else { throw schema("the key \"\(Self.runKeys.names[key])\" appears twice") }
+        f.seen |= bit
+        field = Self.runKeys.names[key]
+        switch key {
+        case 0:
+            field = nil
+            listName = "phases"
+            try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                listIndex = i
+                try phase(i, hostSaving: &f.hostSaving)
+                listIndex = -1
+            }
+            listName = nil
+        case 1: f.total = try doubleValue()
+        case 2: _ = try intValue()
+        case 3, 7: if try !isNull() { _ = try intValue() }  // pid, peakResidentBytes
+        case 4: try marks()
+        case 5: try counters()
+        case 6:
+            var names: [String] = []
+            try array(depth: 4) { (i: Int) throws(JSONFailure) in
+                generic = ["[\(i)]"]
+                names.append(try stringValue())
+                generic = []
+            }
+            f.deferred = names
+        case 8:
+            if try !isNull() {
+                let count = try intValue()
+                guard count >= 0 else { throw schema("an instruction count must not be negative, found \(count)") }
+                f.instructions = count
+            }
+        case 9: if try !isNull() { try taps() }
+        default: if try !isNull() { try process() }
+        }
+    }
+
+    /// A phase by the plain-phase scanner when it can read it, else by the general parser; both then apply the
     /// same checks and make the same row.
     func phase(_ index: Int, hostSaving: inout Double) throws(JSONFailure) {
         var f = PhaseFields()
-        if try !fastPhase(into: &f) { f = try phaseFields() }
+        if try !plainPhase(into: &f) { f = try phaseFields() }
         try record(f, index: index, hostSaving: &hostSaving)
     }
 
-    /// Reads the phase at the current position by ``PhaseFastLane`` into `f`, consumed; `false`
-    /// (nothing consumed, `f` empty) when the fast lane leaves it to the general parser.
-    func fastPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
-        guard fastLane, try scanner.peek() == 0x7B else { return false }
+    /// Reads the phase at the current position by ``PlainPhaseScanner`` into `f`, consumed; `false`
+    /// (nothing consumed, `f` empty) when the plain-phase scanner leaves it to the general parser.
+    func plainPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
+        guard plainScanner, try scanner.peek() == 0x7B else { return false }
         let input = scanner.input
-        var outcome = PhaseFastLane.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
-        guard PhaseFastLane.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
+        var outcome = PlainPhaseScanner.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
+        guard PlainPhaseScanner.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
             f = PhaseFields()
             return false
         }

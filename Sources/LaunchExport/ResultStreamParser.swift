@@ -49,11 +49,11 @@ final class ResultStreamParser {
     var runCount = 0
     @exclusivity(unchecked) var scratch: [UInt8] = []
 
-    /// Whether phases go through ``PhaseFastLane`` first (always, but in tests of the general parser).
-    let fastLane: Bool
+    /// Whether phases go through ``PlainPhaseScanner`` first (always, but in tests of the general parser).
+    let plainScanner: Bool
 
-    init(input: JSONInput, fastLane: Bool = true) {
-        self.fastLane = fastLane
+    init(input: JSONInput, plainScanner: Bool = true) {
+        self.plainScanner = plainScanner
         scanner = JSONScanner(input: input)
         path = input.path
         scanner.keyPath = { [unowned self] in self.currentKeyPath() }

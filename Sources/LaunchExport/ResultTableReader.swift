@@ -64,17 +64,17 @@ public enum ResultTableReader {
 
     /// Tabulates a result document held in memory.
     public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultFile.ReadError) -> TabulatedResult {
-        try tabulate(bytes, path: path, fastLane: true)
+        try tabulate(bytes, path: path, plainScanner: true)
     }
 
-    /// ``tabulate(_:path:)``, with or without the phases' fast lane (tests compare the two).
-    static func tabulate(_ bytes: [UInt8], path: String, fastLane: Bool) throws(ResultFile.ReadError) -> TabulatedResult {
+    /// ``tabulate(_:path:)``, with or without the plain-phase scanner (tests compare the two).
+    static func tabulate(_ bytes: [UInt8], path: String, plainScanner: Bool) throws(ResultFile.ReadError) -> TabulatedResult {
         guard bytes.count <= ResultLimits.maximumFileBytes else {
             throw ResultFile.ReadError(path: path, reason: "is \(bytes.count) bytes, over the \(ResultLimits.maximumFileBytes >> 20) MiB limit for a result")
         }
         let outcome: Result<TabulatedResult, ResultFile.ReadError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ResultFile.ReadError) {
-                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), fastLane: fastLane).parse())
+                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), plainScanner: plainScanner).parse())
             } catch {
                 return .failure(error)
             }

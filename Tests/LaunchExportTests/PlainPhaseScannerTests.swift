@@ -6,15 +6,15 @@ import LaunchStats
 import Glibc
 #endif
 
-/// The table reader's fast lane for phases against its general parser and the Codable reader: the
+/// The table reader's plain-phase scanner against its general parser and the Codable reader: the
 /// same tables from every spelling of a phase, the same refusals with the same words and places.
-@Suite struct PhaseFastLaneTests {
+@Suite struct PlainPhaseScannerTests {
     static func good() throws -> String {
         String(decoding: try ResultFile.encode(ResultTableReaderTests.counted(runs: 3)), as: UTF8.self)
     }
 
     /// Spellings of the same kind of result: numbers with exponents and many digits, other white
-    /// space, nulls, unknown keys, escapes and non-ASCII names (some taken by the fast lane, the
+    /// space, nulls, unknown keys, escapes and non-ASCII names (some taken by the plain-phase scanner, the
     /// rest left to the general parser).
     static func variants() throws -> [(String, String)] {
         let good = try good()
@@ -64,10 +64,10 @@ import Glibc
     }
 
     @Test(arguments: try variants())
-    func fastLaneAndGeneralParserAgree(_ variant: (String, String)) throws {
+    func plainScannerAndGeneralParserAgree(_ variant: (String, String)) throws {
         let bytes = Array(variant.1.utf8)
-        let fast = try ResultTableReader.tabulate(bytes, path: "v.json", fastLane: true)
-        let general = try ResultTableReader.tabulate(bytes, path: "v.json", fastLane: false)
+        let fast = try ResultTableReader.tabulate(bytes, path: "v.json", plainScanner: true)
+        let general = try ResultTableReader.tabulate(bytes, path: "v.json", plainScanner: false)
         #expect(fast == general, "\(variant.0)")
         #expect(fast == TabulatedResult(try ResultFile.decode(bytes, path: "v.json")), "\(variant.0)")
         #expect(fast.table.runCount == 3)
@@ -87,7 +87,7 @@ import Glibc
         }
     }
 
-    /// Every refusal reads the same whether the fast lane saw the phase first or not.
+    /// Every refusal reads the same whether the plain-phase scanner saw the phase first or not.
     @Test func refusalsAreWordedAndPlacedAlike() throws {
         let good = try Self.good()
         let mutations: [(String, String)] = [
@@ -115,9 +115,9 @@ import Glibc
         for (old, new) in mutations {
             #expect(good.contains(old), "\(old)")
             let bytes = Array(good.replacingOccurrences(of: old, with: new).utf8)
-            func message(_ fastLane: Bool) -> String? {
+            func message(_ plainScanner: Bool) -> String? {
                 do {
-                    _ = try ResultTableReader.tabulate(bytes, path: "bad.json", fastLane: fastLane)
+                    _ = try ResultTableReader.tabulate(bytes, path: "bad.json", plainScanner: plainScanner)
                     return nil
                 } catch {
                     return error.description
@@ -131,7 +131,7 @@ import Glibc
     }
 
     @Test func aLateErrorIsPlacedOnItsLine() throws {
-        // Many phases read by the fast lane, then a mistake: its line and column are the general parser's.
+        // Many phases read by the plain-phase scanner, then a mistake: its line and column are the general parser's.
         let good = String(decoding: try ResultFile.encode(ResultTableReaderTests.counted(runs: 300)), as: UTF8.self)
         var lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let target = lines.indices.last(where: { lines[$0].contains("\"duration\" : ") }) else {
@@ -141,9 +141,9 @@ import Glibc
         lines[target] = lines[target].replacingOccurrences(of: "\"duration\" : ", with: "\"duration\" : -")
         let bytes = Array(lines.joined(separator: "\n").utf8)
         var messages: [String] = []
-        for fastLane in [true, false] {
+        for plainScanner in [true, false] {
             do {
-                _ = try ResultTableReader.tabulate(bytes, path: "late.json", fastLane: fastLane)
+                _ = try ResultTableReader.tabulate(bytes, path: "late.json", plainScanner: plainScanner)
                 Issue.record("accepted")
             } catch {
                 messages.append(error.description)

@@ -54,7 +54,7 @@ import Glibc
     @Test func theTableReaderKnowsEveryKeyTheCodecWrites() throws {
         let result = Self.everyField()
         #expect(try Self.keys(result, ["runs"]) == Self.names(ResultStreamParser.runKeys))
-        #expect(try Self.keys(result, ["runs", "phases"]) == Self.names(PhaseFastLane.keys))
+        #expect(try Self.keys(result, ["runs", "phases"]) == Self.names(PlainPhaseScanner.keys))
         #expect(try Self.keys(result, ["runs", "marks"]) == Self.names(ResultStreamParser.markKeys))
         #expect(try Self.keys(result, ["runs", "counters"]) == Self.names(ResultStreamParser.counterKeys))
         #expect(try Self.keys(result, ["runs", "taps"]) == Self.names(ResultStreamParser.tapKeys))
