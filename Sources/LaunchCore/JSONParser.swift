@@ -4,8 +4,8 @@
 /// Strict: one value, optionally after a UTF-8 byte order mark, with nothing but whitespace after
 /// it; no trailing commas, comments, `NaN` or leading zeros; strings must be valid UTF-8 with every
 /// control character escaped and every `\u` surrogate paired; numbers must be finite as a `Double`;
-/// a repeated key keeps its first place and its last value (as Foundation's `JSONSerialization`
-/// did, which the manifest and settings were read with). Nesting is limited (``JSONNesting/maximumDepth`` by default), so
+/// a repeated key keeps its first place and its last value (as Foundation's reader did, which the
+/// manifest, settings, tiers and budgets were once read with). Nesting is limited (``JSONNesting/maximumDepth`` by default), so
 /// the parser's recursion is bounded. Every failure says where: line and column (in characters).
 public enum JSONParser {
     /// The JSON value `bytes` hold; objects and arrays nested deeper than `maximumDepth` (keep it
