@@ -1,7 +1,7 @@
 /// Decodes a `Decodable` model from a ``JSONValue`` (what ``JSONParser`` reads), without Foundation:
 /// the result schema's `Codable` model is read through the project's own JSON reader.
 ///
-/// It decodes as Foundation's `JSONDecoder` does with its default strategies (keys as written,
+/// It decodes as Foundation's JSON decoder does with its default strategies (keys as written,
 /// numbers that must fit the type exactly), and throws the standard library's `DecodingError`
 /// with the coding path, so callers word a missing key or a wrong type as before.
 public struct JSONValueDecoder {

@@ -42,55 +42,7 @@ public struct DataPanel: Sendable {
         width = screen.width * screen.scale
         height = screen.height * screen.scale
         let padding = Self.padding * scale
-        var ink: [Character: (top: Double, bottom: Double)?] = [:]
-        var known: [Character: Bool] = [:]
-        let substitute: Character? = font.missingCharacters(in: "?").isEmpty ? "?" : nil
-        var substituted = 0
-
-        /// `text` with the characters the font lacks substituted.
-        func drawable(_ text: String) -> String {
-            var out = ""
-            for c in text {
-                let has =
-                    known[c]
-                    ?? {
-                        let v = c == " " || font.missingCharacters(in: String(c)).isEmpty; known[c] = v; return v
-                    }()
-                if has {
-                    out.append(c)
-                } else {
-                    substituted += 1
-                    if let substitute { out.append(substitute) }
-                }
-            }
-            return out
-        }
-        /// `text` cut (with `...` when the font has `.`) to at most `limit` pixels wide at `size`.
-        func fitted(_ text: String, limit: Double, size: Double) -> String {
-            guard font.width(of: text, height: size) > limit else { return text }
-            let ellipsis = (known["."] ?? font.missingCharacters(in: ".").isEmpty) ? "..." : ""
-            // Every glyph is one cell wide: the characters that fit, counted, not searched for.
-            let glyph = font.width(of: "x", height: size)
-            let room = glyph > 0 ? Int(((limit - font.width(of: ellipsis, height: size)) / glyph).rounded(.down)) : 0
-            return String(text.prefix(max(0, room))) + ellipsis
-        }
-        /// The top of `text` so that its ink is centred in `frame`, from the characters' cached ink.
-        func textTop(_ text: String, size: Double, in frame: Rect) -> Double {
-            var top = Double.infinity, bottom = -Double.infinity
-            for c in text {
-                let box =
-                    ink[c]
-                    ?? {
-                        let b = font.inkBounds(of: String(c), height: size).map { ($0.y, $0.maxY) }
-                        ink[c] = b
-                        return b
-                    }()
-                if let box { top = min(top, box.top); bottom = max(bottom, box.bottom) }
-            }
-            let middle = top <= bottom ? (top + bottom) / 2 : size / 2
-            return (frame.y + frame.height / 2 - middle).rounded()
-        }
-
+        var text = PanelText(font: font)
         var y = 0.0
         var group: String?
         let contentWidth = Double(width) - 2 * padding
@@ -99,18 +51,18 @@ public struct DataPanel: Sendable {
                 group = item.group
                 let size = Self.headerTextSize * scale
                 let frame = Rect(x: 0, y: y, width: Double(width), height: Self.headerHeight * scale)
-                let title = fitted(drawable(item.group), limit: contentWidth, size: size)
-                rows.append(Row(isHeader: true, frame: frame, title: title, detail: "", textTop: textTop(title, size: size, in: frame)))
+                let title = text.fitted(text.drawable(item.group), limit: contentWidth, size: size)
+                rows.append(Row(isHeader: true, frame: frame, title: title, detail: "", textTop: text.top(of: title, size: size, in: frame)))
                 y += frame.height
             }
             let size = Self.textSize * scale
             let frame = Rect(x: 0, y: y, width: Double(width), height: Self.rowHeight * scale)
-            let detail = fitted(drawable(item.symbol), limit: contentWidth / 3, size: size)
-            let title = fitted(drawable(item.name), limit: contentWidth - font.width(of: detail, height: size) - padding, size: size)
-            rows.append(Row(isHeader: false, frame: frame, title: title, detail: detail, textTop: textTop(title + detail, size: size, in: frame)))
+            let detail = text.fitted(text.drawable(item.symbol), limit: contentWidth / 3, size: size)
+            let title = text.fitted(text.drawable(item.name), limit: contentWidth - font.width(of: detail, height: size) - padding, size: size)
+            rows.append(Row(isHeader: false, frame: frame, title: title, detail: detail, textTop: text.top(of: title + detail, size: size, in: frame)))
             y += frame.height
         }
-        charactersSubstituted = substituted
+        charactersSubstituted = text.substituted
     }
 
     /// What drawing the panel did.
@@ -146,5 +98,67 @@ public struct DataPanel: Sendable {
             font.draw(row.detail, x: (row.frame.maxX - padding - detailWidth).rounded(), y: row.textTop, height: size, color: detailColor, on: &canvas)
         }
         return Drawing(canvas: canvas, rowsDrawn: drawn)
+    }
+}
+
+/// The panel's text measured with its font: characters the font lacks substituted, texts cut to
+/// fit, and each character's ink cached (once per character, as a text system caches glyph metrics).
+struct PanelText {
+    let font: GlyphFont
+    private var ink: [Character: (top: Double, bottom: Double)?] = [:]
+    private var known: [Character: Bool] = [:]
+    private let substitute: Character?
+    /// Characters the font has no glyph for, so far.
+    private(set) var substituted = 0
+
+    init(font: GlyphFont) {
+        self.font = font
+        substitute = font.missingCharacters(in: "?").isEmpty ? "?" : nil
+    }
+
+    /// `text` with the characters the font lacks substituted.
+    mutating func drawable(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            let has =
+                known[c]
+                ?? {
+                    let v = c == " " || font.missingCharacters(in: String(c)).isEmpty; known[c] = v; return v
+                }()
+            if has {
+                out.append(c)
+            } else {
+                substituted += 1
+                if let substitute { out.append(substitute) }
+            }
+        }
+        return out
+    }
+
+    /// `text` cut (with `...` when the font has `.`) to at most `limit` pixels wide at `size`.
+    func fitted(_ text: String, limit: Double, size: Double) -> String {
+        guard font.width(of: text, height: size) > limit else { return text }
+        let ellipsis = (known["."] ?? font.missingCharacters(in: ".").isEmpty) ? "..." : ""
+        // Every glyph is one cell wide: the characters that fit, counted, not searched for.
+        let glyph = font.width(of: "x", height: size)
+        let room = glyph > 0 ? Int(((limit - font.width(of: ellipsis, height: size)) / glyph).rounded(.down)) : 0
+        return String(text.prefix(max(0, room))) + ellipsis
+    }
+
+    /// The top of `text` so that its ink is centred in `frame`, from the characters' cached ink.
+    mutating func top(of text: String, size: Double, in frame: Rect) -> Double {
+        var top = Double.infinity, bottom = -Double.infinity
+        for c in text {
+            let box =
+                ink[c]
+                ?? {
+                    let b = font.inkBounds(of: String(c), height: size).map { ($0.y, $0.maxY) }
+                    ink[c] = b
+                    return b
+                }()
+            if let box { top = min(top, box.top); bottom = max(bottom, box.bottom) }
+        }
+        let middle = top <= bottom ? (top + bottom) / 2 : size / 2
+        return (frame.y + frame.height / 2 - middle).rounded()
     }
 }

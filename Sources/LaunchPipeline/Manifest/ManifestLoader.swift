@@ -23,6 +23,37 @@ public enum ManifestLoader {
         let root = try Node(value: json, path: "", file: path).object(allowed: [
             "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "splash", "test", "$comment"
         ])
+        let screen = try Self.screen(root, path: path)
+        let orientations = try Self.orientations(root)
+        let stages = try Self.stages(root, directory: directory, path: path)
+        let strategies = try Self.strategies(root, stages: stages)
+        let test = try root.optional("test")?.object(allowed: ["slowdown", "slowFunction"])
+        var slowdown: InjectedSlowdown?
+        if let test { slowdown = try Self.slowdown(test, stages: stages) }
+        var functionWork: InjectedFunctionWork?
+        if let node = try test?.optional("slowFunction") { functionWork = try Self.functionWork(node) }
+        var snapshot: String?
+        if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
+        let assets = FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory)
+        var splash: String?
+        if let node = try root.optional("splash") {
+            let name = try node.string()
+            guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
+            splash = FileIO.resolve(name, relativeTo: assets)
+        }
+        try checkNeeds(of: strategies, snapshot: snapshot, splash: splash, stages: stages, path: path)
+        return Manifest(
+            path: path, sha256: SHA256.hex(of: bytes),
+            name: try root.optional("name")?.string() ?? "unnamed",
+            theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
+            assets: assets,
+            screen: screen, orientations: orientations, stages: stages, strategies: strategies,
+            snapshot: snapshot, splash: splash, injectedSlowdown: slowdown,
+            injectedFunctionWork: functionWork)
+    }
+
+    /// `screen`: width and height in points (1…8192), scale 1…4, at most 8192 pixels on a side.
+    static func screen(_ root: Node, path: String) throws(PipelineError) -> Screen {
         let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
         let screen = Screen(
             width: try screenNode.required("width").int(min: 1, max: 8192),
@@ -31,7 +62,11 @@ public enum ManifestLoader {
         guard screen.width * screen.scale <= 8192, screen.height * screen.scale <= 8192 else {
             throw PipelineError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
         }
+        return screen
+    }
 
+    /// `orientations`: portrait or landscape, each once (portrait when none is given).
+    static func orientations(_ root: Node) throws(PipelineError) -> [Orientation] {
         let orientationNodes = try root.optional("orientations")?.array() ?? []
         var orientations: [Orientation] = []
         for node in orientationNodes {
@@ -42,7 +77,12 @@ public enum ManifestLoader {
             if !orientations.contains(orientation) { orientations.append(orientation) }
         }
         if orientations.isEmpty { orientations = [.portrait] }
+        return orientations
+    }
 
+    /// `stages`: each with a known `run`, a unique name, a `file` where it takes one, `lazy` for
+    /// data only; each one's prerequisites before it at launch.
+    static func stages(_ root: Node, directory: String, path: String) throws(PipelineError) -> [StageSpec] {
         var stages: [StageSpec] = []
         for node in try root.required("stages").array() {
             let stage = try node.object(allowed: ["name", "run", "lazy", "file"])
@@ -81,7 +121,11 @@ public enum ManifestLoader {
             }
             ran.insert(stage.run.rawValue)
         }
+        return stages
+    }
 
+    /// `strategies`: each a switch or a small object, with what it needs of the others.
+    static func strategies(_ root: Node, stages: [StageSpec]) throws(PipelineError) -> Strategies {
         let strategiesNode = try root.optional("strategies")?.object(allowed: Set(StrategyCatalog.entries.map(\.key)))
         var strategies = Strategies(
             reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
@@ -122,31 +166,27 @@ public enum ManifestLoader {
             guard seconds >= 0, seconds <= 60 else { throw secondsNode.error("expected seconds from 0 to 60, found \(seconds)") }
             strategies.sendReportOnClose = seconds
         }
+        return strategies
+    }
 
-        var slowdown: InjectedSlowdown?
-        let test = try root.optional("test")?.object(allowed: ["slowdown", "slowFunction"])
-        if let test, let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) {
-            let stageNode = try node.required("stage")
-            let stage = try stageNode.string()
-            guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
-                throw stageNode.error("no launch stage is named \"\(stage)\"")
-            }
-            let fractionNode = try node.required("fraction")
-            let fraction = try fractionNode.number()
-            guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
-            slowdown = InjectedSlowdown(stage: stage, fraction: fraction)
+    /// `test.slowdown`: a launch stage made slower by `fraction` (0…100).
+    static func slowdown(_ test: Node, stages: [StageSpec]) throws(PipelineError) -> InjectedSlowdown? {
+        guard let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) else { return nil }
+        let stageNode = try node.required("stage")
+        let stage = try stageNode.string()
+        guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
+            throw stageNode.error("no launch stage is named \"\(stage)\"")
         }
-        var functionWork: InjectedFunctionWork?
-        if let node = try test?.optional("slowFunction") { functionWork = try Self.functionWork(node) }
-        var snapshot: String?
-        if let node = try root.optional("snapshot") { snapshot = FileIO.resolve(try node.string(), relativeTo: directory) }
-        let assets = FileIO.resolve(try root.optional("assets")?.string() ?? ".", relativeTo: directory)
-        var splash: String?
-        if let node = try root.optional("splash") {
-            let name = try node.string()
-            guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
-            splash = FileIO.resolve(name, relativeTo: assets)
-        }
+        let fractionNode = try node.required("fraction")
+        let fraction = try fractionNode.number()
+        guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
+        return InjectedSlowdown(stage: stage, fraction: fraction)
+    }
+
+    /// What the strategies need of the rest of the manifest: a snapshot path, a splash image, a draw stage.
+    static func checkNeeds(
+        of strategies: Strategies, snapshot: String?, splash: String?, stages: [StageSpec], path: String
+    ) throws(PipelineError) {
         if strategies.sendReportOnClose != nil, snapshot == nil {
             throw PipelineError.input(
                 path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
@@ -167,14 +207,6 @@ public enum ManifestLoader {
                     path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
             }
         }
-        return Manifest(
-            path: path, sha256: SHA256.hex(of: bytes),
-            name: try root.optional("name")?.string() ?? "unnamed",
-            theme: FileIO.resolve(try root.required("theme").string(), relativeTo: directory),
-            assets: assets,
-            screen: screen, orientations: orientations, stages: stages, strategies: strategies,
-            snapshot: snapshot, splash: splash, injectedSlowdown: slowdown,
-            injectedFunctionWork: functionWork)
     }
 
     /// `test.slowFunction`: `{"function": "fillRoundedRect", "iterations": 2000}`.
