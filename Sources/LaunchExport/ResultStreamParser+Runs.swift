@@ -27,7 +27,6 @@ extension ResultStreamParser {
         }
     }
 
-
     /// A run's fields as read: the keys seen (one bit each) and the values the table takes.
     struct RunFields {
         var seen: UInt16 = 0

@@ -87,7 +87,8 @@ public struct SVGTimelineExporter: ResultExporter {
         // The system's share in the hover title, when recorded (docs/counters.md).
         let counters =
             phase.counters.flatMap { CountersFormat.text([$0], blocked: [$0.blocked(duration: phase.duration)], digits: 3) }.map { " " + $0 } ?? ""
-        return #"<g><title>\#(escape(indent + phase.name)): start \#(Self.duration(phase.start)), duration \#(Self.duration(phase.duration))\#(escape(counters))</title>"#
+        return
+            #"<g><title>\#(escape(indent + phase.name)): start \#(Self.duration(phase.start)), duration \#(Self.duration(phase.duration))\#(escape(counters))</title>"#
             + #"<rect x="\#(f(x0))" y="\#(f(y + 3))" width="\#(f(w))" height="\#(f(Self.barHeight))" rx="2" fill="\#(fill)"\#(opacity)\#(stroke)/>"#
             + #"<text x="\#(f(lx))" y="\#(f(y + 15))" text-anchor="\#(anchor)" class="label">\#(escape(label))</text></g>"#
     }

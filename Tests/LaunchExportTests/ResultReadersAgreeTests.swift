@@ -26,6 +26,7 @@ import Glibc
             result.runs[r].taps = TapRecord(delivered: 3, lost: 1, latencies: [0.01, 0.02, 0.03])
             result.runs[r].process = ProcessRecord(user: 0.1, system: 0.05, exitStatus: 0, signal: 9)
             result.runs[r].process?.killedOverMemoryLimit = false
+            result.runs[r].process?.counters = Self.counters
             result.runs[r].deferred = ["later"]
             result.runs[r].counters = [CounterRecord(name: "images", value: 3)]
             for p in result.runs[r].phases.indices {
@@ -35,10 +36,16 @@ import Glibc
                 result.runs[r].phases[p].residentGrowth = 1024
                 result.runs[r].phases[p].background = false
                 result.runs[r].phases[p].kind = .cpu
+                result.runs[r].phases[p].counters = Self.counters
             }
         }
         return result
     }
+
+    /// System counters with every field set.
+    static let counters = PhaseCounters(
+        cpuTime: 0.01, runnableTime: 0.001, minorFaults: 10, majorFaults: 1, voluntarySwitches: 2, involuntarySwitches: 3, bytesRead: 4096,
+        bytesWritten: 512)
 
     /// The keys of the objects at `path` (`runs`, `phases`…, through every array) in the encoded `result`.
     static func keys(_ result: LaunchResult, _ path: [String]) throws -> Set<String> {
@@ -59,6 +66,8 @@ import Glibc
         #expect(try Self.keys(result, ["runs", "counters"]) == Self.names(ResultStreamParser.counterKeys))
         #expect(try Self.keys(result, ["runs", "taps"]) == Self.names(ResultStreamParser.tapKeys))
         #expect(try Self.keys(result, ["runs", "process"]) == Self.names(ResultStreamParser.processKeys))
+        #expect(try Self.keys(result, ["runs", "phases", "counters"]) == Self.names(ResultStreamParser.phaseCounterKeys))
+        #expect(try Self.keys(result, ["runs", "process", "counters"]) == Self.names(ResultStreamParser.phaseCounterKeys))
     }
 
     @Test func aResultWithEveryFieldReadsTheSame() throws {
