@@ -17,7 +17,7 @@ import PackageDescription
 //   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O)
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
-//                   PostgreSQL (CLibPQ); one schema, versioned; series of run values across commits
+//                   PostgreSQL (libpq, opened by CHistoryShim when used); one schema, versioned; series of run values across commits
 //   LaunchBisect    `bisect`'s search for the first bad commit and its verdicts (no I/O: the caller measures)
 //   LaunchDashboard `history dashboard`'s static site: the series and change points as escaped JSON, SVG drawn by its own script
 //   LaunchDoctor    `doctor`'s checks of what makes measurements here noisy, on a machine it reads through a protocol
@@ -80,9 +80,10 @@ let package = Package(
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions", "LaunchChangePoints"]),
         // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
         // with a C shim for what Swift cannot call directly (SQLITE_TRANSIENT) and zlib for the stored documents.
+        // libpq is not linked: the shim opens it with dlopen for a `postgresql://` store only (its ~24
+        // libraries cost every launchprof start about 3 ms otherwise); libpq-fe.h is read for its declarations.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "CHistoryShim", dependencies: ["CSQLite", "CLibPQ"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CHistoryShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
@@ -106,8 +107,11 @@ let package = Package(
             // The Swift runtime and Foundation linked in: an installed launchprof needs nothing of the toolchain (docs/install.md).
             // The modules are compiled against the shared Foundation, whose module does not ask for the static
             // archives Foundation needs (SwiftPM's --static-swift-stdlib would recompile everything): they are named here.
+            // Not position-independent: the linker resolves the runtime's and Foundation's ~81,000 relative
+            // relocations, which the loader would otherwise apply (writing ~200 pages) at every start
+            // (BENCHMARKS.md, "launchprof exec around short programs").
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))
+                .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux]))
             ]
                 + [
                     "CoreFoundation", "_FoundationICU", "FoundationEssentials", "_FoundationCShims", "_FoundationCollections",

@@ -4,6 +4,8 @@ import Glibc
 import CHistoryShim
 
 /// A PostgreSQL history (`postgresql://…`, through libpq), for many CI machines sharing one.
+/// libpq is opened on the first connection (`lp_pq_open`), not linked: launchprof's other commands
+/// do not pay for loading it and the ~24 libraries it needs.
 /// Writers queue on one advisory lock held for their transaction; waiting for it or another lock
 /// longer than the lock timeout fails with an error naming the database.
 public final class PostgresDatabase: SQLDatabase {
@@ -18,22 +20,32 @@ public final class PostgresDatabase: SQLDatabase {
     public init(url: String, lockTimeout: Double = 30, connectTimeout: Int = 10) throws(HistoryError) {
         location = Self.redacted(url)
         self.lockTimeout = lockTimeout
+        try Self.openLibrary(store: location)
         let keywords = ["dbname", "connect_timeout", "application_name"]
         let values = [url, String(connectTimeout), "launchprof"]
-        let connection = withCStrings(keywords) { keys in withCStrings(values) { PQconnectdbParams(keys, $0, 1) } }
+        let connection = withCStrings(keywords) { keys in withCStrings(values) { lp_PQconnectdbParams(keys, $0, 1) } }
         guard let connection else { throw HistoryError(store: location, "cannot connect: out of memory") }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        guard lp_PQstatus(connection) == LP_CONNECTION_OK else {
             let message = Self.message(connection)
-            PQfinish(connection)
+            lp_PQfinish(connection)
             throw HistoryError(store: location, "cannot connect (PostgreSQL: \(message))")
         }
         self.connection = connection
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        lp_PQdiscardNotices(connection)
         try execute("SET lock_timeout = '\(Int(lockTimeout * 1000))ms'", [])
         try execute("SET client_min_messages = warning", [])
     }
 
-    deinit { PQfinish(connection) }
+    deinit { lp_PQfinish(connection) }
+
+    /// Opens libpq (once per process), or says why it cannot be used.
+    private static func openLibrary(store: String) throws(HistoryError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard lp_pq_open(&message, message.count) != 0 else { return }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw HistoryError(
+            store: store, "cannot load PostgreSQL's client library \(LP_LIBPQ_NAME) (install libpq5: apt-get install libpq5): \(reason)")
+    }
 
     @discardableResult
     public func execute(_ sql: String, _ parameters: [SQLValue]) throws(HistoryError) -> [[SQLValue]] {
@@ -49,11 +61,11 @@ public final class PostgresDatabase: SQLDatabase {
         let formats: [Int32] = parameters.map { if case .blob = $0 { return 1 } else { return 0 } }
         let lengths: [Int32] = encoded.map { Int32($0?.count ?? 0) }
         let result = withBuffers(encoded) { pointers in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+            lp_PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+        defer { lp_PQclear(result) }
+        let status = lp_PQresultStatus(result)
+        guard status == LP_PGRES_COMMAND_OK || status == LP_PGRES_TUPLES_OK else { throw failure(result) }
         return rows(result)
     }
 
@@ -69,20 +81,20 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func rollBack() {
-        PQclear(PQexec(connection, "ROLLBACK"))
+        lp_PQclear(lp_PQexec(connection, "ROLLBACK"))
     }
 
     private func rows(_ result: OpaquePointer?) -> [[SQLValue]] {
-        let count = PQntuples(result), fields = PQnfields(result)
+        let count = lp_PQntuples(result), fields = lp_PQnfields(result)
         return (0..<count).map { row in
             (0..<fields).map { field in
-                if PQgetisnull(result, row, field) == 1 { return .null }
-                let length = Int(PQgetlength(result, row, field))
+                if lp_PQgetisnull(result, row, field) == 1 { return .null }
+                let length = Int(lp_PQgetlength(result, row, field))
                 let text =
-                    PQgetvalue(result, row, field).map { pointer in
+                    lp_PQgetvalue(result, row, field).map { pointer in
                         pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
                     } ?? []
-                switch PQftype(result, field) {
+                switch lp_PQftype(result, field) {
                 case 20, 21, 23: return .integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0)
                 case 700, 701: return .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
                 case 17: return .blob(Self.unhex(text))
@@ -114,8 +126,8 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     private func failure(_ result: OpaquePointer?) -> HistoryError {
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-        let message = PQresultErrorMessage(result).map { String(cString: $0) }?.trimmed ?? Self.message(connection)
+        let state = lp_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = lp_PQresultErrorMessage(result).map { String(cString: $0) }?.trimmed ?? Self.message(connection)
         switch state {
         case "55P03", "40P01":
             return HistoryError(
@@ -128,7 +140,7 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     private static func message(_ connection: OpaquePointer?) -> String {
-        PQerrorMessage(connection).map { String(cString: $0) }?.trimmed ?? "unknown error"
+        lp_PQerrorMessage(connection).map { String(cString: $0) }?.trimmed ?? "unknown error"
     }
 
     /// `url` without its password (`postgresql://user:secret@host/db` → `postgresql://user@host/db`).

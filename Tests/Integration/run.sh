@@ -30,6 +30,14 @@ if grep -i foundation <<<"$LIBS"; then
 fi
 echo "ldd: OK: $APP links no Foundation library"
 
+# launchprof opens PostgreSQL's client library only for a `postgresql://` store: linked, it would load
+# about 24 more libraries at every start (BENCHMARKS.md, "launchprof exec around short programs").
+if ldd "$BIN" | grep -E "libpq\.so"; then
+  echo "ldd: FAIL: $BIN links libpq (it should open it with dlopen when a PostgreSQL store is used)" >&2
+  exit 1
+fi
+echo "ldd: OK: $BIN does not link libpq"
+
 "$BIN" run --runs 2 --warmup 0 --quiet --output "$WORK/result.json" \
   --export-chrome-trace "$WORK/trace.json" --export-svg "$WORK/timeline.svg" --snapshot "$WORK/Loading.png" >/dev/null
 
