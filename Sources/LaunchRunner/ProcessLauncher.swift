@@ -155,8 +155,8 @@ public struct ProcessLauncher: Sendable {
         SpawnAttributes.prepare(&attributes, newGroup: true)
         defer { posix_spawnattr_destroy(&attributes) }
 
-        var env = currentEnvironment()
-        for (key, value) in environment { env[key] = value }
+        // What the program gets on top of this process's environment.
+        var env = environment
         // Where the program may write the protocol (`docs/protocol.md`, the client libraries).
         env[ProgramOptions.descriptorVariable] = String(Self.protocolDescriptor)
         // Inherited by everything the program starts: how its escaped descendants are recognised.
@@ -195,7 +195,7 @@ public struct ProcessLauncher: Sendable {
             (containment.map { ["--join", $0.directory] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
         let spawnerOptions = moveArguments + ["--", executable] + command
         let argv = spawner.map { [$0, String(reportPipe[1])] + spawnerOptions } ?? command
-        let envp = env.map { "\($0.key)=\($0.value)" }
+        let envp = Self.programEnvironment(overriding: env)
         // One spawner for the whole session, forking the run's (``SessionSpawner``): for runs in a
         // cgroup of their own, whose end needs no sweep for escaped processes.
         let session = containment != nil && program?.spawnerSession == true ? spawner.flatMap(SessionSpawner.shared) : nil
@@ -839,17 +839,19 @@ public struct ProcessLauncher: Sendable {
         return ending
     }
 
-    private func currentEnvironment() -> [String: String] {
-        var env: [String: String] = [:]
+    /// This process's environment as `NAME=value` entries, those named in `overrides` replaced by
+    /// its values (added last). Read from `environ` at each launch without splitting every entry
+    /// into a dictionary (a per-run cost of `exec`'s session).
+    static func programEnvironment(overriding overrides: [String: String]) -> [String] {
+        var entries: [String] = []
         var pointer = environ
         while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                env[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
             pointer += 1
+            guard let equals = strchr(entry, Int32(UInt8(ascii: "="))) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: equals - entry), as: UTF8.self)
+            if overrides[name] == nil { entries.append(String(cString: entry)) }
         }
-        return env
+        return entries + overrides.map { "\($0.key)=\($0.value)" }
     }
 
     /// A pipe whose ends close on exec (the child gets only the dup2'd copies).
