@@ -130,30 +130,41 @@ public struct ProcessLauncher: Sendable {
             }
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Standard input first: the control socket may itself be descriptor 3, which the protocol
-        // pipe takes next.
-        if control[0] >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, control[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        if outputPipe[1] >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
-        if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
+        /// `posix_spawn` of `path` with the run's descriptors, in a process group of its own (built
+        /// only here: glibc checks each descriptor action against the descriptor limit, a system call
+        /// each, which a run through the session spawner does not need).
+        /// `justBefore` is called right before the spawn (the run's origin is read there).
+        func posixSpawn(
+            _ pid: inout pid_t, _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?],
+            justBefore: () -> Void
+        ) -> Int32 {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            // Standard input first: the control socket may itself be descriptor 3, which the protocol
+            // pipe takes next.
+            if control[0] >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, control[0], 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
+            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+            if outputPipe[1] >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
+            // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
+            if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
 
-        // Its own process group, so a timeout can kill everything it started.
-        var attributes = posix_spawnattr_t()
-        SpawnAttributes.prepare(&attributes, newGroup: true)
-        defer { posix_spawnattr_destroy(&attributes) }
+            // Its own process group, so a timeout can kill everything it started.
+            var attributes = posix_spawnattr_t()
+            SpawnAttributes.prepare(&attributes, newGroup: true)
+            defer { posix_spawnattr_destroy(&attributes) }
+            justBefore()
+            return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
 
         // What the program gets on top of this process's environment.
         var env = environment
@@ -229,10 +240,11 @@ public struct ProcessLauncher: Sendable {
                 withCStrings(envp) { cEnvp in
                     // Spawned and registered at once: if launchprof is ending, the launch is ended with it.
                     ExitCleanup.guarded { register in
-                        // The reading just before the spawn is the run's origin.
-                        spawnClock = SpawnClock.now()
-                        spawnReading = spawnClock.monotonicNanoseconds
-                        let status = posix_spawn(&pid, spawner ?? executable, &actions, &attributes, cArgv, cEnvp)
+                        let status = posixSpawn(&pid, spawner ?? executable, cArgv, cEnvp) {
+                            // The reading just before the spawn is the run's origin.
+                            spawnClock = SpawnClock.now()
+                            spawnReading = spawnClock.monotonicNanoseconds
+                        }
                         if status == 0 { registration = register(ChildProcessGuard.ending(group: pid, token: runToken, containment: containment)) }
                         return status
                     }
