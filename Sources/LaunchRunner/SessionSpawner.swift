@@ -10,7 +10,7 @@ import Synchronization
 /// (`cpuid` probing, which traps to the hypervisor on a virtual machine) per run.
 ///
 /// The forked spawner is launchprof's own child (`CLONE_PARENT`), leads a process group of its own
-/// (before the server answers), holds the run's descriptors as a spawned one would, and does what a
+/// (it and launchprof both call `setpgid`, so the group exists once ``start(_:)`` returns), holds the run's descriptors as a spawned one would, and does what a
 /// spawned `launchprof-spawn REPORT_FD …` does (Sources/launchprof-spawn/spawn.c): so the launcher's
 /// pidfd, `wait4`, group kill, ``ExitCleanup`` registration and report are the same for both.
 ///
@@ -118,18 +118,23 @@ final class SessionSpawner: @unchecked Sendable {
         ]
         return lock.withLock { () -> Started? in
             guard socket >= 0 else { return nil }
-            guard sendHeader(header, descriptors: descriptors), sendAll(payload), let answer = receiveAnswer() else {
+            guard sendRequest(header, payload, descriptors: descriptors), let answer = receiveAnswer() else {
                 // Gone (or out of step): never used again.
                 close(socket)
                 socket = -1
                 return nil
             }
-            return answer > 0 ? .spawner(answer) : .failed(-answer)
+            guard answer > 0 else { return .failed(-answer) }
+            // Its own group, from this side too (the server answers before the child has run): the
+            // one of the two calls that comes second finds it done (or, after its exec, fails harmlessly).
+            _ = setpgid(answer, answer)
+            return .spawner(answer)
         }
     }
 
-    /// The header with the descriptors attached (`SCM_RIGHTS`).
-    private func sendHeader(_ header: [UInt32], descriptors: [Int32]) -> Bool {
+    /// The header with the descriptors attached (`SCM_RIGHTS`), and the payload, in one `sendmsg`
+    /// (the server then reads the whole request at one wake-up).
+    private func sendRequest(_ header: [UInt32], _ payload: [UInt8], descriptors: [Int32]) -> Bool {
         // struct cmsghdr { size_t cmsg_len; int cmsg_level; int cmsg_type; } then the descriptors,
         // padded to a multiple of size_t (CMSG_SPACE).
         let headerSize = MemoryLayout<Int>.size + 2 * MemoryLayout<Int32>.size
@@ -143,10 +148,12 @@ final class SessionSpawner: @unchecked Sendable {
             raw.storeBytes(of: Int32(SCM_RIGHTS), toByteOffset: MemoryLayout<Int>.size + 4, as: Int32.self)
             for (i, fd) in descriptors.enumerated() { raw.storeBytes(of: fd, toByteOffset: headerSize + i * 4, as: Int32.self) }
         }
-        var bytes = header
-        let sent = bytes.withUnsafeMutableBytes { headerBytes in
+        // The request's bytes: the header then the payload.
+        let bytes = header.withUnsafeBytes { Array($0) } + payload
+        var sendable = bytes
+        let sent = sendable.withUnsafeMutableBytes { requestBytes in
             control.withUnsafeMutableBytes { controlBytes in
-                var part = iovec(iov_base: headerBytes.baseAddress, iov_len: headerBytes.count)
+                var part = iovec(iov_base: requestBytes.baseAddress, iov_len: requestBytes.count)
                 return withUnsafeMutablePointer(to: &part) { partPointer in
                     var message = msghdr()
                     message.msg_iov = partPointer
@@ -160,8 +167,8 @@ final class SessionSpawner: @unchecked Sendable {
             }
         }
         guard sent > 0 else { return false }
-        // The rest of the header, if the socket took only part of it (the descriptors went with the first byte).
-        return sent == header.count * 4 || sendAll(Array(bytes.withUnsafeBytes { Array($0) }[sent...]))
+        // The rest, if the socket took only part of it (the descriptors went with the first byte).
+        return sent == bytes.count || sendAll(Array(bytes[sent...]))
     }
 
     private func sendAll(_ bytes: [UInt8]) -> Bool {

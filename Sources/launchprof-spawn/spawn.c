@@ -315,8 +315,10 @@ static int run_program(int fd, char **options, int count, char **envp) {
 // (so the child is launchprof's own child, as a spawner launchprof spawned would be: its pidfd,
 // wait4 and process group work unchanged) that puts itself in a process group of its own, takes the
 // run's descriptors as 0, 1, 2, 3 and its report descriptor, and does what `run_program` does. The
-// server answers with the child's pid once the child leads its group. It ends when the socket
-// reaches its end (launchprof ended, however it ended).
+// server answers with the child's pid at once, without waiting for the child to run: launchprof,
+// the child's parent, also puts it in its group (setpgid on both sides, whichever runs first), so the
+// group exists when launchprof goes on. It ends when the socket reaches its end (launchprof ended,
+// however it ended).
 //
 // A request, on a SOCK_STREAM socket: a header of four uint32 (magic, the number of option
 // strings, the number of environment strings, the payload's length in bytes) sent with exactly
@@ -397,12 +399,11 @@ static int split_strings(char *payload, uint32_t length, char **strings, uint32_
     return found == count && at == length ? 0 : -1;
 }
 
-// The forked child: its own process group (then `ready` is closed, which lets the server answer),
-// the run's descriptors in place, then the run.
-static void run_child(int sock, int ready, int descriptors[SERVE_DESCRIPTORS], char **options, int count, char **envp) {
-    close(sock);
+// The forked child: its own process group (launchprof sets it too), the run's descriptors in place,
+// then the run.
+static void run_child(int sock, int descriptors[SERVE_DESCRIPTORS], char **options, int count, char **envp) {
     setpgid(0, 0);
-    close(ready);
+    close(sock);
     int high[SERVE_DESCRIPTORS];
     for (int i = 0; i < SERVE_DESCRIPTORS; i++) {
         high[i] = fcntl(descriptors[i], F_DUPFD_CLOEXEC, 20);
@@ -421,23 +422,12 @@ static void run_child(int sock, int ready, int descriptors[SERVE_DESCRIPTORS], c
     _exit(run_program(report_fd, options, count, envp));
 }
 
-// Starts one request's run: the child's pid, or minus an errno.
+// Starts one request's run: the child's pid, or minus an errno. The answer does not wait for the
+// child to be scheduled (a hand-over between processes per run less).
 static int32_t start_run(int sock, int descriptors[SERVE_DESCRIPTORS], char **options, int count, char **envp) {
-    int ready[2];
-    if (pipe2(ready, O_CLOEXEC) != 0) return -errno;
     long pid = syscall(SYS_clone, (unsigned long)(CLONE_PARENT | SIGCHLD), NULL, NULL, NULL, NULL);
-    if (pid == 0) {
-        close(ready[0]);
-        run_child(sock, ready[1], descriptors, options, count, envp);
-    }
+    if (pid == 0) run_child(sock, descriptors, options, count, envp);
     int saved = errno;
-    close(ready[1]);
-    if (pid > 0) {
-        // Until the child has closed its end (it leads its group) or died.
-        char byte;
-        while (read(ready[0], &byte, 1) < 0 && errno == EINTR) {}
-    }
-    close(ready[0]);
     return pid > 0 ? (int32_t)pid : -(saved ? saved : EAGAIN);
 }
 
