@@ -452,7 +452,9 @@ public struct ProcessLauncher: Sendable {
                 pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: reportOpen ? reportFD : -1, events: Int16(POLLIN), revents: 0),
+                // The spawner reports once the program has ended, just before it exits itself: read
+                // after its exit (one wake-up per run instead of two).
+                pollfd(fd: reportOpen && ended != nil ? reportFD : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: matcher?.matchDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
             ]
             // Until the program has exited: short waits when its exit cannot be polled, so it is
