@@ -12,7 +12,7 @@ import LaunchExport
 ///
 /// The spread (lowest and highest round) is printed beside each, since the machine may be shared.
 struct ExecSessionBenchmark {
-    var rounds = 7
+    var rounds = 11
     var sessionRuns = 100
     var biasRounds = 10
     var biasRuns = 20
@@ -38,9 +38,10 @@ struct ExecSessionBenchmark {
     /// ``sessionRuns`` runs; with another number it is only printed).
     func session(_ hyperfine: String, runs: Int) {
         var ours: [Double] = [], theirs: [Double] = []
+        var ourCPU: [Double] = [], theirCPU: [Double] = []
         for round in 0..<rounds {
-            let lp = { wall(".build/release/launchprof", ["exec", "--runs", String(runs), "--quiet", "--", "/bin/true"]) }
-            let hf = { wall(hyperfine, ["-N", "--runs", String(runs), "--style", "none", "/bin/true"]) }
+            let lp = { measured(".build/release/launchprof", ["exec", "--runs", String(runs), "--quiet", "--", "/bin/true"]) }
+            let hf = { measured(hyperfine, ["-N", "--runs", String(runs), "--style", "none", "/bin/true"]) }
             // A B, then B A: neither side always goes first.
             let (a, b) =
                 round % 2 == 0
@@ -52,13 +53,20 @@ struct ExecSessionBenchmark {
                 print("exec session: a run failed")
                 return
             }
-            ours.append(a)
-            theirs.append(b)
+            ours.append(a.wall)
+            theirs.append(b.wall)
+            ourCPU.append(a.cpu)
+            theirCPU.append(b.cpu)
         }
         let a = medianOf(ours), b = medianOf(theirs)
         let ratios = zip(ours, theirs).map { $0 / $1 }
         print(
             "exec session: /bin/true x\(runs) end to end, launchprof exec \(format(a * 1e3)) ms, hyperfine -N \(format(b * 1e3)) ms (median of \(rounds) alternated rounds; per-round ratio \(format(ratios.min() ?? 0))x to \(format(ratios.max() ?? 0))x)"
+        )
+        // CPU time moves less with the machine's load than wall time (the goal is on wall time).
+        let cpuA = medianOf(ourCPU), cpuB = medianOf(theirCPU)
+        print(
+            "exec session: /bin/true x\(runs) CPU (user + system, with their children), launchprof exec \(format(cpuA * 1e3)) ms, hyperfine -N \(format(cpuB * 1e3)) ms, ratio \(format(cpuA / cpuB))x"
         )
         guard runs == sessionRuns else { return }
         print("exec session: ratio \(format(a / b))x, goal <= 1.5x: \(a / b <= 1.5 ? "met" : "missed")")
@@ -98,9 +106,9 @@ struct ExecSessionBenchmark {
         print("median bias (\(name)): goal within 3% or 30 µs: \(met ? "met" : "missed")")
     }
 
-    /// The wall time of a command, seconds; `nil` when it fails.
-    private func wall(_ executable: String, _ arguments: [String]) -> Double? {
+    /// The wall and CPU time of a command, seconds; `nil` when it fails.
+    private func measured(_ executable: String, _ arguments: [String]) -> (wall: Double, cpu: Double)? {
         guard let run = timedSpawn([executable] + arguments), run.status == 0 else { return nil }
-        return run.wall
+        return (run.wall, run.cpu)
     }
 }
