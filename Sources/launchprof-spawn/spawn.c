@@ -25,7 +25,7 @@
 // this small, static C process (no Swift runtime: see swift_addNewDSOImage below) it inherits less
 // than the smallest program uses (/bin/true peaks at 0.96 MiB), so wait4's peak is the program's own.
 //
-// It reads CLOCK_MONOTONIC just before posix_spawn and right after wait4, so the time it adds (its
+// It reads CLOCK_MONOTONIC just before posix_spawn and the moment the program has exited (waitid, before its counters are read and it is reaped), so the time it adds (its
 // own exec) is outside the run, and reports on REPORT_FD (close-on-exec, so the program never sees it)
 // once the program has ended (a report while it runs would wake launchprof and take CPU from it):
 //
@@ -210,14 +210,19 @@ static const char usage_text[] =
 // ARGS... (`count` of them); the program gets `envp`. Spawns it, waits for it and reports on `fd`
 // (see the top of this file); returns this process's exit status.
 
-// Waits for `pid` to exit without reaping it (WNOWAIT), then reads its `rchar` and `wchar` from
-// /proc/<pid>/io (every thread's, the zombie's own included); leaves -1 where they cannot be read.
-static void exited_io(pid_t pid, long long *read_bytes, long long *written_bytes) {
+// Waits for `pid` to exit without reaping it (WNOWAIT): 0, or -1 when it cannot be waited for.
+static int wait_exited(pid_t pid) {
     siginfo_t info;
     memset(&info, 0, sizeof info);
     while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0) {
-        if (errno != EINTR) return;
+        if (errno != EINTR) return -1;
     }
+    return 0;
+}
+
+// Reads an exited (not yet reaped) process's `rchar` and `wchar` from /proc/<pid>/io (every thread's,
+// the zombie's own included); leaves -1 where they cannot be read.
+static void exited_io(pid_t pid, long long *read_bytes, long long *written_bytes) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -293,13 +298,17 @@ static int run_program(int fd, char **options, int count, char **envp) {
     int wstatus = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
+    // The end is read the moment the program has exited (waitid, not reaping it): reading its
+    // /proc/<pid>/io and reaping it come after, outside the run's time.
+    int exited = wait_exited(pid);
+    unsigned long long ended = now_ns();
     // The whole process's bytes read and written, from /proc/<pid>/io while it is a zombie (docs/counters.md).
     long long io_read = -1, io_written = -1;
-    exited_io(pid, &io_read, &io_written);
+    if (exited == 0) exited_io(pid, &io_read, &io_written);
     while (wait4(pid, &wstatus, 0, &usage) < 0) {
         if (errno != EINTR) return 127;
     }
-    unsigned long long ended = now_ns();
+    if (exited != 0) ended = now_ns();
     length += snprintf(line + length, sizeof line - (size_t)length, "exit %llu %d %lld %lld %ld %ld %ld %ld %ld %lld %lld\n", ended,
                       wstatus, (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
                       (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec, usage.ru_maxrss, usage.ru_minflt,
