@@ -228,7 +228,12 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     bench.report()
 } else if let unknown = arguments.first {
     // A name that is none of the above (`--help` included) would otherwise run every benchmark.
-    let names = "gate [functions|program], counters-cost, functions-cost, sample-cost, diff-scale, encode, throttle, throttle-short, throttle-limits, export, change-points, history, calibration, coalesced, xml, xml-profile, png-decode, decode, draw, exec, history-store, bisect, history-concurrency, dashboard, exec-session, startup"
+    let names = [
+        "gate [functions|program]", "counters-cost", "functions-cost", "sample-cost", "diff-scale", "encode", "throttle",
+        "throttle-short", "throttle-limits", "export", "change-points", "history", "calibration", "coalesced", "xml",
+        "xml-profile", "png-decode", "decode", "draw", "exec", "history-store", "bisect", "history-concurrency", "dashboard",
+        "exec-session", "startup"
+    ].joined(separator: ", ")
     let message = "launchprof-bench: unknown benchmark '\(unknown)'; without a name every benchmark runs, or one of: \(names)\n"
     _ = message.withCString { write(2, $0, strlen($0)) }
     exit(2)
