@@ -4,12 +4,15 @@ import PackageDescription
 // Dependency direction (each module only imports the ones above it):
 //
 //   LaunchCore      clock, phase recorder, result model (Glibc only: it runs in the measured process)
+//   LaunchManifest  the built-in app's manifest: its schema, loader and checks, the strategy catalog, the app's own phase
+//                   names; what the CLI knows of the app (it imports no app module)
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
 //   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
 //   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
 //   LaunchFunctions per-phase function profiles (--functions): the Callgrind format's reader, demangling, function diffs
 //   LaunchFlameGraphs  stacks per phase (StackProfile) and their flame graphs: folded stacks, speedscope, SVG, differential
 //   LaunchSampling  wall-clock samples (--sample): perf record on CLOCK_MONOTONIC, perf script's reader, samples per phase
+//   LaunchTraces    startup-trace readers (--trace): Chrome trace, git's trace2, Python's -X importtime, on the launcher's clock
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
@@ -57,8 +60,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "CXMLShim", dependencies: ["CLibXML2"]),
-        .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchImage", "CXMLShim"]),
-        .target(name: "LaunchApp", dependencies: ["LaunchCore", "LaunchPipeline"]),
+        .target(name: "LaunchManifest", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchPipeline", dependencies: ["LaunchCore", "LaunchManifest", "LaunchImage", "CXMLShim"]),
+        .target(name: "LaunchApp", dependencies: ["LaunchCore", "LaunchManifest", "LaunchPipeline"]),
         // The Swift runtime linked in (no Foundation either): its process start is then a few ms shorter
         // than a `swiftc -O` hello world's, which loads libswiftCore and its companions (BENCHMARKS.md).
         .executableTarget(
@@ -71,7 +75,8 @@ let package = Package(
         .target(name: "LaunchFunctions", dependencies: ["LaunchCore"]),
         .target(name: "LaunchFlameGraphs", dependencies: ["LaunchCore", "LaunchFunctions"]),
         .target(name: "LaunchSampling", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchFlameGraphs"]),
-        .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions"]),
+        .target(name: "LaunchTraces", dependencies: ["LaunchCore"]),
+        .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchTraces"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
@@ -92,7 +97,8 @@ let package = Package(
         .target(
             name: "LaunchprofCLI",
             dependencies: [
-                "LaunchCore", "LaunchPipeline", "LaunchFunctions", "LaunchFlameGraphs", "LaunchSampling", "LaunchRunner", "LaunchTiers", "LaunchStats",
+                "LaunchCore", "LaunchManifest", "LaunchFunctions", "LaunchFlameGraphs", "LaunchSampling", "LaunchTraces", "LaunchRunner", "LaunchTiers",
+                "LaunchStats",
                 "LaunchChangePoints", "LaunchExport", "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
@@ -125,7 +131,8 @@ let package = Package(
         .executableTarget(
             name: "launchprof-bench",
             dependencies: [
-                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport", "LaunchHistory",
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport",
+                "LaunchHistory",
                 "LaunchChangePoints", "LaunchBisect", "LaunchDashboard", "LaunchSampling"
             ],
             path: "Benchmarks/launchprof-bench"
@@ -134,7 +141,8 @@ let package = Package(
         .target(name: "LaunchprofTestSupport", dependencies: ["LaunchCore", "LaunchRunner"], path: "Tests/LaunchprofTestSupport"),
         .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
-        .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchManifestTests", dependencies: ["LaunchManifest", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchManifest", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
@@ -142,7 +150,8 @@ let package = Package(
             name: "LaunchSamplingTests", dependencies: ["LaunchSampling", "LaunchCore", "LaunchFunctions", "LaunchFlameGraphs", "LaunchprofTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
-        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchTracesTests", dependencies: ["LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
         // Also runs the built launchprof (8 parallel `record --store`, `history detect` on each backend).
@@ -161,8 +170,8 @@ let package = Package(
         .target(
             name: "LaunchFuzz",
             dependencies: [
-                "LaunchCore", "LaunchImage", "LaunchPipeline", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport", "LaunchFunctions",
-                "LaunchSampling"
+                "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTraces", "LaunchRunner", "LaunchTiers", "LaunchStats",
+                "LaunchExport", "LaunchFunctions", "LaunchSampling"
             ],
             path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchPipeline
+import LaunchManifest
 
 /// `backgroundDecode` on the heavy fixture (a 750×1334 backdrop and three more images, 2 worker
 /// threads), in-process, off and on alternated launch by launch: the times to first frame and to

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchPipeline
+import LaunchManifest
 
 /// `coalescedLayout` on the heavy fixture (20 saved settings, two orientations): the `applying
 /// settings` phase with the strategy off and on, in-process, alternated launch by launch; goals:

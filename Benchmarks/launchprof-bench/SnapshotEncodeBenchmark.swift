@@ -2,6 +2,7 @@ import CPNGShim
 import LaunchCore
 import LaunchImage
 import LaunchPipeline
+import LaunchManifest
 
 /// Encoding the heavy fixture's launch frame (750×1334) as the snapshot PNG: the app's encoder
 /// (``PNGEncoder``'s defaults, through Swift) against libpng called directly from C with the same

@@ -6,6 +6,7 @@ import Glibc
 import LaunchCore
 import LaunchPipeline
 import LaunchRunner
+import LaunchManifest
 
 /// Median of `samples` measurements of `body`, in nanoseconds per operation (`operations` per call).
 func measure(samples: Int = 301, operations: Int, _ body: () -> Void) -> Double {

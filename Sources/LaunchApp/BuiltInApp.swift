@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchPipeline
+import LaunchManifest
 
 /// The built-in app: what `launchprof run` launches once per run, as a new process (the
 /// `launchprof-app` executable). It runs the pipeline under phases and reports them over the line
@@ -16,9 +17,12 @@ public enum BuiltInApp {
         var touch: [String] = []
         var seed: UInt64?
         var forceDecodeRace = false
+        /// `--check-tap KEY` (repeatable): check the keys (``TapCheck``) and exit, launching nothing.
+        var checkTaps: [String] = []
     }
 
-    /// Runs the app and exits: 0 after a complete report, 2 on bad input.
+    /// Runs the app and exits: 0 after a complete report, 2 on bad input (with `--check-tap`: 0 when
+    /// every key is the theme's, 2 with the refusal).
     public static func main(clock: LaunchClock, arguments: [String]) -> Never {
         var options = Options()
         var i = 0
@@ -31,12 +35,17 @@ public enum BuiltInApp {
             case "--no-snapshot": options.writeSnapshot = false
             case "--force-decode-race": options.forceDecodeRace = true
             case "--touch": options.touch.append(value); i += 1
+            case "--check-tap": options.checkTaps.append(value); i += 1
             case "--seed":
                 guard let seed = UInt64(value) else { fail("--seed expects a whole number from 0 to \(UInt64.max), not '\(value)'") }
                 options.seed = seed; i += 1
             default: fail("unknown app argument '\(a)'")
             }
             i += 1
+        }
+        if !options.checkTaps.isEmpty {
+            if let refusal = TapCheck.refusal(manifestPath: options.manifest, keys: options.checkTaps) { fail(refusal) }
+            exit(0)
         }
         let recorder = PhaseRecorder(clock: clock)
         if let metric = getenv(AppInterface.metricVariable).map({ String(cString: $0) }), metric == Metric.instructions.rawValue {
@@ -60,7 +69,7 @@ public enum BuiltInApp {
         write(AppInterface.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
-            let manifest = try recorder.phase("reading manifest", kind: .io) { try ManifestLoader.load(path: options.manifest) }
+            let manifest = try recorder.phase(AppPhase.readingManifest, kind: .io) { try ManifestLoader.load(path: options.manifest) }
             pipeline = Pipeline(manifest: manifest, recorder: recorder)
             if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
             if let seed = options.seed { pipeline.dialogSeed = seed | 1 }

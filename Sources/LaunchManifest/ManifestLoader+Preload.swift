@@ -2,7 +2,7 @@ extension ManifestLoader {
     /// Reads `strategies.preload` (`node`, `nil` when absent): exactly `stage`, naming a lazy data
     /// stage of `stages`, and `during`, `"launch animation"`; the animation redraws the keys, so a
     /// draw stage must run at launch.
-    static func preload(_ node: Node?, stages: [StageSpec]) throws(PipelineError) -> PreloadSpec? {
+    static func preload(_ node: Node?, stages: [StageSpec]) throws(ManifestError) -> PreloadSpec? {
         guard let node else { return nil }
         let object = try node.object(allowed: ["stage", "during"])
         let stageNode = try object.required("stage")

@@ -9,15 +9,15 @@ public enum ManifestLoader {
     }
 
     /// Parses manifest bytes; `path` names the file and anchors relative paths.
-    public static func parse(_ bytes: [UInt8], path: String) throws(PipelineError) -> Manifest {
+    public static func parse(_ bytes: [UInt8], path: String) throws(ManifestError) -> Manifest {
         if let deep = JSONNesting.check(bytes) {
-            throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a manifest needs 3)")
+            throw ManifestError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a manifest needs 3)")
         }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw PipelineError.input(path, "invalid JSON\(error.position)")
+            throw ManifestError.input(path, "invalid JSON\(error.position)")
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
@@ -53,20 +53,20 @@ public enum ManifestLoader {
     }
 
     /// `screen`: width and height in points (1…8192), scale 1…4, at most 8192 pixels on a side.
-    static func screen(_ root: Node, path: String) throws(PipelineError) -> Screen {
+    static func screen(_ root: Node, path: String) throws(ManifestError) -> Screen {
         let screenNode = try root.required("screen").object(allowed: ["width", "height", "scale"])
         let screen = Screen(
             width: try screenNode.required("width").int(min: 1, max: 8192),
             height: try screenNode.required("height").int(min: 1, max: 8192),
             scale: try screenNode.optional("scale")?.int(min: 1, max: 4) ?? 1)
         guard screen.width * screen.scale <= 8192, screen.height * screen.scale <= 8192 else {
-            throw PipelineError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
+            throw ManifestError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
         }
         return screen
     }
 
     /// `orientations`: portrait or landscape, each once (portrait when none is given).
-    static func orientations(_ root: Node) throws(PipelineError) -> [Orientation] {
+    static func orientations(_ root: Node) throws(ManifestError) -> [Orientation] {
         let orientationNodes = try root.optional("orientations")?.array() ?? []
         var orientations: [Orientation] = []
         for node in orientationNodes {
@@ -82,7 +82,7 @@ public enum ManifestLoader {
 
     /// `stages`: each with a known `run`, a unique name, a `file` where it takes one, `lazy` for
     /// data only; each one's prerequisites before it at launch.
-    static func stages(_ root: Node, directory: String, path: String) throws(PipelineError) -> [StageSpec] {
+    static func stages(_ root: Node, directory: String, path: String) throws(ManifestError) -> [StageSpec] {
         var stages: [StageSpec] = []
         for node in try root.required("stages").array() {
             let stage = try node.object(allowed: ["name", "run", "lazy", "file"])
@@ -111,12 +111,12 @@ public enum ManifestLoader {
             if lazy, kind != .data { throw stage.error("only \"data\" stages can be lazy (the UI needs the others to launch)") }
             stages.append(StageSpec(name: name, run: kind, lazy: lazy, file: file))
         }
-        guard !stages.isEmpty else { throw PipelineError.input(path, "stages: expected at least one stage") }
+        guard !stages.isEmpty else { throw ManifestError.input(path, "stages: expected at least one stage") }
         // Each stage's prerequisites must run, at launch, before it.
         var ran: Set<String> = []
         for (i, stage) in stages.enumerated() where !stage.lazy {
             for needed in stage.run.requires where !ran.contains(needed.rawValue) {
-                throw PipelineError.input(
+                throw ManifestError.input(
                     path, "stages[\(i)]: the \"\(stage.run.rawValue)\" stage (\(stage.name)) needs a \"\(needed.rawValue)\" stage before it")
             }
             ran.insert(stage.run.rawValue)
@@ -125,7 +125,7 @@ public enum ManifestLoader {
     }
 
     /// `strategies`: each a switch or a small object, with what it needs of the others.
-    static func strategies(_ root: Node, stages: [StageSpec]) throws(PipelineError) -> Strategies {
+    static func strategies(_ root: Node, stages: [StageSpec]) throws(ManifestError) -> Strategies {
         let strategiesNode = try root.optional("strategies")?.object(allowed: Set(StrategyCatalog.entries.map(\.key)))
         var strategies = Strategies(
             reuseKeyBackgrounds: try strategiesNode?.optional("reuseKeyBackgrounds")?.bool() ?? true,
@@ -135,7 +135,7 @@ public enum ManifestLoader {
 
         if let node = try strategiesNode?.optional("loadingDialog") {
             let dialog = try node.object(allowed: ["showAfter", "minMessageSeconds"])
-            func seconds(_ key: String, _ fallback: Double) throws(PipelineError) -> Double {
+            func seconds(_ key: String, _ fallback: Double) throws(ManifestError) -> Double {
                 guard let valueNode = try dialog.optional(key) else { return fallback }
                 let value = try valueNode.number()
                 guard value >= 0, value <= 60 else { throw valueNode.error("expected seconds from 0 to 60, found \(value)") }
@@ -170,7 +170,7 @@ public enum ManifestLoader {
     }
 
     /// `test.slowdown`: a launch stage made slower by `fraction` (0…100).
-    static func slowdown(_ test: Node, stages: [StageSpec]) throws(PipelineError) -> InjectedSlowdown? {
+    static func slowdown(_ test: Node, stages: [StageSpec]) throws(ManifestError) -> InjectedSlowdown? {
         guard let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) else { return nil }
         let stageNode = try node.required("stage")
         let stage = try stageNode.string()
@@ -186,31 +186,31 @@ public enum ManifestLoader {
     /// What the strategies need of the rest of the manifest: a snapshot path, a splash image, a draw stage.
     static func checkNeeds(
         of strategies: Strategies, snapshot: String?, splash: String?, stages: [StageSpec], path: String
-    ) throws(PipelineError) {
+    ) throws(ManifestError) {
         if strategies.sendReportOnClose != nil, snapshot == nil {
-            throw PipelineError.input(
+            throw ManifestError.input(
                 path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
         }
         if strategies.loadingDialog != nil, !strategies.snapshotFirst {
-            throw PipelineError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
+            throw ManifestError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
         }
         if strategies.snapshotFirst {
             guard snapshot != nil else {
-                throw PipelineError.input(path, "strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a \"snapshot\" path")
+                throw ManifestError.input(path, "strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a \"snapshot\" path")
             }
             guard splash != nil else {
-                throw PipelineError.input(
+                throw ManifestError.input(
                     path, "strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a \"splash\" image (an asset)")
             }
             guard stages.contains(where: { $0.run == .draw && !$0.lazy }) else {
-                throw PipelineError.input(
+                throw ManifestError.input(
                     path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
             }
         }
     }
 
     /// `test.slowFunction`: `{"function": "fillRoundedRect", "iterations": 2000}`.
-    private static func functionWork(_ node: Node) throws(PipelineError) -> InjectedFunctionWork {
+    private static func functionWork(_ node: Node) throws(ManifestError) -> InjectedFunctionWork {
         let fields = try node.object(allowed: ["function", "iterations"])
         let nameNode = try fields.required("function")
         let name = try nameNode.string()
@@ -226,19 +226,25 @@ public enum ManifestLoader {
     }
 
     /// A JSON value and its key path, with typed accessors whose errors name both.
-    struct Node {
-        let value: JSONValue
-        let path: String
-        let file: String
+    public struct Node {
+        public init(value: JSONValue, path: String, file: String) {
+            self.value = value
+            self.path = path
+            self.file = file
+        }
 
-        func error(_ reason: String) -> PipelineError {
+        public let value: JSONValue
+        public let path: String
+        public let file: String
+
+        public func error(_ reason: String) -> ManifestError {
             // Keys and values quoted from the file may hold line breaks: the message stays one line.
-            PipelineError.input(file, PlainText.oneLine("\(path.isEmpty ? "top level" : path): \(reason)"))
+            ManifestError.input(file, PlainText.oneLine("\(path.isEmpty ? "top level" : path): \(reason)"))
         }
 
         private var typeName: String { value.kindDescription }
 
-        func object(allowed: Set<String>) throws(PipelineError) -> Node {
+        public func object(allowed: Set<String>) throws(ManifestError) -> Node {
             guard let object = value.object else { throw error("expected an object, found \(typeName)") }
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw error("unknown key \"\(unknown)\" (expected: \(allowed.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", ")))")
@@ -246,40 +252,40 @@ public enum ManifestLoader {
             return self
         }
 
-        func optional(_ key: String) throws(PipelineError) -> Node? {
+        public func optional(_ key: String) throws(ManifestError) -> Node? {
             guard let object = value.object else { throw error("expected an object, found \(typeName)") }
             guard let child = object[key] else { return nil }
             return Node(value: child, path: path.isEmpty ? key : "\(path).\(key)", file: file)
         }
 
-        func required(_ key: String) throws(PipelineError) -> Node {
+        public func required(_ key: String) throws(ManifestError) -> Node {
             guard let node = try optional(key) else {
-                throw PipelineError.input(file, "\(path.isEmpty ? "" : "\(path): ")missing required key \"\(key)\"")
+                throw ManifestError.input(file, "\(path.isEmpty ? "" : "\(path): ")missing required key \"\(key)\"")
             }
             return node
         }
 
-        func array() throws(PipelineError) -> [Node] {
+        public func array() throws(ManifestError) -> [Node] {
             guard let items = value.array else { throw error("expected an array, found \(typeName)") }
             return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]", file: file) }
         }
 
-        func string() throws(PipelineError) -> String {
+        public func string() throws(ManifestError) -> String {
             guard let s = value.string else { throw error("expected a string, found \(typeName)") }
             return s
         }
 
-        func bool() throws(PipelineError) -> Bool {
+        public func bool() throws(ManifestError) -> Bool {
             guard let b = value.bool else { throw error("expected true or false, found \(typeName)") }
             return b
         }
 
-        func number() throws(PipelineError) -> Double {
+        public func number() throws(ManifestError) -> Double {
             guard let n = value.number, n.isFinite else { throw error("expected a number, found \(typeName)") }
             return n
         }
 
-        func int(min: Int, max: Int) throws(PipelineError) -> Int {
+        public func int(min: Int, max: Int) throws(ManifestError) -> Int {
             guard let n = value.number, n == n.rounded(), abs(n) < 1e15 else {
                 throw error("expected a whole number, found \(typeName)")
             }

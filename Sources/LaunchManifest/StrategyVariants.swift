@@ -10,12 +10,12 @@ public struct StrategyVariants {
     public let on: [UInt8]
 
     /// The variants of the manifest `bytes` (read from a file in the absolute `directory`).
-    public init(strategy: String, manifest bytes: [UInt8], path: String, directory: String) throws(PipelineError) {
+    public init(strategy: String, manifest bytes: [UInt8], path: String, directory: String) throws(ManifestError) {
         guard StrategyCatalog.entry(strategy) != nil else {
-            throw PipelineError("unknown strategy '\(strategy)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))")
+            throw .unknownStrategy(strategy)
         }
         guard var root = (try? JSONParser.parse(bytes))?.object else {
-            throw PipelineError.input(path, "not a JSON object")
+            throw ManifestError.input(path, "not a JSON object")
         }
         func absolute(_ value: JSONValue?) -> JSONValue? {
             guard let text = value?.string else { return value }

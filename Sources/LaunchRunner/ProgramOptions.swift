@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchTraces
 
 /// How `launchprof exec` launches a program that is not the built-in app: it may or may not speak the
 /// line protocol, its output is the user's, its exit status and CPU time are part of the result, and

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTraces
 
 /// LaunchRunner's one error: why a launched process did not give a usable run, why a run could not
-/// be throttled, why a startup trace could not be read, or an option of the runner's that cannot
+/// be throttled, why a startup trace could not be read (``TraceError``), or an option of the runner's that cannot
 /// be used. Every message is rendered here, by ``message(subject:)``.
 public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     // MARK: Launches
@@ -39,8 +40,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     indirect case throttleFailed(RunnerError)
     /// The cgroup's memory limit (`--enforce-memory`) killed the program, as the device would.
     case killedOverMemoryLimit(label: String, bytes: Int)
-    /// The run's startup trace (`--trace`) could not be read: a ``trace(source:line:column:event:reason:)``.
-    indirect case traceUnreadable(RunnerError)
+    /// The run's startup trace (`--trace`) could not be read (LaunchTraces' error).
+    case traceUnreadable(TraceError)
     /// The run's startup trace is on its standard error, which is over the `keptBytes` launchprof keeps.
     case traceCutShort(keptBytes: Int)
     /// A `--prepare` or `--cleanup` command failed: `failure`, with `subject` naming the command.
@@ -67,20 +68,6 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case cgroup(path: String, action: String, reason: String)
     /// The duty-cycling thread could not be started.
     case throttleThreadNotStarted(reason: String)
-
-    // MARK: Startup traces
-
-    /// A trace launchprof cannot read: `source` is the trace file's path (or
-    /// ``ImportTimeReader/source`` for a trace on standard error), `line` and `column` (1-based,
-    /// the column in bytes) and `event` (1-based index in a Chrome trace's event array) say where
-    /// when known, `reason` says what is wrong.
-    case trace(source: String, line: Int? = nil, column: Int? = nil, event: Int? = nil, reason: String)
-    /// `--trace-file` with an empty path.
-    case traceFileEmpty
-    /// `--trace FORMAT` (chrome-trace) without the `--trace-file` it needs.
-    case traceFileRequired(TraceFormat)
-    /// `--trace-file` with a format (python-importtime) that reads no file.
-    case traceFileNotApplicable(TraceFormat)
 
     // MARK: Other inputs
 
@@ -174,23 +161,6 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): cannot \(action): \(reason)"
         case .throttleThreadNotStarted(let reason):
             return "cannot start the throttling thread: \(reason)"
-        case .trace(let source, let line, let column, let event, let reason):
-            // `trace.json:12:5: event 3: …`, `stderr of the program:7:1: …`, `trace.json: …`.
-            var text = source
-            if let line {
-                text += ":\(line)"
-                if let column { text += ":\(column)" }
-            }
-            text += ": "
-            if let event { text += "event \(event): " }
-            return text + reason
-        case .traceFileEmpty:
-            return "--trace-file needs a path"
-        case .traceFileRequired(let format):
-            return
-                "--trace \(format.rawValue) needs --trace-file FILE: the file the program writes its Chrome trace to (its path is also in $\(TraceCapture.traceFileVariable))"
-        case .traceFileNotApplicable(let format):
-            return "--trace \(format.rawValue) reads the program's standard error: --trace-file does not apply"
         case .callgrindFormat(let line, let reason):
             return "Callgrind output line \(line): \(reason)"
         case .invalidPattern(let pattern, let reason):
@@ -208,10 +178,6 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// Text from a trace shown in a message: cut at `limit` characters.
-    static func clip(_ text: some StringProtocol, _ limit: Int = 40) -> String {
-        text.count > limit ? String(text.prefix(limit)) + "…" : String(text)
-    }
 }
 
 extension String {

@@ -98,8 +98,8 @@ struct ChromeTraceSource {
     let bytes: [UInt8]
     let file: String
 
-    func error(_ reason: String, at offset: Int, event: Int? = nil) -> RunnerError {
+    func error(_ reason: String, at offset: Int, event: Int? = nil) -> TraceError {
         let (line, column) = TraceJSON.position(of: offset, in: bytes)
-        return RunnerError.trace(source: file, line: line, column: column, event: event, reason: reason)
+        return TraceError.malformed(source: file, line: line, column: column, event: event, reason: reason)
     }
 }

@@ -54,12 +54,12 @@ public enum ChromeTraceReader {
 
     /// The phases and marks in the Chrome trace `bytes`, read from `file` (named in errors).
     ///
-    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming `file`, the line and column, and the event's number (from
+    /// - Throws: ``TraceError/malformed(source:line:column:event:reason:)`` naming `file`, the line and column, and the event's number (from
     ///   1): invalid JSON, an event that is not an object, an `X`, `B`, `i` or `R` event without a
     ///   name or `ts`, an `X` without a `dur` or with a negative one, a time that is not a finite
     ///   number of µs within ±10¹⁸, an `E` with no `B` open on its thread, events of one thread that
     ///   overlap without nesting, times that span more than the run, or a limit (docs/limits.md).
-    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
+    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(TraceError) -> TraceReading {
         let source = ChromeTraceSource(bytes: bytes, file: file)
         var events = try collect(source)
         try pairBeginsWithEnds(&events, source)
@@ -75,14 +75,14 @@ public enum ChromeTraceReader {
             do {
                 try timeline.addMark(mark.name, time: (mark.ts - base) / 1e6, thread: threads.numbers[mark.thread]!)
             } catch {
-                throw .trace(source: file, reason: error.reason)
+                throw .malformed(source: file, reason: error.reason)
             }
         }
         return try place(timeline, base: base, clock: clock, file: file)
     }
 
     /// Every event of the trace, collected per thread (docs/traces.md); nothing is nested yet.
-    private static func collect(_ source: ChromeTraceSource) throws(RunnerError) -> ChromeTraceEvents {
+    private static func collect(_ source: ChromeTraceSource) throws(TraceError) -> ChromeTraceEvents {
         var json = TraceJSON(source.bytes)
         var events = ChromeTraceEvents()
         do {
@@ -112,10 +112,10 @@ public enum ChromeTraceReader {
             try json.expectEnd()
         } catch let failure as TraceJSON.Failure {
             throw source.error(failure.reason, at: failure.offset)
-        } catch let error as RunnerError {
+        } catch let error as TraceError {
             throw error
         } catch {
-            throw .trace(source: source.file, reason: "\(error)")
+            throw .malformed(source: source.file, reason: "\(error)")
         }
         return events
     }
@@ -149,7 +149,7 @@ public enum ChromeTraceReader {
 
     /// B/E pairs, per thread, matched in time order (file order for equal times) into intervals;
     /// the threads in the order of their first B or E, so that the first unbalanced one is reported.
-    private static func pairBeginsWithEnds(_ events: inout ChromeTraceEvents, _ source: ChromeTraceSource) throws(RunnerError) {
+    private static func pairBeginsWithEnds(_ events: inout ChromeTraceEvents, _ source: ChromeTraceSource) throws(TraceError) {
         for (thread, list) in events.edges.sorted(by: { $0.value[0].event < $1.value[0].event }) {
             let sorted = list.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(\.element)
             var open: [Edge] = []
@@ -176,7 +176,7 @@ public enum ChromeTraceReader {
     /// Nesting by containment, per thread: longer first among equal starts, then file order.
     private static func nest(
         _ events: ChromeTraceEvents, threads: ChromeTraceEvents.Threads, into timeline: inout TraceTimeline, _ source: ChromeTraceSource
-    ) throws(RunnerError) {
+    ) throws(TraceError) {
         let base = events.firstTs ?? 0
         for key in threads.order {
             guard var list = events.intervals[key] else { continue }
@@ -188,7 +188,7 @@ public enum ChromeTraceReader {
                 if let top = stack.last, interval.end > top.interval.end {
                     guard !interval.end.isFinite || interval.end - top.interval.end <= overlapToleranceMicroseconds else {
                         throw source.error(
-                            "'\(RunnerError.clip(interval.name))' overlaps '\(RunnerError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
+                            "'\(TraceError.clip(interval.name))' overlaps '\(TraceError.clip(top.interval.name))' (event \(top.interval.event)) on its thread without nesting in it: events of one thread must nest",
                             at: interval.offset, event: interval.event)
                     }
                     interval.end = top.interval.end
@@ -207,7 +207,7 @@ public enum ChromeTraceReader {
 
     /// The timeline placed in the run: its times (µs from the first event's `base`) taken as
     /// `CLOCK_MONOTONIC`, the wall clock, or the earliest at the spawn.
-    private static func place(_ timeline: TraceTimeline, base: Double, clock: SpawnClock, file: String) throws(RunnerError) -> TraceReading {
+    private static func place(_ timeline: TraceTimeline, base: Double, clock: SpawnClock, file: String) throws(TraceError) -> TraceReading {
         do {
             // Times are taken from the first event's (µs), so that seconds keep their sub-µs digits.
             let candidates: [(TraceAnchor, Double)] = [
@@ -217,7 +217,7 @@ public enum ChromeTraceReader {
             let placed = try timeline.placed(clock: clock, candidates: candidates.filter { $0.1.isFinite }, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: placed.marks, stderr: [], anchor: placed.anchor)
         } catch {
-            throw .trace(
+            throw .malformed(
                 source: file,
                 reason: error.describe("the events span") + ": the file holds events of another run, or its times are not in microseconds (the format's unit)")
         }

@@ -34,11 +34,11 @@ public enum ImportTimeReader {
 
     /// The phases in `stderr`, and `stderr` without the import-time lines.
     ///
-    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming ``source`` and the line: a malformed import-time line, a
+    /// - Throws: ``TraceError/malformed(source:line:column:event:reason:)`` naming ``source`` and the line: a malformed import-time line, a
     ///   negative self time or one larger than the cumulative time (imports in several threads), a
     ///   missing level of nesting, a second interpreter's header (a child Python process), no import
     ///   times at all, imports adding up to more than the run, or a limit (docs/limits.md).
-    public static func read(stderr: [UInt8], clock: SpawnClock) throws(RunnerError) -> TraceReading {
+    public static func read(stderr: [UInt8], clock: SpawnClock) throws(TraceError) -> TraceReading {
         var kept: [UInt8] = []
         kept.reserveCapacity(stderr.count)
         var tree = ImportTree()
@@ -55,8 +55,8 @@ public enum ImportTimeReader {
                 kept += stderr[lineStart..<next]
                 continue
             }
-            func fail(_ reason: String) -> RunnerError {
-                RunnerError.trace(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
+            func fail(_ reason: String) -> TraceError {
+                TraceError.malformed(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
             }
             var textEnd = lineEnd
             if textEnd > markerAt + marker.count, stderr[textEnd - 1] == 0x0D { textEnd -= 1 }
@@ -91,7 +91,7 @@ public enum ImportTimeReader {
             if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
         }
         guard !tree.nodes.isEmpty else {
-            throw .trace(
+            throw .malformed(
                 source: source,
                 reason:
                     "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
@@ -102,7 +102,7 @@ public enum ImportTimeReader {
             let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
             return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
         } catch {
-            throw .trace(
+            throw .malformed(
                 source: source,
                 reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
         }
@@ -146,7 +146,7 @@ public enum ImportTimeReader {
 
         /// Lays out: imports left unclaimed (the top level, and any whose parent never finished because
         /// the process ended first) end to end from the spawn; children from their parent's start.
-        func laidOut() throws(RunnerError) -> TraceTimeline {
+        func laidOut() throws(TraceError) -> TraceTimeline {
             var timeline = TraceTimeline()
             var pending: [(node: Int, start: Int, parent: Int?)] = []
             var start = 0
@@ -163,7 +163,7 @@ public enum ImportTimeReader {
                         "import " + node.module, thread: 0, start: Double(start) / 1e6,
                         end: Double(start + node.span) / 1e6, parent: parent, origin: node.line)
                 } catch {
-                    throw .trace(source: ImportTimeReader.source, line: node.line, reason: error.reason)
+                    throw .malformed(source: ImportTimeReader.source, line: node.line, reason: error.reason)
                 }
                 // Pushed last child first, so that the first is laid out next.
                 var childEnd = start
@@ -243,6 +243,6 @@ public enum ImportTimeReader {
 
     /// Bytes of the trace shown in a message.
     private static func shown(_ text: ArraySlice<UInt8>) -> String {
-        RunnerError.clip(String(decoding: text, as: UTF8.self))
+        TraceError.clip(String(decoding: text, as: UTF8.self))
     }
 }

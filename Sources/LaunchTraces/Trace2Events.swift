@@ -35,7 +35,7 @@ struct Trace2Events {
         var time: Double?
         if let timeText = e.time {
             guard let micros = UTCTimestamp.microseconds(timeText) else {
-                throw Refusal(reason: "'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(RunnerError.clip(text(timeText)))'")
+                throw Refusal(reason: "'time' must be a UTC time such as 2024-05-01T12:00:00.123456Z, not '\(TraceError.clip(text(timeText)))'")
             }
             if base == nil { base = micros }
             time = Double(micros - base!) / 1e6

@@ -73,13 +73,13 @@ public enum Trace2Reader {
 
     /// The phases in the Trace2 event file `bytes`, read from `file` (named in errors).
     ///
-    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming `file`, the line and column: a line that is not a JSON object
+    /// - Throws: ``TraceError/malformed(source:line:column:event:reason:)`` naming `file`, the line and column: a line that is not a JSON object
     ///   with a string `event`, a region or child event without the fields it needs (`sid`, `thread`,
     ///   `time`, `nesting`, `child_id`), a `time` that is not a UTC time, a `region_leave` with no
     ///   region open or not the one open, a region entered at a `nesting` that does not follow the
     ///   regions open, a `child_exit` of a child that never started, an end before its start, a file
     ///   with no events, times that do not fit in the run, or a limit (docs/limits.md).
-    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(RunnerError) -> TraceReading {
+    public static func read(_ bytes: [UInt8], file: String, clock: SpawnClock) throws(TraceError) -> TraceReading {
         var trace = Trace2Events()
         var lineNumber = 0
         var lineStart = 0
@@ -89,8 +89,8 @@ public enum Trace2Reader {
             defer { lineStart = lineEnd + 1 }
             var json = TraceJSON(bytes, from: lineStart, to: lineEnd)
             let line = lineNumber, start = lineStart
-            func fail(_ reason: String, at offset: Int? = nil) -> RunnerError {
-                RunnerError.trace(source: file, line: line, column: (offset ?? start) - start + 1, reason: reason)
+            func fail(_ reason: String, at offset: Int? = nil) -> TraceError {
+                TraceError.malformed(source: file, line: line, column: (offset ?? start) - start + 1, reason: reason)
             }
             if json.peek() == nil { continue }  // A blank line.
             let e: Event
@@ -106,7 +106,7 @@ public enum Trace2Reader {
             }
         }
         guard trace.events > 0 else {
-            throw .trace(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
+            throw .malformed(source: file, reason: "no Trace2 events: the file is empty (did the program run git?)")
         }
         guard let base = trace.base, !trace.timeline.phases.isEmpty else {
             // Events, but none that makes a phase (`git --version`): no phases.
@@ -115,13 +115,13 @@ public enum Trace2Reader {
         do {
             try trace.finish()
         } catch {
-            throw .trace(source: file, reason: error.reason)
+            throw .malformed(source: file, reason: error.reason)
         }
         return try place(trace.timeline, base: base, clock: clock, file: file)
     }
 
     /// The timeline placed in the run with the wall clock read at the spawn.
-    private static func place(_ timeline: TraceTimeline, base: Int64, clock: SpawnClock, file: String) throws(RunnerError) -> TraceReading {
+    private static func place(_ timeline: TraceTimeline, base: Int64, clock: SpawnClock, file: String) throws(TraceError) -> TraceReading {
         do {
             // The spawn on the trace's clock, in whole µs from the first event: exact, where subtracting
             // seconds since 1970 as doubles would lose a tenth of a µs.
@@ -132,7 +132,7 @@ public enum Trace2Reader {
             let placed = try timeline.placed(clock: clock, candidates: candidates, allowEarliestAtSpawn: true)
             return TraceReading(phases: placed.phases, marks: [], stderr: [], anchor: placed.anchor)
         } catch {
-            throw .trace(source: file, reason: error.describe("the events span") + ": the file holds events of another run")
+            throw .malformed(source: file, reason: error.describe("the events span") + ": the file holds events of another run")
         }
     }
 

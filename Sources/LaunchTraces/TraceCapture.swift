@@ -26,16 +26,16 @@ public struct TraceCapture: Equatable, Sendable {
     /// The nesting git writes regions to (`GIT_TRACE2_EVENT_NESTING`): all that phases can hold.
     static let gitNesting = TraceLimits.depth
 
-    /// - Throws: ``RunnerError/traceFileRequired(_:)`` for chrome-trace without a trace file,
-    ///   ``RunnerError/traceFileNotApplicable(_:)`` for python-importtime with one, or
-    ///   ``RunnerError/traceFileEmpty`` for an empty path.
-    public init(format: TraceFormat, traceFile: String?) throws(RunnerError) {
-        if traceFile?.isEmpty == true { throw .traceFileEmpty }
+    /// - Throws: ``TraceError/fileRequired(_:)`` for chrome-trace without a trace file,
+    ///   ``TraceError/fileNotApplicable(_:)`` for python-importtime with one, or
+    ///   ``TraceError/fileEmpty`` for an empty path.
+    public init(format: TraceFormat, traceFile: String?) throws(TraceError) {
+        if traceFile?.isEmpty == true { throw .fileEmpty }
         switch format {
         case .chromeTrace:
-            guard traceFile != nil else { throw .traceFileRequired(format) }
+            guard traceFile != nil else { throw .fileRequired(format) }
         case .pythonImporttime:
-            guard traceFile == nil else { throw .traceFileNotApplicable(format) }
+            guard traceFile == nil else { throw .fileNotApplicable(format) }
         case .gitTrace2:
             break
         }
@@ -56,21 +56,21 @@ public struct TraceCapture: Equatable, Sendable {
     /// Call before each spawn: removes the previous run's trace at `runFile`, so that a run that
     /// writes none fails instead of being credited with an old one (git appends to its file).
     ///
-    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` when `runFile` is a directory, FIFO, device or socket (the program
+    /// - Throws: ``TraceError/malformed(source:line:column:event:reason:)`` when `runFile` is a directory, FIFO, device or socket (the program
     ///   could not write a trace there that launchprof reads), or cannot be removed.
-    public func prepare(runFile: String?) throws(RunnerError) {
+    public func prepare(runFile: String?) throws(TraceError) {
         guard let runFile else { return }
         var info = stat()
         guard lstat(runFile, &info) == 0 else { return }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard unlink(runFile) == 0 || errno == ENOENT else {
-                throw .trace(source: runFile, reason: "cannot remove the previous run's trace: \(String(cString: strerror(errno)))")
+                throw .malformed(source: runFile, reason: "cannot remove the previous run's trace: \(String(cString: strerror(errno)))")
             }
         case S_IFLNK:
             break  // The user's link stays; what it points to is checked when it is read.
         default:
-            throw .trace(source: runFile, reason: "is not a regular file: the program's trace must go to a regular file")
+            throw .malformed(source: runFile, reason: "is not a regular file: the program's trace must go to a regular file")
         }
     }
 
@@ -108,17 +108,17 @@ public struct TraceCapture: Equatable, Sendable {
     /// After the run: its phases (nested, in seconds since the spawn, within the run), marks, and
     /// `stderr` without the trace's own lines. `runFile` is the one given to ``environment(runFile:arguments:)``.
     ///
-    /// - Throws: ``RunnerError/trace(source:line:column:event:reason:)`` naming the trace file (or ``ImportTimeReader/source``), and the line and
+    /// - Throws: ``TraceError/malformed(source:line:column:event:reason:)`` naming the trace file (or ``ImportTimeReader/source``), and the line and
     ///   column or event: no trace written, a file that is not a regular file or over
     ///   ``TraceLimits/fileBytes``, malformed content, or a limit (docs/limits.md).
-    public func read(stderr: [UInt8], runFile: String?, clock: SpawnClock) throws(RunnerError) -> TraceReading {
+    public func read(stderr: [UInt8], runFile: String?, clock: SpawnClock) throws(TraceError) -> TraceReading {
         if format == .pythonImporttime { return try ImportTimeReader.read(stderr: stderr, clock: clock) }
         guard let runFile else {
-            throw .trace(source: format.rawValue, reason: "no trace file was given for the run")
+            throw .malformed(source: format.rawValue, reason: "no trace file was given for the run")
         }
         var info = stat()
         guard stat(runFile, &info) == 0 || errno != ENOENT else {
-            throw .trace(
+            throw .malformed(
                 source: runFile,
                 reason: format == .gitTrace2
                     ? "git wrote no Trace2 events: the file does not exist (did the program run git, 2.22 or later?)"
@@ -128,7 +128,7 @@ public struct TraceCapture: Equatable, Sendable {
         do {
             bytes = try FileIO.read(runFile, limit: .trace)
         } catch {
-            throw .trace(source: runFile, reason: error.reason)
+            throw .malformed(source: runFile, reason: error.reason)
         }
         var reading: TraceReading
         switch format {
@@ -136,7 +136,7 @@ public struct TraceCapture: Equatable, Sendable {
             reading = try Trace2Reader.read(bytes, file: runFile, clock: clock)
         default:
             guard !bytes.starts(with: [0x1F, 0x8B]) else {
-                throw .trace(source: runFile, reason: "is compressed with gzip: launchprof reads a Chrome trace as plain JSON")
+                throw .malformed(source: runFile, reason: "is compressed with gzip: launchprof reads a Chrome trace as plain JSON")
             }
             reading = try ChromeTraceReader.read(bytes, file: runFile, clock: clock)
         }

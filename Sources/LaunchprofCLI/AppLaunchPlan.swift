@@ -1,7 +1,7 @@
 import LaunchCore
 import LaunchExport
 import LaunchFunctions
-import LaunchPipeline
+import LaunchManifest
 import LaunchRunner
 import LaunchStats
 import LaunchTiers
@@ -77,11 +77,11 @@ struct AppLaunchPlan {
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
         launcher.inputAfterLaunch = options.resume ? [.background, .foreground, .quit] : [.background, .quit]
-        launcher.taps = try TapOption.check(options.taps, against: manifest)
+        launcher.taps = try TapOption.check(options.taps, manifest: path, app: executable)
         // Under Valgrind everything is about 50 times slower: the OS's budget does not apply.
         launcher.backgroundBudget = metric == .instructions ? nil : options.backgroundBudget
         if options.freshInstall, let snapshot = options.snapshot ?? manifest.snapshot {
-            launcher.removeBeforeLaunch = [snapshot, Pipeline.statePath(snapshot: snapshot)]
+            launcher.removeBeforeLaunch = [snapshot, Manifest.statePath(snapshot: snapshot)]
         }
         self.launcher = launcher
     }

@@ -1,6 +1,6 @@
 import LaunchCore
 import LaunchExport
-import LaunchPipeline
+import LaunchManifest
 import LaunchStats
 import LaunchTiers
 
@@ -41,11 +41,7 @@ struct BudgetInput {
     /// The top-level phases every launch of `manifest` by the built-in app may have, and its marks'
     /// rows: its stages (lazy ones too, timed by --touch) and the app's own steps around them.
     static func launchPhases(of manifest: Manifest) -> [String] {
-        let own = [
-            ProtocolParser.processStartPhase, "reading manifest", AppInterface.showingSnapshotPhase,
-            "entering background", "returning to foreground"
-        ]
-        return [Comparison.timeTotalName] + own + manifest.stages.map(\.name) + manifest.promisedMarks.map(PhaseTable.markRowName)
+        [Comparison.timeTotalName] + manifest.topLevelPhases + manifest.promisedMarks.map(PhaseTable.markRowName)
     }
 
     private static func unique(_ names: [String]) -> [String] {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LaunchCore
 import LaunchExport
-import LaunchPipeline
+import LaunchManifest
 import LaunchRunner
 import LaunchStats
 

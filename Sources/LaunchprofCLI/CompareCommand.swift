@@ -1,7 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
-import LaunchPipeline
+import LaunchManifest
 import LaunchRunner
 import LaunchStats
 #if canImport(Glibc)

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
-import LaunchPipeline
+import LaunchManifest
 
 /// The two manifests `launchprof compare` launches for one strategy (``StrategyVariants``), written
 /// to a temporary directory.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import LaunchCore
-import LaunchPipeline
 import LaunchRunner
 
 /// `--tap SECONDS:KEY`: a key press delivered to the app at a time after the spawn.
@@ -17,14 +16,15 @@ enum TapOption {
     }
 
     /// The taps, each checked to be a key of the manifest's theme (its launch orientation) that the
-    /// calculator knows.
-    static func check(_ taps: [ScheduledTap], against manifest: Manifest) throws -> [ScheduledTap] {
+    /// calculator knows: the built-in app at `app` answers (`--check-tap`), with its refusal as the error.
+    static func check(_ taps: [ScheduledTap], manifest path: String, app: String) throws -> [ScheduledTap] {
         guard !taps.isEmpty else { return [] }
-        let theme: Theme
-        do { theme = try ThemeParser.load(path: manifest.theme) } catch { throw InputError(error) }
-        let keys = manifest.orientations.first.flatMap { theme.layouts[$0] }?.keys.compactMap { $0.label ?? $0.icon } ?? []
-        for tap in taps where !keys.contains(tap.key) || Calculator.key(named: tap.key) == nil {
-            throw InputError("--tap \(PlainText.quoted(tap.key)): \(manifest.theme) has no such key (keys: \(keys.joined(separator: " ")))")
+        let arguments = [app, "--manifest", path] + taps.flatMap { ["--check-tap", $0.key] }
+        guard let answer = CommandOutput.status(arguments) else { throw InputError("could not start \(app) to check the --tap keys") }
+        guard answer.status == 0 else {
+            var refusal = String(decoding: answer.stderr, as: UTF8.self)
+            while refusal.last?.isNewline == true { refusal.removeLast() }
+            throw InputError(refusal.isEmpty ? "\(app) exited with status \(answer.status) checking the --tap keys" : refusal)
         }
         return taps
     }

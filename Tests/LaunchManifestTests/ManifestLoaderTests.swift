@@ -1,8 +1,8 @@
 import Testing
-@testable import LaunchPipeline
+@testable import LaunchManifest
 
 @Suite struct ManifestLoaderTests {
-    func parse(_ json: String) throws(PipelineError) -> Manifest {
+    func parse(_ json: String) throws(ManifestError) -> Manifest {
         try ManifestLoader.parse(Array(json.utf8), path: "dir/m.json")
     }
 

@@ -1,6 +1,6 @@
 import Testing
-@testable import LaunchPipeline
 import LaunchCore
+@testable import LaunchManifest
 
 /// `launchprof compare`'s manifests: the strategy off and on, what it needs on, what needs it off,
 /// every path absolute; both load.
@@ -61,15 +61,15 @@ import LaunchCore
     }
 
     @Test func unknownStrategiesAndNonObjectsAreRefused() {
-        #expect(throws: PipelineError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
-        #expect(throws: PipelineError.input(file: "m.json", reason: "not a JSON object")) {
+        #expect(throws: ManifestError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
+        #expect(throws: ManifestError.input(file: "m.json", reason: "not a JSON object")) {
             try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/")
         }
         #expect(StrategyVariants.listed(in: Array(#"{"strategies": {"snapshotFirst": true, "bogus": 1}}"#.utf8)) == ["snapshotFirst"])
     }
 
     @Test func theLoaderAcceptsExactlyTheCatalogsKeys() throws {
-        #expect(throws: PipelineError.self) {
+        #expect(throws: ManifestError.self) {
             try ManifestLoader.parse(
                 Array(#"{"theme": "t.xml", "screen": {"width": 10, "height": 10}, "stages": [], "strategies": {"warpDrive": true}}"#.utf8), path: "/x/m.json")
         }

@@ -3,6 +3,7 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// `strategies.backgroundDecode`, `thumbnailsFirst` and `checkStaleDecodes` on the heavy fixture:
 /// images decoded on worker threads and drawn once in, the same final frame as decoding on the main

@@ -3,6 +3,7 @@ import Testing
 import LaunchCore
 #if canImport(Glibc)
 import Glibc
+import LaunchManifest
 #endif
 
 /// `strategies.coalescedLayout` and the saved settings it applies: one layout pass per orientation

@@ -2,6 +2,7 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import Foundation
+import LaunchManifest
 
 /// Geometry that would size allocations from a file is refused before anything is allocated, and
 /// the error names the file.

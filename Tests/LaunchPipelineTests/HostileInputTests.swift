@@ -4,6 +4,7 @@ import LaunchCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import LaunchManifest
 #endif
 
 /// Hostile and careless inputs, class by class (issue 12): each is refused with the exact kind of
@@ -237,7 +238,7 @@ import Glibc
 
     @Test func deeplyNestedManifestIsRefusedBeforeDecoding() {
         let json = "{\"name\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
-        let thrown = error { _ = try ManifestLoader.parse(Array(json.utf8), path: "m.json") } as? PipelineError
+        let thrown = error { _ = try ManifestLoader.parse(Array(json.utf8), path: "m.json") } as? ManifestError
         #expect(thrown?.description == "m.json: line 1, column 73: nested more than 64 levels deep (a manifest needs 3)")
     }
 
@@ -249,7 +250,7 @@ import Glibc
     ])
     func outOfRangeManifestNumbersAreRefused(screen: String, message: String) {
         let json = #"{"theme": "t.xml", \#(screen), "stages": [{"name": "Init", "run": "init"}]}"#
-        let thrown = error { _ = try ManifestLoader.parse(Array(json.utf8), path: "m.json") } as? PipelineError
+        let thrown = error { _ = try ManifestLoader.parse(Array(json.utf8), path: "m.json") } as? ManifestError
         #expect(thrown?.description == message)
     }
 }

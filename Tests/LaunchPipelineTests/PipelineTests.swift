@@ -3,6 +3,7 @@ import Testing
 import LaunchCore
 import LaunchImage
 import Foundation
+import LaunchManifest
 
 @Suite struct PipelineTests {
     /// SHA-256 of the default fixture's snapshot. Update it only for an intended change of the

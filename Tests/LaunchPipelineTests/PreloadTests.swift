@@ -2,6 +2,7 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// `strategies.preload`: with it, a launch animation of 24 really drawn frames on the main thread
 /// while a worker thread parses, lays out and draws the lazy stage's panel, so that its first use

@@ -3,6 +3,7 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// Malformed and hostile inputs must give errors, never a crash or a hang. Each test feeds hundreds of
 /// deterministic mutations of a real fixture (the same seed every run, so a failure reproduces).

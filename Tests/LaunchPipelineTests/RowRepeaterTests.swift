@@ -2,6 +2,7 @@ import Testing
 @testable import LaunchPipeline
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 @Suite struct RowRepeaterTests {
     @Test func fractionZeroRunsEveryRowOnce() {

@@ -4,6 +4,7 @@ import LaunchCore
 import LaunchImage
 #if canImport(Glibc)
 import Glibc
+import LaunchManifest
 #endif
 
 /// `snapshotFirst`: the snapshot saved when the app entered the background is shown first at the

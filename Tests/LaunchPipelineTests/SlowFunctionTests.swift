@@ -3,12 +3,13 @@ import LaunchImage
 import Testing
 
 @testable import LaunchPipeline
+import LaunchManifest
 
 /// `test.slowFunction`: work added to one drawing function's own code (docs/manifest.md).
 struct SlowFunctionTests {
     let stages = #"[{"name": "Init", "run": "init"}, {"name": "themes", "run": "theme"}]"#
 
-    func manifest(_ test: String) throws(PipelineError) -> Manifest {
+    func manifest(_ test: String) throws(ManifestError) -> Manifest {
         try ManifestLoader.parse(
             Array(#"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "test": \#(test)}"#.utf8), path: "dir/m.json")
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 @Suite struct ByteSearchTests {
     @Test func bytesAndPatternsAreFoundWithinTheRange() {

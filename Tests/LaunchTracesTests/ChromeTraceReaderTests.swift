@@ -1,13 +1,13 @@
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// chrome-trace from recorded Trace Event Format files.
 @Suite struct ChromeTraceReaderTests {
     /// The spawn on the monotonic clock, in µs.
     static let spawn = Double(TraceTest.monotonicSpawn) / 1e3
 
-    static func read(_ text: String, seconds: Double = 0.1) throws(RunnerError) -> TraceReading {
+    static func read(_ text: String, seconds: Double = 0.1) throws(TraceError) -> TraceReading {
         try ChromeTraceReader.read(Array(text.utf8), file: "trace.json", clock: TraceTest.clock(seconds: seconds))
     }
 
@@ -125,7 +125,7 @@ import LaunchCore
         ]
         for (event, reason) in cases {
             let text = "[{\"ph\":\"M\",\"name\":\"thread_name\"},\n \(event)]"
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
             #expect(error?.source == "trace.json" && error?.event == 2 && error?.line == 2, "\(error?.description ?? "") for \(event)")
             #expect(error?.reason.contains(reason) == true, "\(error?.description ?? "") for \(event)")
         }
@@ -143,7 +143,7 @@ import LaunchCore
             ("[{\"ph\":\"M\"}] x", 1, 14, "unexpected 'x', expected the end of the value")
         ]
         for (text, line, column, reason) in cases {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
             #expect(error?.line == line && error?.column == column, "\(error?.description ?? "") for \(text)")
             #expect(error?.reason.contains(reason) == true, "\(error?.description ?? "") for \(text)")
         }
@@ -156,7 +156,7 @@ import LaunchCore
     }
 
     @Test func anEndWithNoBeginIsAnError() {
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read("[{\"name\":\"a\",\"ph\":\"B\",\"ts\":5,\"tid\":1},{\"ph\":\"E\",\"ts\":6,\"tid\":1},{\"ph\":\"E\",\"ts\":7,\"tid\":1}]")
         }
         #expect(
@@ -165,7 +165,7 @@ import LaunchCore
     }
 
     @Test func overlappingEventsOnOneThreadAreAnError() {
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read("[{\"name\":\"a\",\"ph\":\"X\",\"ts\":0,\"dur\":10},\n{\"name\":\"b\",\"ph\":\"X\",\"ts\":5,\"dur\":10}]")
         }
         #expect(error?.event == 2 && error?.line == 2 && error?.column == 1)
@@ -174,7 +174,7 @@ import LaunchCore
 
     @Test func eventsSpanningMoreThanTheRunAreRefused() {
         // Nanoseconds written where the format wants microseconds.
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read("[{\"name\":\"a\",\"ph\":\"X\",\"ts\":0,\"dur\":2000000000}]", seconds: 1)
         }
         #expect(
@@ -185,15 +185,15 @@ import LaunchCore
 
     @Test func moreEventsThanTheLimitsAreRefused() {
         let phase = "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":0},"
-        let tooMany = TraceTest.error { () throws(RunnerError) in
+        let tooMany = TraceTest.error { () throws(TraceError) in
             try Self.read("[" + String(repeating: phase, count: TraceLimits.phases) + "{\"name\":\"a\",\"ph\":\"B\",\"ts\":1}]")
         }
         #expect(tooMany?.event == TraceLimits.phases + 1 && tooMany?.reason == "more than 100000 phases in one run (the limit)")
         let mark = "{\"name\":\"m\",\"ph\":\"I\",\"ts\":1},"
-        let marks = TraceTest.error { () throws(RunnerError) in try Self.read("[" + String(repeating: mark, count: TraceLimits.marks + 1)) }
+        let marks = TraceTest.error { () throws(TraceError) in try Self.read("[" + String(repeating: mark, count: TraceLimits.marks + 1)) }
         #expect(marks?.event == TraceLimits.marks + 1 && marks?.reason == "more than 100000 marks in one run (the limit)")
         let end = "{\"ph\":\"E\",\"ts\":1},"
-        let ends = TraceTest.error { () throws(RunnerError) in try Self.read("[" + String(repeating: end, count: TraceLimits.phases + 1)) }
+        let ends = TraceTest.error { () throws(TraceError) in try Self.read("[" + String(repeating: end, count: TraceLimits.phases + 1)) }
         #expect(ends?.event == TraceLimits.phases + 1 && ends?.reason.hasPrefix("more than 100000 'E' events") == true)
     }
 
@@ -202,7 +202,7 @@ import LaunchCore
             "[" + (0..<levels).map { "{\"name\":\"p\($0)\",\"ph\":\"X\",\"ts\":\($0),\"dur\":\(1000 - 2 * $0)}" }.joined(separator: ",") + "]"
         }
         #expect(try Self.read(nested(TraceLimits.depth)).phases.map(\.depth).max() == TraceLimits.depth - 1)
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read(nested(TraceLimits.depth + 1)) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read(nested(TraceLimits.depth + 1)) }
         #expect(error?.event == TraceLimits.depth + 1 && error?.reason == "phases nested more than 256 deep (the limit)")
     }
 }

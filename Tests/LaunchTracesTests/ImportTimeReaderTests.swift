@@ -1,6 +1,6 @@
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// python-importtime from recorded interpreter output (CPython 3.11, `-X importtime`).
 @Suite struct ImportTimeReaderTests {
@@ -19,7 +19,7 @@ import LaunchCore
         Traceback (most recent call last):
         """
 
-    static func read(_ text: String, seconds: Double = 1) throws(RunnerError) -> TraceReading {
+    static func read(_ text: String, seconds: Double = 1) throws(TraceError) -> TraceReading {
         try ImportTimeReader.read(stderr: Array(text.utf8), clock: TraceTest.clock(seconds: seconds))
     }
 
@@ -100,7 +100,7 @@ import LaunchCore
             ("import time: 1 | 2 |   ", 1, "an import without a module name")
         ]
         for (text, line, reason) in cases {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
             #expect(error?.source == "stderr of the program" && error?.line == line && error?.column == 1, "\(text)")
             #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "") for \(text)")
             #expect(error?.description.hasPrefix("stderr of the program:\(line):1: ") == true)
@@ -111,13 +111,13 @@ import LaunchCore
     /// threads: nesting and times are then unreliable, and refused rather than shown.
     @Test func selfTimesThatOnlyThreadsProduceAreRefused() {
         for text in ["import time: -1243 | 41262 | email.parser", "import time: 50 | 40 | x"] {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
             #expect(error?.reason.contains("several threads") == true, "\(text)")
         }
     }
 
     @Test func aMissingLevelIsAnError() {
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read("import time: 1 | 1 |     deep\nimport time: 1 | 5 | top")
         }
         #expect(error?.line == 2)
@@ -126,20 +126,20 @@ import LaunchCore
 
     @Test func aSecondInterpretersHeaderIsAnError() {
         let header = "import time: self [us] | cumulative | imported package\n"
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read(header + "import time: 1 | 1 | a\n" + header) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read(header + "import time: 1 | 1 | a\n" + header) }
         #expect(error?.line == 3)
         #expect(error?.reason.contains("a second Python interpreter") == true)
     }
 
     @Test func noImportTimesIsAnErrorNotAnEmptyTrace() {
         for text in ["", "hello\n", "import time: self [us] | cumulative | imported package\n"] {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
             #expect(error?.description.hasPrefix("stderr of the program: no import times") == true)
         }
     }
 
     @Test func importsLongerThanTheRunAreRefused() {
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read("import time: 1500000 | 1500000 | a\nimport time: 600000 | 600000 | b\n", seconds: 2)
         }
         #expect(error?.reason.hasPrefix("the import times add up to 2.1 s, longer than the run (2.0 s)") == true)
@@ -147,7 +147,7 @@ import LaunchCore
 
     @Test func aRunWithMoreImportsThanThePhaseLimitIsRefused() {
         let text = String(repeating: "import time: 1 | 1 | m\n", count: TraceLimits.phases + 1)
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read(text) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read(text) }
         #expect(error?.line == TraceLimits.phases + 1)
         #expect(error?.reason.contains("more than 100000 imports") == true)
     }
@@ -158,7 +158,7 @@ import LaunchCore
         }
         let deepest = try Self.read(nested(TraceLimits.depth))
         #expect(deepest.phases.map(\.depth).max() == TraceLimits.depth - 1)
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read(nested(TraceLimits.depth + 1)) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read(nested(TraceLimits.depth + 1)) }
         #expect(error?.line == TraceLimits.depth + 1)
         #expect(error?.reason.contains("nested more than 256 deep") == true)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// The readers against the real programs on this machine (python3, git), run as the launcher will:
 /// with `TraceCapture`'s arguments and environment, timed with a `SpawnClock`.

@@ -1,6 +1,6 @@
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// git-trace2 from recorded event lines (the fields git 2.39 writes, `file` and `line` left out).
 @Suite struct Trace2ReaderTests {
@@ -30,7 +30,7 @@ import LaunchCore
             "\"repo\":1,\"t_rel\":0.000100,\"nesting\":\(nesting),\"category\":\"\(category)\",\"label\":\"\(label)\"")
     }
 
-    static func read(_ lines: [String], seconds: Double = 0.01, realtime: Double = TraceTest.realtimeSpawn) throws(RunnerError) -> TraceReading {
+    static func read(_ lines: [String], seconds: Double = 0.01, realtime: Double = TraceTest.realtimeSpawn) throws(TraceError) -> TraceReading {
         try Trace2Reader.read(
             Array(lines.joined(separator: "\n").utf8), file: "/tmp/run/trace2.json",
             clock: TraceTest.clock(seconds: seconds, realtime: realtime))
@@ -141,7 +141,7 @@ import LaunchCore
     }
 
     @Test func anEmptyFileIsAnErrorAndAFileWithoutRegionsHasNoPhases() throws {
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read([]) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read([]) }
         #expect(error?.description == "/tmp/run/trace2.json: no Trace2 events: the file is empty (did the program run git?)")
         let version = try Self.read([Self.event("version", 100), Self.event("exit", 200, "\"code\":0")])
         #expect(version.phases.isEmpty)
@@ -171,7 +171,7 @@ import LaunchCore
             (Self.event("child_start", 300), 1, "child_start without 'child_id'")
         ]
         for (text, column, reason) in cases {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read([good, text]) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read([good, text]) }
             #expect(error?.source == "/tmp/run/trace2.json" && error?.line == 2, "\(text): \(error?.description ?? "")")
             #expect(error?.column == column, "\(text): \(error?.description ?? "")")
             #expect(error?.reason.contains(reason) == true, "\(text): \(error?.description ?? "")")
@@ -192,13 +192,13 @@ import LaunchCore
             )
         ]
         for (lines, line, reason) in cases {
-            let error = TraceTest.error { () throws(RunnerError) in try Self.read(lines) }
+            let error = TraceTest.error { () throws(TraceError) in try Self.read(lines) }
             #expect(error?.line == line && error?.reason.contains(reason) == true, "\(error?.description ?? "")")
         }
     }
 
     @Test func eventsSpanningMoreThanTheRunAreRefused() {
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try Self.read([Self.enter(0, 1, "a", "b"), Self.leave(2_000_000, 1, "a", "b")], seconds: 1, realtime: 0)
         }
         #expect(error?.reason == "the events span 2.0 s, longer than the run (1.0 s): the file holds events of another run")
@@ -208,7 +208,7 @@ import LaunchCore
         let lines = (1...TraceLimits.depth + 1).map { Self.enter($0, $0, "c", "r\($0)") }
         let deepest = try Self.read(Array(lines.prefix(TraceLimits.depth)))
         #expect(deepest.phases.count == TraceLimits.depth)
-        let error = TraceTest.error { () throws(RunnerError) in try Self.read(lines) }
+        let error = TraceTest.error { () throws(TraceError) in try Self.read(lines) }
         #expect(error?.line == TraceLimits.depth + 1 && error?.reason == "phases nested more than 256 deep (the limit)")
     }
 

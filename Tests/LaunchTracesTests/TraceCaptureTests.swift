@@ -3,14 +3,14 @@ import Glibc
 #endif
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// What `--trace` asks of the launcher, and how a run's trace file is read.
 @Suite struct TraceCaptureTests {
     @Test func optionsThatDoNotGoTogetherAreRefused() throws {
-        #expect(throws: RunnerError.self) { try TraceCapture(format: .chromeTrace, traceFile: nil) }
-        #expect(throws: RunnerError.self) { try TraceCapture(format: .pythonImporttime, traceFile: "t.json") }
-        #expect(throws: RunnerError.self) { try TraceCapture(format: .gitTrace2, traceFile: "") }
+        #expect(throws: TraceError.self) { try TraceCapture(format: .chromeTrace, traceFile: nil) }
+        #expect(throws: TraceError.self) { try TraceCapture(format: .pythonImporttime, traceFile: "t.json") }
+        #expect(throws: TraceError.self) { try TraceCapture(format: .gitTrace2, traceFile: "") }
         do {
             _ = try TraceCapture(format: .chromeTrace, traceFile: nil)
         } catch {
@@ -65,20 +65,20 @@ import LaunchCore
         try capture.prepare(runFile: "\(dir)/t.json")
         #expect(!FileIO.exists("\(dir)/t.json"))
         try capture.prepare(runFile: "\(dir)/t.json")  // Nothing to remove.
-        let error = TraceTest.error { () throws(RunnerError) in try capture.read(stderr: [], runFile: "\(dir)/t.json", clock: TraceTest.clock()) }
+        let error = TraceTest.error { () throws(TraceError) in try capture.read(stderr: [], runFile: "\(dir)/t.json", clock: TraceTest.clock()) }
         #expect(
             error?.description
                 == "\(dir)/t.json: the program wrote no trace: the file does not exist (does the program write its Chrome trace to the file given with --trace-file?)"
         )
         #expect(mkdir("\(dir)/d", 0o755) == 0)
-        #expect(throws: RunnerError.trace(source: "\(dir)/d", reason: "is not a regular file: the program's trace must go to a regular file")) {
+        #expect(throws: TraceError.malformed(source: "\(dir)/d", reason: "is not a regular file: the program's trace must go to a regular file")) {
             try capture.prepare(runFile: "\(dir)/d")
         }
     }
 
     @Test func aMissingGitTraceSaysGitWroteNothing() throws {
         let capture = try TraceCapture(format: .gitTrace2, traceFile: nil)
-        let error = TraceTest.error { () throws(RunnerError) in
+        let error = TraceTest.error { () throws(TraceError) in
             try capture.read(stderr: [], runFile: "/nonexistent/trace2-events.json", clock: TraceTest.clock())
         }
         #expect(error?.reason.hasPrefix("git wrote no Trace2 events: the file does not exist") == true)
@@ -91,7 +91,7 @@ import LaunchCore
         defer { FileIO.removeTree(dir) }
         let capture = try TraceCapture(format: .chromeTrace, traceFile: "\(dir)/t.json")
         func readError(_ path: String) -> TraceTest.Failure? {
-            TraceTest.error { () throws(RunnerError) in try capture.read(stderr: [], runFile: path, clock: TraceTest.clock()) }
+            TraceTest.error { () throws(TraceError) in try capture.read(stderr: [], runFile: path, clock: TraceTest.clock()) }
         }
         #expect(mkfifo("\(dir)/fifo", 0o644) == 0)
         #expect(readError("\(dir)/fifo")?.reason == "is a FIFO (named pipe), not a regular file: launchprof reads inputs from regular files only")

@@ -1,5 +1,5 @@
 import Testing
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// The bounded JSON reader the trace readers share: strict grammar, positions, limits.
 @Suite struct TraceJSONTests {

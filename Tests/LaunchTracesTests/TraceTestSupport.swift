@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import LaunchCore
-@testable import LaunchRunner
+@testable import LaunchTraces
 
 /// Clocks, errors and phase lookups shared by the trace tests.
 enum TraceTest {
@@ -18,7 +18,7 @@ enum TraceTest {
             endMonotonicNanoseconds: monotonicSpawn + UInt64(seconds * 1e9))
     }
 
-    /// The parts of a ``RunnerError/trace(source:line:column:event:reason:)``, and its message.
+    /// The parts of a ``TraceError/malformed(source:line:column:event:reason:)``, and its message.
     struct Failure: Equatable {
         var source: String
         var line: Int?
@@ -29,13 +29,13 @@ enum TraceTest {
     }
 
     /// The trace error `body` throws, or `nil` (recorded as an issue) when it throws none or another error.
-    static func error(_ body: () throws(RunnerError) -> TraceReading, sourceLocation: SourceLocation = #_sourceLocation) -> Failure? {
+    static func error(_ body: () throws(TraceError) -> TraceReading, sourceLocation: SourceLocation = #_sourceLocation) -> Failure? {
         do {
             let reading = try body()
             Issue.record("expected an error, got \(reading.phases.count) phases", sourceLocation: sourceLocation)
             return nil
         } catch {
-            guard case .trace(let source, let line, let column, let event, let reason) = error else {
+            guard case .malformed(let source, let line, let column, let event, let reason) = error else {
                 Issue.record("expected a trace error, got \(error)", sourceLocation: sourceLocation)
                 return nil
             }

@@ -1,3 +1,5 @@
+import LaunchManifest
+
 /// The calculator's views as the user's settings shape them: the key grid of each orientation
 /// (labels relabelled for the saved mode, each label's size fitted to its key), the display's
 /// indicators, the title and subtitle. Settings reach it through setters, as in the story of

@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchManifest
 
 /// The user's saved settings (`settings.json`, docs/manifest.md): applied at launch by the
 /// `settings` stage, one setter each, and written back by the background step.
@@ -92,19 +93,24 @@ public struct Settings: Equatable, Sendable {
 
     /// Parses settings bytes; `path` names the file in errors.
     public static func parse(_ bytes: [UInt8], path: String, theme: Theme) throws(PipelineError) -> Settings {
+        do { return try read(bytes, path: path, theme: theme) } catch { throw PipelineError(error) }
+    }
+
+    /// ``parse(_:path:theme:)``'s steps, read with the manifest's key-path reader (``ManifestLoader/Node``).
+    private static func read(_ bytes: [UInt8], path: String, theme: Theme) throws(ManifestError) -> Settings {
         if let deep = JSONNesting.check(bytes) {
-            throw PipelineError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (settings need 2)")
+            throw ManifestError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (settings need 2)")
         }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
-            throw PipelineError.input(path, "not valid JSON\(error.position)")
+            throw ManifestError.input(path, "not valid JSON\(error.position)")
         }
         let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
             "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
             "sounds", "haptics", "keyLabels"
         ])
         var s = Settings()
-        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(PipelineError) -> T? where T.RawValue == String {
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(ManifestError) -> T? where T.RawValue == String {
             guard let node = try root.optional(key) else { return nil }
             let text = try node.string()
             guard let value = T(rawValue: text) else {
@@ -112,7 +118,7 @@ public struct Settings: Equatable, Sendable {
             }
             return value
         }
-        func text(_ key: String, max: Int) throws(PipelineError) -> String? {
+        func text(_ key: String, max: Int) throws(ManifestError) -> String? {
             guard let node = try root.optional(key) else { return nil }
             let value = try node.string()
             guard value.count <= max else { throw node.error("expected at most \(max) characters, found \(value.count)") }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchImage
+import LaunchManifest
 
 /// A software rasterizer drawing into an RGBA8 framebuffer with anti-aliased edges and
 /// src-over compositing (straight alpha). Coordinates are pixels; pixel (x, y) covers

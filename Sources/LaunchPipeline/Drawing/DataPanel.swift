@@ -1,4 +1,5 @@
 import LaunchImage
+import LaunchManifest
 
 /// The panel that shows a data table, such as the unit-conversion panel: a header per group and a
 /// row per item (its name on the left, its symbol on the right), laid out for the screen and drawn

@@ -1,3 +1,5 @@
+import LaunchManifest
+
 /// The frames of every view of one orientation, in points.
 public struct BuiltLayout: Equatable, Sendable {
     /// One key and where it stands.

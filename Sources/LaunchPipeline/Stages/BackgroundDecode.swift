@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// `strategies.backgroundDecode` (../shared/seeds/002): the images stage hands every PNG asset to
 /// ``DecodeWorkers``, the font atlases first, and the main thread goes on. A stage that draws text

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// The launch animation the preload hides under (`strategies.preload`, `"during": "launch
 /// animation"`): after the first frame the keys slide up into place over 0.4 s, 24 frames at 60

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// The loading dialog's own thread (`strategies.loadingDialog`). It waits `showAfter` seconds from
 /// the first frame; if init is still running then, it loads what the dialog needs (the theme's label

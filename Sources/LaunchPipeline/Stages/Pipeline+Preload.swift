@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchManifest
 
 /// `strategies.preload` (../shared/seeds/004): the launch animation on the main thread while a
 /// worker thread prepares a lazy data stage's panel, hidden from the user; and the first use of a

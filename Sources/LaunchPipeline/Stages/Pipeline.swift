@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// The app-like startup workload: runs a ``Manifest``'s stages in order, each as a named phase
 /// on a ``PhaseRecorder``, and keeps what each stage produced.

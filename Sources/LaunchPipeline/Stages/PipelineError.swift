@@ -1,3 +1,5 @@
+import LaunchManifest
+
 /// LaunchPipeline's one error: a launch that could not run, because of bad input (an XML file, a
 /// manifest, a settings file), a layout that does not fit its screen, or a stage that failed.
 /// Every message is rendered here, by ``description``.
@@ -38,6 +40,12 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stage failure with the message `message` (``stage(_:)``).
     public init(_ message: String) {
         self = .stage(message)
+    }
+
+    /// A manifest-schema error (a manifest, or a settings file read with the manifest's reader) as
+    /// the pipeline's: ``input(file:reason:)``, or the whole message.
+    public init(_ error: ManifestError) {
+        if let file = error.file, let reason = error.reason { self = .input(file: file, reason: reason) } else { self = .stage(error.description) }
     }
 
     /// A problem with the input file `file` (``input(file:reason:)``).

@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchManifest
 
 /// What the first use of a lazy data stage needs: its table, parsed, and its panel (``DataPanel``),
 /// laid out and drawn. Prepared on the main thread by the first use, or on a worker thread ahead of

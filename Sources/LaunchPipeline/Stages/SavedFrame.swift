@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// What `snapshotFirst` presented as the first frame.
 public enum FirstFrame: String, Sendable, Equatable {
@@ -99,7 +100,7 @@ extension Pipeline {
             lock = try StateLock.exclusive(snapshot: path)
         }
         defer { withExtendedLifetime(lock) {} }
-        try backgroundStep("entering background", kind: .io) {
+        try backgroundStep(AppPhase.enteringBackground, kind: .io) {
             if theme != nil, let orientation = manifest.orientations.first, layouts[orientation] != nil {
                 guard let frame = try backgroundStep("rendering", kind: .draw, { try renderLaunchOrientation() }) else { return }
                 let key = try launchKey()
@@ -149,7 +150,7 @@ extension Pipeline {
     public func enterForeground() throws {
         recorder.recordingAfterLaunch = true
         defer { recorder.recordingAfterLaunch = false }
-        try backgroundStep("returning to foreground", kind: .draw) {
+        try backgroundStep(AppPhase.returningToForeground, kind: .draw) {
             if canvas != nil {
                 backgroundStep("presenting the last frame", kind: .draw) {}
                 return
@@ -188,5 +189,5 @@ extension Pipeline {
     }
 
     /// Where the app's state is saved: beside the snapshot, `<snapshot>.state`.
-    public static func statePath(snapshot: String) -> String { snapshot + ".state" }
+    public static func statePath(snapshot: String) -> String { Manifest.statePath(snapshot: snapshot) }
 }

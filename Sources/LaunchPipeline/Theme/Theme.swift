@@ -1,4 +1,5 @@
 import LaunchImage
+import LaunchManifest
 
 /// A parsed theme: the colours, gradients, fonts, images, styles and layouts of the calculator UI.
 /// The XML schema is documented in `docs/theme.md`.
@@ -16,12 +17,6 @@ public struct Theme: Sendable {
     public var layouts: [Orientation: LayoutSpec]
     /// The loading dialog's messages (`<loading-messages>`); one is picked at random.
     public var loadingMessages: [String] = []
-}
-
-/// Screen orientation; a layout exists per orientation.
-public enum Orientation: String, Codable, Sendable, CaseIterable {
-    case portrait
-    case landscape
 }
 
 /// A monospaced bitmap font: a PNG glyph atlas with one cell per character, row-major.

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchImage
+import LaunchManifest
 
 /// Reads a theme XML file (schema: `docs/theme.md`) into a ``Theme``, checking every reference.
 public enum ThemeParser {

@@ -7,6 +7,8 @@ import LaunchRunner
 import LaunchSampling
 import LaunchStats
 import LaunchTiers
+import LaunchManifest
+import LaunchTraces
 
 /// One parser that `make fuzz` drives with arbitrary bytes, through the same public entry point the
 /// tool uses (bytes in memory plus a file name for errors; nothing touches the disk).
