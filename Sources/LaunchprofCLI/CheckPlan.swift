@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import LaunchCore
+import LaunchExport
+import LaunchManifest
+import LaunchRunner
+import LaunchStats
+
+/// `launchprof check`'s work, from its parsed options, in named steps: the two sides measured or read
+/// (``sides()``), the candidate written (``writeCandidate(_:)``), the verdict built and exported
+/// (CheckVerdict.swift), and what failed named on stderr. ``CheckCommand`` only parses and calls ``run()``.
+struct CheckPlan {
+    var result: String?
+    var baseline: String?
+    var baselineManifest: String?
+    var budget: String?
+    var format: OutputFormat
+    var table: Bool
+    var junit: String?
+    var output: String?
+    var allowOtherEnvironment: Bool
+    var profile: ProfileOptions
+    var measure: MetricOptions
+    var functionProfile: FunctionOptions
+    var adaptive: AdaptiveOptions
+    var lookup: StoreLookupOptions
+    var thresholds: ThresholdOptions
+    var precision: Int
+
+    /// Both sides of a check, read or measured, with what was found about them before any verdict.
+    struct Sides {
+        let metric: Metric
+        let budget: BudgetInput?
+        let candidate: TabulatedResult
+        /// The candidate whole when it was made now (for `--output`).
+        let madeNow: LaunchResult?
+        let baseline: TabulatedResult?
+        /// The sequential outcome when `--runs auto` chose the runs of an interleaved check.
+        let sequential: AdaptiveCheck.Outcome?
+        /// Caveats printed above the verdict and put in every export.
+        let caveats: [String]
+    }
+
+    /// The check, start to end: exit 1 (``ExitStatus/regression``) when something failed.
+    func run() throws {
+        try OutputPath.check(output, option: "--output")
+        try OutputPath.check(junit, option: "--junit")
+        let sides = try sides()
+        try writeCandidate(sides)
+        let verdict = try verdict(sides)
+        try export(verdict, sides)
+        if try explainFailures(verdict, sides) { throw ExitCode(ExitStatus.regression) }
+        printPassed(verdict, sides)
+    }
+
+    /// The metric, the budget, both sides and their caveats: refused (exit 2) when the sides cannot be compared.
+    func sides() throws -> Sides {
+        let metric = try self.metric()
+        try functionProfile.require(metric)
+        if metric == .instructions, budget != nil {
+            throw InputError(
+                "--budget limits seconds, and \(result ?? "the candidate") holds instruction counts: run a second check for the budget on a timed result")
+        }
+        let budgetInput = try budget.map(readBudget)
+        let (candidate, madeNow, baselineResult, sequential) = try results(metric: metric)
+        try requireSameMetric(candidate, baselineResult)
+        try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
+        // An empty side is an input error, never a pass.
+        if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
+        if let baselineResult, baselineResult.table.runCount == 0 {
+            throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
+        }
+        var caveats: [String] = []
+        if let baselineResult, baselineManifest == nil {
+            caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
+            if !quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+        }
+        // A side whose machine was busy (docs/why-slow.md, busyMachine): its times are not to be trusted.
+        let busy = BusyMachineCaveat.caveats(baseline: baselineResult?.header, candidate: candidate.header)
+        if !quiet { for caveat in busy { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+        caveats += busy
+        return Sides(
+            metric: metric, budget: budgetInput, candidate: candidate, madeNow: madeNow, baseline: baselineResult, sequential: sequential,
+            caveats: caveats)
+    }
+
+    /// `--output`: the candidate made now, or the one read from `--result` copied as it is.
+    func writeCandidate(_ sides: Sides) throws {
+        guard let output else { return }
+        do {
+            if let madeNow = sides.madeNow {
+                try ResultFile.write(madeNow, to: output)
+            } else if let result {
+                try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
+            }
+        } catch { throw InputError(error) }
+    }
+
+    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
+    var runner: PlanRunner { PlanRunner(quiet: quiet) }
+
+    /// What `--quiet` asked for.
+    var quiet: Bool { profile.launch.quiet }
+
+}
