@@ -14,7 +14,7 @@ import LaunchTraces
 /// tool uses (bytes in memory plus a file name for errors; nothing touches the disk).
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case theme, data, manifest, result, tiers, budgets, `protocol`, png
-    /// The startup-trace readers of `--trace` (LaunchRunner/Traces).
+    /// The startup-trace readers of `--trace` (LaunchTraces).
     case pythonImporttime = "python-importtime", gitTrace2 = "git-trace2", chromeTrace = "chrome-trace"
     /// `exec --ready-when-output`: the first line is the pattern (its size checked, then compiled),
     /// matched against each further line (output lines of a program).
