@@ -80,38 +80,9 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded: LaunchResult
-        do { loaded = try ResultFile.read(result) } catch { throw InputError(error) }
-        // Every format, not only those that draw one run: an absent run is an error, never an empty report.
-        if let runNumber, !loaded.runs.contains(where: { $0.index == runNumber }) {
-            throw InputError("\(result): \(runOutOfRange(loaded, runNumber))")
-        }
-        if flameGraph.format != nil { return try write(try flameGraph.render(loaded, path: result)) }
-        let exporter: any ResultExporter
-        if let functionsPhase {
-            exporter = FunctionTableReport(phase: functionsPhase)
-        } else if criticalPath {
-            exporter = CriticalPathReport(options: ReportOptions(precision: precision), run: runNumber)
-        } else if blame {
-            exporter = BlameReport(options: ReportOptions(precision: precision))
-        } else if counters, format == .text {
-            var options = ReportOptions(precision: precision, allPhases: allPhases)
-            options.showCounters = true
-            exporter = TextReportExporter(options: options)
-        } else {
-            exporter = format.resultExporter(precision: precision, run: runNumber, allPhases: allPhases)
-        }
-        let text: String
-        do { text = try exporter.render(loaded) } catch { throw InputError(error) }
-        try write(text)
-    }
-
-    /// `text` to `--output`, or to stdout.
-    func write(_ text: String) throws {
-        if let output {
-            do { try FileIO.writeAtomically(text, to: output) } catch { throw InputError(error) }
-        } else {
-            print(text, terminator: "")
-        }
+        try ReportPlan(
+            result: result, format: format, output: output, runNumber: runNumber, criticalPath: criticalPath, blame: blame, precision: precision,
+            functionsPhase: functionsPhase, flameGraph: flameGraph, allPhases: allPhases, counters: counters
+        ).run()
     }
 }
