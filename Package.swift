@@ -7,8 +7,8 @@ import PackageDescription
 //   LaunchManifest  the built-in app's manifest: its schema, loader and checks, the strategy catalog, the app's own phase
 //                   names; what the CLI knows of the app (it imports no app module)
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
-//   LaunchPipeline  the app-like startup workload: manifest, theme XML, layout, drawing, snapshot
-//   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app)
+//   LaunchPipeline  the app-like startup workload: theme XML, layout, drawing, snapshot (its manifest is LaunchManifest)
+//   LaunchApp       the built-in app's process: its arguments, phases and protocol (launchprof-app), --check-tap for the CLI
 //   LaunchFunctions per-phase function profiles (--functions): the Callgrind format's reader, demangling, function diffs
 //   LaunchFlameGraphs  stacks per phase (StackProfile) and their flame graphs: folded stacks, speedscope, SVG, differential
 //   LaunchSampling  wall-clock samples (--sample): perf record on CLOCK_MONOTONIC, perf script's reader, samples per phase
