@@ -8,17 +8,23 @@ import Testing
     /// The app's own modules, and the C shims only they use.
     static let appModules = ["LaunchPipeline", "LaunchApp", "LaunchImage", "CPNGShim", "CXMLShim"]
 
-    /// The dependency list of the `LaunchprofCLI` target, as Package.swift spells it.
-    static func cliDependencies() throws -> String {
+    /// The dependency list of the target `name`, as Package.swift spells it.
+    static func dependencies(of name: String) throws -> String {
         let package = try String(contentsOfFile: BuiltProducts.source("Package.swift"), encoding: .utf8)
-        let start = try #require(package.range(of: "name: \"LaunchprofCLI\""), "Package.swift has no LaunchprofCLI target")
+        let start = try #require(package.range(of: "name: \"\(name)\""), "Package.swift has no \(name) target")
         let rest = package[start.upperBound...]
-        let end = try #require(rest.range(of: "]"), "the LaunchprofCLI target's dependencies do not end")
+        let end = try #require(rest.range(of: "]"), "the \(name) target's dependencies do not end")
         return String(rest[..<end.upperBound])
     }
 
+    /// What the CLI knows of the app stays below the app: LaunchManifest needs only LaunchCore.
+    @Test func theManifestModuleDependsOnTheCoreAlone() throws {
+        let dependencies = try Self.dependencies(of: "LaunchManifest")
+        #expect(dependencies.hasSuffix("dependencies: [\"LaunchCore\"]"), "\(dependencies)")
+    }
+
     @Test func theCLITargetDependsOnNoAppModule() throws {
-        let dependencies = try Self.cliDependencies()
+        let dependencies = try Self.dependencies(of: "LaunchprofCLI")
         #expect(dependencies.contains("\"LaunchManifest\""), "\(dependencies)")
         for module in Self.appModules {
             #expect(!dependencies.contains("\"\(module)\""), "LaunchprofCLI depends on \(module) again: \(dependencies)")
