@@ -1,5 +1,3 @@
-import ArgumentParser
-import Foundation
 import LaunchCore
 import LaunchExport
 import LaunchManifest
