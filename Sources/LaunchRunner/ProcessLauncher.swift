@@ -93,194 +93,65 @@ public struct ProcessLauncher: Sendable {
         for path in removeBeforeLaunch { unlink(path) }
         // A condition that already holds would end every launch at once.
         if let readiness = program?.readiness, readiness.probe() { throw .readyBeforeLaunch(readiness) }
-        var protocolPipe: [Int32] = [-1, -1]
-        var errorPipe: [Int32] = [-1, -1]
-        var outputPipe: [Int32] = [-1, -1]
-        // The control channel: a socket, so that writing to a program that has gone is an error
-        // (MSG_NOSIGNAL), not a SIGPIPE.
-        var control: [Int32] = [-1, -1]
-        if !inputAfterLaunch.isEmpty || !taps.isEmpty {
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &control) == 0 else {
-                throw .spawnFailed(executable: executable, reason: errnoText())
-            }
-        }
-        defer { if control[1] >= 0 { close(control[1]) } }
-        func closeAll(_ pipes: [[Int32]]) { for fd in pipes.joined() where fd >= 0 { close(fd) } }
-        guard makePipe(&protocolPipe) else { throw .spawnFailed(executable: executable, reason: errnoText()) }
-        guard makePipe(&errorPipe) else {
-            closeAll([protocolPipe])
-            throw .spawnFailed(executable: executable, reason: errnoText())
-        }
-        if program?.readsStandardOutput == true, !makePipe(&outputPipe) {
-            closeAll([protocolPipe, errorPipe])
-            throw .spawnFailed(executable: executable, reason: errnoText())
-        }
-        // The spawner's report descriptor, numbered 10 or above so no dup2 below can land on it.
-        var reportPipe: [Int32] = [-1, -1]
-        if program?.spawner != nil {
-            guard makePipe(&reportPipe) else {
-                closeAll([protocolPipe, errorPipe, outputPipe])
-                throw .spawnFailed(executable: executable, reason: errnoText())
-            }
-            let high = fcntl(reportPipe[1], F_DUPFD_CLOEXEC, 10)
-            close(reportPipe[1])
-            reportPipe[1] = high
-            guard high >= 0 else {
-                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-                throw .spawnFailed(executable: executable, reason: errnoText())
-            }
-        }
-
-        /// `posix_spawn` of `path` with the run's descriptors, in a process group of its own (built
-        /// only here: glibc checks each descriptor action against the descriptor limit, a system call
-        /// each, which a run through the session spawner does not need).
-        /// `justBefore` is called right before the spawn (the run's origin is read there).
-        func posixSpawn(
-            _ pid: inout pid_t, _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?],
-            justBefore: () -> Void
-        ) -> Int32 {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            // Standard input first: the control socket may itself be descriptor 3, which the protocol
-            // pipe takes next.
-            if control[0] >= 0 {
-                posix_spawn_file_actions_adddup2(&actions, control[0], 0)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            }
-            posix_spawn_file_actions_adddup2(&actions, protocolPipe[1], Self.protocolDescriptor)
-            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-            if outputPipe[1] >= 0 {
-                posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            }
-            // Dup'd onto itself: the spawner inherits it (close-on-exec is cleared), the program does not.
-            if reportPipe[1] >= 0 { posix_spawn_file_actions_adddup2(&actions, reportPipe[1], reportPipe[1]) }
-
-            // Its own process group, so a timeout can kill everything it started.
-            var attributes = posix_spawnattr_t()
-            SpawnAttributes.prepare(&attributes, newGroup: true)
-            defer { posix_spawnattr_destroy(&attributes) }
-            justBefore()
-            return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        }
-
-        // What the program gets on top of this process's environment.
-        var env = environment
-        // Where the program may write the protocol (`docs/protocol.md`, the client libraries).
-        env[ProgramOptions.descriptorVariable] = String(Self.protocolDescriptor)
-        // Inherited by everything the program starts: how its escaped descendants are recognised.
-        let runToken = EscapedProcessReaper.newToken()
-        env[EscapedProcessReaper.tokenVariable] = runToken
-        // `--trace`: the command and environment its format asks for, and no stale trace file.
-        let trace = program?.trace
-        let traceFile = trace?.runFile(in: program?.traceDirectory ?? FileIO.temporaryDirectory)
-        var command = [executable] + arguments
-        if let trace {
-            do { try trace.prepare(runFile: traceFile) } catch {
-                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-                throw .traceUnreadable(error)
-            }
-            for (key, value) in trace.environment(runFile: traceFile, arguments: command) { env[key] = value }
-            command = trace.arguments(command)
-        }
-        // A tier applied from outside: the run's cgroup (or duty cycle), made before the spawn and
-        // finished after the run, whatever happens.
+        var descriptors: RunDescriptors
+        do {
+            descriptors = try RunDescriptors(control: !inputAfterLaunch.isEmpty || !taps.isEmpty, output: program?.readsStandardOutput == true)
+        } catch { throw .spawnFailed(executable: executable, reason: error.reason) }
+        defer { descriptors.closeControl() }
+        let command: RunCommand
         var runThrottle: RunThrottle?
-        if let throttle {
-            do { runThrottle = try RunThrottle.make(throttle, forcing: throttleMechanism) } catch {
-                closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-                throw .throttleFailed(error)
+        do throws(RunnerError) {
+            command = try runCommand()
+            // A tier applied from outside: the run's cgroup (or duty cycle), made before the spawn
+            // and finished after the run, whatever happens.
+            if let throttle {
+                do { runThrottle = try RunThrottle.make(throttle, forcing: throttleMechanism) } catch { throw .throttleFailed(error) }
             }
+        } catch {
+            descriptors.closeAll()
+            throw error
         }
-        let spawner = program?.spawner
         // A program's own cgroup, unless its throttle's v2 cgroup already holds it (the built-in app
         // starts no daemon: its process group holds it).
         let containment = program == nil || runThrottle?.mechanism == .cgroupV2 ? nil : RunContainment.Pool.shared?.acquire()
         defer { if let containment { RunContainment.Pool.shared?.release(containment) } }
-        // Through the spawner, it moves itself into the run's cgroups around its own spawn (exact, and
-        // its timing is never throttled); else this thread does, around the spawn below.
-        let moves = runThrottle?.spawnerMoves ?? SpawnerMoves()
-        let moveArguments =
-            (containment.map { ["--join", $0.directory] } ?? []) + moves.enter.flatMap { ["--enter", $0] } + moves.leave.flatMap { ["--leave", $0] }
-        let spawnerOptions = moveArguments + ["--", executable] + command
-        let argv = spawner.map { [$0, String(reportPipe[1])] + spawnerOptions } ?? command
-        let envp = Self.programEnvironment(overriding: env)
-        // One spawner for the whole session, forking the run's (``SessionSpawner``): for runs in a
-        // cgroup of their own, whose end needs no sweep for escaped processes.
-        let session = containment != nil && program?.spawnerSession == true ? spawner.flatMap(SessionSpawner.shared) : nil
-
-        var pid: pid_t = 0
-        var spawnReading: UInt64 = 0
-        var spawnClock = SpawnClock.now()
-        var registration: ExitCleanup.Registration?
-        /// Through the session's spawner: the status of its fork; `nil` when it has gone.
-        func startThroughSession(_ session: SessionSpawner) -> Int32? {
-            ExitCleanup.guarded { register in
-                spawnClock = SpawnClock.now()
-                spawnReading = spawnClock.monotonicNanoseconds
-                let request = SessionSpawner.Request(
-                    input: control[0] >= 0 ? control[0] : nil, output: outputPipe[1] >= 0 ? outputPipe[1] : nil,
-                    error: errorPipe[1], protocolDescriptor: protocolPipe[1], report: reportPipe[1],
-                    options: spawnerOptions, environment: envp)
-                switch session.start(request) {
-                case .spawner(let started)?:
-                    pid = started
-                    registration = register(ChildProcessGuard.ending(group: pid, token: runToken, containment: containment))
-                    return 0
-                case .failed(let error)?: return error
-                case nil: return nil
-                }
-            }
-        }
-        func spawn() -> Int32 {
-            if let session, let status = startThroughSession(session) { return status }
-            return withCStrings(argv) { cArgv in
-                withCStrings(envp) { cEnvp in
-                    // Spawned and registered at once: if launchprof is ending, the launch is ended with it.
-                    ExitCleanup.guarded { register in
-                        let status = posixSpawn(&pid, spawner ?? executable, cArgv, cEnvp) {
-                            // The reading just before the spawn is the run's origin.
-                            spawnClock = SpawnClock.now()
-                            spawnReading = spawnClock.monotonicNanoseconds
-                        }
-                        if status == 0 { registration = register(ChildProcessGuard.ending(group: pid, token: runToken, containment: containment)) }
-                        return status
-                    }
-                }
-            }
-        }
-        var status: Int32 = 0
-        do { status = spawner != nil ? spawn() : try runThrottle?.spawning(spawn) ?? spawn() } catch {
+        let run: SpawnedRun
+        do { run = try spawnRun(command, &descriptors, throttle: runThrottle, containment: containment) } catch {
             runThrottle?.finish()
-            closeAll([protocolPipe, errorPipe, outputPipe, reportPipe])
-            throw .throttleFailed(error)
+            descriptors.closeAll()
+            throw error
         }
-        close(protocolPipe[1])
-        close(errorPipe[1])
-        if outputPipe[1] >= 0 { close(outputPipe[1]) }
-        if reportPipe[1] >= 0 { close(reportPipe[1]) }
-        if control[0] >= 0 { close(control[0]) }
-        if status == 0, spawner == nil { containment?.attach(pid) }
+        descriptors.closeChildEnds()
         _ = Self.becomeSubreaper
-        defer { if let registration { ChildProcessGuard.ended(registration, group: pid) } }
-        guard status == 0 else {
+        defer { if let registration = run.registration { ChildProcessGuard.ended(registration, group: run.pid) } }
+        guard run.status == 0 else {
             runThrottle?.finish()
-            close(protocolPipe[0]); close(errorPipe[0])
-            if outputPipe[0] >= 0 { close(outputPipe[0]) }
-            if reportPipe[0] >= 0 { close(reportPipe[0]) }
-            throw .spawnFailed(executable: executable, reason: String(cString: strerror(status)))
+            descriptors.closeLauncherEnds()
+            throw .spawnFailed(executable: executable, reason: String(cString: strerror(run.status)))
+        }
+        if program?.spawner == nil { containment?.attach(run.pid) }
+        let collectRun = { () throws(RunnerError) -> RunRecord in
+            try collect(
+                pid: run.pid, pipes: descriptors.launcherEnds, spawnReading: run.clock.monotonicNanoseconds, index: index,
+                runToken: command.runToken, containment: containment, direct: run.direct,
+                trace: command.trace.map { ($0, command.traceFile, run.clock) })
         }
         guard let runThrottle else { return try collectRun() }
-        do { try runThrottle.started(pid: pid, throughSpawner: spawner != nil) } catch {
-            kill(-pid, SIGKILL)
-            Self.killAndReapGroup(pid, token: runToken, containment: containment)
+        return try collectThrottled(run, runThrottle, token: command.runToken, containment: containment, collectRun)
+    }
+
+    /// A throttled run: the throttle told of the program's start, the run read, and a kill by the
+    /// cgroup's memory limit (after the run, its group reaped) named as the device's.
+    private func collectThrottled(
+        _ run: SpawnedRun, _ runThrottle: RunThrottle, token: String, containment: RunContainment?,
+        _ collectRun: () throws(RunnerError) -> RunRecord
+    ) throws(RunnerError) -> RunRecord {
+        do { try runThrottle.started(pid: run.pid, throughSpawner: run.throughSpawner) } catch {
+            kill(-run.pid, SIGKILL)
+            Self.killAndReapGroup(run.pid, token: token, containment: containment)
             runThrottle.finish()
             throw .throttleFailed(error)
         }
-        // After the run (its group reaped): a kill by the cgroup's memory limit is the device's.
         let record: RunRecord
         do { record = try collectRun() } catch {
             if runThrottle.finish().killedOverMemoryLimit, let limit = throttle?.memoryLimit {
@@ -291,32 +162,45 @@ public struct ProcessLauncher: Sendable {
         var marked = record
         if runThrottle.finish().killedOverMemoryLimit { marked.process?.killedOverMemoryLimit = true }
         return marked
-
-        func collectRun() throws(RunnerError) -> RunRecord {
-            try collect(
-                pid: pid,
-                pipes: Pipes(
-                    protocolFD: protocolPipe[0], errorFD: errorPipe[0], outputFD: outputPipe[0], controlFD: control[1],
-                    reportFD: reportPipe[0]),
-                spawnReading: spawnReading, index: index, runToken: runToken, containment: containment,
-                trace: trace.map { ($0, traceFile, spawnClock) })
-        }
     }
 
-    /// The launcher's ends of a run's descriptors (`-1`: not used).
-    private struct Pipes {
-        var protocolFD: Int32
-        var errorFD: Int32
-        var outputFD: Int32
-        var controlFD: Int32
-        /// The spawner's report (``SpawnerReport``).
-        var reportFD: Int32
+    /// What a run starts: the command line, the environment on top of this process's, the run's
+    /// token, and its trace (`--trace`).
+    struct RunCommand {
+        var command: [String]
+        /// `NAME=value` entries: this process's environment with the run's on top.
+        var environment: [String]
+        /// Inherited by everything the program starts: how its escaped descendants are recognised.
+        var runToken: String
+        var trace: TraceCapture?
+        var traceFile: String?
+    }
+
+    /// The command and environment of one run, its trace file prepared (none stale).
+    private func runCommand() throws(RunnerError) -> RunCommand {
+        // What the program gets on top of this process's environment.
+        var env = environment
+        // Where the program may write the protocol (`docs/protocol.md`, the client libraries).
+        env[ProgramOptions.descriptorVariable] = String(Self.protocolDescriptor)
+        let runToken = EscapedProcessReaper.newToken()
+        env[EscapedProcessReaper.tokenVariable] = runToken
+        // `--trace`: the command and environment its format asks for, and no stale trace file.
+        let trace = program?.trace
+        let traceFile = trace?.runFile(in: program?.traceDirectory ?? FileIO.temporaryDirectory)
+        var command = [executable] + arguments
+        if let trace {
+            do { try trace.prepare(runFile: traceFile) } catch { throw .traceUnreadable(error) }
+            for (key, value) in trace.environment(runFile: traceFile, arguments: command) { env[key] = value }
+            command = trace.arguments(command)
+        }
+        return RunCommand(
+            command: command, environment: Self.programEnvironment(overriding: env), runToken: runToken, trace: trace, traceFile: traceFile)
     }
 
     /// Reads the pipes until they close or the deadline passes (or the program is ready), then
     /// reaps the process.
     private func collect(
-        pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String, containment: RunContainment?,
+        pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String, containment: RunContainment?, direct: Bool,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?
     ) throws(RunnerError) -> RunRecord {
         let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
@@ -406,9 +290,9 @@ public struct ProcessLauncher: Sendable {
 
         while protocolOpen || errorOpen || outputOpen || reportOpen || (readiness != nil && ended == nil) {
             let now = MonotonicClock.nanoseconds()
-            if ended == nil, let exit = reap(pid, deadline: 0) {
+            if ended == nil, let exit = reap(pid, deadline: 0, readsIO: direct) {
                 ended = exit
-                exitReading = now
+                exitReading = exit.exitReading ?? now
                 drainDeadline = now &+ Self.drainNanoseconds
             }
             if readyReading == nil, let matched = matcher?.matchedReading { readyReading = matched }
@@ -548,14 +432,14 @@ public struct ProcessLauncher: Sendable {
                 trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
                 stderr: stderrTruncated ? nil : stderrBytes)
         }
-        guard var ending = ended ?? reap(pid, deadline: deadline, exitFD: exitFD) else {
+        guard var ending = ended ?? reap(pid, deadline: deadline, exitFD: exitFD, readsIO: direct) else {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             _ = reap(pid, deadline: nil)
             Self.killAndReapGroup(pid, token: runToken, containment: containment)
             throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
         }
-        if exitReading == nil { exitReading = MonotonicClock.nanoseconds() }
+        if exitReading == nil { exitReading = ending.exitReading ?? MonotonicClock.nanoseconds() }
         while reportOpen, Self.readable(reportFD) { try readReport() }
         // Through the spawner: the program's own end and `wait4`, not the spawner's.
         if reportFD >= 0 {
@@ -691,49 +575,11 @@ public struct ProcessLauncher: Sendable {
         SpawnClock(monotonicNanoseconds: origin, realtimeSeconds: report.spawnRealtime ?? launcher.realtimeSeconds, endMonotonicNanoseconds: end)
     }
 
-    /// The program's end as the spawner saw it, `nil` before its `exit` line.
-    private func spawnerEnding(_ report: SpawnerReport) -> Ending? {
-        guard let exit = report.exit else { return nil }
-        let low = exit.status & 0x7f
-        var ending = Ending(
-            status: low == 0 ? (exit.status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
-            peak: Int(clamping: exit.peakKibibytes) &* 1024,
-            user: Double(exit.userMicroseconds) / 1e6, system: Double(exit.systemMicroseconds) / 1e6)
-        ending.counters = exit.counters
-        return ending
-    }
-
     /// Whether `fd` has something to read (or is at its end) right now.
     private static func readable(_ fd: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 1
     }
-
-    /// Stops a ready program: SIGTERM to its group, then SIGKILL after `grace` seconds; reaps it.
-    private func stop(_ pid: pid_t, grace: Double) -> Ending? {
-        kill(-pid, SIGTERM)
-        kill(pid, SIGTERM)
-        let limit = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, grace), 3_600) * 1e9)
-        if let ending = reap(pid, deadline: limit) { return ending }
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
-        return reap(pid, deadline: nil)
-    }
-
-    /// A descriptor that becomes readable when `pid` exits (`pidfd_open`, Linux 5.3), or -1 where
-    /// the kernel or C library has none (the launcher then polls for the exit every 20 ms).
-    static func pidDescriptor(_ pid: pid_t) -> Int32 {
-        guard let open = pidfdOpen else { return -1 }
-        let fd = open(pid, 0)
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fd
-    }
-
-    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
-    private static let pidfdOpen: PidfdOpen? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
-        return unsafeBitCast(symbol, to: PidfdOpen.self)
-    }()
 
     private func consumeLines(
         _ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
@@ -805,55 +651,6 @@ public struct ProcessLauncher: Sendable {
         return prctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0) == 0
     }()
 
-    /// How a process ended, from `wait4`.
-    private struct Ending {
-        /// The exit status, when it exited; `nil` when a signal ended it.
-        var status: Int32?
-        var signal: Int32?
-        /// Peak resident-set size in bytes.
-        var peak: Int
-        /// CPU seconds in user mode and in the kernel.
-        var user: Double
-        var system: Double
-        /// `false` when the numbers above are not the program's (never reported then).
-        var usageKnown = true
-        /// The whole process's system counters (docs/counters.md), when known.
-        var counters: PhaseCounters?
-    }
-
-    /// Waits for the process (until `deadline`, or for ever when `nil`); returns how it ended, or
-    /// `nil` when the deadline passed first. With its `exitFD` (``pidDescriptor(_:)``) the wait
-    /// ends the moment it exits (its pipes often close a few microseconds before it can be reaped);
-    /// without one it is checked every millisecond.
-    private func reap(_ pid: pid_t, deadline: UInt64?, exitFD: Int32 = -1) -> Ending? {
-        var status: Int32 = 0
-        var usage = rusage()
-        while true {
-            let flags: Int32 = deadline == nil ? 0 : WNOHANG
-            let result = wait4(pid, &status, flags, &usage)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return Ending(status: -1, signal: nil, peak: 0, user: 0, system: 0) }
-            let now = MonotonicClock.nanoseconds()
-            if let deadline, now >= deadline { return nil }
-            guard result == 0 else { continue }
-            if exitFD >= 0, let deadline {
-                var entry = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, Int32(min(1000, (deadline - now + 999_999) / 1_000_000)))
-            } else {
-                usleep(1000)
-            }
-        }
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        let low = status & 0x7f
-        var ending = Ending(
-            status: low == 0 ? (status >> 8) & 0xff : nil, signal: low == 0 ? nil : low,
-            peak: Int(usage.ru_maxrss) * 1024, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
-        ending.counters = PhaseCounters(
-            cpuTime: ending.user + ending.system, minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt,
-            voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
-        return ending
-    }
-
     /// This process's environment as `NAME=value` entries, those named in `overrides` replaced by
     /// its values (added last). Read from `environ` at each launch without splitting every entry
     /// into a dictionary (a per-run cost of `exec`'s session).
@@ -868,15 +665,6 @@ public struct ProcessLauncher: Sendable {
         }
         return entries + overrides.map { "\($0.key)=\($0.value)" }
     }
-
-    /// A pipe whose ends close on exec (the child gets only the dup2'd copies).
-    private func makePipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
-    }
-
-    private func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// Calls `body` with a NULL-terminated C array of the strings.

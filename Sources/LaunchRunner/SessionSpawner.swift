@@ -5,9 +5,15 @@ import LaunchCore
 import Synchronization
 
 /// One `launchprof-spawn --serve` per launchprof process (and spawner path), which starts each run's
-/// spawner by forking itself instead of launchprof spawning `launchprof-spawn` again: the run's
-/// spawner then costs a `fork` of a small static process, not an `execve` and glibc's static start-up
+/// program itself (``startDirect(_:)``, a run without a device tier), or each run's spawner by
+/// forking itself (``start(_:)``), instead of launchprof spawning `launchprof-spawn` again: a run
+/// then costs a `clone` of a small static process, not an `execve` and glibc's static start-up
 /// (`cpuid` probing, which traps to the hypervisor on a virtual machine) per run.
+///
+/// A direct start makes the program launchprof's own child (`CLONE_PARENT`), the leader of a process
+/// group of its own, born in the run's cgroup; the server answers with its pid and the clocks read
+/// just before the clone (the run's origin), and launchprof waits for it, reads its counters and
+/// reaps it itself: one process, one pipe and two hand-overs less per run than a forked spawner.
 ///
 /// The forked spawner is launchprof's own child (`CLONE_PARENT`), leads a process group of its own
 /// (it and launchprof both call `setpgid`, so the group exists once ``start(_:)`` returns), holds the run's descriptors as a spawned one would, and does what a
@@ -42,6 +48,26 @@ final class SessionSpawner: @unchecked Sendable {
         case failed(Int32)
     }
 
+    /// What a direct start is given: the run's descriptors and `[--join DIRECTORY] -- EXECUTABLE ARGV0 ARGS...`.
+    struct DirectRequest {
+        var input: Int32?
+        var output: Int32?
+        var error: Int32
+        var protocolDescriptor: Int32
+        var options: [String]
+        var environment: [String]
+    }
+
+    /// The outcome of a direct start.
+    enum DirectStart: Equatable {
+        /// The program runs: launchprof's child, `pid`; the clocks read just before its clone.
+        case program(pid: pid_t, clock: SpawnClock)
+        /// It could not be executed (errno); `pid`, when set, is a child that has exited: reap it.
+        case failed(pid: pid_t?, error: Int32)
+        /// No direct start here (no `clone3`): use ``start(_:)``.
+        case unsupported
+    }
+
     /// The servers started so far, by spawner path (`nil`: it could not be started).
     private static let servers = Mutex<[String: SessionSpawner?]>([:])
 
@@ -56,6 +82,7 @@ final class SessionSpawner: @unchecked Sendable {
     }
 
     private static let magic: UInt32 = 0x4c50_5331
+    private static let directMagic: UInt32 = 0x4c50_5332
     private let lock = ConditionLock()
     private var socket: Int32
     /// The server's pid (launchprof's child until it ends).
@@ -105,30 +132,60 @@ final class SessionSpawner: @unchecked Sendable {
     /// Starts one run's spawner; `nil` when the server has gone (or never answered): spawn it the
     /// old way. The caller closes its copies of the descriptors as after a `posix_spawn`.
     func start(_ request: Request) -> Started? {
-        let strings = request.options + request.environment
+        let descriptors = [
+            request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor, request.report
+        ]
+        let answer = exchange(Self.magic, options: request.options, environment: request.environment, descriptors: descriptors, as: Int32.self)
+        guard let answer else { return nil }
+        guard answer > 0 else { return .failed(-answer) }
+        // Its own group, from this side too (the server answers before the child has run): the
+        // one of the two calls that comes second finds it done (or, after its exec, fails harmlessly).
+        _ = setpgid(answer, answer)
+        return .spawner(answer)
+    }
+
+    /// Starts one run's program (launchprof's child); `nil` when the server has gone. The caller
+    /// closes its copies of the descriptors as after a `posix_spawn`.
+    func startDirect(_ request: DirectRequest) -> DirectStart? {
+        let descriptors = [request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor]
+        let answer = exchange(
+            Self.directMagic, options: request.options, environment: request.environment, descriptors: descriptors, as: DirectAnswer.self)
+        guard let answer else { return nil }
+        if answer.error == -1 { return .unsupported }
+        guard answer.pid > 0, answer.error == 0 else { return .failed(pid: answer.pid > 0 ? answer.pid : nil, error: answer.error != 0 ? answer.error : EIO) }
+        let clock = SpawnClock(monotonicNanoseconds: answer.spawn, realtimeSeconds: Double(answer.wall) / 1e9, endMonotonicNanoseconds: answer.spawn)
+        return .program(pid: answer.pid, clock: clock)
+    }
+
+    /// `struct direct_answer` of spawn.c.
+    private struct DirectAnswer {
+        var pid: Int32 = 0
+        var error: Int32 = 0
+        var spawn: UInt64 = 0
+        var wall: UInt64 = 0
+    }
+
+    /// Sends a request and reads its answer (`Answer`'s bytes); `nil` when the server has gone or
+    /// is out of step (it is then never used again).
+    private func exchange<Answer>(
+        _ magic: UInt32, options: [String], environment: [String], descriptors: [Int32], as: Answer.Type
+    ) -> Answer? where Answer: BitwiseCopyable {
+        let strings = options + environment
         var payload: [UInt8] = []
         payload.reserveCapacity(strings.reduce(0) { $0 + $1.utf8.count + 1 })
         for string in strings {
             payload += string.utf8
             payload.append(0)
         }
-        let header = [Self.magic, UInt32(request.options.count), UInt32(request.environment.count), UInt32(payload.count)]
-        let descriptors = [
-            request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor, request.report
-        ]
-        return lock.withLock { () -> Started? in
+        let header = [magic, UInt32(options.count), UInt32(environment.count), UInt32(payload.count)]
+        return lock.withLock { () -> Answer? in
             guard socket >= 0 else { return nil }
-            guard sendRequest(header, payload, descriptors: descriptors), let answer = receiveAnswer() else {
-                // Gone (or out of step): never used again.
+            guard sendRequest(header, payload, descriptors: descriptors), let answer = receiveAnswer(Answer.self) else {
                 close(socket)
                 socket = -1
                 return nil
             }
-            guard answer > 0 else { return .failed(-answer) }
-            // Its own group, from this side too (the server answers before the child has run): the
-            // one of the two calls that comes second finds it done (or, after its exec, fails harmlessly).
-            _ = setpgid(answer, answer)
-            return .spawner(answer)
+            return answer
         }
     }
 
@@ -182,16 +239,17 @@ final class SessionSpawner: @unchecked Sendable {
         return true
     }
 
-    /// The server's answer: a pid, or minus an errno; `nil` when the socket ended.
-    private func receiveAnswer() -> Int32? {
-        var answer: Int32 = 0
+    /// The server's answer, `Answer`'s bytes; `nil` when the socket ended first.
+    private func receiveAnswer<Answer: BitwiseCopyable>(_: Answer.Type) -> Answer? {
+        let size = MemoryLayout<Answer>.size
+        var bytes = [UInt8](repeating: 0, count: size)
         var got = 0
-        while got < 4 {
-            let n = withUnsafeMutableBytes(of: &answer) { recv(socket, $0.baseAddress! + got, 4 - got, 0) }
+        while got < size {
+            let n = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + got, size - got, 0) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
             got += n
         }
-        return answer
+        return bytes.withUnsafeBytes { $0.loadUnaligned(as: Answer.self) }
     }
 }

@@ -4,8 +4,9 @@
 //   launchprof-spawn --serve SOCKET_FD
 //
 // The first form is one run (one exec of this file per run). The second is the session spawner:
-// started once, it forks a process per run that does exactly what the first form does, without
-// this file's exec and static start-up (see "The session spawner" below).
+// started once, it starts each run's program itself, or forks a process per run that does exactly
+// what the first form does, without this file's exec and static start-up (see "The session
+// spawner" below).
 //
 // --join DIRECTORY (the launch's own cgroup v2, `RunContainment`): the program is started inside it
 // from its first instruction, by clone3(CLONE_INTO_CGROUP) and execve instead of posix_spawn (moving
@@ -319,24 +320,44 @@ static int run_program(int fd, char **options, int count, char **envp) {
 
 // ---- The session spawner: `launchprof-spawn --serve SOCKET_FD` -------------------------------
 //
-// Started once per launchprof process (Sources/LaunchRunner/SessionSpawner.swift), it starts each
-// run's spawner without an exec: for every request on the socket it forks a child with CLONE_PARENT
-// (so the child is launchprof's own child, as a spawner launchprof spawned would be: its pidfd,
-// wait4 and process group work unchanged) that puts itself in a process group of its own, takes the
-// run's descriptors as 0, 1, 2, 3 and its report descriptor, and does what `run_program` does. The
-// server answers with the child's pid at once, without waiting for the child to run: launchprof,
-// the child's parent, also puts it in its group (setpgid on both sides, whichever runs first), so the
-// group exists when launchprof goes on. It ends when the socket reaches its end (launchprof ended,
-// however it ended).
+// Started once per launchprof process (Sources/LaunchRunner/SessionSpawner.swift). At its start it
+// closes every descriptor it inherited but its socket and its standard streams (a pipe launchprof's
+// own parent left open must not be held for the whole session). It serves two kinds of request:
+//
+// - "LPS2", a direct start (a run without a device tier): it starts the program itself, by clone3
+//   with CLONE_VM | CLONE_VFORK (as posix_spawn does, without copying this process), CLONE_PARENT
+//   (the program is launchprof's own child: launchprof waits for it, reads its /proc/<pid>/io and
+//   reaps it with wait4, whose peak is then the program's, the memory it left at execve being
+//   this small process's) and CLONE_INTO_CGROUP (--join). The child puts itself in a process group
+//   of its own and takes the run's descriptors as 0, 1, 2 and 3 before its execve. The answer
+//   carries the clock readings taken just before the clone: the run's origin. One process and one
+//   pipe less per run than a forked spawner.
+// - "LPS1", a forked spawner (a run whose tier the spawner applies, --enter/--leave): it forks a
+//   child with CLONE_PARENT (launchprof's child, as a spawner launchprof spawned would be: its
+//   pidfd, wait4 and process group work unchanged) that puts itself in a process group of its own,
+//   takes the run's descriptors as 0, 1, 2, 3 and its report descriptor, and does what
+//   `run_program` does. The server answers with the child's pid at once, without waiting for the
+//   child to run: launchprof, the child's parent, also puts it in its group (setpgid on both
+//   sides, whichever runs first), so the group exists when launchprof goes on.
+//
+// It ends when the socket reaches its end (launchprof ended, however it ended).
 //
 // A request, on a SOCK_STREAM socket: a header of four uint32 (magic, the number of option
 // strings, the number of environment strings, the payload's length in bytes) sent with exactly
-// five descriptors (SCM_RIGHTS: standard input, output, error, the protocol descriptor, the report
-// descriptor), then the payload: the options then the environment, each string NUL-terminated.
-// The answer: one int32, the child's pid, or minus an errno (nothing was started).
+// five descriptors for LPS1 (SCM_RIGHTS: standard input, output, error, the protocol descriptor,
+// the report descriptor) or four for LPS2 (the same without the report descriptor), then the
+// payload: the options then the environment, each string NUL-terminated. The options are those of
+// the first form (LPS2: [--join DIRECTORY] -- EXECUTABLE ARGV0 ARGS...).
+// The answer to LPS1: one int32, the child's pid, or minus an errno (nothing was started).
+// The answer to LPS2: `struct direct_answer` (below): the program's pid (0: nothing was started),
+// the errno of its failed execve or clone (the child, if any, has exited: launchprof reaps it),
+// and the two clocks read just before the clone. Error -1: a direct start cannot be made here
+// (no clone3): send LPS1.
 
-#define SERVE_MAGIC 0x4c505331u  // "LPS1"
+#define SERVE_MAGIC 0x4c505331u         // "LPS1"
+#define SERVE_DIRECT_MAGIC 0x4c505332u  // "LPS2"
 #define SERVE_DESCRIPTORS 5
+#define DIRECT_DESCRIPTORS 4
 #define SERVE_MAX_PAYLOAD (64u << 20)
 #define SERVE_MAX_STRINGS (1u << 20)
 
@@ -357,8 +378,14 @@ static int read_fully(int fd, void *buffer, size_t length) {
     return 0;
 }
 
-// Receives a request's header and descriptors: 1, 0 at the end of the stream, -1 when malformed.
-static int receive_header(int sock, struct serve_header *header, int descriptors[SERVE_DESCRIPTORS]) {
+// The descriptors a request of kind `magic` comes with, 0 for an unknown kind.
+static int request_descriptors(uint32_t magic) {
+    return magic == SERVE_MAGIC ? SERVE_DESCRIPTORS : magic == SERVE_DIRECT_MAGIC ? DIRECT_DESCRIPTORS : 0;
+}
+
+// Receives a request's header and descriptors (*received of them): 1, 0 at the end of the stream,
+// -1 when malformed.
+static int receive_header(int sock, struct serve_header *header, int descriptors[SERVE_DESCRIPTORS], int *received_count) {
     union {
         char space[CMSG_SPACE(sizeof(int) * SERVE_DESCRIPTORS)];
         struct cmsghdr align;
@@ -384,9 +411,10 @@ static int receive_header(int sock, struct serve_header *header, int descriptors
             if (received < SERVE_DESCRIPTORS) descriptors[received++] = fd; else close(fd);
         }
     }
-    int complete = received == SERVE_DESCRIPTORS && (message.msg_flags & MSG_CTRUNC) == 0;
+    int complete = (message.msg_flags & MSG_CTRUNC) == 0;
     if (complete && (size_t)n < sizeof *header) complete = read_fully(sock, (char *)header + n, sizeof *header - (size_t)n) == 0;
-    if (!complete || header->magic != SERVE_MAGIC || header->length > SERVE_MAX_PAYLOAD ||
+    *received_count = received;
+    if (!complete || received != request_descriptors(header->magic) || header->length > SERVE_MAX_PAYLOAD ||
         header->options < 3 || header->options > SERVE_MAX_STRINGS || header->environment > SERVE_MAX_STRINGS) {
         for (int i = 0; i < received; i++) close(descriptors[i]);
         return -1;
@@ -440,6 +468,130 @@ static int32_t start_run(int sock, int descriptors[SERVE_DESCRIPTORS], char **op
     return pid > 0 ? (int32_t)pid : -(saved ? saved : EAGAIN);
 }
 
+// ---- A direct start (LPS2) ----
+
+// What the server answers a direct start with.
+struct direct_answer {
+    int32_t pid;     // the program's, 0 when nothing was started
+    int32_t error;   // 0, the errno of the failed clone or execve, or -1: no direct start here
+    uint64_t spawn;  // CLOCK_MONOTONIC just before the clone, ns
+    uint64_t wall;   // CLOCK_REALTIME read with it, ns since 1970
+};
+
+// What the program's child runs before its execve: it shares this process's memory (CLONE_VM)
+// while this process waits (CLONE_VFORK), but has a descriptor table and signal actions of its own.
+struct direct_child {
+    const int *descriptors;  // standard input, output, error, the protocol descriptor
+    char **program;
+    char **envp;
+    const sigset_t *defaults;
+    volatile int error;  // written by the child when it cannot exec
+};
+
+static int direct_child_main(void *raw) {
+    struct direct_child *child = raw;
+    setpgid(0, 0);
+    // Above any number the dup2s below write, then in place; everything else closed.
+    int high[DIRECT_DESCRIPTORS];
+    for (int i = 0; i < DIRECT_DESCRIPTORS; i++) {
+        high[i] = fcntl(child->descriptors[i], F_DUPFD, 20);
+        if (high[i] < 0) {
+            child->error = errno ? errno : EMFILE;
+            return 127;
+        }
+    }
+    for (int i = 0; i < DIRECT_DESCRIPTORS; i++) {
+        if (dup2(high[i], i) < 0) {
+            child->error = errno ? errno : EBADF;
+            return 127;
+        }
+    }
+    close_range(DIRECT_DESCRIPTORS, ~0U, 0);
+    for (int signal_number = 1; signal_number < NSIG; signal_number++) {
+        if (sigismember(child->defaults, signal_number) == 1) signal(signal_number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(child->program[0], child->program + 1, child->envp);
+    child->error = errno ? errno : EIO;
+    return 127;
+}
+
+#define SPAWN_CLONE_PARENT 0x00008000ULL
+
+// Starts a direct request's program: `options` are [--join DIRECTORY] -- EXECUTABLE ARGV0 ARGS...
+static struct direct_answer start_direct(const int descriptors[DIRECT_DESCRIPTORS], char **options, int count, char **envp,
+                                         const sigset_t *defaults) {
+    struct direct_answer answer = {0, 0, 0, 0};
+    const char *join = NULL;
+    int next = 0;
+    if (count >= 2 && strcmp(options[0], "--join") == 0) {
+        join = options[1];
+        next = 2;
+    }
+    if (next + 2 >= count || strcmp(options[next], "--") != 0) {
+        answer.error = EINVAL;
+        return answer;
+    }
+    int directory = -1;
+    if (join != NULL && (directory = open(join, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        answer.error = errno ? errno : ENOENT;
+        return answer;
+    }
+    static char stack[64 * 1024] __attribute__((aligned(16)));
+    struct direct_child child = {descriptors, options + next + 1, envp, defaults, 0};
+    struct spawn_clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = SPAWN_CLONE_VM | SPAWN_CLONE_VFORK | SPAWN_CLONE_PARENT | (directory >= 0 ? SPAWN_CLONE_INTO_CGROUP : 0);
+    // 0: with CLONE_PARENT clone3 refuses any other; the child gets this process's own (SIGCHLD).
+    args.exit_signal = 0;
+    args.stack = (uint64_t)(uintptr_t)stack;
+    args.stack_size = sizeof stack;
+    args.cgroup = directory >= 0 ? (uint64_t)directory : 0;
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    answer.spawn = now_ns();
+    answer.wall = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
+    long started = clone3_calling(&args, direct_child_main, &child);
+    int saved = errno;
+    if (directory >= 0) close(directory);
+    if (started < 0) {
+        // No clone3 (or not with these flags) here: the launcher sends LPS1 instead.
+        answer.error = saved == ENOSYS || saved == EINVAL || saved == E2BIG || saved == EPERM ? -1 : saved;
+        return answer;
+    }
+    answer.pid = (int32_t)started;
+    answer.error = child.error;
+    return answer;
+}
+
+// Sends `length` bytes of `answer`: 0, or -1 when the socket has gone.
+static int send_answer(int sock, void *answer, size_t length) {
+    struct iovec part = {answer, length};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    ssize_t n;
+    do n = sendmsg(sock, &message, MSG_NOSIGNAL); while (n < 0 && errno == EINTR);
+    return n == (ssize_t)length ? 0 : -1;
+}
+
+// Reads a request's payload into `strings` (the options, NULL, the environment, NULL): the
+// environment's first entry, or NULL when the payload is malformed. The caller frees *payload and *strings.
+static char **read_request(int sock, const struct serve_header *header, char **payload, char ***strings) {
+    *payload = malloc((size_t)header->length + 1);
+    *strings = malloc(((size_t)header->options + header->environment + 2) * sizeof(char *));
+    if (*payload == NULL || *strings == NULL || read_fully(sock, *payload, header->length) != 0) return NULL;
+    if (split_strings(*payload, header->length, *strings, header->options + header->environment) != 0) return NULL;
+    // The options end at the environment's first entry: NULL there (it was split into the slot after).
+    char **environment = *strings + header->options + 1;
+    memmove(environment, *strings + header->options, ((size_t)header->environment + 1) * sizeof(char *));
+    (*strings)[header->options] = NULL;
+    return environment;
+}
+
 static int serve(int sock) {
     sigset_t defaults;
     ignore_handled_signals(&defaults);
@@ -447,33 +599,24 @@ static int serve(int sock) {
     for (;;) {
         struct serve_header header;
         int descriptors[SERVE_DESCRIPTORS];
-        int received = receive_header(sock, &header, descriptors);
+        int count = 0;
+        int received = receive_header(sock, &header, descriptors, &count);
         if (received == 0) return 0;
         if (received < 0) return 127;
-        char *payload = malloc((size_t)header.length + 1);
-        char **strings = malloc(((size_t)header.options + header.environment + 2) * sizeof(char *));
-        int ok = payload != NULL && strings != NULL && read_fully(sock, payload, header.length) == 0;
-        ok = ok && split_strings(payload, header.length, strings, header.options + header.environment) == 0;
-        int32_t answer = -EPROTO;
-        if (ok) {
-            // The options end at the environment's first entry: NULL there (it was split into the slot after).
-            char **environment = strings + header.options + 1;
-            memmove(environment, strings + header.options, ((size_t)header.environment + 1) * sizeof(char *));
-            strings[header.options] = NULL;
-            answer = start_run(sock, descriptors, strings, (int)header.options, environment);
+        char *payload = NULL, **strings = NULL;
+        char **environment = read_request(sock, &header, &payload, &strings);
+        int sent = -1;
+        if (environment != NULL && header.magic == SERVE_DIRECT_MAGIC) {
+            struct direct_answer answer = start_direct(descriptors, strings, (int)header.options, environment, &defaults);
+            sent = send_answer(sock, &answer, sizeof answer);
+        } else if (environment != NULL) {
+            int32_t answer = start_run(sock, descriptors, strings, (int)header.options, environment);
+            sent = send_answer(sock, &answer, sizeof answer);
         }
-        for (int i = 0; i < SERVE_DESCRIPTORS; i++) close(descriptors[i]);
+        for (int i = 0; i < count; i++) close(descriptors[i]);
         free(payload);
         free(strings);
-        if (!ok) return 127;
-        struct iovec part = {&answer, sizeof answer};
-        struct msghdr message;
-        memset(&message, 0, sizeof message);
-        message.msg_iov = &part;
-        message.msg_iovlen = 1;
-        ssize_t n;
-        do n = sendmsg(sock, &message, MSG_NOSIGNAL); while (n < 0 && errno == EINTR);
-        if (n != (ssize_t)sizeof answer) return 127;
+        if (sent != 0) return 127;
     }
 }
 
@@ -495,7 +638,12 @@ static int descriptor_argument(const char *text, const char *what) {
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--serve") == 0) {
         int sock = descriptor_argument(argv[2], "SOCKET_FD");
-        return sock < 0 ? 127 : serve(sock);
+        if (sock < 0) return 127;
+        // Nothing inherited but the socket and the standard streams: a pipe launchprof's parent
+        // left open (without close-on-exec) would otherwise be held until the session ends.
+        if (sock > 3) close_range(3, (unsigned)sock - 1, 0);
+        close_range((unsigned)sock + 1, ~0U, 0);
+        return serve(sock);
     }
     if (argc < 5) {
         report(2, usage_text, sizeof usage_text - 1);

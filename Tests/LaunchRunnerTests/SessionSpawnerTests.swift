@@ -5,9 +5,10 @@ import LaunchCore
 import Glibc
 #endif
 
-/// The session spawner (`launchprof-spawn --serve`, ``SessionSpawner``) against the spawner exec'd
-/// per run: the same runs (exit statuses, signals, environment, descriptors, process group, cgroup,
-/// errors), and its own life (it ends with its socket; a server that has gone is not used).
+/// The session spawner (`launchprof-spawn --serve`, ``SessionSpawner``), which starts a run's program
+/// itself, against the spawner exec'd per run: the same runs (exit statuses, signals, environment,
+/// descriptors, process group, cgroup, counters, errors), and its own life (it ends with its socket,
+/// holds no descriptor it inherited; a server that has gone is not used).
 @Suite struct SessionSpawnerTests {
     static let spawner = ProgramLaunchTests.spawner
     /// Runs get a cgroup of their own (the session spawner is used only for those).
@@ -36,6 +37,7 @@ import Glibc
           echo "fd=$LAUNCHPROF_FD"
           echo "extra=$EXTRA"
           echo "group=$(cut -d' ' -f5 /proc/$$/stat)"
+          echo "parentpid=$PPID"
           echo "grandparent=$(cut -d' ' -f4 /proc/$PPID/stat)"
           echo "parent=$(tr '\\0' ' ' < /proc/$PPID/cmdline)"
           echo "cgroup=$(grep '^0::' /proc/$$/cgroup)"
@@ -74,12 +76,16 @@ import Glibc
             #expect(facts["token"]?.hasPrefix("\(getpid())-") == true, "LAUNCHPROF_RUN, session \(session)")
             #expect(facts["fd"] == "3")
             #expect(facts["extra"] == "a value with spaces")
-            // The run's spawner leads the program's process group and is launchprof's own child.
+            // Through the session: the program is launchprof's own child and leads its process group.
+            // Exec'd per run: the run's spawner leads the group and is launchprof's child.
             #expect(facts["group"] == record.pid.map(String.init), "session \(session)")
-            #expect(facts["grandparent"] == String(getpid()), "session \(session)")
+            #expect(facts[session ? "parentpid" : "grandparent"] == String(getpid()), "session \(session)")
             #expect(facts["cgroup"]?.contains("/launchprof-") == true, "born in the run's cgroup: \(facts["cgroup"] ?? "")")
             #expect(facts["stdin"] == "/dev/null" && facts["stdout"] == "/dev/null")
-            #expect(facts["parent"]?.contains("--serve") == session, "the run's spawner: \(facts["parent"] ?? "")")
+            #expect(facts["parent"]?.contains("launchprof-spawn") == !session, "the program's parent: \(facts["parent"] ?? "")")
+            // Its counters, /proc/<pid>/io included (read between its exit and its reaping).
+            #expect(record.process?.counters?.bytesRead.map { $0 > 0 } == true, "session \(session)")
+            #expect(record.process?.counters?.bytesWritten.map { $0 > 0 } == true, "session \(session)")
             seen[session] = facts
         }
         // Apart from the token, the spawner's own command line and the cgroup's name, the same start.
@@ -134,6 +140,42 @@ import Glibc
             #expect(errors[0] == errors[1])
         }
     }
+
+    @Test func theServerHoldsNoDescriptorItInherited() throws {
+        // A pipe this process holds without close-on-exec (as a test harness's or a shell's would be).
+        var held: [Int32] = [-1, -1]
+        #expect(Glibc.pipe(&held) == 0)
+        defer { for fd in held { close(fd) } }
+        let server = try #require(SessionSpawner(path: Self.spawner))
+        // Its descriptors once it has started serving (it closes them first thing): 0, 1, 2 and its socket.
+        let giveUp = MonotonicClock.nanoseconds() &+ 30_000_000_000
+        var open: [Int] = []
+        repeat {
+            usleep(2000)
+            open = Self.openDescriptors(server.pid)
+        } while open.count != 4 && MonotonicClock.nanoseconds() < giveUp
+        #expect(open.count == 4 && open.prefix(3) == [0, 1, 2], "\(open)")
+        for fd in held { #expect(!Self.descriptorTargets(server.pid).contains(Self.target(getpid(), fd)), "pipe end \(fd)") }
+    }
+
+    static func openDescriptors(_ pid: pid_t) -> [Int] {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return [] }
+        defer { closedir(directory) }
+        var found: [Int] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int(name) { found.append(fd) }
+        }
+        return found.sorted()
+    }
+
+    static func target(_ pid: pid_t, _ fd: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let n = readlink("/proc/\(pid)/fd/\(fd)", &buffer, 255)
+        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    }
+
+    static func descriptorTargets(_ pid: pid_t) -> [String] { openDescriptors(pid).map { target(pid, Int32($0)) } }
 
     @Test func theServerEndsWhenItsSocketCloses() throws {
         var server = SessionSpawner(path: Self.spawner)
