@@ -198,309 +198,26 @@ public struct ProcessLauncher: Sendable {
     }
 
     /// Reads the pipes until they close or the deadline passes (or the program is ready), then
-    /// reaps the process.
+    /// reaps the process (``RunReading``).
     private func collect(
         pid: pid_t, pipes: Pipes, spawnReading: UInt64, index: Int, runToken: String, containment: RunContainment?, direct: Bool,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?
     ) throws(RunnerError) -> RunRecord {
-        let protocolFD = pipes.protocolFD, errorFD = pipes.errorFD, outputFD = pipes.outputFD, controlFD = pipes.controlFD
-        let reportFD = pipes.reportFD
-        var spawner = SpawnerReport()
-        var reportOpen = reportFD >= 0
-        var controlSent = controlFD < 0
-        let schedule = taps.sorted { $0.seconds < $1.seconds }
-        var tapsSent: [UInt64] = []
-        func tapDue(_ i: Int) -> UInt64 { spawnReading &+ UInt64(min(max(0, schedule[i].seconds), 86_400) * 1e9) }
-        // Readable when the process has exited: its exit is seen at once, even while a pipe stays open.
-        let exitFD = Self.pidDescriptor(pid)
-        defer {
-            close(protocolFD); close(errorFD)
-            if outputFD >= 0 { close(outputFD) }
-            if reportFD >= 0 { close(reportFD) }
-            if exitFD >= 0 { close(exitFD) }
-        }
-        let start = MonotonicClock.nanoseconds()
-        // Checked before converting: NaN, negative or huge timeouts cannot trap (a year at most).
-        let seconds = timeout.isFinite ? min(max(0, timeout), 366 * 86_400) : 60
-        let deadline = start &+ UInt64(seconds * 1e9)
-        var parser = ProtocolParser(spawnReading: spawnReading)
-        var pending: [UInt8] = []
-        var stderrBytes: [UInt8] = []
-        var stderrTruncated = false
-        let stderrLimit = program == nil ? 65536 : ProgramOptions.maximumStderrBytes
-        var protocolOpen = true, errorOpen = true, outputOpen = outputFD >= 0
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var failure: RunnerError?
-        // Set when launchprof killed the program over a failure (garbage, a limit): the failure is the
-        // cause then, not the program's end.
-        var killedOverFailure = false
-        var protocolBytes = 0, records = 0
-        // How the program ended, once it has (checked while reading: its pipes may outlive it).
-        var ended: Ending?
-        var exitReading: UInt64?
-        var drainDeadline = UInt64.max
-        // Set when `background` is sent, with a budget.
-        var backgroundDeadline = UInt64.max
-        // The last `x-progress` text: the step the program said it was in.
-        var progress: String?
-        // `--ready-when-…`: the reading at which the program was seen ready, and the partial output
-        // lines a `--ready-when-output` pattern is tested against (stdout, stderr).
-        let readiness = program?.readiness
-        var readyReading: UInt64?
-        var nextProbe: UInt64 = 0
-        var partialLines: [[UInt8]] = [[], []]
-        let readyRegex: ExtendedRegex? = if case .output(let regex) = readiness { regex } else { nil }
-        let probes = readiness != nil && readyRegex == nil
-
-        // The pattern is tested on a thread of its own: no pattern can hold this loop past the timeout.
-        let matcher = readyRegex.flatMap { ReadyMatcher($0) }
-        defer { matcher?.stop() }
-        if readyRegex != nil, matcher == nil { throw .spawnFailed(executable: executable, reason: "no thread to test --ready-when-output") }
-
-        /// Queues the complete lines of `bytes` (stream 0 stdout, 1 stderr) for the ready pattern.
-        func scanForReady(_ bytes: ArraySlice<UInt8>, stream: Int, now: UInt64) {
-            guard let matcher, readyReading == nil else { return }
-            var rest = bytes
-            while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
-                if partialLines[stream].count < ProgramOptions.maximumReadyLineBytes {
-                    partialLines[stream] += rest[..<newline].prefix(ProgramOptions.maximumReadyLineBytes - partialLines[stream].count)
-                }
-                matcher.submit(partialLines[stream], reading: now)
-                partialLines[stream].removeAll(keepingCapacity: true)
-                rest = rest[(newline + 1)...]
-            }
-            if partialLines[stream].count < ProgramOptions.maximumReadyLineBytes {
-                partialLines[stream] += rest.prefix(ProgramOptions.maximumReadyLineBytes - partialLines[stream].count)
-            }
-        }
-
-        /// Reads what the spawner reported (after the program ended, so as not to wake this process
-        /// while the program runs).
-        func readReport() throws(RunnerError) {
-            let n = buffer.withUnsafeMutableBytes { read(reportFD, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { return }
-            if n <= 0 { reportOpen = false; return }
-            spawner.consume(buffer[0..<n])
-            if let error = spawner.spawnError {
-                kill(-pid, SIGKILL)
-                _ = reap(pid, deadline: nil)
-                throw .spawnFailed(executable: executable, reason: String(cString: strerror(error)))
-            }
-        }
-
-        while protocolOpen || errorOpen || outputOpen || reportOpen || (readiness != nil && ended == nil) {
-            let now = MonotonicClock.nanoseconds()
-            if ended == nil, let exit = reap(pid, deadline: 0, readsIO: direct) {
-                ended = exit
-                exitReading = exit.exitReading ?? now
-                drainDeadline = now &+ Self.drainNanoseconds
-            }
-            if readyReading == nil, let matched = matcher?.matchedReading { readyReading = matched }
-            if readyReading != nil { break }
-            // Exited before it was ready (once every line it wrote has been tested).
-            if ended != nil, readiness != nil, matcher?.isIdle ?? true { break }
-            if ended != nil, now >= drainDeadline || now >= deadline { break }  // Something it started holds the pipes.
-            if now >= deadline {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-                _ = reap(pid, deadline: nil)
-                Self.killAndReapGroup(pid, token: runToken, containment: containment)
-                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
-            }
-            if probes, let readiness, now >= nextProbe {
-                if readiness.probe() { readyReading = MonotonicClock.nanoseconds(); break }
-                nextProbe = MonotonicClock.nanoseconds() &+ Readiness.probeIntervalNanoseconds
-            }
-            if ended == nil, now >= backgroundDeadline, let budget = backgroundBudget {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-                _ = reap(pid, deadline: nil)
-                Self.killAndReapGroup(pid, token: runToken, containment: containment)
-                throw .killedInBackground(seconds: budget, inPhase: progress ?? parser.openPhaseNames.last)
-            }
-            // Taps whose time has come, then (the launch over and every tap sent) the lines after launch.
-            while ended == nil, controlFD >= 0, tapsSent.count < schedule.count, now >= tapDue(tapsSent.count) {
-                Self.send([ControlCommand.tap(schedule[tapsSent.count].key)], to: controlFD)
-                tapsSent.append(MonotonicClock.nanoseconds())
-            }
-            if !controlSent, tapsSent.count == schedule.count, parser.sawMark(AppInterface.interactiveMark) {
-                Self.send(inputAfterLaunch, to: controlFD)
-                shutdown(controlFD, Int32(SHUT_WR))
-                controlSent = true
-                onInputAfterLaunchSent?()
-                if let budget = backgroundBudget, inputAfterLaunch.contains(.background) {
-                    backgroundDeadline = MonotonicClock.nanoseconds() &+ UInt64(min(max(0, budget), 86_400) * 1e9)
-                }
-            }
-            var fds = [
-                pollfd(fd: protocolOpen ? protocolFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: errorOpen ? errorFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: ended == nil ? exitFD : -1, events: Int16(POLLIN), revents: 0),
-                // The spawner reports once the program has ended, just before it exits itself: read
-                // after its exit (one wake-up per run instead of two).
-                pollfd(fd: reportOpen && ended != nil ? reportFD : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: matcher?.matchDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
-            ]
-            // Until the program has exited: short waits when its exit cannot be polled, so it is
-            // noticed while a pipe stays open; 1 ms while a ready condition is probed.
-            var waitNs = min(deadline, drainDeadline) - now
-            if tapsSent.count < schedule.count { waitNs = min(waitNs, tapDue(tapsSent.count) > now ? tapDue(tapsSent.count) - now : 0) }
-            if probes { waitNs = min(waitNs, nextProbe > now ? nextProbe - now : 0) }
-            let cap: UInt64 = ended == nil && exitFD < 0 ? 20 : 1000
-            let waitMs = Int32(min(cap, max(probes ? 0 : 1, (waitNs + 999_999) / 1_000_000)))
-            let ready = poll(&fds, nfds_t(fds.count), waitMs)
-            if ready < 0 && errno != EINTR { break }
-            if ready <= 0 { continue }
-            if reportOpen, fds[4].revents != 0 { try readReport() }
-            if protocolOpen, fds[0].revents != 0 {
-                let n = buffer.withUnsafeMutableBytes { read(protocolFD, $0.baseAddress, $0.count) }
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    protocolOpen = false
-                } else if failure == nil {
-                    protocolBytes += n
-                    // Lines are looked for only when a newline arrived: a long line read in many pieces
-                    // is scanned once, not once per piece.
-                    let newlineArrived = buffer[0..<n].contains(UInt8(ascii: "\n"))
-                    pending.append(contentsOf: buffer[0..<n])
-                    do throws(CoreError) {
-                        if newlineArrived {
-                            try consumeLines(&pending, into: &parser, records: &records, progress: &progress)
-                        } else if pending.count > 1 << 20 {
-                            throw CoreError.protocolLine(line: parser.lineNumber + 1, reason: "a line longer than 1 MiB")
-                        }
-                    } catch {
-                        failure = .garbage(error)
-                    }
-                    if failure == nil, protocolBytes > protocolByteLimit {
-                        failure = .overLimit("more than \(protocolByteLimit >> 20) MiB of protocol output")
-                    } else if failure == nil, records > protocolRecordLimit {
-                        failure = .overLimit("more than \(protocolRecordLimit) begin, mark, count and deferred lines")
-                    }
-                    if failure != nil {
-                        killedOverFailure = true
-                        kill(-pid, SIGKILL)
-                        kill(pid, SIGKILL)
-                    }
-                }
-            }
-            for (slot, fd) in [(1, errorFD), (2, outputFD)] where fds[slot].revents != 0 && (slot == 1 ? errorOpen : outputOpen) {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    if slot == 1 { errorOpen = false } else { outputOpen = false }
-                    continue
-                }
-                if program?.showOutput == true { StandardStreams.copyToStandardError(buffer[0..<n]) }
-                if slot == 1 {
-                    if stderrBytes.count + n > stderrLimit { stderrTruncated = true }
-                    if stderrBytes.count < stderrLimit { stderrBytes.append(contentsOf: buffer[0..<min(n, stderrLimit - stderrBytes.count)]) }
-                }
-                scanForReady(buffer[0..<n], stream: slot == 2 ? 0 : 1, now: MonotonicClock.nanoseconds())
-            }
-        }
-        if failure == nil, !pending.isEmpty, pending.count <= 1 << 20 {
-            do {
-                try parser.consume(Substring(String(decoding: pending, as: UTF8.self)))
-            } catch {
-                failure = .garbage(error)
-            }
-        }
-        // Lines still being tested when the program exited: their verdict, within the timeout.
-        if readyReading == nil, let matcher, !matcher.isIdle {
-            readyReading = matcher.waitForVerdict(until: deadline)
-            if readyReading == nil, !matcher.isIdle {
-                if ended == nil { kill(-pid, SIGKILL); kill(pid, SIGKILL); _ = reap(pid, deadline: nil) }
-                Self.killAndReapGroup(pid, token: runToken, containment: containment)
-                throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
-            }
-        }
-        if let readyReading, ended == nil || exitReading.map({ readyReading <= $0 }) == true {
-            // Ready: the end of the launch. What the program was doing counts up to that moment; it
-            // is asked to stop (SIGTERM), then killed after the grace period.
-            parser.closeOpenPhases(at: readyReading)
-            ended = ended ?? stop(pid, grace: program?.grace ?? 0)
-            Self.killAndReapGroup(pid, token: runToken, containment: containment)
-            while reportOpen, Self.readable(reportFD) { try readReport() }
-            if let failure { throw failure }
-            // The run's origin: the spawner's reading just before the program's spawn, when it gave one.
-            let origin = spawner.spawnReading ?? spawnReading
-            return try programRecord(
-                parser: parser, protocolBytes: protocolBytes, ending: reportFD >= 0 ? spawnerEnding(spawner) : ended,
-                endReading: readyReading, origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: true,
-                trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: readyReading)) },
-                stderr: stderrTruncated ? nil : stderrBytes)
-        }
-        guard var ending = ended ?? reap(pid, deadline: deadline, exitFD: exitFD, readsIO: direct) else {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
-            _ = reap(pid, deadline: nil)
-            Self.killAndReapGroup(pid, token: runToken, containment: containment)
-            throw .timedOut(seconds: timeout, inPhase: parser.openPhaseNames.last ?? progress)
-        }
-        if exitReading == nil { exitReading = ending.exitReading ?? MonotonicClock.nanoseconds() }
-        while reportOpen, Self.readable(reportFD) { try readReport() }
-        // Through the spawner: the program's own end and `wait4`, not the spawner's.
-        if reportFD >= 0 {
-            if let exit = spawner.exit, let programEnding = spawnerEnding(spawner) {
-                ending = programEnding
-                exitReading = exit.reading
-            } else {
-                // The spawner itself was killed: how the program ended and what it used are unknown
-                // (the spawner's own numbers are not the program's).
-                ending.usageKnown = false
-            }
-        }
-        // Whatever the program started and left behind (it holds no pipe now, or held one too long).
-        Self.killAndReapGroup(pid, token: runToken, containment: containment)
-        let stderrText = String(decoding: stderrBytes.prefix(65536), as: UTF8.self)
-        if let failure, !killedOverFailure, program?.ignoreFailure != true,
-            let ended = endedBadly(ending, in: parser.openPhaseNames.last ?? progress, stderr: stderrText, cutShort: failure)
-        {
-            // A program that crashed (or failed) cut its last line short: its end is the headline.
-            throw ended
-        }
-        if let failure { throw failure }
-        if let readiness {
-            throw .exitedBeforeReady(condition: readiness.description, status: ending.status, signal: ending.signal, stderr: stderrText)
-        }
-        if program?.ignoreFailure != true {
-            if let signal = ending.signal { throw .crashed(signal: signal, inPhase: parser.openPhaseNames.last ?? progress, stderr: stderrText) }
-            if let status = ending.status, status != 0 { throw .exited(status: status, stderr: stderrText) }
-        }
-        if program != nil {
-            let origin = reportFD >= 0 ? spawner.spawnReading ?? spawnReading : spawnReading
-            let end = exitReading ?? origin
-            var record = try programRecord(
-                parser: parser, protocolBytes: protocolBytes, ending: ending, endReading: end,
-                origin: origin, launcherOrigin: spawnReading, index: index, pid: pid, ready: false,
-                trace: trace.map { ($0.capture, $0.file, clock(of: $0.clock, spawner, origin: origin, end: end)) },
-                stderr: stderrTruncated ? nil : stderrBytes)
-            if let instructionCounting { try instructionCounting.attach(to: &record, program: true) }
-            return record
-        }
-        guard parser.finished else { throw .incomplete(lines: parser.lineNumber) }
-        var record = parser.run(index: index, pid: Int(pid))
-        record.spawnReading = spawnReading
-        if !schedule.isEmpty {
-            // Applied taps answer in delivery order; what was neither shown nor dropped is lost too.
-            let shown = parser.tapShownReadings
-            let latencies = zip(tapsSent, shown).map { sent, seen in seen > sent ? Double(seen - sent) / 1e9 : 0 }
-            record.taps = TapRecord(delivered: tapsSent.count, lost: max(0, tapsSent.count - shown.count), latencies: latencies)
-        }
-        if let missing = expectedMarks.first(where: { name in !record.marks.contains { $0.name == name } }) {
-            throw .missingMark(missing)
-        }
-        if record.peakResidentBytes == nil { record.peakResidentBytes = ending.peak }
-        if let instructionCounting { try instructionCounting.attach(to: &record) }
-        return record
+        var reading = RunReading(
+            launcher: self, pid: pid, pipes: pipes, spawnReading: spawnReading, index: index, runToken: runToken, containment: containment,
+            direct: direct, trace: trace)
+        defer { reading.close() }
+        if reading.matcherMissing { throw .spawnFailed(executable: executable, reason: "no thread to test --ready-when-output") }
+        try reading.readUntilEnd()
+        reading.consumePartialLine()
+        try reading.awaitReadyVerdict()
+        return try reading.record()
     }
 
     /// The run of a program (`launchprof exec`): its protocol report if it sent one (complete, unless
     /// it was stopped at ready), else the whole process; the total is from the spawn to its exit or
     /// to ready (`interactive`); CPU time and exit from `wait4`.
-    private func programRecord(
+    func programRecord(
         parser: ProtocolParser, protocolBytes: Int, ending: Ending?, endReading: UInt64,
         origin: UInt64, launcherOrigin: UInt64, index: Int, pid: pid_t, ready: Bool,
         trace: (capture: TraceCapture, file: String?, clock: SpawnClock)?, stderr: [UInt8]?
@@ -561,7 +278,7 @@ public struct ProcessLauncher: Sendable {
     /// The error for a program that crashed or exited with a failing status while its report was
     /// unfinished (`cutShort`: what its last, partial line made of it, told second); `nil` when it
     /// exited with status 0.
-    private func endedBadly(_ ending: Ending, in phase: String?, stderr: String, cutShort: RunnerError) -> RunnerError? {
+    func endedBadly(_ ending: Ending, in phase: String?, stderr: String, cutShort: RunnerError) -> RunnerError? {
         let note = "its report ends in a partial line: \(cutShort.message(subject: "it"))"
         let details = stderr.isEmpty ? note : note + "\n" + stderr
         if let signal = ending.signal { return .crashed(signal: signal, inPhase: phase, stderr: details) }
@@ -571,17 +288,17 @@ public struct ProcessLauncher: Sendable {
 
     /// The clocks a trace reader places the trace's times by: the spawner's readings at the spawn
     /// when it reported them (else launchprof's own), and the end of the run.
-    private func clock(of launcher: SpawnClock, _ report: SpawnerReport, origin: UInt64, end: UInt64) -> SpawnClock {
+    func clock(of launcher: SpawnClock, _ report: SpawnerReport, origin: UInt64, end: UInt64) -> SpawnClock {
         SpawnClock(monotonicNanoseconds: origin, realtimeSeconds: report.spawnRealtime ?? launcher.realtimeSeconds, endMonotonicNanoseconds: end)
     }
 
     /// Whether `fd` has something to read (or is at its end) right now.
-    private static func readable(_ fd: Int32) -> Bool {
+    static func readable(_ fd: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 1
     }
 
-    private func consumeLines(
+    func consumeLines(
         _ pending: inout [UInt8], into parser: inout ProtocolParser, records: inout Int,
         progress: inout String?
     ) throws(CoreError) {
