@@ -414,7 +414,8 @@ static int receive_header(int sock, struct serve_header *header, int descriptors
     int complete = (message.msg_flags & MSG_CTRUNC) == 0;
     if (complete && (size_t)n < sizeof *header) complete = read_fully(sock, (char *)header + n, sizeof *header - (size_t)n) == 0;
     *received_count = received;
-    if (!complete || received != request_descriptors(header->magic) || header->length > SERVE_MAX_PAYLOAD ||
+    int expected = complete ? request_descriptors(header->magic) : 0;
+    if (expected == 0 || received != expected || header->length > SERVE_MAX_PAYLOAD ||
         header->options < 3 || header->options > SERVE_MAX_STRINGS || header->environment > SERVE_MAX_STRINGS) {
         for (int i = 0; i < received; i++) close(descriptors[i]);
         return -1;

@@ -177,6 +177,55 @@ import Glibc
 
     static func descriptorTargets(_ pid: pid_t) -> [String] { openDescriptors(pid).map { target(pid, Int32($0)) } }
 
+    @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
+    func aDirectStartIsTheProgramItselfBornInItsCgroup() throws {
+        let server = try #require(SessionSpawner(path: Self.spawner))
+        let containment = try #require(RunContainment.Pool.shared?.acquire())
+        defer { RunContainment.Pool.shared?.release(containment) }
+        var pipe: [Int32] = [-1, -1]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer { for fd in pipe where fd >= 0 { close(fd) } }
+        let request = SessionSpawner.DirectRequest(
+            input: nil, output: pipe[1], error: pipe[1], protocolDescriptor: pipe[1],
+            options: [
+                "--join", containment.directory, "--", "/bin/sh", "sh", "-c", "echo $PPID $(cut -d' ' -f5 /proc/$$/stat) $$; grep '^0::' /proc/$$/cgroup"
+            ],
+            environment: ["PATH=/usr/bin:/bin"])
+        let before = MonotonicClock.nanoseconds()
+        guard case .program(let pid, let clock)? = server.startDirect(request) else {
+            Issue.record("no direct start")
+            return
+        }
+        close(pipe[1])
+        pipe[1] = -1
+        #expect(clock.monotonicNanoseconds >= before && clock.monotonicNanoseconds <= MonotonicClock.nanoseconds(), "read just before the clone")
+        #expect(Self.waitForExit(pid) == 0, "this process's child")
+        var output = [UInt8](repeating: 0, count: 4096)
+        let n = read(pipe[0], &output, output.count)
+        let words = String(decoding: output[0..<max(0, n)], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        #expect(words.count == 4, "\(words)")
+        #expect(words.first == Substring(String(getpid())), "its parent is launchprof")
+        #expect(words.count > 2 && words[1] == words[2], "it leads its own process group")
+        #expect(words.last?.hasSuffix(String(containment.directory.split(separator: "/").last ?? "")) == true, "born in the run's cgroup")
+    }
+
+    @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
+    func aRunUnderADutyCycleGoesThroughAForkedSpawner() throws {
+        // The duty cycle spares the group's leader, a spawner waiting for the program: a tier's runs
+        // are not started directly.
+        let file = FileIO.temporaryDirectory + "/launchprof-session-tier-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(file) }
+        var launcher = launcher(Self.observingScript(file), session: true) { $0.ignoreFailure = true }
+        launcher.throttle = ThrottleSpec(cpuFactor: 2)
+        launcher.throttleMechanism = .signals
+        let record = try launcher.launch(index: 1)
+        #expect(record.process?.exitStatus == 7)
+        let facts = try Self.facts(file)
+        #expect(facts["parent"]?.contains("--serve") == true, "the forked spawner: \(facts["parent"] ?? "")")
+        #expect(facts["grandparent"] == String(getpid()))
+        #expect(facts["group"] == record.pid.map(String.init))
+    }
+
     @Test func theServerEndsWhenItsSocketCloses() throws {
         var server = SessionSpawner(path: Self.spawner)
         let pid = try #require(server?.pid)
@@ -197,6 +246,9 @@ import Glibc
             environment: [])
         #expect(server.start(request) == nil, "the launcher then spawns the spawner itself")
         #expect(server.start(request) == nil)
+        let direct = SessionSpawner.DirectRequest(
+            input: nil, output: nil, error: pipe[1], protocolDescriptor: pipe[1], options: ["--", "/bin/true", "true"], environment: [])
+        #expect(server.startDirect(direct) == nil)
     }
 
     /// The exit status of the child `pid` once it has ended (polled, 30 s at most); `nil` if it did not.
