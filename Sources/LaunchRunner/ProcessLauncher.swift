@@ -227,34 +227,8 @@ public struct ProcessLauncher: Sendable {
         var record = spoke ? parser.run(index: index, pid: Int(pid)) : RunRecord(index: index, pid: Int(pid), total: 0, phases: [])
         // The protocol's times were taken from launchprof's reading before it started the spawner:
         // moved to the spawner's own, just before the program's spawn.
-        if origin > launcherOrigin {
-            let shift = LaunchClock.seconds(origin - launcherOrigin)
-            for i in record.phases.indices {
-                if i == 0, record.phases[0].name == ProtocolParser.processStartPhase, parser.mainReading != nil {
-                    record.phases[0].duration = max(0, record.phases[0].duration - shift)
-                } else {
-                    record.phases[i].start -= shift
-                }
-            }
-            for i in record.marks.indices { record.marks[i].time -= shift }
-        }
-        if let trace {
-            // The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
-            guard let stderr else {
-                throw .traceCutShort(keptBytes: ProgramOptions.maximumStderrBytes)
-            }
-            let reading: TraceReading
-            do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
-                throw .traceUnreadable(error)
-            }
-            let offset = record.phases.count
-            record.phases += reading.phases.map { phase in
-                var moved = phase
-                moved.parent = phase.parent.map { $0 + offset }
-                return moved
-            }
-            record.marks += reading.marks
-        }
+        if origin > launcherOrigin { Self.shift(&record, by: LaunchClock.seconds(origin - launcherOrigin), parser: parser) }
+        if let trace { try Self.appendTrace(to: &record, trace, stderr: stderr) }
         let clock = LaunchClock(originNanoseconds: origin)
         record.total = clock.seconds(atReading: endReading)
         record.spawnReading = origin
@@ -273,6 +247,37 @@ public struct ProcessLauncher: Sendable {
             if !ready { record.process?.counters = ending.counters }
         }
         return record
+    }
+
+    /// Moves a record's protocol times `shift` seconds earlier (to a later origin); `process start`,
+    /// which begins at the origin, is shortened instead.
+    private static func shift(_ record: inout RunRecord, by shift: Double, parser: ProtocolParser) {
+        for i in record.phases.indices {
+            if i == 0, record.phases[0].name == ProtocolParser.processStartPhase, parser.mainReading != nil {
+                record.phases[0].duration = max(0, record.phases[0].duration - shift)
+            } else {
+                record.phases[i].start -= shift
+            }
+        }
+        for i in record.marks.indices { record.marks[i].time -= shift }
+    }
+
+    /// The trace's phases after the program's own (if it also spoke the protocol), parents renumbered.
+    private static func appendTrace(
+        to record: inout RunRecord, _ trace: (capture: TraceCapture, file: String?, clock: SpawnClock), stderr: [UInt8]?
+    ) throws(RunnerError) {
+        guard let stderr else { throw .traceCutShort(keptBytes: ProgramOptions.maximumStderrBytes) }
+        let reading: TraceReading
+        do { reading = try trace.capture.read(stderr: stderr, runFile: trace.file, clock: trace.clock) } catch {
+            throw .traceUnreadable(error)
+        }
+        let offset = record.phases.count
+        record.phases += reading.phases.map { phase in
+            var moved = phase
+            moved.parent = phase.parent.map { $0 + offset }
+            return moved
+        }
+        record.marks += reading.marks
     }
 
     /// The error for a program that crashed or exited with a failing status while its report was
