@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTraces
 
 /// One run as the launcher reads it (``ProcessLauncher/collect(pid:pipes:spawnReading:index:runToken:containment:direct:trace:)``):
 /// the pipes until they close or the deadline passes (or the program is ready), the control

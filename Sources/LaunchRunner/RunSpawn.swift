@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTraces
 
 /// How a run's process is started: by the session's spawner directly, through a spawner it forks,
 /// through a spawned `launchprof-spawn`, or by `posix_spawn` here (docs/exec.md).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTraces
 import Synchronization
 
 /// One `launchprof-spawn --serve` per launchprof process (and spawner path), which starts each run's
