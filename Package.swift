@@ -18,6 +18,8 @@ import PackageDescription
 //                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
 //   LaunchStats     statistics and comparison of results
 //   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O)
+//   LaunchResults   the result schema's files: reading (a strict streaming reader and the Codable model, kept
+//                   in agreement), writing, the limits, results found by path or git revision (`ResultStore`)
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
 //   LaunchHistory   the results history: a results directory, SQLite (CSQLite, through CHistoryShim) or
 //                   PostgreSQL (libpq, opened by CHistoryShim when used); one schema, versioned; series of run values across commits
@@ -82,14 +84,15 @@ let package = Package(
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchChangePoints", dependencies: ["LaunchStats"]),
-        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions", "LaunchChangePoints"]),
+        .target(name: "LaunchResults", dependencies: ["LaunchCore", "LaunchStats"]),
+        .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions", "LaunchChangePoints", "LaunchResults"]),
         // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
         // with a C shim for what Swift cannot call directly (SQLITE_TRANSIENT) and zlib for the stored documents.
         // libpq is not linked: the shim opens it with dlopen for a `postgresql://` store only (its ~24
         // libraries cost every launchprof start about 3 ms otherwise); libpq-fe.h is read for its declarations.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CHistoryShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchExport", "CHistoryShim"]),
+        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchResults", "LaunchExport", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
@@ -99,7 +102,7 @@ let package = Package(
             dependencies: [
                 "LaunchCore", "LaunchManifest", "LaunchFunctions", "LaunchFlameGraphs", "LaunchSampling", "LaunchTraces", "LaunchRunner", "LaunchTiers",
                 "LaunchStats",
-                "LaunchChangePoints", "LaunchExport", "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard",
+                "LaunchChangePoints", "LaunchResults", "LaunchExport", "LaunchDoctor", "LaunchHistory", "LaunchBisect", "LaunchDashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -131,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "launchprof-bench",
             dependencies: [
-                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchExport",
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchResults", "LaunchExport",
                 "LaunchHistory",
                 "LaunchChangePoints", "LaunchBisect", "LaunchDashboard", "LaunchSampling"
             ],
@@ -153,14 +156,17 @@ let package = Package(
         .testTarget(name: "LaunchTracesTests", dependencies: ["LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
-        .testTarget(name: "LaunchExportTests", dependencies: ["LaunchExport", "LaunchCore", "LaunchFunctions", "LaunchChangePoints"]),
+        .testTarget(name: "LaunchResultsTests", dependencies: ["LaunchResults", "LaunchCore", "LaunchStats", "LaunchprofTestSupport"]),
+        .testTarget(
+            name: "LaunchExportTests",
+            dependencies: ["LaunchExport", "LaunchResults", "LaunchCore", "LaunchFunctions", "LaunchChangePoints", "LaunchprofTestSupport"]),
         // Also runs the built launchprof (8 parallel `record --store`, `history detect` on each backend).
-        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchResults", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
         .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
-            name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),
+            name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchResults", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),
         // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.
         .testTarget(name: "LaunchprofDocsTests", dependencies: ["LaunchprofCLI", "LaunchprofTestSupport"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).
@@ -171,7 +177,7 @@ let package = Package(
             name: "LaunchFuzz",
             dependencies: [
                 "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTraces", "LaunchRunner", "LaunchTiers", "LaunchStats",
-                "LaunchExport", "LaunchFunctions", "LaunchSampling"
+                "LaunchResults", "LaunchExport", "LaunchFunctions", "LaunchSampling"
             ],
             path: "Tests/Fuzz/LaunchFuzz"),
         .executableTarget(name: "launchprof-fuzz", dependencies: ["LaunchFuzz"], path: "Tests/Fuzz/launchprof-fuzz"),

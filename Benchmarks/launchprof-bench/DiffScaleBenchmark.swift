@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchStats
 
 /// `make bench`: `launchprof diff` of two results with 10,000 phases × 100 runs each (about 257 MB

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `launchprof exec --runs 200 -- /bin/true` against `hyperfine -N --runs 200 /bin/true`: the mean
 /// wall time each reports for the same trivial program (goal: launchprof's ≤ 1.05× hyperfine's), so

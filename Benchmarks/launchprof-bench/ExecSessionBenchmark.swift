@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// What a user waits for around short programs (issue 26, item 8), against hyperfine on the same
 /// machine in the same minute, the two sides alternated round by round:

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 
 /// `make bench`: issue 30's concurrency goal and PostgreSQL's size. 8 `record --store` at once (one

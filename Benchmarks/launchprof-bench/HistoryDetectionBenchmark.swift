@@ -4,6 +4,7 @@ import Glibc
 import LaunchChangePoints
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 import LaunchStats
 

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchRunner
 import LaunchSampling
 import LaunchStats

@@ -113,12 +113,11 @@ public struct FunctionTableReport: ResultExporter {
     ///   (naming the phases it has).
     public func render(_ result: LaunchResult) throws(ExportError) -> String {
         guard let profiles = result.functions, !profiles.phases.isEmpty else {
-            throw ExportError("the result has no function profiles: make it with --metric instructions --functions")
+            throw .noFunctionProfiles
         }
         if let found = profiles.phase(phase) { return FunctionReport.table(found) }
         let named = profiles.phases.filter { $0.phase.split(separator: "/").last.map(String.init) == phase }
         if named.count == 1 { return FunctionReport.table(named[0]) }
-        let list = profiles.phases.map { "'\(PlainText.oneLine($0.phase))'" }.joined(separator: ", ")
-        throw ExportError("no phase '\(PlainText.oneLine(phase))' has a function profile; the phases with one are \(list)")
+        throw .noFunctionProfile(phase: phase, phasesWithProfiles: profiles.phases.map(\.phase))
     }
 }

@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchResults
 
 /// The result document itself, as pretty-printed JSON with sorted keys (schema: `docs/result.schema.json`).
 public struct JSONResultExporter: ResultExporter {

@@ -10,7 +10,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case svg
 
     /// What a command renders, which decides the formats it accepts.
-    public enum Subject: Sendable {
+    public enum Subject: Equatable, Sendable {
         /// A result as `run`, `record` and `exec` print it: the report or the result document.
         case launch
         /// A saved result (`report`, and `run --export-FORMAT`): every format.
@@ -46,7 +46,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// The format `text` names if `subject` has it; otherwise an error saying which formats it has.
     public static func parse(_ text: String, for subject: Subject) throws(ExportError) -> OutputFormat {
         guard let format = OutputFormat(rawValue: text), subject.formats.contains(format) else {
-            throw ExportError("'\(text)' is not an output format of this command: use \(subject.list)")
+            throw .notAFormat(text: text, subject: subject)
         }
         return format
     }

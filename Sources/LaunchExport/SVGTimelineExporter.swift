@@ -19,7 +19,7 @@ public struct SVGTimelineExporter: ResultExporter {
     static let colors: [String: String] = ["cpu": "#5b8fd1", "io": "#e39b2d", "decode": "#6cae4a", "draw": "#a66cc1", "": "#8c9aa5"]
 
     public func render(_ result: LaunchResult) throws -> String {
-        guard let run = try selectRun(result, run) else { throw ExportError("the result has no runs to draw") }
+        guard let run = try selectRun(result, run) else { throw ExportError.noRunsToDraw }
         let scale = TimeScale(span: Self.span(run.phases.map(\.end) + [run.total] + run.marks.map(\.time)))
         let rows = phaseRows(run, scale)
         let axis = axisLines(scale, bottom: rows.bottom)

@@ -56,7 +56,7 @@ public struct StrategyComparisonReport {
     public func render(_ format: OutputFormat) throws -> String {
         switch format {
         case .chromeTrace, .svg:
-            throw ExportError("a comparison of strategies has no \(format.rawValue) form: use \(OutputFormat.Subject.strategies.list)")
+            throw ExportError.noStrategiesForm(format: format)
         case .text:
             return TextTable.render([Self.header] + rows.map { cells($0).map(PlainText.oneLine) })
                 + "(\(runs) runs a side, interleaved off and on; verdicts as check's, see docs/comparison.md)\n"

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchStats
 
 /// A results directory (`.launchprof/results/`): one result file per commit, tier, target and
@@ -13,14 +14,22 @@ public final class DirectoryHistory: HistoryStore {
     public init(directory: String, create: Bool) throws(HistoryError) {
         store = ResultStore(directory: directory)
         if FileIO.exists(directory), !FileIO.isDirectory(directory) {
-            throw HistoryError(store: directory, "not a directory (a history database ends in .sqlite or .db; a PostgreSQL one is a postgresql:// URL)")
+            throw .notADirectory(store: directory)
         }
-        if !create, !FileIO.exists(directory) { throw HistoryError(store: directory, "no such results directory") }
+        if !create, !FileIO.exists(directory) { throw .noSuchDirectory(store: directory) }
     }
 
     @discardableResult
     public func save(_ result: LaunchResult, commit: CommitInfo) throws(HistoryError) -> String {
-        do { return try store.save(result) } catch { throw HistoryError(store: location, "\(error)") }
+        do {
+            return try store.save(result)
+        } catch let error as ResultError {
+            throw .result(error)
+        } catch let error as CoreError {
+            throw .file(error)
+        } catch {
+            throw .cannotEncode(store: location, reason: "\(error)")
+        }
     }
 
     private var files: [String] { FileIO.entries(of: location).filter { $0.hasSuffix(".json") }.sorted() }
@@ -30,7 +39,7 @@ public final class DirectoryHistory: HistoryStore {
         for name in files {
             let path = "\(location)/\(name)"
             let table: TabulatedResult
-            do { table = try ResultTableReader.read(path) } catch { throw HistoryError(store: path, "\(error)") }
+            do { table = try ResultTableReader.read(path) } catch { throw .result(error) }
             entries.append(Self.entry(table, id: name))
         }
         return entries.sorted { ($0.date, $0.commit.hash, $0.id) < ($1.date, $1.commit.hash, $1.id) }
@@ -49,7 +58,7 @@ public final class DirectoryHistory: HistoryStore {
 
     public func document(_ entry: HistoryEntry) throws(HistoryError) -> [UInt8] {
         let path = "\(location)/\(entry.id)"
-        do { return try FileIO.read(path, limit: ResultLimits.maximumFileBytes) } catch { throw HistoryError(store: path, "\(error)") }
+        do { return try FileIO.read(path, limit: ResultLimits.maximumFileBytes) } catch { throw .file(error) }
     }
 
     public func series(order: CommitOrder) throws(HistoryError) -> [HistorySeries] {
@@ -57,7 +66,7 @@ public final class DirectoryHistory: HistoryStore {
         for entry in try entries() where !entry.dirty {
             let path = "\(location)/\(entry.id)"
             let result: LaunchResult
-            do { result = try ResultFile.read(path) } catch { throw HistoryError(store: path, "\(error)") }
+            do { result = try ResultFile.read(path) } catch { throw .result(error) }
             for phase in StoredResult.phases(result, table: PhaseTable(result), metric: entry.metric) {
                 let key = SeriesKey(environment: entry.environment, tier: entry.tier, metric: entry.metric, target: entry.target, phase: phase.path)
                 points[key, default: []].append((entry.commit, entry.date, phase.runs))

@@ -73,15 +73,13 @@ enum HistorySchema {
     static func currentVersion(_ db: SQLDatabase) throws(HistoryError) -> Int {
         if try db.execute(versionTableQuery(db.dialect), []).isEmpty {
             if try db.execute(anyTableQuery(db.dialect), []).isEmpty { return 0 }
-            throw HistoryError(store: db.location, "not a launchprof history: it has tables but no schema_version (another program's database?)")
+            throw .notAHistory(store: db.location)
         }
         guard let version = try db.execute("SELECT MAX(version) FROM schema_version", []).first?.first?.integer else {
-            throw HistoryError(store: db.location, "corrupt: its schema_version table is empty")
+            throw .corrupt(store: db.location, what: "its schema_version table is empty")
         }
         if version > Int64(HistorySchema.version) {
-            throw HistoryError(
-                store: db.location,
-                "written by a newer launchprof (schema version \(version); this one reads up to \(HistorySchema.version)): upgrade launchprof to use it")
+            throw .newerSchema(store: db.location, version: Int(version), readable: HistorySchema.version)
         }
         return Int(version)
     }

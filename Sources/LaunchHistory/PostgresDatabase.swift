@@ -24,11 +24,11 @@ public final class PostgresDatabase: SQLDatabase {
         let keywords = ["dbname", "connect_timeout", "application_name"]
         let values = [url, String(connectTimeout), "launchprof"]
         let connection = withCStrings(keywords) { keys in withCStrings(values) { lp_PQconnectdbParams(keys, $0, 1) } }
-        guard let connection else { throw HistoryError(store: location, "cannot connect: out of memory") }
+        guard let connection else { throw .database(store: location, engine: .postgreSQL, failure: .cannotConnect(outOfMemory: true), message: "") }
         guard lp_PQstatus(connection) == LP_CONNECTION_OK else {
             let message = Self.message(connection)
             lp_PQfinish(connection)
-            throw HistoryError(store: location, "cannot connect (PostgreSQL: \(message))")
+            throw .database(store: location, engine: .postgreSQL, failure: .cannotConnect(outOfMemory: false), message: message)
         }
         self.connection = connection
         lp_PQdiscardNotices(connection)
@@ -43,8 +43,7 @@ public final class PostgresDatabase: SQLDatabase {
         var message = [CChar](repeating: 0, count: 512)
         guard lp_pq_open(&message, message.count) != 0 else { return }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw HistoryError(
-            store: store, "cannot load PostgreSQL's client library \(LP_LIBPQ_NAME) (install libpq5: apt-get install libpq5): \(reason)")
+        throw .cannotLoadLibrary(store: store, library: LP_LIBPQ_NAME, reason: reason)
     }
 
     @discardableResult
@@ -130,12 +129,11 @@ public final class PostgresDatabase: SQLDatabase {
         let message = lp_PQresultErrorMessage(result).map { String(cString: $0) }?.trimmed ?? Self.message(connection)
         switch state {
         case "55P03", "40P01":
-            return HistoryError(
-                store: location, "locked by another session for more than \(Int(lockTimeout)) s (another launchprof writing into it?) (PostgreSQL: \(message))")
+            return .database(store: location, engine: .postgreSQL, failure: .locked(seconds: lockTimeout), message: message)
         case "25006", "42501":
-            return HistoryError(store: location, "read-only, or this user may not write to it (PostgreSQL: \(message))")
+            return .database(store: location, engine: .postgreSQL, failure: .readOnly, message: message)
         default:
-            return HistoryError(store: location, "PostgreSQL: \(message)")
+            return .database(store: location, engine: .postgreSQL, failure: .other, message: message)
         }
     }
 

@@ -14,7 +14,7 @@ public final class SQLHistory: HistoryStore {
         } else {
             let version = try db.reading { () throws(HistoryError) in try HistorySchema.currentVersion(db) }
             if version != 0 && version < HistorySchema.version {
-                throw HistoryError(store: location, "an older history (schema version \(version)): store a result into it to migrate it")
+                throw .olderSchema(store: location, version: version)
             }
         }
     }
@@ -44,7 +44,7 @@ public final class SQLHistory: HistoryStore {
                     .text(e.host), .text(e.date), .integer(Int64(e.runCount)), e.total.map { .real($0) } ?? .null,
                     .integer(Int64(stored.documentSize)), .blob(stored.document)
                 ])
-            guard let id = rows.first?.first?.integer else { throw HistoryError(store: location, "the database returned no id for the stored result") }
+            guard let id = rows.first?.first?.integer else { throw .noID(store: location) }
             for phase in stored.phases {
                 let phaseID = try phaseNameID(phase.path)
                 try db.execute(
@@ -76,7 +76,7 @@ public final class SQLHistory: HistoryStore {
     private func phaseNameID(_ path: String) throws(HistoryError) -> Int64 {
         try db.execute("INSERT INTO phase_names (path) VALUES (\(p(1))) ON CONFLICT (path) DO NOTHING", [.text(path)])
         guard let id = try db.execute("SELECT id FROM phase_names WHERE path = \(p(1))", [.text(path)]).first?.first?.integer else {
-            throw HistoryError(store: location, "corrupt: phase name \"\(path)\" was not stored")
+            throw .corrupt(store: location, what: "phase name \"\(path)\" was not stored")
         }
         return id
     }
@@ -99,7 +99,7 @@ public final class SQLHistory: HistoryStore {
         guard row.count == 16, let id = row[0].integer, let hash = row[1].text, let metric = row[10].text.flatMap(Metric.init(rawValue:)),
             let kind = row[11].text.flatMap(HistoryTarget.Kind.init(rawValue:))
         else {
-            throw HistoryError(store: location, "corrupt: a results row has a missing or unknown field")
+            throw .corrupt(store: location, what: "a results row has a missing or unknown field")
         }
         let commit = CommitInfo(
             hash: hash, parents: row[2].text.map { $0.split(separator: " ").map(String.init) }, authorDate: row[3].text,
@@ -111,12 +111,12 @@ public final class SQLHistory: HistoryStore {
     }
 
     public func document(_ entry: HistoryEntry) throws(HistoryError) -> [UInt8] {
-        guard let id = Int64(entry.id) else { throw HistoryError(store: location, "no stored result \(entry.id)") }
+        guard let id = Int64(entry.id) else { throw .noStoredResult(store: location, id: entry.id, removed: false) }
         let rows = try db.reading { () throws(HistoryError) -> [[SQLValue]] in
             try db.execute("SELECT document_size, document FROM results WHERE id = \(p(1))", [.integer(id)])
         }
         guard let row = rows.first, let size = row[0].integer, let bytes = row[1].blob else {
-            throw HistoryError(store: location, "no stored result \(entry.id) (removed meanwhile?)")
+            throw .noStoredResult(store: location, id: entry.id, removed: true)
         }
         return try Deflate.decompress(bytes, size: Int(size), location: location)
     }
@@ -190,6 +190,6 @@ public final class SQLHistory: HistoryStore {
     }
 
     private func corruptRow(_ table: String) -> HistoryError {
-        HistoryError(store: location, "corrupt: a \(table) row has a missing or unknown field")
+        .corrupt(store: location, what: "a \(table) row has a missing or unknown field")
     }
 }

@@ -18,15 +18,15 @@ public final class SQLiteDatabase: SQLDatabase {
     public init(path: String, create: Bool, readOnly: Bool = false, busyTimeout: Double = 30) throws(HistoryError) {
         location = path
         self.busyTimeout = busyTimeout
-        if !create, !FileIO.exists(path) { throw HistoryError(store: path, "no such history (record into it first, or import results)") }
+        if !create, !FileIO.exists(path) { throw .noSuchHistory(store: path) }
         // A FIFO or a device is refused before SQLite opens it (a FIFO would block, /dev/zero reads forever).
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw HistoryError(store: path, "is \(FileIO.fileTypeName(info.st_mode & S_IFMT)), not a regular file: a SQLite history is a file")
+            throw .notRegularFile(store: path, type: FileIO.fileTypeName(info.st_mode & S_IFMT))
         }
         if create, !readOnly {
             let parent = FileIO.parentDirectory(of: path)
-            do { try FileIO.createDirectories(parent) } catch { throw HistoryError(store: path, "cannot create its directory: \(error)") }
+            do { try FileIO.createDirectories(parent) } catch { throw .cannotCreateDirectory(store: path, error) }
         }
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)) | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -113,20 +113,17 @@ public final class SQLiteDatabase: SQLDatabase {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
         switch status & 0xff {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return HistoryError(
-                store: location,
-                "locked by another process for more than \(DurationFormat.format(busyTimeout)) (another launchprof writing into it, or one that hangs holding it)"
-            )
+            return .database(store: location, engine: .sqlite, failure: .locked(seconds: busyTimeout), message: message)
         case SQLITE_READONLY:
-            return HistoryError(store: location, "read-only: cannot store into it (its permissions, or a read-only file system) (SQLite: \(message))")
+            return .database(store: location, engine: .sqlite, failure: .readOnly, message: message)
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return HistoryError(store: location, "not a SQLite database, or a corrupt one (SQLite: \(message)); nothing was written to it")
+            return .database(store: location, engine: .sqlite, failure: .notADatabase, message: message)
         case SQLITE_CANTOPEN:
-            return HistoryError(store: location, "cannot open it (does its directory exist and may launchprof write there?) (SQLite: \(message))")
+            return .database(store: location, engine: .sqlite, failure: .cannotOpen, message: message)
         case SQLITE_FULL:
-            return HistoryError(store: location, "the disk is full (SQLite: \(message))")
+            return .database(store: location, engine: .sqlite, failure: .diskFull, message: message)
         default:
-            return HistoryError(store: location, "SQLite: \(message)")
+            return .database(store: location, engine: .sqlite, failure: .other, message: message)
         }
     }
 }

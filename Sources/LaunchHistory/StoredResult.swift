@@ -1,6 +1,7 @@
 import CHistoryShim
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchStats
 
 /// A result in the form a database stores it: the fields it is looked up by, each phase's run
@@ -16,7 +17,7 @@ struct StoredResult {
 
     init(_ result: LaunchResult, commit: CommitInfo, location: String) throws(HistoryError) {
         guard let git = result.git else {
-            throw HistoryError(store: location, "a stored result needs the git commit it was made at (record it in a git work tree)")
+            throw .noCommit(store: location)
         }
         let metric = result.configuration?.metric ?? .time
         let table = PhaseTable(result)
@@ -29,7 +30,7 @@ struct StoredResult {
             runCount: result.runs.count, total: Summary(totals)?.median)
         phases = Self.phases(result, table: table, metric: metric)
         let json: [UInt8]
-        do { json = try ResultFile.encode(result) } catch { throw HistoryError(store: location, "cannot encode the result: \(error)") }
+        do { json = try ResultFile.encode(result) } catch { throw .cannotEncode(store: location, reason: "\(error)") }
         documentSize = json.count
         document = try Deflate.compress(json, location: location)
     }
@@ -74,7 +75,7 @@ enum Deflate {
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { lp_deflate(input.baseAddress, input.count, $0.baseAddress, &length) }
         }
-        guard status == 0 else { throw HistoryError(store: location, "cannot compress a result (zlib status \(status))") }
+        guard status == 0 else { throw .cannotCompress(store: location, status: status) }
         return Array(output.prefix(length))
     }
 
@@ -82,14 +83,13 @@ enum Deflate {
     /// stream that is damaged or of another length.
     static func decompress(_ bytes: [UInt8], size: Int, location: String) throws(HistoryError) -> [UInt8] {
         guard size >= 0, size <= ResultLimits.maximumFileBytes else {
-            throw HistoryError(
-                store: location, "corrupt: a stored result claims \(size) bytes, past the \(ResultLimits.maximumFileBytes)-byte limit of a result")
+            throw .corrupt(store: location, what: "a stored result claims \(size) bytes, past the \(ResultLimits.maximumFileBytes)-byte limit of a result")
         }
         var output = [UInt8](repeating: 0, count: size)
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { lp_inflate(input.baseAddress, input.count, $0.baseAddress, size) }
         }
-        guard status == 0 else { throw HistoryError(store: location, "corrupt: a stored result does not inflate to its \(size) bytes (zlib status \(status))") }
+        guard status == 0 else { throw .corrupt(store: location, what: "a stored result does not inflate to its \(size) bytes (zlib status \(status))") }
         return output
     }
 }

@@ -39,26 +39,26 @@ final class JSONInput {
     }
 
     /// Opens `path`: a regular file of at most `limit` bytes.
-    init(path: String, limit: Int) throws(ResultFile.ReadError) {
+    init(path: String, limit: Int) throws(ResultError) {
         self.path = path
         atEndOfInput = false
         base = UnsafePointer(bitPattern: 1)!
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw Self.systemError(path, "cannot read") }
+        guard descriptor >= 0 else { throw Self.systemError(path) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            let error = Self.systemError(path, "cannot read")
+            let error = Self.systemError(path)
             close(descriptor)
             throw error
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file (a device, FIFO or socket)"
-            throw ResultFile.ReadError(path: path, reason: "is \(kind): results are read from regular files only")
+            throw ResultError.notRegularFile(path: path, kind: kind)
         }
         guard info.st_size <= limit else {
             close(descriptor)
-            throw ResultFile.ReadError(path: path, reason: "is \(info.st_size) bytes, over the \(limit >> 20) MiB limit for a result")
+            throw ResultError.tooLarge(path: path, bytes: Int(info.st_size), limit: limit)
         }
         // Regular files never block; blocking mode back for plain reads.
         _ = fcntl(descriptor, F_SETFL, 0)
@@ -84,7 +84,7 @@ final class JSONInput {
     var column: Int { offset - lineStart + 1 }
 
     /// Reads more bytes, keeping `base[pos..<end]` (moved to the front). `false` at the end of input.
-    func refill() throws(ResultFile.ReadError) -> Bool {
+    func refill() throws(ResultError) -> Bool {
         guard !atEndOfInput, let buffer = owned else { return false }
         let kept = end - pos
         if pos > 0 {
@@ -99,7 +99,7 @@ final class JSONInput {
             let n = read(fd, buffer + end, Swift.min(room, Self.chunkBytes))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Self.systemError(path, "cannot read")
+                throw Self.systemError(path)
             }
             if n == 0 {
                 atEndOfInput = true
@@ -108,13 +108,13 @@ final class JSONInput {
             end += n
             // The file grew while being read: stop at the limit rather than read without end.
             if dropped + end > limit {
-                throw ResultFile.ReadError(path: path, reason: "grew past the \(limit >> 20) MiB limit for a result while being read")
+                throw ResultError.grewPastLimit(path: path, limit: limit)
             }
             return true
         }
     }
 
-    private static func systemError(_ path: String, _ action: String) -> ResultFile.ReadError {
-        ResultFile.ReadError(path: path, reason: "\(action): \(String(cString: strerror(errno)))")
+    private static func systemError(_ path: String) -> ResultError {
+        .cannotRead(path: path, reason: String(cString: strerror(errno)))
     }
 }

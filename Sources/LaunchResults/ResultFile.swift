@@ -3,8 +3,6 @@ import LaunchCore
 
 /// Reads and writes result documents (JSON), refusing schema versions this build does not know.
 public enum ResultFile {
-    /// A result file that cannot be used: the module's one error, with its path.
-    public typealias ReadError = ExportError
 
     /// The JSON bytes of `result` (pretty-printed, sorted keys: stable and diffable).
     public static func encode(_ result: LaunchResult) throws -> [UInt8] {
@@ -16,16 +14,16 @@ public enum ResultFile {
     /// Decodes a result. The document is first checked by the streaming reader
     /// (``ResultTableReader``): strict JSON, the limits of ``ResultLimits``, the schema version and
     /// the types and consistency of every run and phase; so both readers accept the same files.
-    public static func decode(_ bytes: [UInt8], path: String) throws(ReadError) -> LaunchResult {
+    public static func decode(_ bytes: [UInt8], path: String) throws(ResultError) -> LaunchResult {
         _ = try ResultTableReader.tabulate(bytes, path: path)
         let result: LaunchResult
         do {
             result = try decodeModel(bytes)
         } catch {
-            throw ReadError(path: path, reason: "malformed result: \(error.description)")
+            throw .malformed(path: path, position: nil, problem: error.problem)
         }
         if let problem = consistencyProblem(result) {
-            throw ReadError(path: path, reason: "malformed result: \(problem)")
+            throw .malformed(path: path, position: nil, problem: problem)
         }
         return result
     }
@@ -67,13 +65,13 @@ public enum ResultFile {
     }
 
     /// Reads the result at `path`: a regular file of at most ``ResultLimits/maximumFileBytes``.
-    public static func read(_ path: String) throws -> LaunchResult {
+    public static func read(_ path: String) throws(ResultError) -> LaunchResult {
         try decode(try boundedRead(path), path: path)
     }
 
     /// The bytes of the regular file at `path`, refused past the result size limit (checked on the
     /// opened descriptor, and again while reading in case the file grows).
-    static func boundedRead(_ path: String) throws(ReadError) -> [UInt8] {
+    static func boundedRead(_ path: String) throws(ResultError) -> [UInt8] {
         let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
         var bytes: [UInt8] = []
         while try input.refill() {
@@ -107,15 +105,20 @@ extension ResultFile {
     /// Decodes the `Codable` model of a document the strict reader has already checked, through
     /// ``JSONParser`` and ``JSONValueDecoder``; the error, naming no file, says why the model
     /// refused it (the callers add the file).
-    static func decodeModel(_ bytes: [UInt8]) throws(ExportError) -> LaunchResult {
+    static func decodeModel(_ bytes: [UInt8]) throws(ModelRefusal) -> LaunchResult {
         do {
             return try JSONValueDecoder().decode(LaunchResult.self, from: bytes)
         } catch let error as CoreError {
-            throw ExportError("invalid JSON\(error.position)")
+            throw ModelRefusal(problem: "invalid JSON\(error.position)")
         } catch let error as DecodingError {
-            throw ExportError(describe(error))
+            throw ModelRefusal(problem: describe(error))
         } catch {
-            throw ExportError("\(error)")
+            throw ModelRefusal(problem: "\(error)")
         }
+    }
+
+    /// Why the `Codable` model refused a document, naming no file (the callers add it to a ``ResultError``).
+    struct ModelRefusal: Error {
+        var problem: String
     }
 }

@@ -29,8 +29,7 @@ public struct ResultStore: Sendable {
     @discardableResult
     public func save(_ result: LaunchResult) throws -> String {
         guard let git = result.git else {
-            throw ResultFile.ReadError(
-                path: directory, reason: "record needs a git work tree to name the result by its commit (use `launchprof run --output FILE` outside one)")
+            throw ResultError.noGitCommit(directory: directory)
         }
         let path =
             "\(directory)/"
@@ -51,18 +50,16 @@ public struct ResultStore: Sendable {
     ) throws -> String {
         if FileIO.exists(reference), !FileIO.isDirectory(reference) { return reference }
         guard let commit = resolveRevision(reference) else {
-            throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
+            throw ResultError.notFileOrRevision(reference: reference)
         }
         for dirty in [false, true] {
             let path = "\(directory)/" + Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: dirty)
             if FileIO.exists(path) { return path }
         }
         let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: false)
-        throw ResultFile.ReadError(
-            path: reference,
-            reason:
-                "no stored result for \(reference) (commit \(commit.prefix(12))): expected \(directory)/\(expected); \(missingAdvice(reference, commit: commit, metric: metric))"
-        )
+        throw ResultError.notStored(
+            reference: reference, commit: commit, searched: ": expected \(directory)/\(expected)",
+            advice: missingAdvice(reference, commit: commit, metric: metric))
     }
 
     /// What to do about a missing result: the options that find the commit's stored results when

@@ -59,22 +59,15 @@ final class ResultStreamParser {
         scanner.keyPath = { [unowned self] in self.currentKeyPath() }
     }
 
-    func parse() throws(ResultFile.ReadError) -> TabulatedResult {
+    func parse() throws(ResultError) -> TabulatedResult {
         do {
             return try document()
         } catch {
-            if error.line < 0 {
-                throw ResultFile.ReadError(path: path, reason: error.kind == .schema ? "malformed result: \(error.message)" : error.message)
-            }
-            let position = "line \(error.line), column \(error.column)"
-            let at = error.keyPath.isEmpty ? "" : "\(error.keyPath): "
-            switch error.kind {
-            case .syntax:
-                throw ResultFile.ReadError(
-                    path: path,
-                    reason: "not a launchprof result (invalid JSON at \(position)\(error.keyPath.isEmpty ? "" : ", in \(error.keyPath)"): \(error.message))")
-            case .schema: throw ResultFile.ReadError(path: path, reason: "malformed result: \(at)\(error.message) (\(position))")
-            case .limit: throw ResultFile.ReadError(path: path, reason: "\(at)\(error.message) (\(position))")
+            let position = error.line < 0 ? nil : ResultPosition(keyPath: error.keyPath, line: error.line, column: error.column)
+            switch (error.kind, position) {
+            case (.syntax, let position?): throw .invalidJSON(path: path, position: position, problem: error.message)
+            case (.schema, _): throw .malformed(path: path, position: position, problem: error.message)
+            case (.syntax, nil), (.limit, _): throw .refused(path: path, position: position, reason: error.message)
             }
         }
     }
@@ -159,7 +152,7 @@ final class ResultStreamParser {
         do {
             decoded = try ResultFile.decodeModel(header)
         } catch {
-            throw JSONFailure(kind: .schema, message: error.description, keyPath: "", line: 0, column: 0).plain
+            throw JSONFailure(kind: .schema, message: error.problem, keyPath: "", line: 0, column: 0).plain
         }
         var table = PhaseTable(
             rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals,

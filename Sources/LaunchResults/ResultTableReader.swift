@@ -19,7 +19,7 @@ import LaunchStats
 /// checks that this reader knows every key the model writes, and that both read the test corpus alike.
 public enum ResultTableReader {
     /// Reads the result file at `path`.
-    public static func read(_ path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+    public static func read(_ path: String) throws(ResultError) -> TabulatedResult {
         let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
         return try ResultStreamParser(input: input).parse()
     }
@@ -27,7 +27,7 @@ public enum ResultTableReader {
     /// Reads the result files at `paths` at once, each on a thread of its own (the first on the
     /// calling thread), so the two results of a diff take about as long as the larger one on two
     /// cores. The outcomes come in the order of `paths`, exactly as ``read(_:)`` gives them.
-    public static func read(all paths: [String]) -> [Result<TabulatedResult, ResultFile.ReadError>] {
+    public static func read(all paths: [String]) -> [Result<TabulatedResult, ResultError>] {
         guard let first = paths.first else { return [] }
         let others = paths.dropFirst().map(ReadJob.init)
         var started: [ReadJob] = []
@@ -54,8 +54,8 @@ public enum ResultTableReader {
     }
 
     /// ``read(_:)`` as a value.
-    static func outcome(_ path: String) -> Result<TabulatedResult, ResultFile.ReadError> {
-        do throws(ResultFile.ReadError) {
+    static func outcome(_ path: String) -> Result<TabulatedResult, ResultError> {
+        do throws(ResultError) {
             return .success(try read(path))
         } catch {
             return .failure(error)
@@ -63,17 +63,17 @@ public enum ResultTableReader {
     }
 
     /// Tabulates a result document held in memory.
-    public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultFile.ReadError) -> TabulatedResult {
+    public static func tabulate(_ bytes: [UInt8], path: String) throws(ResultError) -> TabulatedResult {
         try tabulate(bytes, path: path, plainScanner: true)
     }
 
     /// ``tabulate(_:path:)``, with or without the plain-phase scanner (tests compare the two).
-    static func tabulate(_ bytes: [UInt8], path: String, plainScanner: Bool) throws(ResultFile.ReadError) -> TabulatedResult {
+    static func tabulate(_ bytes: [UInt8], path: String, plainScanner: Bool) throws(ResultError) -> TabulatedResult {
         guard bytes.count <= ResultLimits.maximumFileBytes else {
-            throw ResultFile.ReadError(path: path, reason: "is \(bytes.count) bytes, over the \(ResultLimits.maximumFileBytes >> 20) MiB limit for a result")
+            throw .tooLarge(path: path, bytes: bytes.count, limit: ResultLimits.maximumFileBytes)
         }
-        let outcome: Result<TabulatedResult, ResultFile.ReadError> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(ResultFile.ReadError) {
+        let outcome: Result<TabulatedResult, ResultError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(ResultError) {
                 return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), plainScanner: plainScanner).parse())
             } catch {
                 return .failure(error)
@@ -88,7 +88,7 @@ public enum ResultTableReader {
 private final class ReadJob: @unchecked Sendable {
     let path: String
     var thread = pthread_t()
-    var outcome: Result<TabulatedResult, ResultFile.ReadError>?
+    var outcome: Result<TabulatedResult, ResultError>?
 
     init(path: String) { self.path = path }
 }

@@ -1,6 +1,7 @@
 import LaunchCore
 import LaunchExport
 import LaunchManifest
+import LaunchResults
 import LaunchStats
 import LaunchTiers
 

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchStats
 
 /// What `check` says on stderr after the verdict, and the line it ends with when it passes.

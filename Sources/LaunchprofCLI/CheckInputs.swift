@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchManifest
 import LaunchRunner
 import LaunchStats

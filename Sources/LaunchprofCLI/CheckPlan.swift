@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchManifest
 import LaunchRunner
 import LaunchStats

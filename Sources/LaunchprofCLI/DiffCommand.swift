@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchStats
 
 /// `launchprof diff A B`: compares two results phase by phase.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 import LaunchRunner
 import LaunchStats

@@ -105,15 +105,40 @@ enum ExitStatus {
 /// printed as `launchprof: error: …` with exit code 2 (``Launchprof/runMain()``); thrown
 /// while an option's value is read (a value out of its range), ArgumentParser prints it after
 /// "The value 'x' is invalid for '--option <n>': ", also with exit code 2.
-struct InputError: Error, CustomStringConvertible {
-    var description: String
+///
+/// A library's typed error (``ResultError``, ``BudgetError``, ``HistoryError``, ``CoreError``…) is
+/// carried as it is, so that tests can match its case; it becomes text once, here (``description``).
+enum InputError: Error, CustomStringConvertible {
+    /// A library's error, printed by its own renderer.
+    case library(any Error)
+    /// A library's error about `subject` (a file, a result's label, an option and its value): `subject: error`.
+    case about(subject: String, any Error)
+    /// A problem worded whole by the command, naming the file or option itself.
+    case message(String)
 
-    init(_ description: String) {
-        self.description = description
+    var description: String {
+        switch self {
+        case .library(let error): return "\(error)"
+        case .about(let subject, let error): return "\(subject): \(error)"
+        case .message(let text): return text
+        }
     }
 
-    /// Wraps any error thrown while reading input, keeping its message.
-    init(_ error: Error) {
-        description = "\(error)"
+    /// A problem worded whole by the command.
+    init(_ description: String) {
+        self = .message(description)
+    }
+
+    /// Wraps any error thrown while reading input, keeping its type (an ``InputError`` is kept as it is).
+    init(_ error: any Error) {
+        self = (error as? InputError) ?? .library(error)
+    }
+
+    /// The library error this wraps, when it wraps one.
+    var underlying: (any Error)? {
+        switch self {
+        case .library(let error), .about(_, let error): return error
+        case .message: return nil
+        }
     }
 }

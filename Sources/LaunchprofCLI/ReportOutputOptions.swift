@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// How `run` and `record` print and save the result.
 struct ReportOutputOptions: ParsableArguments {

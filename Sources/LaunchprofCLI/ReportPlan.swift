@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `launchprof report`'s work, in named steps: the result read and the run asked for checked, the
 /// exporter the options choose, the text written to `--output` or stdout. ``ReportCommand`` only
@@ -22,7 +23,7 @@ struct ReportPlan {
         do { loaded = try ResultFile.read(result) } catch { throw InputError(error) }
         // Every format, not only those that draw one run: an absent run is an error, never an empty report.
         if let runNumber, !loaded.runs.contains(where: { $0.index == runNumber }) {
-            throw InputError("\(result): \(runOutOfRange(loaded, runNumber))")
+            throw InputError.about(subject: result, ExportError.runOutOfRange(run: runNumber, runs: loaded.runs.map(\.index)))
         }
         if flameGraph.format != nil { return try write(try flameGraph.render(loaded, path: result)) }
         let text: String

@@ -1,6 +1,8 @@
 import Testing
 @testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 
 /// The background step's phases: flagged in the result, read the same by both readers, and printed

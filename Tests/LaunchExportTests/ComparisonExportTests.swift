@@ -4,7 +4,9 @@ import FoundationXML
 #endif
 import Testing
 @testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 
 @Suite struct ComparisonExportTests {
@@ -125,7 +127,7 @@ import LaunchStats
         } catch {
             #expect("\(error)".contains("no stored result for main (commit 111111111111)"))
         }
-        #expect(throws: ResultFile.ReadError.self) { try store.locate("nope", tier: nil, manifest: "default", resolveRevision: resolve) }
+        #expect(throws: ResultError.self) { try store.locate("nope", tier: nil, manifest: "default", resolveRevision: resolve) }
         // A dirty result is found when no clean one exists.
         a.git = GitInfo(commit: "2222222222222222222222222222222222222222", branch: "main", dirty: true)
         let dirty = try store.save(a)

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchprofTestSupport
 
 @Suite struct ExporterTests {
     /// The classic result with memory samples and a comma in a name, to exercise quoting.

@@ -1,10 +1,12 @@
 import Foundation
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchFunctions
 import LaunchStats
 import Testing
 
 @testable import LaunchExport
+@testable import LaunchResults
 
 /// Function profiles in the result file, the text report, `report --functions`, and the comparison
 /// formats (docs/functions.md).
@@ -49,7 +51,7 @@ import Testing
         #expect(decoded.functions == nil)
         var text = String(decoding: try ResultFile.encode(Self.profiled()), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"s\"", with: "\"x\"")
-        #expect(throws: ExportError.self) { try ResultFile.decode(Array(text.utf8), path: "bad.json") }
+        #expect(throws: ResultError.self) { try ResultFile.decode(Array(text.utf8), path: "bad.json") }
     }
 
     @Test func theReportListsTheTopFunctionsUnderEachPhase() {
@@ -68,10 +70,13 @@ import Testing
         let table = try FunctionTableReport(phase: "drawing").render(Self.profiled())
         #expect(table.hasPrefix("Functions of drawing: 1,430,000,000 instructions\n"))
         #expect(table.contains("memcpy [system]"))
-        #expect(throws: ExportError("no phase 'drawin' has a function profile; the phases with one are 'Init', 'drawing'")) {
+        #expect(
+            ExportError.noFunctionProfile(phase: "drawin", phasesWithProfiles: ["Init", "drawing"]).description
+                == "no phase 'drawin' has a function profile; the phases with one are 'Init', 'drawing'")
+        #expect(throws: ExportError.noFunctionProfile(phase: "drawin", phasesWithProfiles: ["Init", "drawing"])) {
             try FunctionTableReport(phase: "drawin").render(Self.profiled())
         }
-        #expect(throws: ExportError("the result has no function profiles: make it with --metric instructions --functions")) {
+        #expect(throws: ExportError.noFunctionProfiles) {
             try FunctionTableReport(phase: "drawing").render(SampleResult.instructions())
         }
     }

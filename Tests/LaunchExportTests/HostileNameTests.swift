@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 
 /// Every writer escapes for its format: names built to break each format are written, and the output

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchprofTestSupport
 
 /// Instruction counts appear in every export where times do, and only when they were counted.
 @Suite struct InstructionExportTests {

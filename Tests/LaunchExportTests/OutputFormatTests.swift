@@ -7,10 +7,13 @@ struct OutputFormatTests {
         #expect(try OutputFormat.parse("chrome-trace", for: .result) == .chromeTrace)
         #expect(try OutputFormat.parse("markdown", for: .comparison) == .markdown)
         #expect(try OutputFormat.parse("csv", for: .strategies) == .csv)
-        #expect(throws: ExportError("'csv' is not an output format of this command: use text, markdown or json")) {
+        #expect(
+            ExportError.notAFormat(text: "csv", subject: .comparison).description == "'csv' is not an output format of this command: use text, markdown or json"
+        )
+        #expect(throws: ExportError.notAFormat(text: "csv", subject: .comparison)) {
             try OutputFormat.parse("csv", for: .comparison)
         }
-        #expect(throws: ExportError("'markdown' is not an output format of this command: use text or json")) {
+        #expect(throws: ExportError.notAFormat(text: "markdown", subject: .launch)) {
             try OutputFormat.parse("markdown", for: .launch)
         }
         #expect(throws: ExportError.self) { try OutputFormat.parse("TEXT", for: .result) }

@@ -1,6 +1,8 @@
 import Testing
 @testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 
 /// Schema 6's counters in the result file: written, read back by both readers to the same table,
@@ -39,7 +41,7 @@ import LaunchStats
     @Test func aNegativeCounterIsRefusedWithItsKeyPath() throws {
         let text = String(decoding: try ResultFile.encode(Self.withCounters(runs: 1)), as: UTF8.self)
             .replacingOccurrences(of: "\"majorFaults\" : 0", with: "\"majorFaults\" : -3")
-        #expect(throws: ResultFile.ReadError.self) { try ResultFile.decode(Array(text.utf8), path: "r.json") }
+        #expect(throws: ResultError.self) { try ResultFile.decode(Array(text.utf8), path: "r.json") }
         do {
             _ = try ResultFile.decode(Array(text.utf8), path: "r.json")
         } catch {

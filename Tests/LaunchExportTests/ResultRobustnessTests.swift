@@ -1,6 +1,8 @@
 import Testing
 @testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 
 /// A result file is user input: mutated ones are refused with a reason or render in every format,
@@ -43,7 +45,7 @@ import LaunchStats
     /// Byte-level mutations (structure, quotes, escapes, control bytes, truncation): the streaming
     /// reader and the Codable reader accept and refuse the same documents.
     @Test func bothReadersAgreeOnMutatedBytes() throws {
-        let original = try ResultFile.encode(ResultTableReaderTests.counted(runs: 2))
+        let original = try ResultFile.encode(SampleResult.counted(runs: 2))
         var state: UInt64 = 11
         func next() -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407

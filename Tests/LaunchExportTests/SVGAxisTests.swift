@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchprofTestSupport
 
 /// The SVG time axis and every Double → Int conversion in the exporters, for spans and values no
 /// real launch has: the exporter terminates and writes well-formed SVG with finite coordinates.

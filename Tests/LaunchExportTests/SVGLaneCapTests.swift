@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LaunchCore
+import LaunchprofTestSupport
 @testable import LaunchExport
 
 /// The SVG timeline on runs with many threads: lanes gathered in one pass, at most

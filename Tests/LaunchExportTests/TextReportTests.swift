@@ -1,6 +1,7 @@
 import Testing
 @testable import LaunchExport
 import LaunchCore
+import LaunchprofTestSupport
 
 @Suite struct TextReportTests {
     @Test func classicLinesExactly() {

@@ -1,6 +1,7 @@
 import Testing
-@testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import Foundation
 
 /// The environment fingerprint in a result (the build, the tier's calibration): written, read back by
@@ -55,7 +56,7 @@ import Foundation
         let text = String(decoding: try ResultFile.encode(Self.fingerprinted()), as: UTF8.self)
             .replacingOccurrences(of: "\"processes\" : 9", with: "\"processes\" : \"nine\"")
         let bytes = Array(text.utf8)
-        #expect(throws: ResultFile.ReadError.self) { try ResultFile.decode(bytes, path: "bad.json") }
+        #expect(throws: ResultError.self) { try ResultFile.decode(bytes, path: "bad.json") }
         do {
             _ = try ResultTableReader.tabulate(bytes, path: "bad.json")
             Issue.record("a malformed calibration was accepted")

@@ -1,6 +1,7 @@
 import Testing
-@testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 #if canImport(Glibc)
 import Glibc
@@ -126,7 +127,7 @@ import Glibc
             let fast = message(true), general = message(false)
             #expect(fast != nil, "\(new) was accepted")
             #expect(fast == general, "\(new)")
-            #expect(throws: ResultFile.ReadError.self, "\(new)") { try ResultFile.decode(bytes, path: "bad.json") }
+            #expect(throws: ResultError.self, "\(new)") { try ResultFile.decode(bytes, path: "bad.json") }
         }
     }
 
@@ -170,7 +171,7 @@ import Glibc
         #expect(try together[1].get().table.runCount == 7)
         switch together[2] {
         case .success: Issue.record("a missing file was read")
-        case .failure(let error): #expect(error.path == missing)
+        case .failure(let error): #expect(error == .cannotRead(path: missing, reason: "No such file or directory"))
         }
         #expect(ResultTableReader.read(all: []).isEmpty)
     }

@@ -1,6 +1,7 @@
 import Testing
-@testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -24,10 +25,10 @@ import Glibc
     }
 
     @Test func encodingIsStableAndVersioned() throws {
-        let text = try JSONResultExporter().render(SampleResult.classic())
+        let text = String(decoding: try ResultFile.encode(SampleResult.classic()), as: UTF8.self) + "\n"
         #expect(text.contains("\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)"))
         #expect(text.contains("\"name\" : \"launchprof\""))
-        #expect(text == (try JSONResultExporter().render(SampleResult.classic())))
+        #expect(text == (String(decoding: try ResultFile.encode(SampleResult.classic()), as: UTF8.self) + "\n"))
     }
 
     @Test func unknownSchemaVersionIsAClearError() throws {
@@ -42,14 +43,13 @@ import Glibc
     }
 
     @Test func garbageAndMissingFieldsAreClearErrors() {
-        #expect(
-            throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (invalid JSON at line 1, column 2: expected a string, found 'n')")
-        ) {
-            try ResultFile.decode(Array("{nope".utf8), path: "x.json")
-        }
-        #expect(throws: ResultFile.ReadError(path: "x.json", reason: "not a launchprof result (no schemaVersion)")) {
-            try ResultFile.decode(Array("{}".utf8), path: "x.json")
-        }
+        let invalid = ResultError.invalidJSON(
+            path: "x.json", position: ResultPosition(keyPath: "", line: 1, column: 2), problem: "expected a string, found 'n'")
+        #expect(throws: invalid) { try ResultFile.decode(Array("{nope".utf8), path: "x.json") }
+        #expect(invalid.description == "x.json: not a launchprof result (invalid JSON at line 1, column 2: expected a string, found 'n')")
+        let unversioned = ResultError.refused(path: "x.json", position: nil, reason: "not a launchprof result (no schemaVersion)")
+        #expect(throws: unversioned) { try ResultFile.decode(Array("{}".utf8), path: "x.json") }
+        #expect(unversioned.description == "x.json: not a launchprof result (no schemaVersion)")
         do {
             _ = try ResultFile.decode(Array("{\"schemaVersion\": 1}".utf8), path: "x.json")
             Issue.record("a result without runs must be refused")

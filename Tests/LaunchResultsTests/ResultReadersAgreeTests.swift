@@ -1,6 +1,7 @@
 import Testing
-@testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

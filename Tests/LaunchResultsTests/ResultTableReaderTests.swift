@@ -1,6 +1,7 @@
 import Testing
-@testable import LaunchExport
+@testable import LaunchResults
 import LaunchCore
+import LaunchprofTestSupport
 import LaunchStats
 #if canImport(Glibc)
 import Glibc
@@ -9,15 +10,7 @@ import Glibc
 /// The streaming reader against the Codable one: the same tables, the same refusals.
 @Suite struct ResultTableReaderTests {
     /// The classic sample with instruction counts on every phase and run (schema 2).
-    static func counted(runs: Int) -> LaunchResult {
-        var result = SampleResult.classic(runs: runs)
-        for r in result.runs.indices {
-            result.runs[r].instructions = 1_000_000 + r
-            for p in result.runs[r].phases.indices { result.runs[r].phases[p].instructions = 1000 * (p + 1) + r }
-            result.runs[r].phases[1].hostDuration = 0.5
-        }
-        return result
-    }
+    static func counted(runs: Int) -> LaunchResult { SampleResult.counted(runs: runs) }
 
     static func text(_ result: LaunchResult) throws -> String { String(decoding: try ResultFile.encode(result), as: UTF8.self) }
 
@@ -75,7 +68,7 @@ import Glibc
             #expect(message.hasPrefix("bad.json: "), sourceLocation: sourceLocation)
             #expect(message.contains(fragment), "\(message)", sourceLocation: sourceLocation)
         }
-        #expect(throws: ResultFile.ReadError.self, sourceLocation: sourceLocation) { try ResultFile.decode(bytes, path: "bad.json") }
+        #expect(throws: ResultError.self, sourceLocation: sourceLocation) { try ResultFile.decode(bytes, path: "bad.json") }
         return message
     }
 
@@ -122,7 +115,7 @@ import Glibc
     }
 
     @Test func onlyRegularFilesWithinTheSizeLimitAreRead() throws {
-        #expect(throws: ResultFile.ReadError.self) { try ResultTableReader.read("/dev/zero") }
+        #expect(throws: ResultError.self) { try ResultTableReader.read("/dev/zero") }
         do { _ = try ResultTableReader.read("/dev/zero"); Issue.record("a device must be refused") } catch {
             #expect(error.description == "/dev/zero: is not a regular file (a device, FIFO or socket): results are read from regular files only")
         }

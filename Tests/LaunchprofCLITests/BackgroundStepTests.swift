@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// After the launch `run` sends the app to the background, where it saves its snapshot: the next
 /// run shows it first; a fresh install shows the splash; a step past its budget is killed and the

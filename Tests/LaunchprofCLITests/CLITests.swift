@@ -3,6 +3,7 @@ import LaunchprofTestSupport
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// Runs the built `launchprof` executable as a user would.
 enum CLI {

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `--counters` end to end (docs/counters.md): the report's counters, budgets on `majorFaults` and

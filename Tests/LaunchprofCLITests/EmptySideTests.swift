@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `check` and `diff` with a side that has no runs: an input error naming the file, never a pass.
 @Suite(.serialized) struct EmptySideTests {

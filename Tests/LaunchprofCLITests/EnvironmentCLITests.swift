@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// Results that know where they were measured: the calibration cache seen from the command line,
 /// and `check` refusing a baseline from another environment unless told to compare anyway.

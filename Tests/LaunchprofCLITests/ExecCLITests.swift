@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `launchprof exec` as a user runs it: whole outputs, exit codes, and its results downstream.
 @Suite(.serialized) struct ExecCLITests {

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `exec` reads the git state (one `git status`) only for a result that leaves the process: a file,

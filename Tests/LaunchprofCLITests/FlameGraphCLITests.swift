@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `report --flame-graph` and `diff --flame-graph` (docs/flame-graphs.md): a real `--functions` run's

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `--functions`, for real: the app under Callgrind, its phases' functions demangled, `report

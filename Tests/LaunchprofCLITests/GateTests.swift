@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `record`, `diff` and `check`, run as a user would.
 @Suite(.serialized) struct GateTests {

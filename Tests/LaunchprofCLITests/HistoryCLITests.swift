@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `record --store`, `history list/show/import/export`, and lookups by revision in every kind of store.

@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `history detect` and `history trend` end to end, on a results directory of a real git history.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// Through the real command: timeouts that hold whatever a ready pattern does, messages that quote
 /// user text on one line, errors whose first words are the true cause, outputs through links.

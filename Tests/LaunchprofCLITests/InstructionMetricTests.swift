@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `--metric instructions`, for real: the app under Valgrind's Callgrind (`make setup` installs it).
 @Suite(.serialized) struct InstructionMetricTests {

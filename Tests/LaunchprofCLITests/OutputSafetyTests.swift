@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// Wrong but quiet: a selection the result doesn't hold is an error in every format, and `--output`
 /// writes through a link to a device or pipe instead of replacing it.

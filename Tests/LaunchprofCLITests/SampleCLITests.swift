@@ -1,6 +1,7 @@
 import Foundation
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import Testing
 
 /// `--sample`, for real: perf samples the built-in app and a C client's runs, and each sample lands

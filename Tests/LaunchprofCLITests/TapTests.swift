@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `--tap`: key presses during the launch reach the calculator when the app queues input during
 /// its launch, and are lost — counted, and failing `check` — when it does not.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// `Why it is slow` after a run: printed with the rules that fired, carried by `--format json`.
 @Suite(.serialized) struct WhySlowTests {

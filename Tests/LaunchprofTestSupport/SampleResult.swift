@@ -1,12 +1,12 @@
 import LaunchCore
 
 /// A fixed result: the classic calculator launch, with one nested phase, a deferred and a touched lazy stage.
-enum SampleResult {
-    static let host = HostInfo(
+public enum SampleResult {
+    public static let host = HostInfo(
         cpuModel: "Test CPU", cores: 2, os: "Linux 6.1", architecture: "x86_64",
         swiftVersion: "6.3", hostname: "ci")
 
-    static func classic(runs: Int = 1) -> LaunchResult {
+    public static func classic(runs: Int = 1) -> LaunchResult {
         let runRecords = (0..<runs).map { i -> RunRecord in
             let jitter = Double(i) * 0.01
             return RunRecord(
@@ -31,7 +31,7 @@ enum SampleResult {
 
 extension SampleResult {
     /// The classic launch measured in instructions (`--metric instructions`): every phase counted.
-    static func instructions(runs: Int = 2, drift: Int = 7) -> LaunchResult {
+    public static func instructions(runs: Int = 2, drift: Int = 7) -> LaunchResult {
         var result = classic(runs: runs)
         let counts = [890_000_000, 910_000_000, 500_000_000, 45_000, 1_430_000_000, 123_000]
         for r in result.runs.indices {
@@ -39,6 +39,17 @@ extension SampleResult {
             result.runs[r].instructions = 3_275_045_000 + r * drift
         }
         result.configuration = RunConfiguration(runs: runs, warmup: 0, mode: .warm, timeout: 60, metric: .instructions)
+        return result
+    }
+
+    /// The classic launch with instruction counts and a host duration: every column a reader fills.
+    public static func counted(runs: Int) -> LaunchResult {
+        var result = classic(runs: runs)
+        for r in result.runs.indices {
+            result.runs[r].instructions = 1_000_000 + r
+            for p in result.runs[r].phases.indices { result.runs[r].phases[p].instructions = 1000 * (p + 1) + r }
+            result.runs[r].phases[1].hostDuration = 0.5
+        }
         return result
     }
 }

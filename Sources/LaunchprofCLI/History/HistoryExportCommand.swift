@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 
 /// `launchprof history export --output DIR`: every stored result as a result file.

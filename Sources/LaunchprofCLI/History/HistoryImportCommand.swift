@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 
 /// `launchprof history import PATH...`: result files (and results directories) into the history.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 
 /// `launchprof history show REV`: the results stored for one commit.

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchHistory
 
 /// A result a file path or git revision names: a file, or a document read from a history database.
@@ -38,7 +39,7 @@ struct StoredResultLookup {
     func locate(_ reference: String, tier: String?, target: String, metric: Metric) throws -> StoredResult {
         if FileIO.exists(reference), !FileIO.isDirectory(reference) { return .file(reference) }
         guard let commit = ResultMetadata.resolveRevision(reference) else {
-            throw ResultFile.ReadError(path: reference, reason: "neither a result file nor a git revision")
+            throw ResultError.notFileOrRevision(reference: reference)
         }
         var directoryError: Error?
         var atCommit: [LaunchResult] = [], program: LaunchResult?
@@ -62,11 +63,9 @@ struct StoredResultLookup {
         }
         if locations.count == 1, let directoryError { throw directoryError }
         let places = locations.map(\.description).joined(separator: " or ")
-        throw ResultFile.ReadError(
-            path: reference,
-            reason:
-                "no stored result for \(reference) (commit \(commit.prefix(12))) in \(places) for \(target), tier \(tier ?? "host"), \(metric.rawValue); "
-                + ResultStore.missingAdvice(reference, metric: metric, atCommit: atCommit, program: program))
+        throw ResultError.notStored(
+            reference: reference, commit: commit, searched: " in \(places) for \(target), tier \(tier ?? "host"), \(metric.rawValue)",
+            advice: ResultStore.missingAdvice(reference, metric: metric, atCommit: atCommit, program: program))
     }
 
     /// The stored result's description (its runs left out).

@@ -1,5 +1,6 @@
 import LaunchCore
 import LaunchExport
+import LaunchResults
 import LaunchFunctions
 import LaunchImage
 import LaunchPipeline
