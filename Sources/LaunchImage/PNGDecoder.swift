@@ -77,7 +77,7 @@ public struct PNGDecoder: Sendable {
             }
             guard status == 0 else {
                 let reason = String(cString: message.baseAddress!)
-                throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
+                throw PNGError.undecodable(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
             }
             let format = SourceFormat(
                 bitDepth: Int(decoded.bit_depth), colorType: Int(decoded.color_type),
@@ -89,7 +89,7 @@ public struct PNGDecoder: Sendable {
         }
         guard status == 0, let pixels = decoded.pixels else {
             let reason = String(cString: message.baseAddress!)
-            throw PNGError(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
+            throw PNGError.undecodable(file: file, reason: reason.isEmpty ? "libpng failed without a message" : reason)
         }
         defer { lp_png_free(pixels) }
         let width = Int(decoded.width), height = Int(decoded.height)

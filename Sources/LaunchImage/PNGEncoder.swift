@@ -64,7 +64,7 @@ public struct PNGEncoder: Sendable {
         }
         guard status == 0, let out else {
             let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw PNGError(file: file, reason: reason)
+            throw PNGError.unencodable(file: file, reason: reason)
         }
         defer { lp_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))

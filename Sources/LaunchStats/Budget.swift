@@ -53,13 +53,13 @@ public struct Budget: Equatable, Sendable {
     /// Parses a budget file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(BudgetError) {
         if let deep = JSONNesting.check(bytes) {
-            throw BudgetError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a budgets file needs 3)")
+            throw .tooDeep(file: file, line: deep.line, column: deep.column, limit: deep.limit)
         }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw BudgetError("\(file): invalid JSON\(error.position)")
+            throw .invalidJSON(file: file, error)
         }
         guard let top = root.object else { throw Self.wrongType(file, "top level", "an object", root) }
         let seconds = try Self.tierTable(top, Measure.seconds.rawValue, file: file)
@@ -68,7 +68,7 @@ public struct Budget: Equatable, Sendable {
             counters[measure] = try Self.tierTable(top, measure.rawValue, file: file)
         }
         guard seconds != nil || !counters.isEmpty else {
-            throw BudgetError("\(file): missing key \"budgets\" \(Self.expectedShape)")
+            throw .noBudgets(file: file)
         }
         limits = seconds ?? [:]
         counterLimits = counters
@@ -98,7 +98,7 @@ public struct Budget: Equatable, Sendable {
 
     /// `b.json: budgets.host: expected an object, found an array (expected {…})`.
     static func wrongType(_ file: String, _ path: String, _ expected: String, _ found: JSONValue) -> BudgetError {
-        BudgetError("\(file): \(path): expected \(expected), found \(found.kindDescription) \(expectedShape)")
+        .wrongType(file: file, keyPath: path, expected: expected, found: found.kindDescription)
     }
 
     /// Refuses seconds that are not positive, or more than ``maximumSeconds``.
@@ -106,10 +106,10 @@ public struct Budget: Equatable, Sendable {
         for (tier, phases) in limits.sorted(by: { $0.key < $1.key }) {
             for (phase, seconds) in phases.sorted(by: { $0.key < $1.key }) {
                 guard seconds > 0, seconds.isFinite else {
-                    throw BudgetError("\(file): budgets.\(tier).\(phase): expected a positive number of seconds, found \(seconds)")
+                    throw .notPositive(file: file, keyPath: "budgets.\(tier).\(phase)", seconds: seconds)
                 }
                 guard seconds <= Self.maximumSeconds else {
-                    throw BudgetError("\(file): budgets.\(tier).\(phase): expected at most \(Int(Self.maximumSeconds)) seconds (a day), found \(seconds)")
+                    throw .overADay(file: file, keyPath: "budgets.\(tier).\(phase)", seconds: seconds)
                 }
             }
         }
@@ -123,7 +123,7 @@ public struct Budget: Equatable, Sendable {
         for (measure, tiers) in limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             for (tier, phases) in tiers.sorted(by: { $0.key < $1.key }) {
                 for (phase, value) in phases.sorted(by: { $0.key < $1.key }) where !(value >= 0 && value <= maximumCount && value.rounded() == value) {
-                    throw BudgetError("\(file): \(measure.rawValue).\(tier).\(phase): expected a whole number from 0 to 10^15, found \(value)")
+                    throw .notACount(file: file, keyPath: "\(measure.rawValue).\(tier).\(phase)", value: value)
                 }
             }
         }
@@ -188,16 +188,14 @@ public struct Budget: Equatable, Sendable {
     /// Checks every tier and phase the file names against `names`; throws one error listing each
     /// unknown one (`budgets.hots: no such tier; did you mean host?`), with the closest known name.
     public func check(_ names: BudgetNames, file: String) throws(BudgetError) {
-        var problems: [String] = []
+        var problems: [BudgetError.UnknownName] = []
         let knownPhases = Set(names.phases)
         let topLevel = Set(names.phases.filter { !$0.contains("/") })
         var all: [(prefix: String, tier: String, phases: [String: Double])] = limits.map { ("budgets", $0.key, $0.value) }
         for (measure, tiers) in counterLimits { all += tiers.map { (measure.rawValue, $0.key, $0.value) } }
         for (prefix, tier, phases) in all.sorted(by: { ($0.prefix, $0.tier) < ($1.prefix, $1.tier) }) {
             if !names.tiers.contains(tier) {
-                problems.append(
-                    "\(prefix).\(tier): no such tier\(NearestName.hint(for: tier, among: names.tiers)) (tiers: \(names.tiers.joined(separator: ", ")); a tiers file's with --tiers FILE)"
-                )
+                problems.append(.tier(keyPath: "\(prefix).\(tier)", hint: NearestName.hint(for: tier, among: names.tiers), tiers: names.tiers))
             }
             for phase in phases.keys.sorted() where !knownPhases.contains(phase) {
                 let hint = NearestName.hint(for: phase, among: names.phases)
@@ -207,11 +205,11 @@ public struct Budget: Equatable, Sendable {
                     let parent = phase.split(separator: "/", maxSplits: 1).first.map(String.init) ?? phase
                     if phase.contains("/") && topLevel.contains(parent) || hint.isEmpty { continue }
                 }
-                problems.append("\(prefix).\(tier).\(phase): no such phase\(hint)")
+                problems.append(.phase(keyPath: "\(prefix).\(tier).\(phase)", hint: hint))
             }
         }
         guard problems.isEmpty else {
-            throw BudgetError(problems.map { "\(file): \($0)" }.joined(separator: "\n"))
+            throw .unknownNames(file: file, problems)
         }
     }
 
@@ -237,11 +235,54 @@ public struct BudgetNames: Equatable, Sendable {
     }
 }
 
-/// A budget file that cannot be used.
-public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
+/// LaunchStats' one error: a budget file that cannot be used. Every case names the file and, past
+/// the JSON's syntax, the key path; one renderer, ``description``.
+public enum BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nested deeper than `limit` levels at `line`:`column`.
+    case tooDeep(file: String, line: Int, column: Int, limit: Int)
+    /// Not JSON (``CoreError/invalidJSON(offset:line:column:reason:)``).
+    case invalidJSON(file: String, CoreError)
+    /// The value at `keyPath` is not `expected`: it is `found` (`an array`, `a string`…).
+    case wrongType(file: String, keyPath: String, expected: String, found: String)
+    /// Neither `budgets` nor a counter table.
+    case noBudgets(file: String)
+    /// A budget in seconds that is not a positive number.
+    case notPositive(file: String, keyPath: String, seconds: Double)
+    /// A budget in seconds over ``Budget/maximumSeconds``.
+    case overADay(file: String, keyPath: String, seconds: Double)
+    /// A counter budget that is not a whole number from 0 to ``Budget/maximumCount``.
+    case notACount(file: String, keyPath: String, value: Double)
+    /// Tiers or phases no result has (``Budget/check(_:file:)``), each with the nearest known name.
+    case unknownNames(file: String, [UnknownName])
 
-    public init(_ description: String) {
-        self.description = description
+    /// A tier or phase a budget names that does not exist: its key path, and `hint` (`; did you mean host?`, or empty).
+    public enum UnknownName: Equatable, Sendable {
+        /// `tiers` are those there are.
+        case tier(keyPath: String, hint: String, tiers: [String])
+        case phase(keyPath: String, hint: String)
+
+        var description: String {
+            switch self {
+            case .tier(let keyPath, let hint, let tiers):
+                return "\(keyPath): no such tier\(hint) (tiers: \(tiers.joined(separator: ", ")); a tiers file's with --tiers FILE)"
+            case .phase(let keyPath, let hint): return "\(keyPath): no such phase\(hint)"
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tooDeep(let file, let line, let column, let limit):
+            return "\(file): line \(line), column \(column): nested more than \(limit) levels deep (a budgets file needs 3)"
+        case .invalidJSON(let file, let error): return "\(file): \(error.reason)"
+        case .wrongType(let file, let keyPath, let expected, let found):
+            return "\(file): \(keyPath): expected \(expected), found \(found) \(Budget.expectedShape)"
+        case .noBudgets(let file): return "\(file): missing key \"budgets\" \(Budget.expectedShape)"
+        case .notPositive(let file, let keyPath, let seconds): return "\(file): \(keyPath): expected a positive number of seconds, found \(seconds)"
+        case .overADay(let file, let keyPath, let seconds):
+            return "\(file): \(keyPath): expected at most \(Int(Budget.maximumSeconds)) seconds (a day), found \(seconds)"
+        case .notACount(let file, let keyPath, let value): return "\(file): \(keyPath): expected a whole number from 0 to 10^15, found \(value)"
+        case .unknownNames(let file, let names): return names.map { "\(file): \($0.description)" }.joined(separator: "\n")
+        }
     }
 }

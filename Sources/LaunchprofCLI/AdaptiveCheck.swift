@@ -51,7 +51,7 @@ struct AdaptiveCheck {
                 return sequential.look(baseline: a.result(look.a), candidate: b.result(look.b), last: look.isLast)
             }
         } catch {
-            throw InputError(error.description)
+            throw InputError(error)
         }
         let resultA = a.result(runs.a), resultB = b.result(runs.b)
         return Outcome(

@@ -63,7 +63,7 @@ struct AppLaunchPlan {
         if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
         var launcher = ProcessLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
-            do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error.description) }
+            do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error) }
             launcher.instructionCounting?.collectsFunctions = functions?.functions ?? false
         }
         if options.launch.enforceMemory {

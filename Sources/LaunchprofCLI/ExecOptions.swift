@@ -108,13 +108,13 @@ struct ExecOptions: ParsableArguments {
     /// The trace capture `--trace` and `--trace-file` ask for, checked.
     func traceCapture() throws -> TraceCapture? {
         guard let trace else { return nil }
-        do { return try TraceCapture(format: trace, traceFile: traceFile) } catch { throw InputError(error.description) }
+        do { return try TraceCapture(format: trace, traceFile: traceFile) } catch { throw InputError(error) }
     }
 
     /// The ready condition the options name, checked (a regular expression that does not compile is an input error).
     func readiness() throws -> Readiness? {
         if let readyWhenOutput {
-            do { return .output(try ExtendedRegex(readyWhenOutput)) } catch { throw InputError("--ready-when-output: \(error)") }
+            do { return .output(try ExtendedRegex(readyWhenOutput)) } catch { throw InputError.about(subject: "--ready-when-output", error) }
         }
         if let readyWhenPort { return .port(UInt16(readyWhenPort)) }
         if let readyWhenFile { return .file(readyWhenFile) }

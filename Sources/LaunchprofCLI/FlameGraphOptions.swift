@@ -29,9 +29,9 @@ struct FlameGraphOptions: ParsableArguments {
 
     /// The flame graphs of `result` (read from `path`) in the chosen format.
     func render(_ result: LaunchResult, path: String) throws -> String {
-        guard let profile = StackProfile(result) else { throw InputError("\(path): \(FlameGraphError.noStacks)") }
+        guard let profile = StackProfile(result) else { throw InputError.about(subject: path, FlameGraphError.noStacks) }
         let selected: [PhaseStacks]
-        do { selected = try profile.selection(phase) } catch { throw InputError("\(path): \(error)") }
+        do { selected = try profile.selection(phase) } catch { throw InputError.about(subject: path, error) }
         let title =
             "Flame graph of \(path) (\(profile.unit.rawValue)\(result.stacks?.reconstructed == true ? ", stacks reconstructed from Callgrind's call graph" : ""))"
         switch format {
@@ -46,13 +46,13 @@ struct FlameGraphOptions: ParsableArguments {
         guard format != .speedscope else {
             throw InputError("speedscope has no differential profile: diff --flame-graph writes svg or folded")
         }
-        guard let before = StackProfile(baseline) else { throw InputError("\(labels.0): \(FlameGraphError.noStacks)") }
-        guard let after = StackProfile(candidate) else { throw InputError("\(labels.1): \(FlameGraphError.noStacks)") }
+        guard let before = StackProfile(baseline) else { throw InputError.about(subject: labels.0, FlameGraphError.noStacks) }
+        guard let after = StackProfile(candidate) else { throw InputError.about(subject: labels.1, FlameGraphError.noStacks) }
         guard before.unit == after.unit else {
             throw InputError("\(labels.0) weighs stacks in \(before.unit.rawValue) and \(labels.1) in \(after.unit.rawValue): they cannot be compared")
         }
         let candidates: [PhaseStacks]
-        do { candidates = try after.selection(phase) } catch { throw InputError("\(labels.1): \(error)") }
+        do { candidates = try after.selection(phase) } catch { throw InputError.about(subject: labels.1, error) }
         // Without --phase the first graph is the whole launch; a phase the baseline lacks is all new.
         let pairs = candidates.enumerated().map { index, stacks in
             let base = phase == nil && index == 0 ? before.wholeLaunch() : before.phase(stacks.phase) ?? PhaseStacks(phase: stacks.phase, stacks: [])

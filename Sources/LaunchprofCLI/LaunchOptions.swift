@@ -112,7 +112,7 @@ struct LaunchOptions: ParsableArguments {
         do {
             let table = try TierTable.load(userFile: tiers)
             for name in tierNames { _ = try table.tier(named: name) }
-        } catch { throw InputError("--tier: \(error)") }
+        } catch { throw InputError.about(subject: "--tier", error) }
     }
 
     /// The `--tier` resolved on this host (or on `calibration`, a stored baseline's), once; `nil` without `--tier`.

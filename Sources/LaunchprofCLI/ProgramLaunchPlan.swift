@@ -80,7 +80,7 @@ struct ProgramLaunchPlan: LaunchPlan {
                 launcher.environment.merge(CallgrindHelper.environment()) { $1 }
             } catch {
                 launcher.instructionCounting?.cleanUp()
-                throw InputError(error.description)
+                throw InputError(error)
             }
         }
         self.launcher = launcher
@@ -129,7 +129,7 @@ struct ProgramLaunchPlan: LaunchPlan {
             (mechanism, fallback) = (probe.mechanism, probe.fallbackReason)
             probe.finish()
         } catch {
-            throw InputError("--tier \(device.name): \(error)")
+            throw InputError.about(subject: "--tier \(device.name)", error)
         }
         launcher.throttle = spec
         launcher.throttleMechanism = mechanism

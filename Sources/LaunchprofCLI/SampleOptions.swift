@@ -26,7 +26,7 @@ struct SampleOptions: ParsableArguments {
         if sampleRate != nil, !sample { throw ValidationError("--sample-rate needs --sample") }
         if let sampleRate { try OptionRanges.sampleRate.check(sampleRate) }
         // Before any work: perf is missing or not allowed here.
-        if sample, case .failure(let error) = SamplingSetup.check(rate: rate) { throw InputError(error.description) }
+        if sample, case .failure(let error) = SamplingSetup.check(rate: rate) { throw InputError(error) }
     }
 
     /// The rate asked for, or the default.
@@ -40,7 +40,7 @@ struct SampleOptions: ParsableArguments {
     /// perf started for a session (sampling live when it returns); `nil` without `--sample`.
     func start() throws -> PerfRecording? {
         guard sample else { return nil }
-        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get()) } catch { throw InputError(error.description) }
+        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get()) } catch { throw InputError(error) }
     }
 }
 
@@ -58,7 +58,7 @@ extension PlanRunner {
         defer { recording.cleanUp() }
         let records = try self.records(plan, runs: plan.runs)
         let summary: SampleSummary
-        do { summary = try recording.summary(of: records) } catch { throw InputError(error.description) }
+        do { summary = try recording.summary(of: records) } catch { throw InputError(error) }
         var result = plan.result(records)
         result.samples = summary.profiles(setup: recording.setup)
         // The stacks over every run, for `report --flame-graph` (`run`: the median run, the timeline's).

@@ -42,10 +42,10 @@ import Testing
     }
 
     @Test func garbageIsNotAPNG() {
-        #expect(throws: PNGError(file: "junk.png", reason: "not a PNG file (bad signature)")) {
+        #expect(throws: PNGError.undecodable(file: "junk.png", reason: "not a PNG file (bad signature)")) {
             try PNGDecoder().decode(Array("hello, world".utf8), file: "junk.png")
         }
-        #expect(throws: PNGError(file: "empty.png", reason: "not a PNG file (bad signature)")) {
+        #expect(throws: PNGError.undecodable(file: "empty.png", reason: "not a PNG file (bad signature)")) {
             try PNGDecoder().decode([], file: "empty.png")
         }
     }

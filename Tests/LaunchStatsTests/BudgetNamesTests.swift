@@ -11,13 +11,17 @@ import LaunchCore
 
     @Test func anUnknownTierAndPhaseAreNamedWithTheClosestKnownName() {
         let names = BudgetNames(tiers: tiers, phases: topLevel, complete: false)
+        let expected = BudgetError.unknownNames(
+            file: "b.json",
+            [
+                .tier(keyPath: "budgets.hots", hint: "; did you mean host?", tiers: tiers),
+                .phase(keyPath: "budgets.hots.drawnig", hint: "; did you mean drawing?")
+            ])
+        #expect(throws: expected) { try budget(["hots": ["drawnig": 1]]).check(names, file: "b.json") }
         #expect(
-            throws: BudgetError(
-                "b.json: budgets.hots: no such tier; did you mean host? (tiers: host, iphone-3gs, iphone-1g; a tiers file's with --tiers FILE)\nb.json: budgets.hots.drawnig: no such phase; did you mean drawing?"
-            )
-        ) {
-            try budget(["hots": ["drawnig": 1]]).check(names, file: "b.json")
-        }
+            expected.description
+                == "b.json: budgets.hots: no such tier; did you mean host? (tiers: host, iphone-3gs, iphone-1g; a tiers file's with --tiers FILE)\nb.json: budgets.hots.drawnig: no such phase; did you mean drawing?"
+        )
     }
 
     @Test func beforeTheRunSubPhasesAndNamesCloseToNoneWait() throws {
@@ -27,7 +31,7 @@ import LaunchCore
 
     @Test func afterTheRunEveryUnknownNameIsRefused() {
         let names = BudgetNames(tiers: tiers, phases: topLevel + ["drawing/keys", "keys"], complete: true)
-        #expect(throws: BudgetError("b.json: budgets.host.drawing/backdrop: no such phase")) {
+        #expect(throws: BudgetError.unknownNames(file: "b.json", [.phase(keyPath: "budgets.host.drawing/backdrop", hint: "")])) {
             try budget(["host": ["drawing/keys": 1, "drawing/backdrop": 1]]).check(names, file: "b.json")
         }
     }

@@ -80,17 +80,20 @@ import LaunchCore
     }
 
     @Test func aCounterBudgetMustBeAWholeNumberFromZero() {
-        #expect(throws: BudgetError("b.json: majorFaults.host.drawing: expected a whole number from 0 to 10^15, found -1.0")) {
+        #expect(throws: BudgetError.notACount(file: "b.json", keyPath: "majorFaults.host.drawing", value: -1)) {
             try Budget(json: Array(#"{"majorFaults": {"host": {"drawing": -1}}}"#.utf8), file: "b.json")
         }
-        #expect(throws: BudgetError("b.json: bytesRead.host.drawing: expected a whole number from 0 to 10^15, found 1.5")) {
+        #expect(
+            BudgetError.notACount(file: "b.json", keyPath: "bytesRead.host.drawing", value: 1.5).description
+                == "b.json: bytesRead.host.drawing: expected a whole number from 0 to 10^15, found 1.5")
+        #expect(throws: BudgetError.notACount(file: "b.json", keyPath: "bytesRead.host.drawing", value: 1.5)) {
             try Budget(json: Array(#"{"bytesRead": {"host": {"drawing": 1.5}}}"#.utf8), file: "b.json")
         }
     }
 
     @Test func aCounterBudgetNamingAnUnknownPhaseIsRefusedByItsKeyPath() {
         let budget = Budget(limits: [:], counterLimits: [.majorFaults: ["host": ["drawnig": 1]]])
-        #expect(throws: BudgetError("b.json: majorFaults.host.drawnig: no such phase; did you mean drawing?")) {
+        #expect(throws: BudgetError.unknownNames(file: "b.json", [.phase(keyPath: "majorFaults.host.drawnig", hint: "; did you mean drawing?")])) {
             try budget.check(BudgetNames(tiers: ["host"], phases: ["drawing"], complete: true), file: "b.json")
         }
     }

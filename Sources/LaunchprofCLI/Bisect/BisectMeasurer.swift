@@ -101,7 +101,7 @@ struct BisectMeasurer {
     // MARK: - Plans
 
     private static func execOptions(_ metric: Metric) throws -> ExecOptions {
-        do { return try ExecOptions.parse(["--quiet", "--metric", metric.rawValue]) } catch { throw InputError("\(error)") }
+        do { return try ExecOptions.parse(["--quiet", "--metric", metric.rawValue]) } catch { throw InputError(error) }
     }
 
     /// `words` run from `tree`'s directory: `/bin/sh -c 'cd "$0" && exec "$@"' TREE WORDS…` (both sides
@@ -113,7 +113,7 @@ struct BisectMeasurer {
     private func appPlan(in tree: BisectWorktree) throws -> AppLaunchPlan {
         let app = tree.path + "/" + Self.selfBuiltApp
         let options: ProfileOptions
-        do { options = try ProfileOptions.parse(["--quiet", "--app", app]) } catch { throw InputError("\(error)") }
+        do { options = try ProfileOptions.parse(["--quiet", "--app", app]) } catch { throw InputError(error) }
         return try AppLaunchPlan(options: options, metric: metric)
     }
 }

@@ -48,7 +48,7 @@ struct HistoryDashboardCommand: ParsableCommand {
                 environments: Dictionary(entries.map { ($0.environment, $0.host) }, uniquingKeysWith: { first, _ in first }), series: series,
                 detected: detector.detect(series))
         } catch {
-            throw InputError("history dashboard: \(error)")
+            throw InputError.about(subject: "history dashboard", error)
         }
         do { try DashboardWriter.write(data, to: output) } catch { throw InputError("--output \(error)") }
         if !quiet {
