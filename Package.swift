@@ -92,7 +92,7 @@ let package = Package(
         // libraries cost every launchprof start about 3 ms otherwise); libpq-fe.h is read for its declarations.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CHistoryShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchResults", "LaunchExport", "CHistoryShim"]),
+        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchResults", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),

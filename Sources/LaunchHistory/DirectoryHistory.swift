@@ -1,5 +1,4 @@
 import LaunchCore
-import LaunchExport
 import LaunchResults
 import LaunchStats
 

@@ -1,6 +1,5 @@
 import CHistoryShim
 import LaunchCore
-import LaunchExport
 import LaunchResults
 import LaunchStats
 
