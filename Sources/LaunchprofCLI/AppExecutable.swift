@@ -9,7 +9,7 @@ enum AppExecutable {
     /// The app to launch, checked to be an executable regular file.
     static func locate(override: String?) throws -> String {
         if let override {
-            guard ExecutableSearch.isExecutableFile(override) else { throw InputError("--app \(override): not an executable file") }
+            guard ExecutableSearch.isExecutableFile(override) else { throw InputError.option("--app", value: override, problem: "not an executable file") }
             return override
         }
         let found = try InstallLayout.helper(name)

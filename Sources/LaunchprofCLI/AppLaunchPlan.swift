@@ -36,7 +36,7 @@ struct AppLaunchPlan {
         let timeout = options.launch.runTimeout(metric: metric)
         self.timeout = timeout
         // (check's instruction sides choose their own runs: --runs auto is not refused here.)
-        if metric == .instructions, options.launch.tier != nil { throw InputError(LaunchRefusal.tierWithInstructions.message) }
+        if metric == .instructions, options.launch.tier != nil { throw InputError.refused(.tierWithInstructions) }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
         do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
@@ -68,7 +68,7 @@ struct AppLaunchPlan {
         }
         if options.launch.enforceMemory {
             guard let budget = memoryBudget, let tier = tierInfo?.name else {
-                throw InputError(LaunchRefusal.noMemoryBudget(tier: options.launch.tier ?? "").message)
+                throw InputError.refused(.noMemoryBudget(tier: options.launch.tier ?? ""))
             }
             // The app stretches its own CPU time; the cgroup only limits its memory.
             launcher.throttle = ThrottleSpec(cpuFactor: 1, memoryLimit: budget)

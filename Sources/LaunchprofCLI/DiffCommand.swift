@@ -47,11 +47,11 @@ struct DiffCommand: ParsableCommand {
         // Two results made with --metric instructions are compared in instructions without being told.
         let metric = measure.given ?? b.header.configuration?.metric ?? .time
         for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
-            throw InputError("\(label): the result has no runs to compare")
+            throw InputError.file(path: label, problem: "the result has no runs to compare")
         }
         if metric == .instructions {
             for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
-                throw InputError("\(label): the result has no instruction counts: make it with --metric instructions")
+                throw InputError.file(path: label, problem: "the result has no instruction counts: make it with --metric instructions")
             }
         }
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: metric)

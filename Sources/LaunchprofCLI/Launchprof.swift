@@ -113,6 +113,12 @@ enum InputError: Error, CustomStringConvertible {
     case library(any Error)
     /// A library's error about `subject` (a file, a result's label, an option and its value): `subject: error`.
     case about(subject: String, any Error)
+    /// An option's value that cannot be used: `option value: problem` (`option: problem` without a value).
+    case option(String, value: String?, problem: String)
+    /// A file (or a result's label) that cannot be used: `path: problem`.
+    case file(path: String, problem: String)
+    /// What the launch's target or metric cannot do (``LaunchRefusal``).
+    case refused(LaunchRefusal)
     /// A problem worded whole by the command, naming the file or option itself.
     case message(String)
 
@@ -120,6 +126,10 @@ enum InputError: Error, CustomStringConvertible {
         switch self {
         case .library(let error): return "\(error)"
         case .about(let subject, let error): return "\(subject): \(error)"
+        case .option(let option, let value?, let problem): return "\(option) \(value): \(problem)"
+        case .option(let option, nil, let problem): return "\(option): \(problem)"
+        case .file(let path, let problem): return "\(path): \(problem)"
+        case .refused(let refusal): return refusal.message
         case .message(let text): return text
         }
     }
@@ -138,7 +148,7 @@ enum InputError: Error, CustomStringConvertible {
     var underlying: (any Error)? {
         switch self {
         case .library(let error), .about(_, let error): return error
-        case .message: return nil
+        case .option, .file, .refused, .message: return nil
         }
     }
 }

@@ -12,7 +12,7 @@ enum OutputPath {
     /// directory above it must be writable.
     static func checkDirectory(_ path: String, option: String) throws {
         do { try FileIO.checkWritable(path.hasSuffix("/") ? path + "result.json" : path + "/result.json") } catch {
-            throw InputError("\(option) \(path): cannot write results there (\(error.reason))")
+            throw InputError.option(option, value: path, problem: "cannot write results there (\(error.reason))")
         }
     }
 }

@@ -22,7 +22,8 @@ struct ProgramCommand {
             throw InputError("give \(option) to profile after --: launchprof exec [options] -- CMD [ARGS…]")
         }
         if let bad = words.first(where: { $0.utf8.contains(0) }) {
-            throw InputError("\(option): an argument contains a NUL character ('\(PlainText.oneLine(bad))'), which no program can receive")
+            throw InputError.option(
+                option, value: nil, problem: "an argument contains a NUL character ('\(PlainText.oneLine(bad))'), which no program can receive")
         }
         self.shell = shell
         typed = words
@@ -61,7 +62,7 @@ struct ProgramCommand {
         var info = stat()
         let shown = "'\(PlainText.oneLine(name))'"
         guard stat(path, &info) == 0 else {
-            throw InputError("\(shown): \(String(cString: strerror(errno)))")
+            throw InputError.file(path: shown, problem: String(cString: strerror(errno)))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break

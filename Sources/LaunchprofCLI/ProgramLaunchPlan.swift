@@ -89,9 +89,9 @@ struct ProgramLaunchPlan: LaunchPlan {
         cold = options.launch.cold
         for input in options.input {
             var info = stat()
-            guard stat(input, &info) == 0 else { throw InputError("--input \(input): \(String(cString: strerror(errno)))") }
+            guard stat(input, &info) == 0 else { throw InputError.option("--input", value: input, problem: String(cString: strerror(errno))) }
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw InputError("--input \(input): not a regular file (only files are evicted from the page cache)")
+                throw InputError.option("--input", value: input, problem: "not a regular file (only files are evicted from the page cache)")
             }
         }
         coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
@@ -118,7 +118,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         let factor = tier.cpuFactor
         var limit: Int?
         if options.launch.enforceMemory {
-            guard let budget = device.memoryBudget else { throw InputError(LaunchRefusal.noMemoryBudget(tier: device.name).message) }
+            guard let budget = device.memoryBudget else { throw InputError.refused(.noMemoryBudget(tier: device.name)) }
             limit = budget
         }
         let spec = ThrottleSpec(cpuFactor: factor, memoryLimit: limit, cores: device.throttledCores)

@@ -20,7 +20,7 @@ struct BisectGit {
         guard !revision.isEmpty, !revision.hasPrefix("-"),
             let hash = CommandOutput.text(["git", "-C", top, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !hash.isEmpty
         else {
-            throw InputError("\(option) \(PlainText.oneLine(revision)): not a commit of the repository at \(top)")
+            throw InputError.option(option, value: PlainText.oneLine(revision), problem: "not a commit of the repository at \(top)")
         }
         return hash
     }

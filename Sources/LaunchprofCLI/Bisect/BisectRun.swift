@@ -162,9 +162,9 @@ struct BisectRun {
     private func missingPhase(in result: LaunchResult, at commit: String) -> InputError {
         guard let phase else { return InputError("the result at the good commit \(short(commit)) has no \(measurer.metric.rawValue) total") }
         let names = BisectMeasurer.phaseNames(in: result).map { "\"\(PlainText.oneLine($0))\"" }.joined(separator: ", ")
-        return InputError(
-            "--phase \(PlainText.oneLine(phase)): no such phase with \(measurer.metric.rawValue) at the good commit \(short(commit)); its phases: \(names.isEmpty ? "none" : names)"
-        )
+        return InputError.option(
+            "--phase", value: PlainText.oneLine(phase),
+            problem: "no such phase with \(measurer.metric.rawValue) at the good commit \(short(commit)); its phases: \(names.isEmpty ? "none" : names)")
     }
 
     private mutating func finish(_ outcome: BisectOutcome, value: (Int) -> Double?) -> BisectReport {

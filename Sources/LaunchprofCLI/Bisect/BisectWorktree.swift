@@ -62,7 +62,7 @@ final class BisectWorktree {
     /// Calls `body` with the work tree as the current directory, and goes back after.
     func inside<R>(_ body: () throws -> R) throws -> R {
         let previous = Self.currentDirectory()
-        guard chdir(path) == 0 else { throw InputError("\(path): cannot enter the work tree: \(String(cString: strerror(errno)))") }
+        guard chdir(path) == 0 else { throw InputError.file(path: path, problem: "cannot enter the work tree: \(String(cString: strerror(errno)))") }
         defer { _ = chdir(previous) }
         return try body()
     }

@@ -55,9 +55,9 @@ enum HistorySource {
 
     /// The commits after `revision` in HEAD's history (`git rev-list REV..HEAD`).
     static func commits(after revision: String) throws -> Set<String> {
-        guard let commit = ResultMetadata.resolveRevision(revision) else { throw InputError("--since \(revision): not a git revision") }
+        guard let commit = ResultMetadata.resolveRevision(revision) else { throw InputError.option("--since", value: revision, problem: "not a git revision") }
         guard let bytes = CommandOutput.run(["git", "rev-list", "\(commit)..HEAD"], limit: 256 << 20) else {
-            throw InputError("--since \(revision): cannot list the commits after it with `git rev-list`")
+            throw InputError.option("--since", value: revision, problem: "cannot list the commits after it with `git rev-list`")
         }
         return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
     }
