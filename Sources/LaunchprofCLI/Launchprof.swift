@@ -48,6 +48,9 @@ struct Launchprof: ParsableCommand {
         } catch let error as InputError {
             printError(error.description)
             Glibc.exit(ExitStatus.inputError)
+        } catch let error as any LibraryError {
+            printError(error.description)
+            Glibc.exit(ExitStatus.inputError)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

@@ -19,8 +19,7 @@ struct ReportPlan {
     let counters: Bool
 
     func run() throws {
-        let loaded: LaunchResult
-        do { loaded = try ResultFile.read(result) } catch { throw InputError(error) }
+        let loaded = try ResultFile.read(result)
         // Every format, not only those that draw one run: an absent run is an error, never an empty report.
         if let runNumber, !loaded.runs.contains(where: { $0.index == runNumber }) {
             throw InputError.about(subject: result, ExportError.runOutOfRange(run: runNumber, runs: loaded.runs.map(\.index)))
@@ -47,7 +46,7 @@ struct ReportPlan {
     /// `text` to `--output`, or to stdout.
     private func write(_ text: String) throws {
         if let output {
-            do { try FileIO.writeAtomically(text, to: output) } catch { throw InputError(error) }
+            try FileIO.writeAtomically(text, to: output)
         } else {
             print(text, terminator: "")
         }

@@ -38,7 +38,7 @@ struct StoreLookupOptions: ParsableArguments {
     /// The result a file path or git revision names; `tier` and `manifest` stand in for the options
     /// when those were not given.
     func load(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> LaunchResult {
-        do { return try locate(reference, tier: tier, manifest: manifest, metric: metric).read() } catch { throw InputError(error) }
+        try locate(reference, tier: tier, manifest: manifest, metric: metric).read()
     }
 
     /// Where the result a file path or git revision names is: a file, or a document in a history database.

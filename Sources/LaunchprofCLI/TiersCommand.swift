@@ -45,7 +45,7 @@ struct TiersCommand: ParsableCommand {
             return
         }
         let table: TierTable
-        do { table = try TierTable.load(userFile: tiers) } catch { throw InputError(error) }
+        table = try TierTable.load(userFile: tiers)
         let outcome = try HostCalibration.current(refresh: calibrate)
         let reference = outcome.calibration.reference
         if calibrate {

@@ -38,14 +38,13 @@ import Testing
                 == "r.json: --run 9 is out of range: the result has 3 runs, 1…3")
     }
 
-    @Test func reportOfAMissingFileThrowsTheResultReadersError() throws {
+    @Test func reportOfAMissingFileThrowsTheResultReadersErrorToTheEdge() throws {
         let missing = TemporaryDirectory.path("input-error") + "/missing.json"
-        var command = try ReportCommand.parse([missing])
-        #expect {
-            try command.run()
-        } throws: { error in
-            guard case .library(let inner as ResultError)? = error as? InputError, case .cannotRead(let path, _) = inner else { return false }
-            return path == missing
-        }
+        let command = try ReportCommand.parse([missing])
+        #expect(throws: ResultError.cannotRead(path: missing, reason: "No such file or directory")) { try command.run() }
+        // The edge prints it once, as an input error.
+        let outcome = try CLI.run(["report", missing])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "launchprof: error: \(missing): cannot read: No such file or directory\n")
     }
 }

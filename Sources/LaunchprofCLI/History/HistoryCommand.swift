@@ -40,7 +40,7 @@ extension StoreOption {
     func allEntries() throws -> [(store: any HistoryStore, entry: HistoryEntry)] {
         var all: [(store: any HistoryStore, entry: HistoryEntry)] = []
         for store in try openForReading() {
-            do { all += try store.entries().map { (store, $0) } } catch { throw InputError(error) }
+            all += try store.entries().map { (store, $0) }
         }
         // Stable: results made in the same second stay in the order they were stored.
         return all.enumerated().sorted { ($0.element.entry.date, $0.offset) < ($1.element.entry.date, $1.offset) }.map(\.element)

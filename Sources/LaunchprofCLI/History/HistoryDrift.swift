@@ -12,7 +12,7 @@ enum HistoryDrift {
     /// One line per drifting series, in key order (none when the history is shorter than the window).
     static func notes(_ store: StoreOption, target: String, tier: String, metric: Metric) throws -> [String] {
         let detector: ChangePointDetector
-        do { detector = try ChangePointDetector() } catch { throw InputError(error) }
+        detector = try ChangePointDetector()
         return try HistorySource.series(store)
             .filter { $0.key.target == target && $0.key.tier == tier && $0.key.metric == metric.rawValue }
             .compactMap { series in

@@ -37,7 +37,7 @@ struct HistoryExportCommand: ParsableCommand {
             // Results of several hosts at one commit would share a name: the later ones get the host's key.
             let unique = written.contains(name) ? String(name.dropLast(5)) + "-\(entry.environment).json" : name
             written.insert(unique)
-            do { try FileIO.writeAtomically(try store.document(entry), to: "\(output)/\(unique)") } catch { throw InputError(error) }
+            try FileIO.writeAtomically(try store.document(entry), to: "\(output)/\(unique)")
         }
         if !quiet { StandardError.write("launchprof: exported \(all.count) result\(all.count == 1 ? "" : "s") to \(output)\n") }
     }

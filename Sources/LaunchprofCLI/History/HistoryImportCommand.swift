@@ -35,7 +35,7 @@ struct HistoryImportCommand: ParsableCommand {
         var results: [LaunchResult] = []
         for file in files {
             let result: LaunchResult
-            do { result = try ResultFile.read(file) } catch { throw InputError(error) }
+            result = try ResultFile.read(file)
             guard result.git != nil else {
                 throw InputError.file(path: file, problem: "the result names no git commit (made outside a work tree): the history keys results by commit")
             }
@@ -43,9 +43,9 @@ struct HistoryImportCommand: ParsableCommand {
         }
         let location = history.named.map(StoreLocation.init) ?? .sqlite(StoreLocation.defaultDatabase)
         let store: any HistoryStore
-        do { store = try location.open(create: true) } catch { throw InputError(error) }
+        store = try location.open(create: true)
         for result in results {
-            do { try store.save(result, commit: HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch)) } catch { throw InputError(error) }
+            try store.save(result, commit: HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch))
         }
         if !quiet { StandardError.write("launchprof: imported \(results.count) result\(results.count == 1 ? "" : "s") into \(store.location)\n") }
     }

@@ -30,7 +30,7 @@ struct HistoryShowCommand: ParsableCommand {
         }
         var documents: [[UInt8]] = []
         for (store, entry) in stored {
-            do { documents.append(try store.document(entry)) } catch { throw InputError(error) }
+            documents.append(try store.document(entry))
         }
         if format == .json {
             print("[\n" + documents.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",\n") + "\n]")
@@ -39,7 +39,7 @@ struct HistoryShowCommand: ParsableCommand {
         for ((store, entry), document) in zip(stored, documents) {
             print(Self.heading(entry, store: store.location))
             let result: LaunchResult
-            do { result = try ResultFile.decode(document, path: "\(store.location): \(entry.commit.hash.prefix(12))") } catch { throw InputError(error) }
+            result = try ResultFile.decode(document, path: "\(store.location): \(entry.commit.hash.prefix(12))")
             do { print(try OutputFormat.text.resultExporter(precision: decimals.precision, run: nil, allPhases: false).render(result)) } catch {
                 throw InputError(error)
             }

@@ -13,7 +13,7 @@ enum HistorySource {
         var byKey: [ChangePointSeries.Key: ChangePointSeries] = [:]
         for opened in try store.openForReading() {
             let stored: [HistorySeries]
-            do { stored = try opened.series(order: order) } catch { throw InputError(error) }
+            stored = try opened.series(order: order)
             for series in stored {
                 let converted = try Self.series(series, in: opened.location)
                 if byKey[converted.key] == nil { byKey[converted.key] = converted }

@@ -60,14 +60,14 @@ struct StoreOption: ParsableArguments {
     func openForWriting(quiet: Bool) throws -> any HistoryStore {
         let location = writeLocation(quiet: quiet)
         if case .directory(let path) = location { try OutputPath.checkDirectory(path, option: "--store") }
-        do { return try location.open(create: true) } catch { throw InputError(error) }
+        return try location.open(create: true)
     }
 
     /// Stores `result` into `store` with what git knows of its commit, and says where unless `quiet`.
     func save(_ result: LaunchResult, into store: any HistoryStore, quiet: Bool) throws {
         let commit = HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch)
         let place: String
-        do { place = try store.save(result, commit: commit) } catch { throw InputError(error) }
+        place = try store.save(result, commit: commit)
         if !quiet { StandardError.write("launchprof: recorded \(place)\n") }
     }
 }
