@@ -137,7 +137,7 @@ struct AppLaunchPlan {
     /// Prints the result's warnings on stderr unless `--quiet`.
     func printWarnings(_ result: LaunchResult) {
         guard !quiet else { return }
-        for warning in result.warnings { StandardError.warning("\(warning)") }
+        StandardError.warnings(of: result)
     }
 
     /// Every file a launch of `manifest` reads: evicted before each run of a cold launch.

@@ -119,9 +119,7 @@ struct ReportOutputOptions: ParsableArguments {
                 throw InputError(error)
             }
         }
-        if !quiet {
-            for warning in result.warnings { StandardError.warning("\(warning)") }
-        }
+        if !quiet { StandardError.warnings(of: result) }
         if format == .text {
             var options = ReportOptions(precision: precision, showMemory: memory, allPhases: allPhases)
             options.topFunctions = topFunctions

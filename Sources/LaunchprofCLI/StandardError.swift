@@ -16,6 +16,11 @@ enum StandardError {
         write("launchprof: warning: \(text)\n")
     }
 
+    /// Writes a result's warnings (its ``LaunchWarning``s, as worded when the result was made), one line each.
+    static func warnings(of result: LaunchResult) {
+        for text in result.warnings { warning(text) }
+    }
+
     /// `true` when standard error is a terminal (progress is shown only then).
     static var isTerminal: Bool { isatty(2) != 0 }
 }
