@@ -134,7 +134,8 @@ let package = Package(
         .executableTarget(
             name: "launchprof-bench",
             dependencies: [
-                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchResults", "LaunchExport",
+                "CPNGShim", "LaunchCore", "LaunchImage", "LaunchManifest", "LaunchPipeline", "LaunchTiers", "LaunchRunner", "LaunchStats", "LaunchResults",
+                "LaunchExport",
                 "LaunchHistory",
                 "LaunchChangePoints", "LaunchBisect", "LaunchDashboard", "LaunchSampling"
             ],

@@ -5,11 +5,13 @@ import LaunchExport
 import LaunchFlameGraphs
 import LaunchFunctions
 import LaunchHistory
+import LaunchManifest
 import LaunchResults
 import LaunchRunner
 import LaunchSampling
 import LaunchStats
 import LaunchTiers
+import LaunchTraces
 
 /// The libraries' errors, one enum per module: a command lets them through as they are, and the
 /// CLI's edge (``Launchprof/runMain()``) prints each as an input error, `launchprof: error: …` with
@@ -18,7 +20,9 @@ import LaunchTiers
 protocol LibraryError: Error, CustomStringConvertible {}
 
 extension CoreError: LibraryError {}
+extension ManifestError: LibraryError {}
 extension RunnerError: LibraryError {}
+extension TraceError: LibraryError {}
 extension TierError: LibraryError {}
 extension BudgetError: LibraryError {}
 extension ResultError: LibraryError {}
