@@ -1,10 +1,13 @@
 import Foundation
 import LaunchCore
+import LaunchTiers
 
 /// The tiers' calibration holds still: 20 `launchprof tiers` print identical factors (they use the
 /// cached calibration), and 10 fresh calibrations (`tiers --calibrate`, each in 15 new processes)
 /// differ by at most 3% per kind (io, which times a flush to the disk, 5%). The cache is a temporary
-/// `$XDG_CACHE_HOME`, so the user's is untouched.
+/// `$XDG_CACHE_HOME`, so the user's is untouched. Each sample process also probes the core's clock
+/// (``HostClock``: dependent additions), and each kind is also given in clock cycles: a spread the
+/// cycles do not share is the calibration's, one they do is the host's clock moving (docs/tiers.md).
 struct CalibrationBenchmark {
     let executable = ".build/release/launchprof"
     var invocations = 20
@@ -37,12 +40,26 @@ struct CalibrationBenchmark {
 
         // 10 fresh calibrations: the spread of each kind's host reference time.
         var times: [PhaseKind: [Double]] = [:]
+        var cycles: [PhaseKind: [Double]] = [:]
+        var clocks: [Double] = []
         let start = MonotonicClock.nanoseconds()
+        let cache = CalibrationCache(environment: ["XDG_CACHE_HOME": home])
+        let fingerprint = HostFingerprint(host: HostInfo.current())
         for _ in 0..<calibrations {
             guard let output = run(["tiers", "--calibrate"], home: home), let line = output.split(separator: "\n").first,
                 let value = try? JSONParser.parse(Array(line.utf8)).object
             else { return }
             for kind in PhaseKind.allCases { if let s = value[kind.rawValue]?.number { times[kind, default: []].append(s) } }
+            // The same calibration in clock cycles: each process's times × its own clock, the fewest of the processes.
+            guard case .found(let calibration)? = cache?.load(for: fingerprint) else { continue }
+            let clocked = calibration.samples.compactMap { sample in sample.clockGigahertz.map { (sample, $0) } }
+            guard clocked.count == calibration.samples.count, let fastest = clocked.map(\.1).max() else { continue }
+            clocks.append(fastest)
+            for kind in PhaseKind.allCases {
+                if let fewest = clocked.compactMap({ sample, clock in sample.seconds[kind].map { $0 * clock * 1e9 } }).min() {
+                    cycles[kind, default: []].append(fewest)
+                }
+            }
         }
         let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / Double(calibrations)
         print("calibration: \(calibrations) fresh calibrations (`tiers --calibrate`, \(format(seconds)) s each):")
@@ -50,8 +67,17 @@ struct CalibrationBenchmark {
             guard let values = times[kind], let low = values.min(), let high = values.max(), low > 0 else { continue }
             let goal = kind == .io ? 1.05 : 1.03
             let ratio = high / low
-            print(
+            var line =
                 "calibration:   \(kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(format(low * 1000))–\(format(high * 1000)) ms, max/min \(String(format: "%.3f", ratio)) (goal ≤ \(goal)): \(ratio <= goal ? "met" : "missed")"
+            if let counted = cycles[kind], let fewest = counted.min(), let most = counted.max(), fewest > 0, counted.count == values.count {
+                line += "; in clock cycles max/min \(String(format: "%.3f", most / fewest))"
+            }
+            print(line)
+        }
+        if let slowest = clocks.min(), let fastest = clocks.max(), slowest > 0 {
+            let moved = fastest / slowest
+            print(
+                "calibration:   the core's clock (dependent additions, the fastest process of each calibration) \(String(format: "%.2f", slowest))–\(String(format: "%.2f", fastest)) GHz, max/min \(String(format: "%.3f", moved))\(moved > 1.03 ? ": the host's own clock moved more than the goal allows, and the references with it (re-measure when the host is quiet)" : "")"
             )
         }
     }

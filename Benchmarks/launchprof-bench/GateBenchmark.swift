@@ -85,35 +85,48 @@ struct GateBenchmark: Sendable {
         /// Runs a side the check made (`--runs auto`).
         var runs: Int?
         var seconds: Double
+        /// What launchprof said when it exited with neither 0 nor 1 (its first `error:` line).
+        var error: String? = nil
     }
 
     /// The temporary `$XDG_CACHE_HOME` of the tier trials (one calibration for all of them).
     static let cacheHome = "/tmp/launchprof-gate-cache-\(getpid())"
 
+    /// The 1-minute load average (`/proc/loadavg`), or `nil`.
+    static func loadAverage() -> Double? {
+        (try? FileIO.readText("/proc/loadavg", limit: 4096))?.split(separator: " ").first.flatMap { Double($0) }
+    }
+
     /// Runs one check and reads its JSON report.
     func trial(base: String, candidate: String) -> Trial {
         let out = "/tmp/launchprof-gate-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { unlink(out) }
+        let errors = out + ".err"
+        defer { unlink(errors) }
         var command =
             ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
-            + mode.arguments).joined(separator: " ") + " > \(out) 2>/dev/null"
+            + mode.arguments).joined(separator: " ") + " > \(out) 2>\(errors)"
         if mode == .timeTier {
             // The baseline recorded first, in an invocation of its own; the check profiles the candidate later.
             let baseline = out + ".baseline.json"
             let environment = "XDG_CACHE_HOME=\(Self.cacheHome)"
             command =
-                "\(environment) \(executable) run --quiet --manifest \(base) --output \(baseline) \(mode.arguments.joined(separator: " ")) > /dev/null 2>&1 && "
-                + "\(environment) \(executable) check --quiet --manifest \(candidate) --baseline \(baseline) --format json \(mode.arguments.joined(separator: " ")) > \(out) 2>/dev/null; "
+                "\(environment) \(executable) run --quiet --manifest \(base) --output \(baseline) \(mode.arguments.joined(separator: " ")) > /dev/null 2>\(errors) && "
+                + "\(environment) \(executable) check --quiet --manifest \(candidate) --baseline \(baseline) --format json \(mode.arguments.joined(separator: " ")) > \(out) 2>>\(errors); "
                 + "status=$?; rm -f \(baseline); exit $status"
         }
         let start = MonotonicClock.nanoseconds()
         let status = system(command)
         let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
         let exit = (status >> 8) & 0xff
+        let said =
+            exit == 0 || exit == 1
+            ? nil
+            : (try? FileIO.readText(errors, limit: 65536))?.split(separator: "\n").first { $0.contains("error:") }.map(String.init)
         guard let data = FileManager.default.contents(atPath: out),
             let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
-            return Trial(exit: exit, regressions: [], drawingChange: nil, runs: nil, seconds: seconds)
+            return Trial(exit: exit, regressions: [], drawingChange: nil, runs: nil, seconds: seconds, error: said)
         }
         let rows = json["rows"] as? [[String: Any]] ?? []
         let drawing = rows.first { $0["path"] as? String == "drawing" }
@@ -121,7 +134,7 @@ struct GateBenchmark: Sendable {
         return Trial(
             exit: exit, regressions: json["regressions"] as? [String] ?? [],
             drawingChange: drawing?["changePercent"] as? Double,
-            runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds)
+            runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds, error: said)
     }
 
     func run() throws {
@@ -148,6 +161,7 @@ struct GateBenchmark: Sendable {
             defer { results.deallocate() }
             // Each worker writes only its own slots.
             nonisolated(unsafe) let slots = results
+            let loadBefore = Self.loadAverage()
             let start = MonotonicClock.nanoseconds()
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for i in stride(from: worker, to: trials, by: workers) {
@@ -174,6 +188,15 @@ struct GateBenchmark: Sendable {
             }
             let perTrial = all.map(\.seconds).sorted()
             line += "; \(format(perTrial[perTrial.count / 2])) s per check) [\(Int(seconds)) s]"
+            if let first = all.compactMap(\.error).first { line += "\n\(tag):   first error: \(first)" }
+            if mode != .instructions, let loads = [loadBefore, Self.loadAverage()].compactMap({ $0 }).max() {
+                let cores = HostInfo.current().cores
+                line += "\n\(tag):   load average up to \(format(loads)) on \(cores) cores"
+                // Time on a busy machine moves with the load between and within the sides: say so beside the verdict.
+                if loads > Double(cores) {
+                    line += ": busy, so this cell's false alarms and misses are the load's as much as check's (re-measure on a quiet machine)"
+                }
+            }
             print(line)
             fflush(nil)
         }

@@ -74,6 +74,7 @@ public struct CalibrationCache: Sendable {
             for kind in PhaseKind.allCases {
                 if let value = reference.seconds[kind] { object[kind.rawValue] = .number(.init(text: "\(value)", value: value)) }
             }
+            if let clock = reference.clockGigahertz { object["clock"] = .number(.init(text: "\(clock)", value: clock)) }
             return .object(object)
         }
         let f = calibration.fingerprint
@@ -117,7 +118,7 @@ public struct CalibrationCache: Sendable {
                 }
                 seconds[kind] = s
             }
-            return HostReference(seconds: seconds)
+            return HostReference(seconds: seconds, clockGigahertz: HostReference.clock(fields["clock"]))
         }
         let combined = try reference(object["seconds"], "seconds")
         guard let list = object["samples"]?.array, !list.isEmpty, list.count <= 1000 else { throw fail("samples: expected 1 to 1000 per-process times") }

@@ -9,9 +9,14 @@ import LaunchCore
 public struct HostReference: Codable, Equatable, Sendable {
     /// Seconds per workload, by kind.
     public var seconds: [PhaseKind: Double]
+    /// The core's clock while they were measured (``HostClock``, GHz), when known: not part of any
+    /// factor; it tells a calibration made while the host's clock was low (docs/tiers.md, "What still
+    /// moves a calibration").
+    public var clockGigahertz: Double?
 
-    public init(seconds: [PhaseKind: Double]) {
+    public init(seconds: [PhaseKind: Double], clockGigahertz: Double? = nil) {
         self.seconds = seconds
+        self.clockGigahertz = clockGigahertz
     }
 
     /// The clock a workload of `kind` is timed by. cpu, decode and draw run on one thread without
@@ -54,6 +59,7 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// times a little: a calibration combines several processes' (``Calibration/combine(_:)``).
     public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
+        let clockBefore = HostClock.gigahertz()
         let workloads = try ReferenceWorkloads()
         let runDelay = ThreadRunDelay()
         defer { runDelay.close() }
@@ -72,18 +78,27 @@ public struct HostReference: Codable, Equatable, Sendable {
             }
             seconds[kind] = best
         }
-        return HostReference(seconds: seconds)
+        // The faster of the clock before and after, as each workload's time is its fastest try.
+        let clock = [clockBefore, HostClock.gigahertz()].compactMap { $0 }.max()
+        return HostReference(seconds: seconds, clockGigahertz: clock)
     }
 }
 
 extension HostReference {
-    /// `{ "cpu": 0.00123, "io": …, "decode": …, "draw": … }` at full precision: how a sample process
-    /// (`launchprof tiers --reference-sample`) hands its times to the calibrating one.
+    /// `{ "cpu": 0.00123, "io": …, "decode": …, "draw": …, "clock": 4.2 }` at full precision: how a
+    /// sample process (`launchprof tiers --reference-sample`) hands its times (and its clock in GHz,
+    /// when known) to the calibrating one.
     public var jsonLine: String {
-        "{ " + PhaseKind.allCases.map { "\"\($0.rawValue)\": \(seconds[$0] ?? 0)" }.joined(separator: ", ") + " }"
+        let fields = PhaseKind.allCases.map { "\"\($0.rawValue)\": \(seconds[$0] ?? 0)" } + (clockGigahertz.map { ["\"clock\": \($0)"] } ?? [])
+        return "{ " + fields.joined(separator: ", ") + " }"
     }
 
-    /// Reads ``jsonLine``: every kind, each a positive number of seconds.
+    /// A clock in GHz as a calibration stores it: a positive number under 1000, else `nil`.
+    static func clock(_ value: JSONValue?) -> Double? {
+        value?.number.flatMap { $0 > 0 && $0 < 1000 ? $0 : nil }
+    }
+
+    /// Reads ``jsonLine``: every kind, each a positive number of seconds (and the clock, if there).
     public init(jsonLine bytes: [UInt8]) throws(TierError) {
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch { throw TierError("reference sample: \(error.description)") }
@@ -94,7 +109,7 @@ extension HostReference {
             }
             seconds[kind] = s
         }
-        self.init(seconds: seconds)
+        self.init(seconds: seconds, clockGigahertz: Self.clock(value.object?["clock"]))
     }
 }
 
