@@ -17,6 +17,7 @@ enum HostCalibration {
         do { outcome = try calibrator().calibration(refresh: refresh) } catch { throw InputError(error) }
         if let note = outcome.note { StandardError.write("launchprof: \(note)\n") }
         if outcome.source == "measured", let load = loadWarning() { StandardError.warning("\(load)") }
+        if outcome.source == "measured", let clock = clockWarning(outcome.calibration) { StandardError.warning(clock) }
         memo.outcome = outcome
         return outcome
     }
@@ -31,6 +32,17 @@ enum HostCalibration {
         guard load > Double(cores) else { return nil }
         return
             "the load average is \(first) on \(cores) cores: this calibration may be slower than the host is; run `launchprof tiers --calibrate` again when the machine is quiet"
+    }
+
+    /// A calibration whose processes saw the core's clock more than 3% apart (the goal a fresh
+    /// calibration is held to): said, since the next one may differ by as much.
+    static func clockWarning(_ calibration: Calibration) -> String? {
+        guard let range = calibration.clockRange, range.slowest > 0, range.fastest / range.slowest > 1.03 else { return nil }
+        let moved = Int(((range.fastest / range.slowest - 1) * 100).rounded())
+        return String(
+            format:
+                "the core's clock moved %d%% during this calibration (%.2f–%.2f GHz, dependent additions): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet",
+            moved, range.slowest, range.fastest)
     }
 
     static func calibrator() -> Calibrator {

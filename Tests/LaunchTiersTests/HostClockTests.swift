@@ -37,4 +37,19 @@ import Testing
         #expect(decoded == calibration)
         #expect(decoded.samples.map(\.clockGigahertz) == [4.25, nil])
     }
+
+    /// The range of clocks a calibration's processes saw, only when every process recorded one.
+    @Test func aCalibrationsClockRangeNeedsEveryProcesssClock() {
+        let seconds: [PhaseKind: Double] = [.cpu: 1, .io: 1, .decode: 1, .draw: 1]
+        let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 1)
+        func calibration(_ clocks: [Double?]) -> Calibration {
+            Calibration(
+                reference: HostReference(seconds: seconds), fingerprint: host, made: "now",
+                samples: clocks.map { HostReference(seconds: seconds, clockGigahertz: $0) })
+        }
+        let range = calibration([4.3, 4.1, 4.5]).clockRange
+        #expect(range?.slowest == 4.1 && range?.fastest == 4.5)
+        #expect(calibration([4.3, nil]).clockRange == nil)
+        #expect(calibration([nil]).clockRange == nil)
+    }
 }

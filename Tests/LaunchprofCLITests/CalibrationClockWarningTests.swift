@@ -1,0 +1,28 @@
+import LaunchCore
+import LaunchTiers
+import Testing
+
+@testable import LaunchprofCLI
+
+/// A calibration made while the core's clock moved says so (docs/tiers.md, "What still moves a calibration").
+@Suite struct CalibrationClockWarningTests {
+    func calibration(_ clocks: [Double?]) -> Calibration {
+        let seconds: [PhaseKind: Double] = [.cpu: 0.001, .io: 0.002, .decode: 0.001, .draw: 0.005]
+        let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 1)
+        return Calibration(
+            reference: HostReference(seconds: seconds), fingerprint: host, made: "2026-11-26T06:00:00Z",
+            samples: clocks.map { HostReference(seconds: seconds, clockGigahertz: $0) })
+    }
+
+    @Test func aClockThatMovedOverThreePercentIsSaidWithItsRange() throws {
+        let warning = try #require(HostCalibration.clockWarning(calibration([4.23, 4.4, 4.5])))
+        #expect(warning.contains("moved 6%"))
+        #expect(warning.contains("4.23–4.50 GHz"))
+        #expect(warning.contains("tiers --calibrate"))
+    }
+
+    @Test func aSteadyOrUnknownClockIsNotSaid() {
+        #expect(HostCalibration.clockWarning(calibration([4.40, 4.45, 4.50])) == nil)
+        #expect(HostCalibration.clockWarning(calibration([4.0, nil, 4.5])) == nil)
+    }
+}
