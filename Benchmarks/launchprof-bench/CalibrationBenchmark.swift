@@ -77,7 +77,7 @@ struct CalibrationBenchmark {
         if let slowest = clocks.min(), let fastest = clocks.max(), slowest > 0 {
             let moved = fastest / slowest
             print(
-                "calibration:   the core's clock (dependent additions, the fastest process of each calibration) \(String(format: "%.2f", slowest))–\(String(format: "%.2f", fastest)) GHz, max/min \(String(format: "%.3f", moved))\(moved > 1.03 ? ": the host's own clock moved more than the goal allows, and the references with it (re-measure when the host is quiet)" : "")"
+                "calibration:   the core's clock (dependent additions, the fastest process of each calibration) \(String(format: "%.2f", slowest))–\(String(format: "%.2f", fastest)) GHz, max/min \(String(format: "%.3f", moved))\(moved > 1.03 ? ": more than the goal allows; a kind that missed by about as much in seconds but not in cycles missed by the host's clock (re-measure when the host is quiet)" : "")"
             )
         }
     }

@@ -38,10 +38,10 @@ enum HostCalibration {
     /// calibration is held to): said, since the next one may differ by as much.
     static func clockWarning(_ calibration: Calibration) -> String? {
         guard let range = calibration.clockRange, range.slowest > 0, range.fastest / range.slowest > 1.03 else { return nil }
-        let moved = Int(((range.fastest / range.slowest - 1) * 100).rounded())
+        let moved = (range.fastest / range.slowest - 1) * 100
         return String(
             format:
-                "the core's clock moved %d%% during this calibration (%.2f–%.2f GHz, dependent additions): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet",
+                "the core's clock moved %.1f%% during this calibration (%.2f–%.2f GHz, dependent additions): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet",
             moved, range.slowest, range.fastest)
     }
 

@@ -16,7 +16,7 @@ import Testing
 
     @Test func aClockThatMovedOverThreePercentIsSaidWithItsRange() throws {
         let warning = try #require(HostCalibration.clockWarning(calibration([4.23, 4.4, 4.5])))
-        #expect(warning.contains("moved 6%"))
+        #expect(warning.contains("moved 6.4%"))
         #expect(warning.contains("4.23–4.50 GHz"))
         #expect(warning.contains("tiers --calibrate"))
     }
