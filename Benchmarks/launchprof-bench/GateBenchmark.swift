@@ -143,6 +143,7 @@ struct GateBenchmark: Sendable {
             return
         }
         let base = try manifest(fraction: 0)
+        defer { unlink(base) }
         if mode == .timeTier {
             // One calibration for every trial (and for nothing else: the user's cache is untouched).
             _ = system("XDG_CACHE_HOME=\(Self.cacheHome) \(executable) tiers --calibrate > /dev/null 2>&1")
@@ -157,6 +158,7 @@ struct GateBenchmark: Sendable {
             let trials = fraction == 0 ? noChangeTrials : changeTrials
             guard trials > 0 else { continue }
             let candidate = try manifest(fraction: fraction)
+            defer { if candidate != base { unlink(candidate) } }
             let results = UnsafeMutableBufferPointer<Trial>.allocate(capacity: trials)
             defer { results.deallocate() }
             // Each worker writes only its own slots.
