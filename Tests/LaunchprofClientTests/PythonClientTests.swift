@@ -1,3 +1,4 @@
+import Glibc
 import LaunchCore
 import Testing
 
@@ -115,5 +116,38 @@ import Testing
     func aDescriptorNotOpenForWritingIsANoOp(descriptor: ClientProcess.Descriptor) throws {
         let outcome = try Self.run("basic", descriptor: descriptor)
         #expect(outcome.status == 0 && outcome.stdout.hasPrefix("active 0 doubled 42"), "\(descriptor): \(outcome.stderr)")
+    }
+}
+
+/// The Python client's counters: each phase that does a known thing sees it (docs/counters.md), as
+/// the C client's do (``CClientCounterTests``).
+@Suite struct PythonClientCounterTests {
+    @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
+    func eachPhaseCarriesItsThreadsCounters() throws {
+        let input = ClientProcess.temporaryPath("python-counters-input")
+        try FileIO.writeAtomically([UInt8](repeating: 3, count: 200_000), to: input)
+        defer { unlink(input) }
+        let outcome = try PythonClientTests.run("counters", [input])
+        #expect(outcome.status == 0 && outcome.stdout == "200000\n", "\(outcome.stderr)")
+        let phases = try outcome.report().phases
+        #expect(phases.map(\.name) == ["reading", "touching", "sleeping"])
+        let reading = try #require(phases[0].counters), touching = try #require(phases[1].counters), sleeping = try #require(phases[2].counters)
+        #expect(try #require(reading.bytesRead) >= 200_000)
+        #expect(touching.minorFaults >= 128 && touching.majorFaults == 0)
+        #expect(sleeping.voluntarySwitches >= 1)
+        #expect(sleeping.bytesWritten == 0, "the client's own protocol lines are not the phase's writes")
+        #expect(sleeping.blocked(duration: phases[2].duration) >= 0.099, "asleep is blocked, not running nor waiting for a CPU")
+    }
+
+    @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
+    func noCountersWhenTurnedOff() throws {
+        let input = ClientProcess.temporaryPath("python-counters-off")
+        try FileIO.writeAtomically([UInt8](repeating: 3, count: 10), to: input)
+        defer { unlink(input) }
+        let python = try #require(PythonClientTests.python)
+        // Through env(1): the test process's own environment is shared with tests running beside it.
+        let outcome = try ClientProcess.run("/usr/bin/env", ["LAUNCHPROF_COUNTERS=0", python, PythonClientTests.script, "counters", input])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try outcome.report().phases.allSatisfy { $0.counters == nil })
     }
 }
