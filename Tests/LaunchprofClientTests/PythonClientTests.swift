@@ -124,19 +124,7 @@ import Testing
 @Suite struct PythonClientCounterTests {
     @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
     func eachPhaseCarriesItsThreadsCounters() throws {
-        let input = ClientProcess.temporaryPath("python-counters-input")
-        try FileIO.writeAtomically([UInt8](repeating: 3, count: 200_000), to: input)
-        defer { unlink(input) }
-        let outcome = try PythonClientTests.run("counters", [input])
-        #expect(outcome.status == 0 && outcome.stdout == "200000\n", "\(outcome.stderr)")
-        let phases = try outcome.report().phases
-        #expect(phases.map(\.name) == ["reading", "touching", "sleeping"])
-        let reading = try #require(phases[0].counters), touching = try #require(phases[1].counters), sleeping = try #require(phases[2].counters)
-        #expect(try #require(reading.bytesRead) >= 200_000)
-        #expect(touching.minorFaults >= 128 && touching.majorFaults == 0)
-        #expect(sleeping.voluntarySwitches >= 1)
-        #expect(sleeping.bytesWritten == 0, "the client's own protocol lines are not the phase's writes")
-        #expect(sleeping.blocked(duration: phases[2].duration) >= 0.099, "asleep is blocked, not running nor waiting for a CPU")
+        try CounterProgram.check { input in try PythonClientTests.run("counters", [input]) }
     }
 
     @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
