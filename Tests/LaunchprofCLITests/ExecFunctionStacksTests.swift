@@ -1,6 +1,6 @@
 import Foundation
 import LaunchCore
-import LaunchExport
+import LaunchResults
 import Testing
 
 /// `exec --metric instructions --functions` of a C client program (Examples/c/keypad.c): its phases'
