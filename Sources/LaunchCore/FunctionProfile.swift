@@ -1,69 +1,3 @@
-/// One function's instructions in one phase (`--functions`, docs/functions.md).
-///
-/// In a result file it is a compact array, `[name, where, self, inclusive, calls]`, with `where`
-/// `"p"` for the measured program's own code and `"s"` for a system library's (libc, the Swift
-/// runtime and standard library, Foundation, libpng, libxml2…).
-public struct FunctionCost: Codable, Equatable, Sendable {
-    /// The demangled name (the mangled one when it could not be demangled).
-    public var name: String
-    /// `true` for the measured program's own code, `false` for a system library's.
-    public var inProgram: Bool
-    /// Instructions executed in the function's own code.
-    public var selfInstructions: Int
-    /// Its own and those of everything it called (calls to itself not counted twice).
-    public var inclusiveInstructions: Int
-    /// Times it was called from another function.
-    public var calls: Int
-
-    public init(name: String, inProgram: Bool, selfInstructions: Int, inclusiveInstructions: Int, calls: Int) {
-        self.name = name
-        self.inProgram = inProgram
-        self.selfInstructions = selfInstructions
-        self.inclusiveInstructions = inclusiveInstructions
-        self.calls = calls
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var fields = try decoder.unkeyedContainer()
-        name = try fields.decode(String.self)
-        inProgram = try CodePlace.decode(&fields)
-        selfInstructions = try fields.decode(Int.self)
-        inclusiveInstructions = try fields.decode(Int.self)
-        calls = try fields.decode(Int.self)
-        guard selfInstructions >= 0, inclusiveInstructions >= 0, calls >= 0 else {
-            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "a function's counts must not be negative")
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.unkeyedContainer()
-        try fields.encode(name)
-        try fields.encode(CodePlace.code(inProgram))
-        try fields.encode(selfInstructions)
-        try fields.encode(inclusiveInstructions)
-        try fields.encode(calls)
-    }
-}
-
-/// The function profile of one phase of a result: its functions, the most self instructions first.
-public struct PhaseFunctions: Codable, Equatable, Sendable {
-    /// The phase's path (`drawing/keys`: its name with its parents', as the report's rows have it).
-    public var phase: String
-    /// Every instruction of the phase, counted from the dumps that bound it.
-    public var instructions: Int
-    /// Functions listed (``FunctionProfiles/kept(_:phaseInstructions:)``): the most self instructions first.
-    public var functions: [FunctionCost]
-    /// Functions with any instruction in the phase, listed or not.
-    public var functionCount: Int
-
-    public init(phase: String, instructions: Int, functions: [FunctionCost], functionCount: Int) {
-        self.phase = phase
-        self.instructions = instructions
-        self.functions = functions
-        self.functionCount = functionCount
-    }
-}
-
 /// The function profiles of a result (`--functions`): one per phase, from one representative run
 /// (the run whose launch count is the median: instruction counts repeat, so one run says it all).
 public struct FunctionProfiles: Codable, Equatable, Sendable {
@@ -86,10 +20,10 @@ public struct FunctionProfiles: Codable, Equatable, Sendable {
     /// The functions of `ranked` (the most self instructions first) a result keeps for a phase of
     /// `phaseInstructions`: the first ``alwaysKeptPerPhase``, then those with at least ``keptShare``
     /// of the phase, at most ``maximumFunctionsPerPhase`` in all.
-    public static func kept(_ ranked: [FunctionCost], phaseInstructions: Int) -> [FunctionCost] {
+    public static func kept(_ ranked: [FunctionCost<InstructionUnit>], phaseInstructions: Int) -> [FunctionCost<InstructionUnit>] {
         let floor = Double(phaseInstructions) * keptShare
         return Array(
-            ranked.enumerated().prefix { i, cost in i < alwaysKeptPerPhase || Double(cost.selfInstructions) >= floor }.map(\.element)
+            ranked.enumerated().prefix { i, cost in i < alwaysKeptPerPhase || Double(cost.selfCost) >= floor }.map(\.element)
                 .prefix(maximumFunctionsPerPhase))
     }
 
@@ -156,20 +90,5 @@ public struct RunFunctionProfile: Equatable, Sendable {
     public init(phases: [[Entry]?], programObject: String?) {
         self.phases = phases
         self.programObject = programObject
-    }
-}
-
-/// Where a function's code is, as a compact result array says it: `"p"` the measured program's,
-/// `"s"` a system library's (or the kernel's).
-enum CodePlace {
-    static func code(_ inProgram: Bool) -> String { inProgram ? "p" : "s" }
-
-    /// Reads the next field, `"p"` (`true`) or `"s"` (`false`); anything else is an error.
-    static func decode(_ fields: inout any UnkeyedDecodingContainer) throws -> Bool {
-        let place = try fields.decode(String.self)
-        guard place == "p" || place == "s" else {
-            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "expected \"p\" (program) or \"s\" (system), found \"\(place)\"")
-        }
-        return place == "p"
     }
 }

@@ -30,7 +30,11 @@ public struct LaunchResult: Codable, Equatable, Sendable {
     public var slowReasons: [SlowReason]?
     /// Each phase's function profile (`--functions`, docs/functions.md); `nil` when none was made.
     public var functions: FunctionProfiles?
-    /// Each phase's call stacks for flame graphs (`--functions`, docs/flame-graphs.md); `nil` when none were made.
+    /// Each phase's call stacks for flame graphs (docs/flame-graphs.md), in the unit of the result's one
+    /// function profile: instructions (``functions``, `--functions`) or samples (``samples``, `--sample`).
+    /// The two options exclude each other (one counts under Valgrind, the other times the launch at
+    /// full speed), so a result has at most one profile, and the stacks are that one's: their `unit`
+    /// (``InstructionUnit/name`` or ``SampleUnit/name``) says whose. `nil` when none were made.
     public var stacks: ResultStacks?
     /// Each phase's wall-clock samples (`--sample`, docs/sampling.md); `nil` when none were taken.
     public var samples: SampleProfiles?

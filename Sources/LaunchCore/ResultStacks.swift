@@ -141,7 +141,7 @@ public struct ResultStacks: Codable, Equatable, Sendable {
         reconstructed = try container.decode(Bool.self, forKey: .reconstructed)
         frames = try container.decode([String].self, forKey: .frames)
         phases = try container.decode([Phase].self, forKey: .phases)
-        guard ["instructions", "samples", "nanoseconds"].contains(unit) else {
+        guard [InstructionUnit.name, SampleUnit.name, "nanoseconds"].contains(unit) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .unit, in: container, debugDescription: "expected \"instructions\", \"samples\" or \"nanoseconds\", found \"\(unit)\"")
         }

@@ -17,23 +17,52 @@ public enum CountersFormat {
     /// The bracketed text for counters of several runs and the blocked seconds of the same runs
     /// (left out when empty: a process's counters have no wall time of their own to split).
     public static func text(_ runs: [PhaseCounters], blocked: [Double], digits: Int) -> String? {
-        func median(_ values: [Double]) -> Double? { Summary(values)?.median }
-        func count(_ values: [Int]) -> String { median(values.map(Double.init)).map { "\(Int($0.rounded()))" } ?? "n/a" }
-        guard let cpu = median(runs.map(\.cpuTime)) else { return nil }
-        var times = ["cpu \(DurationFormat.format(cpu, digits: digits))"]
-        let runnable = runs.compactMap(\.runnableTime)
-        if runnable.count == runs.count, let waiting = median(runnable) { times.append("waiting \(DurationFormat.format(waiting, digits: digits))") }
-        if let blocked = median(blocked) { times.append("blocked \(DurationFormat.format(blocked, digits: digits))") }
+        guard let medians = Medians(runs, blocked: blocked, digits: digits) else { return nil }
+        var times = ["cpu \(medians.cpu)"]
+        if let waiting = medians.waiting { times.append("waiting \(waiting)") }
+        if let blocked = medians.blocked { times.append("blocked \(blocked)") }
         var parts = [
             times.joined(separator: ", "),
-            "faults \(count(runs.map(\.minorFaults))) minor, \(count(runs.map(\.majorFaults))) major",
-            "switches \(count(runs.map(\.voluntarySwitches))) voluntary, \(count(runs.map(\.involuntarySwitches))) involuntary"
+            "faults \(medians.minorFaults) minor, \(medians.majorFaults) major",
+            "switches \(medians.voluntarySwitches) voluntary, \(medians.involuntarySwitches) involuntary"
         ]
-        let read = runs.compactMap(\.bytesRead), written = runs.compactMap(\.bytesWritten)
-        if read.count == runs.count, written.count == runs.count, let r = median(read.map(Double.init)), let w = median(written.map(Double.init)) {
-            parts.append("read \(bytes(r)), wrote \(bytes(w))")
-        }
+        if let read = medians.read, let written = medians.written { parts.append("read \(read), wrote \(written)") }
         return "[" + parts.joined(separator: "; ") + "]"
+    }
+
+    /// Each counter's median over the runs, formatted: times in the unit that fits, counts whole,
+    /// bytes in B, KiB or MiB; `nil` for a counter not read in every run (waiting, bytes) or not
+    /// given (blocked).
+    public struct Medians: Equatable, Sendable {
+        public var cpu: String
+        public var waiting: String?
+        public var blocked: String?
+        public var minorFaults: String
+        public var majorFaults: String
+        public var voluntarySwitches: String
+        public var involuntarySwitches: String
+        public var read: String?
+        public var written: String?
+
+        /// `nil` when `runs` is empty.
+        public init?(_ runs: [PhaseCounters], blocked: [Double], digits: Int) {
+            func median(_ values: [Double]) -> Double? { Summary(values)?.median }
+            func count(_ values: [Int]) -> String { median(values.map(Double.init)).map { "\(Int($0.rounded()))" } ?? "n/a" }
+            guard let cpu = median(runs.map(\.cpuTime)) else { return nil }
+            self.cpu = DurationFormat.format(cpu, digits: digits)
+            let runnable = runs.compactMap(\.runnableTime)
+            waiting = runnable.count == runs.count ? median(runnable).map { DurationFormat.format($0, digits: digits) } : nil
+            self.blocked = median(blocked).map { DurationFormat.format($0, digits: digits) }
+            minorFaults = count(runs.map(\.minorFaults))
+            majorFaults = count(runs.map(\.majorFaults))
+            voluntarySwitches = count(runs.map(\.voluntarySwitches))
+            involuntarySwitches = count(runs.map(\.involuntarySwitches))
+            let read = runs.compactMap(\.bytesRead), written = runs.compactMap(\.bytesWritten)
+            if read.count == runs.count, written.count == runs.count, let r = median(read.map(Double.init)), let w = median(written.map(Double.init)) {
+                self.read = CountersFormat.bytes(r)
+                self.written = CountersFormat.bytes(w)
+            }
+        }
     }
 
     /// A byte count in the unit that fits: `512 B`, `40.0 KiB`, `1.2 MiB`.

@@ -9,14 +9,28 @@ public enum FunctionReport {
     /// The default of `--top`: functions listed under each phase.
     public static let defaultTop = 5
 
-    /// `      1.2 M self  48.0%  Canvas.fillRoundedRect(_:radius:paint:)  (1.3 M inclusive, 96 calls)`:
-    /// the `top` functions of `phase` with the most self instructions, indented by `depth`.
-    public static func topLines(_ phase: PhaseFunctions, top: Int, depth: Int) -> [String] {
+    /// The `top` functions of `phase` with the most self cost (those with any), indented under a
+    /// phase line of `depth`: in instructions
+    /// `      1.2 M self  48.0%  Canvas.fillRoundedRect(_:radius:paint:)  (1.3 M inclusive, 96 calls)`,
+    /// in samples `      41 samples self  34.2%  Canvas.blit(_:at:x:y:)  (52 inclusive)`.
+    public static func topLines<Unit>(_ phase: PhaseFunctionCosts<Unit>?, top: Int, depth: Int) -> [String] {
+        guard let phase else { return [] }
         let indent = String(repeating: "  ", count: depth + 2)
-        return phase.functions.prefix(max(0, top)).map { cost in
-            "\(indent)\(InstructionFormat.count(Double(cost.selfInstructions))) self  \(share(cost.selfInstructions, of: phase.instructions))  "
-                + "\(name(cost, limit: nameLimit))  (\(InstructionFormat.count(Double(cost.inclusiveInstructions))) inclusive, \(calls(cost.calls)))"
+        return phase.functions.prefix(max(0, top)).filter { $0.selfCost > 0 }.map { cost in
+            "\(indent)\(amount(cost.selfCost, Unit.self)) self  \(share(cost.selfCost, of: phase.total))  \(name(cost, limit: nameLimit))  (\(inclusive(cost)))"
         }
+    }
+
+    /// A count in `unit`: `1.2 M` (instructions), `41 samples`.
+    static func amount<Unit: CostUnit>(_ count: Int, _ unit: Unit.Type) -> String {
+        unit == SampleUnit.self ? SampleReport.samples(count) : InstructionFormat.count(Double(count))
+    }
+
+    /// `1.3 M inclusive, 96 calls` (instructions), `52 inclusive` (samples).
+    static func inclusive<Unit>(_ cost: FunctionCost<Unit>) -> String {
+        Unit.self == SampleUnit.self
+            ? "\(TextReportExporter.grouped(cost.inclusiveCost)) inclusive"
+            : "\(InstructionFormat.count(Double(cost.inclusiveCost))) inclusive" + (cost.calls.map { ", \(calls($0))" } ?? "")
     }
 
     /// The most characters of a name in a one-line form (a C++ lambda's can run to a thousand);
@@ -24,7 +38,7 @@ public enum FunctionReport {
     public static let nameLimit = 120
 
     /// A function's name on one line (cut after `limit` characters with `…`), `[system]` after a system library's.
-    public static func name(_ cost: FunctionCost, limit: Int = .max) -> String {
+    public static func name<Unit>(_ cost: FunctionCost<Unit>, limit: Int = .max) -> String {
         PlainText.clipped(cost.name, limit: limit) + (cost.inProgram ? "" : " [system]")
     }
 
@@ -44,11 +58,11 @@ public enum FunctionReport {
         var rows = [["self", "%", "inclusive", "calls", "function"]]
         for cost in phase.functions {
             rows.append([
-                TextReportExporter.grouped(cost.selfInstructions), share(cost.selfInstructions, of: phase.instructions),
-                TextReportExporter.grouped(cost.inclusiveInstructions), TextReportExporter.grouped(cost.calls), name(cost)
+                TextReportExporter.grouped(cost.selfCost), share(cost.selfCost, of: phase.total),
+                TextReportExporter.grouped(cost.inclusiveCost), TextReportExporter.grouped(cost.calls ?? 0), name(cost)
             ])
         }
-        var text = "Functions of \(PlainText.oneLine(phase.phase)): \(TextReportExporter.grouped(phase.instructions)) instructions"
+        var text = "Functions of \(PlainText.oneLine(phase.phase)): \(TextReportExporter.grouped(phase.total)) instructions"
         text += phase.functionCount > phase.functions.count ? ", the \(phase.functions.count) of \(phase.functionCount) functions with the most\n" : "\n"
         return text + TextTable.render(rows)
     }

@@ -62,7 +62,7 @@ public struct TextReportExporter: ResultExporter {
         let folded = Folded(table, share: options.allPhases ? nil : options.foldedShare)
         for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread && !folded.paths.contains(row.path) {
             lines.append(phaseLine(row))
-            lines += SampleReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
+            lines += FunctionReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
         }
         for name in table.deferred {
             var line = "Time for \(PlainText.oneLine(name)): deferred"
@@ -96,7 +96,7 @@ public struct TextReportExporter: ResultExporter {
         if !workers.isEmpty {
             lines.append("On worker threads:")
             lines += workers.flatMap {
-                [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
+                [phaseLine($0, indent: 1)] + FunctionReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
             }
         }
         func under(_ top: String, _ row: PhaseTable.Row) -> Bool { row.path == top || row.path.hasPrefix(top + "/") }
@@ -107,7 +107,7 @@ public struct TextReportExporter: ResultExporter {
         if !afterInteractive.isEmpty {
             lines.append("After interactive:")
             lines += afterInteractive.flatMap {
-                [phaseLine($0, indent: 1)] + SampleReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
+                [phaseLine($0, indent: 1)] + FunctionReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
             }
         }
         if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
@@ -115,7 +115,7 @@ public struct TextReportExporter: ResultExporter {
         // The background step, after the launch and outside its total.
         for row in table.rows where row.inBackground {
             lines.append(phaseLine(row))
-            lines += SampleReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
+            lines += FunctionReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
         }
         if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
         if let reasons = result.slowReasons {

@@ -40,13 +40,13 @@ public enum FunctionDiff {
         var changes: [FunctionChange] = []
         for key in Set(old.keys).union(new.keys) {
             let a = old[key], b = new[key]
-            let was = a?.selfInstructions ?? unlisted.old, now = b?.selfInstructions ?? unlisted.new
+            let was = a?.selfCost ?? unlisted.old, now = b?.selfCost ?? unlisted.new
             // Not listed by a side that left functions out, and within what it could have had there: no direction to state.
             if a == nil && unlisted.old > 0 && now <= was { continue }
             if b == nil && unlisted.new > 0 && was <= now { continue }
             var change = FunctionChange(
                 name: key.name, inProgram: key.inProgram, baselineSelf: was, candidateSelf: now,
-                baselineInclusive: a?.inclusiveInstructions ?? 0, candidateInclusive: b?.inclusiveInstructions ?? 0)
+                baselineInclusive: a?.inclusiveCost ?? 0, candidateInclusive: b?.inclusiveCost ?? 0)
             change.baselineListed = a != nil || unlisted.old == 0
             if change.selfChange != 0 { changes.append(change) }
         }
@@ -59,7 +59,7 @@ public enum FunctionDiff {
     /// The most self instructions a function a phase did not list can have had there: 0 when it
     /// listed every function, else the least it listed.
     static func unlistedBound(_ phase: PhaseFunctions) -> Int {
-        phase.functions.count == phase.functionCount ? 0 : phase.functions.map(\.selfInstructions).min() ?? 0
+        phase.functions.count == phase.functionCount ? 0 : phase.functions.map(\.selfCost).min() ?? 0
     }
 
     private struct Key: Hashable {
@@ -67,13 +67,13 @@ public enum FunctionDiff {
         var inProgram: Bool
     }
 
-    private static func index(_ phase: PhaseFunctions) -> [Key: FunctionCost] {
-        var out: [Key: FunctionCost] = [:]
+    private static func index(_ phase: PhaseFunctions) -> [Key: FunctionCost<InstructionUnit>] {
+        var out: [Key: FunctionCost<InstructionUnit>] = [:]
         for cost in phase.functions {
             let key = Key(name: cost.name, inProgram: cost.inProgram)
             if var known = out[key] {
-                known.selfInstructions = CallgrindProfile.Costs.sum(known.selfInstructions, cost.selfInstructions)
-                known.inclusiveInstructions = max(known.inclusiveInstructions, cost.inclusiveInstructions)
+                known.selfCost = CallgrindProfile.Costs.sum(known.selfCost, cost.selfCost)
+                known.inclusiveCost = max(known.inclusiveCost, cost.inclusiveCost)
                 out[key] = known
             } else {
                 out[key] = cost

@@ -11,14 +11,14 @@ public enum FunctionSummary {
         let names = demangler.demangle(byPath.flatMap { $0.entries.map(\.name) })
         let phases = byPath.map { phase in
             let costs = phase.entries.map { entry in
-                FunctionCost(
+                FunctionCost<InstructionUnit>(
                     name: readableName(entry, names),
                     inProgram: FunctionOrigin.isProgram(name: entry.name, object: entry.object, programObject: profile.programObject),
-                    selfInstructions: entry.selfInstructions, inclusiveInstructions: entry.inclusiveInstructions, calls: entry.calls)
+                    selfCost: entry.selfInstructions, inclusiveCost: entry.inclusiveInstructions, calls: entry.calls)
             }
             return PhaseFunctions(
-                phase: phase.path, instructions: phase.instructions,
-                functions: FunctionProfiles.kept(ranked(costs), phaseInstructions: phase.instructions), functionCount: costs.count)
+                phase: phase.path, total: phase.instructions,
+                functions: FunctionProfiles.kept(FunctionCost.ranked(costs), phaseInstructions: phase.instructions), functionCount: costs.count)
         }
         return FunctionProfiles(run: run.index, phases: phases)
     }
@@ -47,14 +47,6 @@ public enum FunctionSummary {
     static func readableName(_ name: String, object: String, _ names: [String: String]) -> String {
         if name.hasPrefix("0x"), let file = object.split(separator: "/").last { return "\(file) \(name)" }
         return names[name] ?? name
-    }
-
-    /// Functions the most self instructions first, then the most inclusive, then by name.
-    public static func ranked(_ costs: [FunctionCost]) -> [FunctionCost] {
-        costs.sorted {
-            ($0.selfInstructions, $0.inclusiveInstructions) != ($1.selfInstructions, $1.inclusiveInstructions)
-                ? ($0.selfInstructions, $0.inclusiveInstructions) > ($1.selfInstructions, $1.inclusiveInstructions) : $0.name < $1.name
-        }
     }
 
     /// The run's profiled phases by path, in the order they first ran; phases sharing a path added up.

@@ -87,6 +87,8 @@ public struct ProcessLauncher: Sendable {
     /// status and CPU time are the user's, and whose launch may end when it is ready. `nil` for the
     /// built-in app.
     public var program: ProgramOptions?
+    /// `--sample`: the thread the program is spawned on (perf follows only what it spawns); `nil`: this one.
+    public var spawningThread: SpawningThread?
 
     /// Launches once; `index` numbers the run.
     public func launch(index: Int) throws(RunnerError) -> RunRecord {
@@ -116,7 +118,9 @@ public struct ProcessLauncher: Sendable {
         let containment = program == nil || runThrottle?.mechanism == .cgroupV2 ? nil : RunContainment.Pool.shared?.acquire()
         defer { if let containment { RunContainment.Pool.shared?.release(containment) } }
         let run: SpawnedRun
-        do { run = try spawnRun(command, &descriptors, throttle: runThrottle, containment: containment) } catch {
+        do {
+            run = try onSpawningThread { () throws(RunnerError) in try spawnRun(command, &descriptors, throttle: runThrottle, containment: containment) }
+        } catch {
             runThrottle?.finish()
             descriptors.closeAll()
             throw error

@@ -4,12 +4,13 @@ import Glibc
 import LaunchCore
 import LaunchFunctions
 
-/// One `perf record` for a whole session: started once before the first launch, attached to
-/// launchprof itself (`-p`) with its events inherited by every process launchprof then starts, so a
-/// run's process is sampled from its first instruction and perf's own start (about 2 s: it reads the
-/// kernel's symbols) is never part of a launch. Events start disabled and are enabled through perf's
-/// control FIFO, whose `ack` says sampling is live. `-k CLOCK_MONOTONIC` stamps samples on the
-/// phases' clock; `-g` follows frame pointers (Swift keeps them).
+/// One `perf record` for a whole session: started once before the first launch, attached to the
+/// one thread of launchprof that spawns the runs (`--tid T --inherit`: its
+/// events are inherited by the processes that thread starts, so a run's program is sampled from its
+/// first instruction, while launchprof's other threads (reading the protocol, waiting) carry none);
+/// perf's own start (about 2 s: it reads the kernel's symbols) is never part of a launch. Events
+/// start disabled and are enabled through perf's control FIFO, whose `ack` says sampling is live.
+/// `-k CLOCK_MONOTONIC` stamps samples on the phases' clock; `-g` follows frame pointers (Swift keeps them).
 public final class PerfRecording {
     public let setup: SamplingSetup
     /// The private directory of perf's files (`perf.data`, its control FIFOs, its messages).
@@ -26,8 +27,9 @@ public final class PerfRecording {
     /// The largest `perf script` output read.
     public static let scriptLimit = 1 << 30
 
-    /// Starts perf and waits until its events are enabled.
-    public init(_ setup: SamplingSetup) throws(SamplingError) {
+    /// Starts perf attached to the thread `tid` (what it spawns inherits the events) and waits until
+    /// its events are enabled.
+    public init(_ setup: SamplingSetup, thread tid: pid_t) throws(SamplingError) {
         self.setup = setup
         let directory: String
         do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-perf-") } catch {
@@ -45,7 +47,8 @@ public final class PerfRecording {
         let acknowledgement = open(ackPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         let arguments = [
             "record", "-q", "-e", setup.event, "-c", String(setup.periodNanoseconds), "-k", "CLOCK_MONOTONIC", "-g",
-            "-D", "-1", "--control", "fifo:\(controlPath),\(ackPath)", "-p", String(getpid()), "-o", "\(directory)/perf.data"
+            "-D", "-1", "--control", "fifo:\(controlPath),\(ackPath)", "-o", "\(directory)/perf.data",
+            "--tid", String(tid), "--inherit"
         ]
         var pid: pid_t = 0
         let started = control >= 0 && acknowledgement >= 0 ? Self.spawn(setup.perf, arguments, messages: "\(directory)/perf.messages", pid: &pid) : nil

@@ -85,7 +85,7 @@ public struct SampleSummary {
         let (order, samples) = phaseSamples()
         var counts: [String: Int] = [:]
         // By path, then by function name: (self samples, inclusive samples, the program's code).
-        var functions: [String: [String: SampledFunction]] = [:]
+        var functions: [String: [String: FunctionCost<SampleUnit>]] = [:]
         for (paths, sample) in samples {
             let stack = stack(sample).map { Int($0) }
             var inStack: [String: Bool] = [:]
@@ -94,32 +94,24 @@ public struct SampleSummary {
             for path in paths {
                 counts[path, default: 0] += 1
                 for (name, program) in inStack {
-                    var function = functions[path]?[name] ?? SampledFunction(name: name, inProgram: program, selfSamples: 0, inclusiveSamples: 0)
-                    function.inclusiveSamples += 1
-                    if name == leaf { function.selfSamples += 1 }
+                    var function = functions[path]?[name] ?? FunctionCost<SampleUnit>(name: name, inProgram: program, selfCost: 0, inclusiveCost: 0)
+                    function.inclusiveCost += 1
+                    if name == leaf { function.selfCost += 1 }
                     functions[path, default: [:]][name] = function
                 }
             }
         }
         let phases = order.compactMap { path -> PhaseSamples? in
             guard let total = counts[path] else { return nil }
-            let ranked = Self.ranked(Array((functions[path] ?? [:]).values))
+            let ranked = FunctionCost.ranked(Array((functions[path] ?? [:]).values))
             return PhaseSamples(
-                phase: path, samples: total, functions: Array(ranked.prefix(SampleProfiles.maximumFunctionsPerPhase)), functionCount: ranked.count)
+                phase: path, total: total, functions: Array(ranked.prefix(SampleProfiles.maximumFunctionsPerPhase)), functionCount: ranked.count)
         }
         let all = placed.reduce(0) { $0 + $1.count }
         let outside = placed.joined().filter { $0.inLaunchedProcess && $0.phase == nil }.count
         return SampleProfiles(
             rate: setup.rate, event: setup.event, runs: collection.records.count, samples: all, outsidePhases: outside, phases: phases,
             timeline: timeline())
-    }
-
-    /// The most self samples first, then the most inclusive, then by name.
-    static func ranked(_ functions: [SampledFunction]) -> [SampledFunction] {
-        functions.sorted {
-            ($0.selfSamples, $0.inclusiveSamples) != ($1.selfSamples, $1.inclusiveSamples)
-                ? ($0.selfSamples, $0.inclusiveSamples) > ($1.selfSamples, $1.inclusiveSamples) : $0.name < $1.name
-        }
     }
 
     /// Each phase path's stacks over all runs, root first, weighted in samples (a parent's stacks

@@ -7,8 +7,8 @@ import LaunchCore
 /// ``check(rate:)`` says, before any work, whether perf can record here and what to change if not.
 public struct SamplingSetup: Equatable, Sendable {
     /// The default of `--sample-rate`: samples per second of each thread's CPU time. Each sample
-    /// costs the sampled thread a timer interrupt (a VM exit on a virtual machine) and perf a copy:
-    /// at 1000 Hz the launch grew about 5% on a loaded 2-core VM, at 2000 Hz 15% (BENCHMARKS.md).
+    /// costs the sampled thread a timer interrupt (a VM exit on a virtual machine) and perf a copy;
+    /// up to 1000 Hz that is below the noise of the fixed cost of being sampled at all (BENCHMARKS.md (f)).
     public static let defaultRate = 1000
     /// The rates `--sample-rate` accepts.
     public static let rates: ClosedRange<Int> = 100...20_000

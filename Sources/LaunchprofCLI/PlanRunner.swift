@@ -33,13 +33,16 @@ struct PlanRunner {
         plan.result(try records(plan, runs: runs ?? plan.runs))
     }
 
-    /// The measured runs of `runs` launches of `plan` after its warm-ups (none for 0 runs).
-    func records(_ plan: some LaunchPlan, runs: Int) throws -> [RunRecord] {
+    /// The measured runs of `runs` launches of `plan` after its warm-ups (none for 0 runs), each
+    /// spawned on `spawningThread` when one is given (`--sample`).
+    func records(_ plan: some LaunchPlan, runs: Int, spawningThread: SpawningThread? = nil) throws -> [RunRecord] {
         guard runs > 0 else { return [] }
         let progress = ProgressBar(enabled: !quiet && StandardError.isTerminal)
         defer { progress.finish() }
+        var session = plan.session(runs: runs, warmup: plan.warmup, executor: executor)
+        session.launcher.spawningThread = spawningThread
         do {
-            return try plan.session(runs: runs, warmup: plan.warmup, executor: executor).run { progress.handle($0) }
+            return try session.run { progress.handle($0) }
         } catch {
             throw plan.failure(error, pair: false)
         }

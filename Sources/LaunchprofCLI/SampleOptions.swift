@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchFlameGraphs
+import LaunchRunner
 import LaunchSampling
 
 /// `--sample` and `--sample-rate HZ`: wall-clock samples of every run with perf, placed on the
@@ -37,10 +38,11 @@ struct SampleOptions: ParsableArguments {
         if sample && metric == .instructions { throw InputError(Self.notWithInstructions) }
     }
 
-    /// perf started for a session (sampling live when it returns); `nil` without `--sample`.
-    func start() throws -> PerfRecording? {
+    /// perf started for a session, following what `thread` spawns (sampling live when it returns);
+    /// `nil` without `--sample`.
+    func start(following thread: SpawningThread) throws -> PerfRecording? {
         guard sample else { return nil }
-        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get()) } catch { throw InputError(error) }
+        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get(), thread: thread.tid) } catch { throw InputError(error) }
     }
 }
 
@@ -51,12 +53,15 @@ extension OptionRanges {
 
 extension PlanRunner {
     /// Runs `plan` as ``run(_:runs:)`` does, sampled by perf with `--sample`: perf starts before the
-    /// first launch (warm-ups included) and its samples are placed on the measured runs' phases.
+    /// first launch (warm-ups included), attached to the thread every run is spawned on (and so to
+    /// the launched programs only), and its samples are placed on the measured runs' phases.
     /// `stacks` gets each phase's sampled stacks (unit `.samples`), for the flame-graph writers.
     func run(_ plan: some LaunchPlan, sampling: SampleOptions, stacks: ((StackProfile) throws -> Void)? = nil) throws -> LaunchResult {
-        guard let recording = try sampling.start() else { return try run(plan) }
+        guard sampling.sample else { return try run(plan) }
+        guard let thread = SpawningThread() else { throw InputError("--sample: cannot start the thread the runs are spawned on") }
+        guard let recording = try sampling.start(following: thread) else { return try run(plan) }
         defer { recording.cleanUp() }
-        let records = try self.records(plan, runs: plan.runs)
+        let records = try self.records(plan, runs: plan.runs, spawningThread: thread)
         let summary: SampleSummary
         do { summary = try recording.summary(of: records) } catch { throw InputError(error) }
         var result = plan.result(records)

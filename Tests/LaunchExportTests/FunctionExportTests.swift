@@ -11,8 +11,8 @@ import Testing
 /// Function profiles in the result file, the text report, `report --functions`, and the comparison
 /// formats (docs/functions.md).
 @Suite struct FunctionExportTests {
-    static func cost(_ name: String, _ count: Int, program: Bool = true) -> FunctionCost {
-        FunctionCost(name: name, inProgram: program, selfInstructions: count, inclusiveInstructions: count + 10, calls: 3)
+    static func cost(_ name: String, _ count: Int, program: Bool = true, calls: Int = 3, inclusive: Int? = nil) -> FunctionCost<InstructionUnit> {
+        FunctionCost(name: name, inProgram: program, selfCost: count, inclusiveCost: inclusive ?? count + 10, calls: calls)
     }
 
     /// The instruction sample with a profile of `drawing` (`fill` taking `fill` instructions) and of `Init`.
@@ -21,9 +21,9 @@ import Testing
         result.functions = FunctionProfiles(
             run: 1,
             phases: [
-                PhaseFunctions(phase: "Init", instructions: 890_000_000, functions: [cost("Init.run()", 890_000_000)], functionCount: 1),
+                PhaseFunctions(phase: "Init", total: 890_000_000, functions: [cost("Init.run()", 890_000_000)], functionCount: 1),
                 PhaseFunctions(
-                    phase: "drawing", instructions: 1_430_000_000,
+                    phase: "drawing", total: 1_430_000_000,
                     functions: [
                         cost("Canvas.fillRoundedRect(_:radius:paint:)", fill), cost("AlphaMask.blur(radius:)", 400_000_000),
                         cost("memcpy", 30_000_000, program: false)
@@ -39,9 +39,34 @@ import Testing
         #expect(text.contains("\"schemaVersion\" : \(LaunchResult.currentSchemaVersion)"))
         // One compact array per function.
         #expect(text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "").contains("[\"memcpy\",\"s\",30000000,30000010,3]"))
+        // A phase's total under the unit's name, as results before the one per-phase type had it.
+        #expect(text.contains("\"instructions\" : 1430000000") && !text.contains("\"total\" : 1430000000"))
         #expect(try ResultFile.decode(bytes, path: "r.json") == result)
         // The streaming reader keeps them in the header diff and check compare.
         #expect(try ResultTableReader.tabulate(bytes, path: "r.json").header.functions == result.functions)
+    }
+
+    /// Both units' per-phase entries as results written before they were one generic type have them.
+    @Test func bothUnitsReadTheirCompactForms() throws {
+        let instructions = #"{"run":1,"phases":[{"phase":"drawing","instructions":100,"functions":[["f","p",60,90,2]],"functionCount":4}]}"#
+        let functions = try JSONDecoder().decode(FunctionProfiles.self, from: Data(instructions.utf8))
+        #expect(
+            functions.phase("drawing")
+                == PhaseFunctions(phase: "drawing", total: 100, functions: [Self.cost("f", 60, calls: 2, inclusive: 90)], functionCount: 4))
+        let samples =
+            #"{"rate":1000,"event":"cpu-clock","runs":1,"samples":9,"outsidePhases":0,"phases":[{"phase":"drawing","samples":9,"functions":[["f","s",5,7]],"functionCount":1}]}"#
+        let sampled = try JSONDecoder().decode(SampleProfiles.self, from: Data(samples.utf8))
+        #expect(
+            sampled.phase("drawing")
+                == PhaseSamples(
+                    phase: "drawing", total: 9, functions: [FunctionCost(name: "f", inProgram: false, selfCost: 5, inclusiveCost: 7)], functionCount: 1))
+        #expect(sampled.phase("drawing")?.functions.first?.calls == nil, "samples count no calls")
+        // Each unit's array has its own length: an instruction entry without its calls is refused.
+        let short = instructions.replacingOccurrences(of: "[\"f\",\"p\",60,90,2]", with: "[\"f\",\"p\",60,90]")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(FunctionProfiles.self, from: Data(short.utf8)) }
+        // A phase total under the other unit's name is refused (its key names the unit).
+        let swapped = instructions.replacingOccurrences(of: "\"instructions\":100", with: "\"samples\":100")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(FunctionProfiles.self, from: Data(swapped.utf8)) }
     }
 
     @Test func olderResultsAndBadProfilesAreRead() throws {

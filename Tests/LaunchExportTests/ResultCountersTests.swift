@@ -82,4 +82,22 @@ import LaunchStats
         #expect(trace.contains(#""cpu_ms":1.000,"#), "the phase's CPU time in its args")
         #expect(trace.contains(#""minor_faults":10"#) && trace.contains(#""bytes_read":4096"#))
     }
+
+    @Test func theMarkdownSummaryCarriesTheCounters() throws {
+        let text = MarkdownSummaryExporter().render(Self.withCounters(runs: 3))
+        let lines = text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("| Phase |") })
+        #expect(header.hasSuffix("| CPU | Waiting | Blocked | Faults (minor / major) | Switches (vol. / invol.) | Read / written |"), "\(header)")
+        #expect(lines.contains { $0.hasPrefix("|---|") && $0.components(separatedBy: "|").count == header.components(separatedBy: "|").count })
+        // Init: its medians (majorFaults 0, 1, 2 in the three runs), no wait for a CPU read: `-`, not 0.
+        let initRow = try #require(lines.first { $0.hasPrefix("| Init |") })
+        #expect(initRow.hasSuffix("| 1.00 ms | - | 899 ms | 10 / 1 | 1 / 0 | 0 B / 0 B |"), "\(initRow)")
+        // building layouts: waiting 0.1 ms, blocked 910 − 2 − 0.1 ms; bytes written not read: the bytes cell is `-`.
+        let layouts = try #require(lines.first { $0.hasPrefix("| building layouts |") })
+        #expect(layouts.hasSuffix("| 2.00 ms | 100 µs | 908 ms | 11 / 1 | 1 / 0 | - |"), "\(layouts)")
+        // A deferred row keeps the column count.
+        let deferred = try #require(lines.first { $0.contains("| deferred |") })
+        #expect(deferred.components(separatedBy: "|").count == header.components(separatedBy: "|").count)
+        #expect(!MarkdownSummaryExporter().render(SampleResult.classic(runs: 3)).contains("CPU"), "no counters, no columns")
+    }
 }

@@ -59,13 +59,13 @@ struct FunctionSummaryTests {
         #expect(profiles.run == 2)
         #expect(profiles.phases.map(\.phase) == ["drawing", "drawing/keys"])
         let drawing = try #require(profiles.phase("drawing"))
-        #expect(drawing.instructions == 600)
-        #expect(drawing.functions.map(\.selfInstructions) == [500, 100])
+        #expect(drawing.total == 600)
+        #expect(drawing.functions.map(\.selfCost) == [500, 100])
         #expect(drawing.functions.map(\.inProgram) == [true, false])
         // Two phases with one path add up.
         let keys = try #require(profiles.phase("drawing/keys"))
-        #expect(keys.instructions == 100)
-        #expect(keys.functions == [FunctionCost(name: "$s3App6CanvasV4fillyyF", inProgram: true, selfInstructions: 100, inclusiveInstructions: 100, calls: 2)])
+        #expect(keys.total == 100)
+        #expect(keys.functions == [FunctionCost(name: "$s3App6CanvasV4fillyyF", inProgram: true, selfCost: 100, inclusiveCost: 100, calls: 2)])
         #expect(FunctionSummary.profiles([RunRecord(total: 1, phases: [])]) == nil)
     }
 
@@ -84,11 +84,11 @@ struct FunctionSummaryTests {
     }
 
     static func profiles(_ costs: [(String, Int)], count: Int? = nil) -> FunctionProfiles {
-        let functions = costs.map { FunctionCost(name: $0.0, inProgram: true, selfInstructions: $0.1, inclusiveInstructions: $0.1, calls: 1) }
+        let functions = costs.map { FunctionCost<InstructionUnit>(name: $0.0, inProgram: true, selfCost: $0.1, inclusiveCost: $0.1, calls: 1) }
         return FunctionProfiles(
             run: 1,
             phases: [
-                PhaseFunctions(phase: "drawing", instructions: costs.reduce(0) { $0 + $1.1 }, functions: functions, functionCount: count ?? functions.count)
+                PhaseFunctions(phase: "drawing", total: costs.reduce(0) { $0 + $1.1 }, functions: functions, functionCount: count ?? functions.count)
             ])
     }
 

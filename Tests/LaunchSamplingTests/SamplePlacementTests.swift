@@ -78,11 +78,11 @@ struct SamplePlacementTests {
         #expect(profiles.samples == 5 && profiles.outsidePhases == 1 && profiles.runs == 1 && profiles.rate == 1000)
         #expect(profiles.phases.map(\.phase) == ["loading", "loading/parsing"])
         let loading = try #require(profiles.phase("loading"))
-        #expect(loading.samples == 4)
+        #expect(loading.total == 4)
         #expect(loading.functions.map(\.name) == ["parse", "load", "main"])
-        #expect(loading.functions.map(\.selfSamples) == [3, 1, 0])
-        #expect(loading.functions.map(\.inclusiveSamples) == [3, 4, 4])
-        #expect(profiles.phase("loading/parsing")?.samples == 3)
+        #expect(loading.functions.map(\.selfCost) == [3, 1, 0])
+        #expect(loading.functions.map(\.inclusiveCost) == [3, 4, 4])
+        #expect(profiles.phase("loading/parsing")?.total == 3)
         // The stacks for flame graphs, root first, weighted by samples.
         let stacks = summary.stackProfile()
         #expect(stacks.unit == .samples)
@@ -90,7 +90,7 @@ struct SamplePlacementTests {
         #expect(
             stacks.phase("loading")?.stacks == [WeightedStack(frames: ["main", "load"], weight: 1), WeightedStack(frames: ["main", "load", "parse"], weight: 3)]
         )
-        #expect(stacks.phase("loading")?.totalWeight == UInt64(loading.samples))
+        #expect(stacks.phase("loading")?.totalWeight == UInt64(loading.total))
         // The timeline: the run's samples in time, their stacks as nodes.
         let timeline = try #require(profiles.timeline)
         #expect(timeline.samples.count == 5)
@@ -118,13 +118,14 @@ struct SamplePlacementTests {
             rate: 4000, event: "cpu-clock", runs: 2, samples: 10, outsidePhases: 1,
             phases: [
                 PhaseSamples(
-                    phase: "drawing", samples: 9, functions: [SampledFunction(name: "blit", inProgram: true, selfSamples: 5, inclusiveSamples: 7)],
+                    phase: "drawing", total: 9, functions: [FunctionCost(name: "blit", inProgram: true, selfCost: 5, inclusiveCost: 7)],
                     functionCount: 3)
             ],
             timeline: SampleTimeline(run: 1, names: ["main", "blit"], nodes: [[0, -1], [1, 0]], samples: [[0.0125, 0, 1]]))
         let data = try JSONEncoder().encode(profiles)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#"["blit","p",5,7]"#), "\(text)")
+        #expect(text.contains(#""samples":9"#) && !text.contains("total"), "a phase's samples under their unit's name: \(text)")
         #expect(try JSONDecoder().decode(SampleProfiles.self, from: data) == profiles)
         let bad = text.replacingOccurrences(of: #"["blit","p",5,7]"#, with: #"["blit","p",8,7]"#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SampleProfiles.self, from: Data(bad.utf8)) }

@@ -29,7 +29,7 @@ import Testing
         let child = try #require(profiles.phase("drawing/keys"))
         for cost in child.functions {
             if let inParent = phase.functions.first(where: { $0.name == cost.name && $0.inProgram == cost.inProgram }) {
-                #expect(inParent.selfInstructions >= cost.selfInstructions, "\(cost.name)")
+                #expect(inParent.selfCost >= cost.selfCost, "\(cost.name)")
             }
         }
 

@@ -17,7 +17,7 @@ import Testing
     static func selfSamples(of name: String, in samples: SampleProfiles) -> [String: Int] {
         var out: [String: Int] = [:]
         for phase in samples.phases where !phase.phase.contains("/") {
-            let count = phase.functions.filter { $0.name.hasPrefix(name) }.reduce(0) { $0 + $1.selfSamples }
+            let count = phase.functions.filter { $0.name.hasPrefix(name) }.reduce(0) { $0 + $1.selfCost }
             if count > 0 { out[phase.phase] = count }
         }
         return out
@@ -48,7 +48,7 @@ import Testing
         // A parent's samples hold its children's.
         for phase in samples.phases where phase.phase.contains("/") {
             let parent = String(phase.phase[..<phase.phase.lastIndex(of: "/")!])
-            #expect((samples.phase(parent)?.samples ?? 0) >= phase.samples, "\(phase.phase)")
+            #expect((samples.phase(parent)?.total ?? 0) >= phase.total, "\(phase.phase)")
         }
         // The report lists the top functions under drawing's line, demangled.
         let lines = outcome.stdout.split(separator: "\n").map(String.init)

@@ -167,10 +167,19 @@ import Testing
     @Test(.enabled(if: CClientTests.compiler != nil, "no C compiler: cc is not on PATH"))
     func eachPhaseCarriesItsThreadsCounters() throws {
         let program = try CClientTests.compile([ClientProcess.programs + "/c_client_counters.c"])
+        try CounterProgram.check { input in try ClientProcess.run(program, [input], launchprofFD: "3", descriptor: .pipe) }
+    }
+}
+
+/// What the clients' counters programs do (c_client_counters.c, python_client_check.py's `counters`):
+/// read a file of 200,000 bytes whole, touch 256 new pages, sleep 0.1 s; each phase's counters see it.
+enum CounterProgram {
+    /// Runs the program (`run` gets the input file's path) and checks its phases' counters.
+    static func check(_ run: (String) throws -> ClientProcess.Outcome) throws {
         let input = ClientProcess.temporaryPath("counters-input")
         try FileIO.writeAtomically([UInt8](repeating: 3, count: 200_000), to: input)
         defer { unlink(input) }
-        let outcome = try ClientProcess.run(program, [input], launchprofFD: "3", descriptor: .pipe)
+        let outcome = try run(input)
         #expect(outcome.status == 0 && outcome.stdout == "200000\n", "\(outcome.stderr)")
         let phases = try outcome.report().phases
         #expect(phases.map(\.name) == ["reading", "touching", "sleeping"])
@@ -178,6 +187,7 @@ import Testing
         #expect(try #require(reading.bytesRead) >= 200_000)
         #expect(touching.minorFaults >= 128 && touching.majorFaults == 0)
         #expect(sleeping.voluntarySwitches >= 1)
+        #expect(sleeping.bytesWritten == 0, "the client's own protocol lines are not the phase's writes")
         #expect(sleeping.blocked(duration: phases[2].duration) >= 0.099, "asleep is blocked, not running nor waiting for a CPU")
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import LaunchCore
 import Testing
 
@@ -115,5 +116,26 @@ import Testing
     func aDescriptorNotOpenForWritingIsANoOp(descriptor: ClientProcess.Descriptor) throws {
         let outcome = try Self.run("basic", descriptor: descriptor)
         #expect(outcome.status == 0 && outcome.stdout.hasPrefix("active 0 doubled 42"), "\(descriptor): \(outcome.stderr)")
+    }
+}
+
+/// The Python client's counters: each phase that does a known thing sees it (docs/counters.md), as
+/// the C client's do (``CClientCounterTests``).
+@Suite struct PythonClientCounterTests {
+    @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
+    func eachPhaseCarriesItsThreadsCounters() throws {
+        try CounterProgram.check { input in try PythonClientTests.run("counters", [input]) }
+    }
+
+    @Test(.enabled(if: PythonClientTests.python != nil, "python3 is not on PATH"))
+    func noCountersWhenTurnedOff() throws {
+        let input = ClientProcess.temporaryPath("python-counters-off")
+        try FileIO.writeAtomically([UInt8](repeating: 3, count: 10), to: input)
+        defer { unlink(input) }
+        let python = try #require(PythonClientTests.python)
+        // Through env(1): the test process's own environment is shared with tests running beside it.
+        let outcome = try ClientProcess.run("/usr/bin/env", ["LAUNCHPROF_COUNTERS=0", python, PythonClientTests.script, "counters", input])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try outcome.report().phases.allSatisfy { $0.counters == nil })
     }
 }

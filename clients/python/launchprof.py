@@ -28,6 +28,11 @@ writing (decimal digits only): `launchprof exec` opens a pipe there.
   launchprof compiles (a C compiler is needed) and names in LAUNCHPROF_CALLGRIND_HELPER, and dumps
   Callgrind's counts at the import (`main`) and at every phase boundary. Without the helper the
   program is counted as a whole, and launchprof warns that its phases have no counts.
+- System counters (docs/counters.md): each phase ended within 32 levels of nesting is followed by a
+  `stats` line with its thread's CPU time, wait for a CPU, page faults, context switches and bytes
+  read and written during it (CLOCK_THREAD_CPUTIME_ID, getrusage(RUSAGE_THREAD),
+  /proc/thread-self/schedstat and io, opened on the thread's first phase and closed when it ends), the
+  client's own reads and writes left out. Off when counting instructions, and with LAUNCHPROF_COUNTERS=0.
 - The program is never disturbed: if launchprof went away, the write that finds the pipe broken turns
   the client off instead of raising, and cannot kill the program with SIGPIPE even where the program
   restored SIGPIPE's default action. The client takes the descriptor: it is made non-inheritable and
@@ -111,6 +116,119 @@ _local = threading.local()
 _next_thread = itertools.count(1)
 
 
+_COUNTER_DEPTH = 32  # phases nested deeper than this get no counters (as the C and Swift clients)
+_UNREAD = None  # a counter that could not be read: left out of the line, never 0
+
+
+def _counters_wanted():
+    """Whether each phase's end is followed by its thread's counters: not when counting instructions
+    (the readings would be counted), nor with LAUNCHPROF_COUNTERS=0, nor without the thread clocks."""
+    if _fd is None or _dump is not None or os.environ.get("LAUNCHPROF_COUNTERS") == "0":
+        return None
+    try:
+        import resource
+        if not hasattr(resource, "RUSAGE_THREAD") or not hasattr(time, "CLOCK_THREAD_CPUTIME_ID"):
+            return None
+        return resource
+    except ImportError:
+        return None
+
+
+_resource = _counters_wanted()
+
+
+class _ThreadCounters:
+    """One thread's counters for its phases: the readings at the begin of its open phases and the
+    /proc files they are read from (closed when the thread's locals go, at its end)."""
+
+    __slots__ = ("schedstat", "io", "own_read", "own_written", "starts", "depth")
+
+    def __init__(self):
+        self.schedstat = self._open("/proc/thread-self/schedstat")
+        self.io = self._open("/proc/thread-self/io")
+        self.own_read = 0  # bytes the client's reads of /proc added to the thread's rchar
+        self.own_written = 0  # bytes of protocol lines this thread wrote (its wchar)
+        self.starts = []
+        self.depth = 0
+
+    @staticmethod
+    def _open(path):
+        try:
+            return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return -1
+
+    def __del__(self):
+        for fd in (self.schedstat, self.io):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def _numbers(self, fd):
+        """The first two decimal numbers of the file at fd, read at offset 0; None when unreadable."""
+        if fd < 0:
+            return None
+        try:
+            data = os.pread(fd, 256, 0)
+        except OSError:
+            return None
+        self.own_read += len(data)
+        numbers = [int(word) for word in data.replace(b":", b" ").split() if word.isdigit()][:2]
+        return numbers if len(numbers) == 2 else None
+
+    def read(self):
+        """This thread's counters now, the client's own bytes left out."""
+        own_read = self.own_read  # the io file's reading does not include its own read
+        io = self._numbers(self.io)
+        sched = self._numbers(self.schedstat)
+        usage = _resource.getrusage(_resource.RUSAGE_THREAD)
+        return (
+            time.clock_gettime_ns(time.CLOCK_THREAD_CPUTIME_ID),
+            sched[1] if sched else _UNREAD,
+            usage.ru_minflt, usage.ru_majflt, usage.ru_nvcsw, usage.ru_nivcsw,
+            max(io[0] - own_read, 0) if io else _UNREAD,
+            max(io[1] - self.own_written, 0) if io else _UNREAD,
+        )
+
+    def began(self):
+        """A phase began (after its line was written): its reading, within _COUNTER_DEPTH."""
+        self.depth += 1
+        if self.depth <= _COUNTER_DEPTH:
+            self.starts.append(self.read())
+
+    def ending(self):
+        """A phase is ending (before its line is written): its `stats` fields, or None past the depth."""
+        if self.depth == 0:
+            return None
+        self.depth -= 1
+        if self.depth >= _COUNTER_DEPTH or not self.starts:
+            return None
+        start, end = self.starts.pop(), self.read()
+
+        def delta(i):
+            return max(end[i] - start[i], 0)
+
+        fields = b"cpu=%d" % delta(0)
+        if start[1] is not _UNREAD and end[1] is not _UNREAD:
+            fields += b" runnable=%d" % delta(1)
+        fields += b" minflt=%d majflt=%d vcsw=%d ivcsw=%d" % (delta(2), delta(3), delta(4), delta(5))
+        if start[6] is not _UNREAD and end[6] is not _UNREAD:
+            fields += b" rchar=%d wchar=%d" % (delta(6), delta(7))
+        return fields
+
+
+def _thread_counters():
+    """This thread's _ThreadCounters when counters are recorded, made on its first phase; else None."""
+    if _resource is None:
+        return None
+    counters = getattr(_local, "counters", None)
+    if counters is None:
+        counters = _local.counters = _ThreadCounters()
+    return counters
+
+
 def _off_in_child():
     global _fd, _lock
     _fd = None
@@ -171,24 +289,34 @@ def _write(fd, data):
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _send(line, finish=False, boundary=0, thread=0):
+def _greeting():
+    return b"launchprof 1\nmain %d\n" % _main_reading
+
+
+def _send(line, finish=False, boundary=0, thread=0, after=b""):
     """Writes one line (after the greeting), unless the client is off or done; `boundary` is 1 for a
-    phase's begin and -1 for its end, whose Callgrind dumps are made when counting."""
+    phase's begin and -1 for its end, whose Callgrind dumps are made when counting. `after` (a phase's
+    `stats` line) is written with it."""
     global _fd, _greeted, _finished
     with _lock:
         if _fd is None or _finished:
             return
         _finished = finish
+        greeted_before = _greeted
         if not _greeted:
             _greeted = True
-            if not _write(_fd, b"launchprof 1\nmain %d\n" % _main_reading):
+            if not _write(_fd, _greeting()):
                 _fd = None
                 return
         # The phase's count starts after its begin line is written and ends before its end line is.
         if boundary < 0 and _dump is not None:
             _callgrind_boundary(boundary, thread)
-        if not _write(_fd, line):
+        if not _write(_fd, line + after):
             _fd = None
+            return
+        counters = getattr(_local, "counters", None)
+        if counters is not None:  # this thread's own writes are not its phases' bytes written
+            counters.own_written += len(line) + len(after) + (0 if greeted_before else len(_greeting()))
         if boundary > 0 and _dump is not None:
             _callgrind_boundary(boundary, thread)
 
@@ -212,6 +340,9 @@ def _callgrind_boundary(boundary, thread):
 def _timed(verb, encoded_name, kind=None, boundary=0):
     if _fd is None:
         return
+    # A phase's end reading first, so the client's own work is not in it.
+    counters = _thread_counters() if boundary else None
+    stats = counters.ending() if counters is not None and boundary < 0 else None
     now = _now()
     thread = _thread_number()
     if thread >= _THREAD_LIMIT:
@@ -219,7 +350,12 @@ def _timed(verb, encoded_name, kind=None, boundary=0):
     head = b"%s %d %d " % (verb, now, thread)
     if kind is not None:
         head += kind.encode() + b" "
-    _send(head + encoded_name + b"\n", boundary=boundary, thread=thread)
+    line = head + encoded_name + b"\n"
+    after = b"stats %d %s\n" % (thread, stats) if stats is not None else b""
+    _send(line, boundary=boundary, thread=thread, after=after)
+    # A phase's begin reading last, after its begin line is written.
+    if counters is not None and boundary > 0:
+        counters.began()
 
 
 def _checked_kind(kind):

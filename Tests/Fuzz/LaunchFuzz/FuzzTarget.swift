@@ -132,10 +132,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             .profiles(setup: SamplingSetup(perf: "perf", event: "cpu-clock", rate: 1000))
         precondition(profiles.samples == collection.count && profiles.outsidePhases <= profiles.samples, "samples lost or invented")
         for phase in profiles.phases {
-            precondition(phase.samples <= profiles.samples && phase.functionCount >= phase.functions.count, "phase \(phase.phase) over the total")
-            for function in phase.functions { precondition(function.selfSamples <= function.inclusiveSamples && function.inclusiveSamples <= phase.samples) }
+            precondition(phase.total <= profiles.samples && phase.functionCount >= phase.functions.count, "phase \(phase.phase) over the total")
+            for function in phase.functions { precondition(function.selfCost <= function.inclusiveCost && function.inclusiveCost <= phase.total) }
         }
-        if let inner = profiles.phase("work/inner") { precondition((profiles.phase("work")?.samples ?? 0) >= inner.samples, "a child over its parent") }
+        if let inner = profiles.phase("work/inner") { precondition((profiles.phase("work")?.total ?? 0) >= inner.total, "a child over its parent") }
     }
 
     /// Compiles the first line of `bytes` as a ready pattern and matches it against the other lines

@@ -1,5 +1,6 @@
 """The Python client's test program (PythonClientTests runs it): each mode reports through
 clients/python/launchprof.py and prints what the test checks beside the protocol on stdout."""
+import mmap
 import os
 import signal
 import subprocess
@@ -163,11 +164,28 @@ def errors():
     launchprof.done()
 
 
+def counters(path):
+    """Phases that do a known thing, for their counters: read a file whole, touch 256 new pages, sleep."""
+    with launchprof.phase("reading", kind="io"):
+        with open(path, "rb") as file:
+            total = len(file.read())
+    with launchprof.phase("touching"):
+        memory = mmap.mmap(-1, 256 * mmap.PAGESIZE)
+        for page in range(256):
+            memory[page * mmap.PAGESIZE] = 1
+        memory.close()
+    with launchprof.phase("sleeping"):
+        launchprof.mark("asleep")  # a line this thread writes is not the phase's bytes written
+        time.sleep(0.1)
+    launchprof.done()
+    print(total)
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "basic"
     modes = {"basic": basic, "threads": threads, "race-done": race_done, "children": children, "child": child,
              "errors": errors, "many": many, "broken": lambda: broken(False), "broken-default-sigpipe": lambda: broken(True),
-             "hostile": lambda: hostile(sys.argv[2:])}
+             "hostile": lambda: hostile(sys.argv[2:]), "counters": lambda: counters(sys.argv[2])}
     modes[mode]()
 
 
