@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #if defined(__has_feature)
@@ -41,7 +42,20 @@
 typedef struct scratch {
     uint8_t *base;
     size_t used;
+    /// Bytes malloc'ed for this decode and not yet freed (the scratch block not counted), and the most
+    /// there may be (lp_png_limits.max_chunk_bytes * LP_PNG_LIBPNG_BUDGET_CHUNKS): an allocation past it
+    /// fails, which libpng reports as out of memory.
+    size_t live;
+    size_t budget;
+    /// The most `live` reached.
+    size_t peak;
 } scratch;
+
+/// What the last decode on this thread left malloc'ed when it ended, and its peak (lp_png_last_decode_memory).
+static _Thread_local size_t last_decode_live, last_decode_peak;
+
+/// Each malloc'ed block starts with its size, so that freeing it gives its bytes back to the budget.
+#define BLOCK_HEADER ((size_t)16)
 
 static pthread_key_t scratch_key;
 static int scratch_key_ready;
@@ -55,8 +69,8 @@ static void scratch_release(void *block) {
 static void scratch_key_create(void) { scratch_key_ready = pthread_key_create(&scratch_key, scratch_release) == 0; }
 
 /// This thread's scratch block, empty; `base` is NULL when there is none (everything is then malloc'ed).
-static scratch thread_scratch(void) {
-    scratch result = { NULL, 0 };
+static scratch thread_scratch(size_t budget) {
+    scratch result = { NULL, 0, 0, budget, 0 };
     if (pthread_once(&scratch_once, scratch_key_create) != 0 || !scratch_key_ready) return result;
     uint8_t *block = (uint8_t *)pthread_getspecific(scratch_key);
     if (block == NULL) {
@@ -81,15 +95,35 @@ static png_voidp scratch_malloc(png_structp png, png_alloc_size_t size) {
         ASAN_UNPOISON_MEMORY_REGION(pointer, size);
         return pointer;
     }
-    return malloc(size);
+    if (size > memory->budget - memory->live || size > SIZE_MAX - BLOCK_HEADER) return NULL;
+    uint8_t *block = (uint8_t *)malloc(BLOCK_HEADER + size);
+    if (block == NULL) return NULL;
+    memcpy(block, &size, sizeof size);
+    memory->live += size;
+    if (memory->live > memory->peak) memory->peak = memory->live;
+    return block + BLOCK_HEADER;
 }
 
 /// Frees what came from malloc; what came from the scratch block is reused by the next decode.
 static void scratch_free(png_structp png, png_voidp pointer) {
     scratch *memory = (scratch *)png_get_mem_ptr(png);
     uint8_t *bytes = (uint8_t *)pointer;
-    if (memory->base != NULL && bytes >= memory->base && bytes < memory->base + SCRATCH_BYTES) return;
-    free(pointer);
+    if (bytes == NULL || (memory->base != NULL && bytes >= memory->base && bytes < memory->base + SCRATCH_BYTES)) return;
+    size_t size;
+    memcpy(&size, bytes - BLOCK_HEADER, sizeof size);
+    memory->live -= size;
+    free(bytes - BLOCK_HEADER);
+}
+
+/// The most libpng and zlib may hold allocated at once during one decode (the decoded pixels are not
+/// theirs): a few chunks of the largest size an ancillary chunk may have (iCCP, zTXt, iTXt are held
+/// whole, and inflated into a second buffer), plus room for the rows and zlib's state. Without it,
+/// the 1000 text chunks libpng keeps could each inflate to the chunk limit.
+static size_t libpng_budget(lp_png_limits limits) {
+    size_t chunk = limits.max_chunk_bytes;
+    size_t chunks = chunk > (SIZE_MAX - LP_PNG_LIBPNG_BUDGET_SLACK) / LP_PNG_LIBPNG_BUDGET_CHUNKS
+        ? SIZE_MAX - LP_PNG_LIBPNG_BUDGET_SLACK : chunk * LP_PNG_LIBPNG_BUDGET_CHUNKS;
+    return chunks + LP_PNG_LIBPNG_BUDGET_SLACK;
 }
 
 typedef struct shim_state {
@@ -129,6 +163,51 @@ static void shim_read(png_structp png, png_bytep buffer, size_t count) {
     state->offset += count;
 }
 
+static void record_memory(const scratch *memory) {
+    last_decode_live = memory->live;
+    last_decode_peak = memory->peak;
+}
+
+void lp_png_last_decode_memory(size_t *live, size_t *peak) {
+    *live = last_decode_live;
+    *peak = last_decode_peak;
+}
+
+static uint32_t big_endian_word(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | (uint32_t)bytes[3];
+}
+
+/// Checks that every chunk up to IEND fits in the file: libpng allocates a chunk's buffer from its
+/// declared length before reading its data, so a length of 1.9 GB in a 65-byte file was a 1.9 GB
+/// allocation. A PNG held in memory cannot have more data than the bytes left, so a longer declared
+/// length is an error here, before libpng runs. A file that ends between chunks is left to libpng
+/// (which reports the truncation). Returns 0 when every chunk fits.
+static int check_chunk_lengths(const uint8_t *data, size_t length, char *error, size_t error_capacity) {
+    size_t offset = 8;
+    while (length - offset >= 8) {
+        uint32_t declared = big_endian_word(data + offset);
+        char name[5];
+        for (int i = 0; i < 4; i++) {
+            uint8_t c = data[offset + 4 + i];
+            name[i] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? (char)c : '?';
+        }
+        name[4] = '\0';
+        size_t left = length - offset - 8;
+        if (declared > 0x7fffffffu || (size_t)declared + 4 > left) {
+            if (error != NULL && error_capacity > 0) {
+                snprintf(error, error_capacity,
+                         "chunk '%s' at byte %zu declares %u bytes of data, more than the %zu bytes left in the file "
+                         "with its CRC (a truncated or corrupt PNG)",
+                         name, offset, declared, left);
+            }
+            return 1;
+        }
+        if (memcmp(name, "IEND", 4) == 0) return 0;
+        offset += 12 + (size_t)declared;
+    }
+    return 0;
+}
+
 /// Both decoders: into `destination` (exactly `capacity` bytes, the caller's) when it is not NULL,
 /// else into memory malloc'ed here.
 static int decode(const uint8_t *data, size_t length, lp_png_limits limits, uint8_t *destination, size_t capacity,
@@ -139,7 +218,8 @@ static int decode(const uint8_t *data, size_t length, lp_png_limits limits, uint
         set_error(error, error_capacity, "not a PNG file (bad signature)");
         return 1;
     }
-    scratch memory = thread_scratch();
+    if (check_chunk_lengths(data, length, error, error_capacity) != 0) return 1;
+    scratch memory = thread_scratch(libpng_budget(limits));
     png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &state, shim_error, shim_warning, &memory,
                                                scratch_malloc, scratch_free);
     if (png == NULL) {
@@ -158,11 +238,16 @@ static int decode(const uint8_t *data, size_t length, lp_png_limits limits, uint
         if (destination == NULL) free(pixels);
         free(rows);
         png_destroy_read_struct(&png, &info, NULL);
+        record_memory(&memory);
         return 1;
     }
     png_set_read_fn(png, &state, shim_read);
     png_set_user_limits(png, limits.max_width, limits.max_height);
     png_set_chunk_malloc_max(png, limits.max_chunk_bytes);
+    // Every ancillary chunk but tRNS is skipped unread: the decode needs none of them (no gamma or
+    // background is applied), and libpng would otherwise keep each text, profile or palette
+    // suggestion (up to 1000 of them, each up to the chunk limit once inflated) until the decode ends.
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
     png_read_info(png, info);
 
     png_uint_32 width = 0, height = 0;
@@ -197,6 +282,7 @@ static int decode(const uint8_t *data, size_t length, lp_png_limits limits, uint
 
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
+    record_memory(&memory);
     out->pixels = pixels;
     out->width = width;
     out->height = height;
