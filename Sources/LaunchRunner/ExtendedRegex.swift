@@ -15,21 +15,15 @@ public final class ExtendedRegex: @unchecked Sendable {
     /// Compiles `pattern`.
     ///
     /// - Throws: ``RunnerError/invalidPattern(pattern:reason:)`` for a pattern `regcomp` refuses,
-    ///   one over ``maximumPatternLength``, one with a NUL character, or one whose repetitions
-    ///   written out would be more than ``PatternSize/maximumAtoms`` (checked before `regcomp`, whose
-    ///   time and memory grow with that size).
+    ///   one over ``maximumPatternLength``, one with a NUL character, or one over a limit of
+    ///   ``PatternSize`` (atoms and parts that can match nothing with its repetitions written out,
+    ///   anchors, a repeated anchor: checked before `regcomp`, whose time and memory grow with them).
     public init(_ pattern: String) throws(RunnerError) {
         guard pattern.utf8.count <= Self.maximumPatternLength else {
             throw .invalidPattern(pattern: pattern, reason: "longer than \(Self.maximumPatternLength) bytes")
         }
         guard !pattern.utf8.contains(0) else { throw .invalidPattern(pattern: pattern, reason: "it contains a NUL character") }
-        let atoms = PatternSize.writtenOut(pattern.utf8)
-        guard atoms <= PatternSize.maximumAtoms else {
-            let size = atoms == .max ? "more than \(Int.max)" : "\(atoms)"
-            throw .invalidPattern(
-                pattern: pattern,
-                reason: "its repetitions written out make \(size) atoms, more than the limit of \(PatternSize.maximumAtoms) (docs/limits.md)")
-        }
+        if let refusal = PatternSize.of(pattern.utf8).refusal { throw .invalidPattern(pattern: pattern, reason: refusal) }
         // Compiled before any stored property is set: a throwing initializer then runs no deinit.
         let compiled = UnsafeMutablePointer<regex_t>.allocate(capacity: 1)
         let status = regcomp(compiled, pattern, REG_EXTENDED | REG_NOSUB)

@@ -14,7 +14,55 @@ import Glibc
         ("{", 1), ("((a)", 1)
     ])
     func sizesWithRepetitionsWrittenOut(_ pattern: String, _ atoms: Int) {
-        #expect(PatternSize.writtenOut(pattern.utf8) == atoms, "\(pattern)")
+        #expect(PatternSize.of(pattern.utf8).atoms == atoms, "\(pattern)")
+    }
+
+    @Test(arguments: [
+        ("abc", 0), ("a?", 1), ("a*b?", 2), ("a{2,5}", 3), ("a{3}", 0), ("a{2,}", 1), ("a+", 1), ("()", 1), ("(a|)", 1),
+        ("(|a)", 1), ("(a?){10}", 10), ("a{0,3}", 3), ("(()){4}", 4), ("((a|)*){3}", 6), ("[?*]", 0), ("\\?", 0), ("\\??", 1)
+    ])
+    func partsThatCanMatchNothingWithRepetitionsWrittenOut(_ pattern: String, _ count: Int) {
+        #expect(PatternSize.of(pattern.utf8).emptyMatches == count, "\(pattern)")
+    }
+
+    @Test(arguments: [("^ready$", 2), ("\\bx\\b", 2), ("\\<a\\>|\\`b\\'", 4), ("[$^]", 0), ("\\\\b", 0), ("a\\Bb", 1)])
+    func anchorsAreCounted(_ pattern: String, _ count: Int) {
+        #expect(PatternSize.of(pattern.utf8).anchors == count, "\(pattern)")
+    }
+
+    /// Refused with `reason` before regcomp, at once (each of these ran for more than 10 s in regcomp).
+    static func expectRefused(_ pattern: String, because reason: String) {
+        let start = MonotonicClock.nanoseconds()
+        #expect {
+            _ = try ExtendedRegex(pattern)
+        } throws: { error in
+            guard case RunnerError.invalidPattern(_, let refusal) = error else { return false }
+            return refusal.contains(reason) && refusal.contains("docs/limits.md")
+        }
+        #expect(MonotonicClock.nanoseconds() - start < 1_000_000_000)
+    }
+
+    @Test(arguments: ["(\\b|\\B|^|$)*", "((\\b)*){16}", "(^a)+", "(x\\b){2}", "(\\b(a?){8}){64}", "((\\b|a|)*){12}", "(\\<)?"])
+    func aRepeatedAnchorIsRefused(_ pattern: String) {
+        Self.expectRefused(pattern, because: "it repeats an anchor")
+    }
+
+    @Test(arguments: ["(a?){10000}", "((a|)*){512}", "a{0,3000}", "(()){1000}", "(a?b?c?d?e?f?g?h?i?j?){51}"])
+    func tooManyPartsThatCanMatchNothingAreRefused(_ pattern: String) {
+        Self.expectRefused(pattern, because: "parts that can match nothing (x?, x*, x{0,n}, (x|), ()), more than the limit of 500")
+    }
+
+    @Test func tooManyAnchorsAreRefused() {
+        Self.expectRefused(String(repeating: "\\b(a?){30}\\B(a?){30}", count: 8), because: "it has 16 anchors")
+        Self.expectRefused(String(repeating: "(\\b|\\B|^|$)", count: 3), because: "it has 12 anchors")
+    }
+
+    @Test(arguments: [
+        "^ready$", "^(foo|bar)$|\\bbaz\\b", "(a?){500}", "\\b(a?){120}\\B(a?){120}^(a?){120}$(a?){120}",
+        "^[[:space:]]*([a-z]+:)? *listening( on)? [0-9.]+:[0-9]+$"
+    ])
+    func patternsWithinTheEmptyMatchAndAnchorLimitsCompile(_ pattern: String) throws {
+        _ = try ExtendedRegex(pattern)
     }
 
     @Test(arguments: ["x{32767}{32767}", "(x{1000}){101}", "((((a{10}){10}){10}){10}){11}", "(a|b+){60000}", "x{99999999999999999999}"])
