@@ -20,25 +20,10 @@ enum LaunchprofProcess {
         environment["NO_COLOR"] = "1"
         environment["LAUNCHPROF_STORE"] = nil
         process.environment = environment
-        // Files, not pipes: a pipe's end of file never comes while another process holds its write end,
-        // and a process this test binary starts at the same moment on another thread (the throwaway
-        // PostgreSQL server, a session spawner) can inherit it and live on (seen: a hang in CI).
-        let scratch = try TemporaryDirectory.make(prefix: "launchprof-process")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let outPath = scratch + "/stdout", errPath = scratch + "/stderr"
-        guard FileManager.default.createFile(atPath: outPath, contents: nil), FileManager.default.createFile(atPath: errPath, contents: nil),
-            let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath)
-        else { throw TestFailure("cannot create the output files in \(scratch)") }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        let outData = FileManager.default.contents(atPath: outPath) ?? Data()
-        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
+        // Files, not pipes (OutputFiles): a server started at the same moment could inherit a pipe's write end.
+        let output = try OutputFiles.run(process)
         return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: output.stdout, as: UTF8.self), stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
     /// A new git repository of one empty commit; returns its path.

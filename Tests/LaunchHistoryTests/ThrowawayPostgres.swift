@@ -66,8 +66,8 @@ final class ThrowawayPostgres: Sendable {
         }
     }
 
-    /// Runs `arguments` (as `postgres` when root) with its output discarded and returns its exit
-    /// status; posix_spawn and waitpid (Foundation's Process can miss the child's exit here).
+    /// Runs `arguments` (as `postgres` when root) with its output discarded and descriptors 3 and up
+    /// closed, and returns its exit status; posix_spawn and waitpid (Foundation's Process can miss the child's exit here).
     @discardableResult
     static func runQuietly(_ arguments: [String]) -> Int32 {
         let argv = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
@@ -77,6 +77,12 @@ final class ThrowawayPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Every other descriptor closed in the child: pg_ctl leaves the server running in the
+        // background, and a pipe's write end it inherited from this test process (another test's
+        // child output, opened at the same moment without close-on-exec) would keep that pipe open
+        // until the process exits, so its reader never saw its end.
+        // (glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not declare.)
+        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, 3) }
         var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         var pid: pid_t = 0
@@ -88,6 +94,12 @@ final class ThrowawayPostgres: Sendable {
 }
 
 private let stopAtExit = Mutex<[String]>([])
+
+/// `posix_spawn_file_actions_addclosefrom_np`, looked up in the C library.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
 
 /// A minimal lock around a value (the test target links no Synchronization).
 final class Mutex<Value>: @unchecked Sendable {

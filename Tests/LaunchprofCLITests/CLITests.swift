@@ -19,7 +19,7 @@ enum CLI {
 
     static func run(
         _ arguments: [String], in directory: String = packageRoot, environment extra: [String: String] = [:], program: String = executable,
-        prefix: [String] = []
+        prefix: [String] = [], deadline: Double? = nil
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -35,17 +35,12 @@ enum CLI {
         environment[AppInterface.countersVariable] = "0"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a large output cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Files, not pipes (OutputFiles): a process another test starts at the same moment (a server,
+        // a session spawner) could inherit a pipe's write end, and its end of file would never come.
+        let output = try OutputFiles.run(process, deadline: deadline)
         return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: output.stdout, as: UTF8.self),
+            stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
     /// The tests' own `$XDG_CACHE_HOME`, with this host's calibration made once for the whole run

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchprofTestSupport
 import LaunchCore
 import LaunchExport
 import LaunchResults
@@ -151,11 +152,7 @@ extension CommandLine {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let data = try? OutputFiles.run(process).stdout else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

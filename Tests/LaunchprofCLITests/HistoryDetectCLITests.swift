@@ -1,4 +1,5 @@
 import Foundation
+import LaunchprofTestSupport
 import LaunchCore
 import LaunchExport
 import LaunchResults
@@ -17,12 +18,7 @@ struct HistoryDetectCLITests {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + arguments
             process.currentDirectoryURL = URL(fileURLWithPath: repository)
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let data = try OutputFiles.run(process).stdout
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         _ = try git(["init", "-q"])

@@ -31,12 +31,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Files, not pipes (OutputFiles): another test's child could inherit a pipe's write end.
+        let data = try OutputFiles.run(process).stdout
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         if process.terminationReason == .uncaughtSignal { return (true, "killed by signal \(process.terminationStatus)") }
         if process.terminationStatus != 0 { return (true, "exit status \(process.terminationStatus)") }
