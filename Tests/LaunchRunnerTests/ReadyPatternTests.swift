@@ -30,16 +30,15 @@ import Glibc
         #expect(PatternSize.of(pattern.utf8).anchors == count, "\(pattern)")
     }
 
-    /// Refused with `reason` before regcomp, at once (each of these ran for more than 10 s in regcomp).
+    /// Refused with `reason` before regcomp (each of these ran for more than 10 s in regcomp): the refusal
+    /// names the limit, which only the size check before compiling writes, so no clock is needed.
     static func expectRefused(_ pattern: String, because reason: String) {
-        let start = MonotonicClock.nanoseconds()
         #expect {
             _ = try ExtendedRegex(pattern)
         } throws: { error in
             guard case RunnerError.invalidPattern(_, let refusal) = error else { return false }
             return refusal.contains(reason) && refusal.contains("docs/limits.md")
         }
-        #expect(MonotonicClock.nanoseconds() - start < 1_000_000_000)
     }
 
     @Test(arguments: ["(\\b|\\B|^|$)*", "((\\b)*){16}", "(^a)+", "(x\\b){2}", "(\\b(a?){8}){64}", "((\\b|a|)*){12}", "(\\<)?"])
@@ -67,15 +66,13 @@ import Glibc
 
     @Test(arguments: ["x{32767}{32767}", "(x{1000}){101}", "((((a{10}){10}){10}){10}){11}", "(a|b+){60000}", "x{99999999999999999999}"])
     func patternsPastTheLimitAreRefusedBeforeRegcomp(_ pattern: String) {
-        let start = MonotonicClock.nanoseconds()
         #expect {
             _ = try ExtendedRegex(pattern)
         } throws: { error in
             guard case RunnerError.invalidPattern(_, let reason) = error else { return false }
             return reason.hasPrefix("its repetitions written out make ") && reason.contains("more than the limit of 100000")
         }
-        // Refused at once: regcomp of the first took 9 s and 4 GiB.
-        #expect(MonotonicClock.nanoseconds() - start < 1_000_000_000)
+        // The size check's own reason: refused before regcomp (which took 9 s and 4 GiB for the first).
     }
 
     @Test(arguments: ["Listening on port [0-9]{1,5}", "x{30000}y{30000}", "(ab|cd){25000}", "^ready$"])
