@@ -54,12 +54,8 @@ extension ProcessLauncher {
         _ session: SessionSpawner, _ command: RunCommand, _ d: RunDescriptors, containment: RunContainment?
     ) -> SpawnedRun? {
         ExitCleanup.guarded { register in
-            let request = SessionSpawner.DirectRequest(
-                input: d.control[0] >= 0 ? d.control[0] : nil, output: d.outputPipe[1] >= 0 ? d.outputPipe[1] : nil,
-                error: d.errorPipe[1], protocolDescriptor: d.protocolPipe[1],
-                options: (containment.map { ["--join", $0.directory] } ?? []) + ["--", executable] + command.command,
-                environment: command.environment)
-            switch session.startDirect(request) {
+            let options = (containment.map { ["--join", $0.directory] } ?? []) + ["--", executable] + command.command
+            switch session.startDirect(Self.sessionRequest(d, options, command)) {
             case .program(let pid, let clock)?:
                 var run = SpawnedRun(pid: pid, clock: clock, direct: true)
                 run.registration = register(ChildProcessGuard.ending(group: pid, token: command.runToken, containment: containment))
@@ -79,11 +75,7 @@ extension ProcessLauncher {
     ) -> SpawnedRun? {
         ExitCleanup.guarded { register in
             var run = SpawnedRun(clock: .now(), throughSpawner: true)
-            let request = SessionSpawner.Request(
-                input: d.control[0] >= 0 ? d.control[0] : nil, output: d.outputPipe[1] >= 0 ? d.outputPipe[1] : nil,
-                error: d.errorPipe[1], protocolDescriptor: d.protocolPipe[1], report: d.reportPipe[1],
-                options: options, environment: command.environment)
-            switch session.start(request) {
+            switch session.start(Self.sessionRequest(d, options, command), report: d.reportPipe[1]) {
             case .spawner(let pid)?:
                 run.pid = pid
                 run.registration = register(ChildProcessGuard.ending(group: pid, token: command.runToken, containment: containment))
@@ -95,6 +87,13 @@ extension ProcessLauncher {
                 return nil
             }
         }
+    }
+
+    /// What the session's spawner is given for a run: its descriptors, `options` and environment.
+    private static func sessionRequest(_ d: RunDescriptors, _ options: [String], _ command: RunCommand) -> SessionSpawner.Request {
+        SessionSpawner.Request(
+            input: d.control[0] >= 0 ? d.control[0] : nil, output: d.outputPipe[1] >= 0 ? d.outputPipe[1] : nil,
+            error: d.errorPipe[1], protocolDescriptor: d.protocolPipe[1], options: options, environment: command.environment)
     }
 
     /// `posix_spawn` of `path` with the run's descriptors, in a process group of its own, registered

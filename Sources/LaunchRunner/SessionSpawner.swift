@@ -30,14 +30,14 @@ import Synchronization
 final class SessionSpawner: @unchecked Sendable {
     /// What one run's spawner is given.
     struct Request {
-        /// Standard input, output, error, the protocol descriptor and the report descriptor (`nil`
-        /// for input or output: `/dev/null`).
+        /// Standard input, output, error and the protocol descriptor (`nil` for input or output:
+        /// `/dev/null`).
         var input: Int32?
         var output: Int32?
         var error: Int32
         var protocolDescriptor: Int32
-        var report: Int32
-        /// `[--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...`
+        /// `[--join DIRECTORY] [--enter FILE]... [--leave FILE]... -- EXECUTABLE ARGV0 ARGS...` for a
+        /// forked spawner; `[--join DIRECTORY] -- EXECUTABLE ARGV0 ARGS...` for a direct start.
         var options: [String]
         /// `NAME=value` entries: the program's environment.
         var environment: [String]
@@ -47,16 +47,6 @@ final class SessionSpawner: @unchecked Sendable {
     enum Started: Equatable {
         case spawner(pid_t)
         case failed(Int32)
-    }
-
-    /// What a direct start is given: the run's descriptors and `[--join DIRECTORY] -- EXECUTABLE ARGV0 ARGS...`.
-    struct DirectRequest {
-        var input: Int32?
-        var output: Int32?
-        var error: Int32
-        var protocolDescriptor: Int32
-        var options: [String]
-        var environment: [String]
     }
 
     /// The outcome of a direct start.
@@ -132,11 +122,9 @@ final class SessionSpawner: @unchecked Sendable {
 
     /// Starts one run's spawner; `nil` when the server has gone (or never answered): spawn it the
     /// old way. The caller closes its copies of the descriptors as after a `posix_spawn`.
-    func start(_ request: Request) -> Started? {
-        let descriptors = [
-            request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor, request.report
-        ]
-        let answer = exchange(Self.magic, options: request.options, environment: request.environment, descriptors: descriptors, as: Int32.self)
+    func start(_ request: Request, report: Int32) -> Started? {
+        let answer = exchange(
+            Self.magic, options: request.options, environment: request.environment, descriptors: descriptors(of: request) + [report], as: Int32.self)
         guard let answer else { return nil }
         guard answer > 0 else { return .failed(-answer) }
         // Its own group, from this side too (the server answers before the child has run): the
@@ -147,15 +135,19 @@ final class SessionSpawner: @unchecked Sendable {
 
     /// Starts one run's program (launchprof's child); `nil` when the server has gone. The caller
     /// closes its copies of the descriptors as after a `posix_spawn`.
-    func startDirect(_ request: DirectRequest) -> DirectStart? {
-        let descriptors = [request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor]
+    func startDirect(_ request: Request) -> DirectStart? {
         let answer = exchange(
-            Self.directMagic, options: request.options, environment: request.environment, descriptors: descriptors, as: DirectAnswer.self)
+            Self.directMagic, options: request.options, environment: request.environment, descriptors: descriptors(of: request), as: DirectAnswer.self)
         guard let answer else { return nil }
         if answer.error == -1 { return .unsupported }
         guard answer.pid > 0, answer.error == 0 else { return .failed(pid: answer.pid > 0 ? answer.pid : nil, error: answer.error != 0 ? answer.error : EIO) }
         let clock = SpawnClock(monotonicNanoseconds: answer.spawn, realtimeSeconds: Double(answer.wall) / 1e9, endMonotonicNanoseconds: answer.spawn)
         return .program(pid: answer.pid, clock: clock)
+    }
+
+    /// The run's standard descriptors and its protocol descriptor, as the server receives them.
+    private func descriptors(of request: Request) -> [Int32] {
+        [request.input ?? nullInput, request.output ?? nullOutput, request.error, request.protocolDescriptor]
     }
 
     /// `struct direct_answer` of spawn.c.

@@ -185,7 +185,7 @@ import Glibc
         var pipe: [Int32] = [-1, -1]
         #expect(Glibc.pipe(&pipe) == 0)
         defer { for fd in pipe where fd >= 0 { close(fd) } }
-        let request = SessionSpawner.DirectRequest(
+        let request = SessionSpawner.Request(
             input: nil, output: pipe[1], error: pipe[1], protocolDescriptor: pipe[1],
             options: [
                 "--join", containment.directory, "--", "/bin/sh", "sh", "-c", "echo $PPID $(cut -d' ' -f5 /proc/$$/stat) $$; grep '^0::' /proc/$$/cgroup"
@@ -242,11 +242,10 @@ import Glibc
         #expect(Glibc.pipe(&pipe) == 0)
         defer { for fd in pipe { close(fd) } }
         let request = SessionSpawner.Request(
-            input: nil, output: nil, error: pipe[1], protocolDescriptor: pipe[1], report: pipe[1], options: ["--", "/bin/true", "true"],
-            environment: [])
-        #expect(server.start(request) == nil, "the launcher then spawns the spawner itself")
-        #expect(server.start(request) == nil)
-        let direct = SessionSpawner.DirectRequest(
+            input: nil, output: nil, error: pipe[1], protocolDescriptor: pipe[1], options: ["--", "/bin/true", "true"], environment: [])
+        #expect(server.start(request, report: pipe[1]) == nil, "the launcher then spawns the spawner itself")
+        #expect(server.start(request, report: pipe[1]) == nil)
+        let direct = SessionSpawner.Request(
             input: nil, output: nil, error: pipe[1], protocolDescriptor: pipe[1], options: ["--", "/bin/true", "true"], environment: [])
         #expect(server.startDirect(direct) == nil)
     }
