@@ -7,7 +7,7 @@ extension LaunchWarning {
         switch self {
         case .firstRunOutlier(let total, let median):
             return
-                "run 1 is an outlier (total \(DurationFormat.format(total)) against a median of \(DurationFormat.format(median))): first launches after a build are often slower; try --warmup 2"
+                "run 1 is an outlier (total \(DurationFormat.format(total)) against a median of \(DurationFormat.format(median))): first launches are often slower (files not yet in the page cache, code not yet paged in); try --warmup 2"
         case .overMemoryBudget(let peak, let budget, let tier):
             return
                 "peak resident memory \(MemoryFormat.mebibytes(peak)) is over the \(tier) memory budget of \(MemoryFormat.mebibytes(budget)): an app this large would be killed there"
