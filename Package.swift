@@ -13,9 +13,11 @@ import PackageDescription
 //   LaunchFlameGraphs  stacks per phase (StackProfile) and their flame graphs: folded stacks, speedscope, SVG, differential
 //   LaunchSampling  wall-clock samples (--sample): perf record on CLOCK_MONOTONIC, perf script's reader, samples per phase
 //   LaunchTraces    startup-trace readers (--trace): Chrome trace, git's trace2, Python's -X importtime, on the launcher's clock
-//   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache
 //   LaunchTiers     device tiers: the tier table, host calibration on CTierReference's fixed C workloads
-//                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it)
+//                   (never the app's own code: LaunchImage and LaunchPipeline stay out of it); the throttle
+//                   that applies a tier to a program from outside (Throttle/: a cgroup v1/v2, or a SIGSTOP/SIGCONT duty cycle)
+//   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache; calls a
+//                   tier's throttle (LaunchTiers' RunThrottle) around its spawn
 //   LaunchStats     statistics and comparison of results
 //   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O)
 //   LaunchResults   the result schema's files: reading (a strict streaming reader and the Codable model, kept
@@ -78,10 +80,10 @@ let package = Package(
         .target(name: "LaunchFlameGraphs", dependencies: ["LaunchCore", "LaunchFunctions"]),
         .target(name: "LaunchSampling", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchFlameGraphs"]),
         .target(name: "LaunchTraces", dependencies: ["LaunchCore"]),
-        .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchTraces"]),
         // The tiers' four fixed reference workloads in plain C, sharing no code with the app (libpng directly).
         .target(name: "CTierReference", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
+        .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchTraces", "LaunchTiers"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
         .target(name: "LaunchChangePoints", dependencies: ["LaunchStats"]),
         .target(name: "LaunchResults", dependencies: ["LaunchCore", "LaunchStats"]),
@@ -95,7 +97,7 @@ let package = Package(
         .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchResults", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
-        .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchStats", "LaunchExport"]),
+        .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"]),
         // The command-line tool's subcommands, options and plans; the executable is its one-line main.
         .target(
             name: "LaunchprofCLI",
@@ -155,7 +157,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "LaunchChangePointsTests", dependencies: ["LaunchChangePoints", "LaunchStats"]),
         .testTarget(name: "LaunchTracesTests", dependencies: ["LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
-        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchTiers", "LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
+        // Also the throttle (Throttle/): cgroups need root and a mounted hierarchy, or the tests say why they are skipped.
         .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
         .testTarget(name: "LaunchResultsTests", dependencies: ["LaunchResults", "LaunchCore", "LaunchStats", "LaunchprofTestSupport"]),
         .testTarget(

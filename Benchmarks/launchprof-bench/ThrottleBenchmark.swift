@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchRunner
+import LaunchTiers
 
 /// `--tier` for a foreign program (issue 15 part 6): how closely ``RunThrottle`` stretches a
 /// CPU-bound program by the cpu factor F, under each mechanism this machine has, and the honest

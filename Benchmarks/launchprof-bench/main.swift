@@ -7,6 +7,7 @@ import LaunchCore
 import LaunchPipeline
 import LaunchRunner
 import LaunchManifest
+import LaunchTiers
 
 /// Median of `samples` measurements of `body`, in nanoseconds per operation (`operations` per call).
 func measure(samples: Int = 301, operations: Int, _ body: () -> Void) -> Double {

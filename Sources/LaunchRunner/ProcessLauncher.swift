@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 import LaunchTraces
 
 /// A key press the launcher delivers at `seconds` after the spawn (`--tap SECONDS:KEY`).

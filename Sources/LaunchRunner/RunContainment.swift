@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 
 /// A cgroup v2 that holds one launch's processes, so that everything the launch started can be
 /// found and ended — also a daemon that left the program's process group (`setsid()`) and cleared

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 import LaunchTraces
 
 /// How a run's process is started: by the session's spawner directly, through a spawner it forks,

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 import LaunchTraces
 
 /// LaunchRunner's one error: why a launched process did not give a usable run, why a run could not
@@ -35,9 +36,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The ready condition held before the program was started (a file left by a previous run,
     /// another server on the port).
     case readyBeforeLaunch(Readiness)
-    /// The run's throttle (a tier applied from outside) could not be set up: one of the throttle
-    /// errors below.
-    indirect case throttleFailed(RunnerError)
+    /// The run's throttle (a tier applied from outside) could not be set up (LaunchTiers' error).
+    case throttleFailed(ThrottleError)
     /// The cgroup's memory limit (`--enforce-memory`) killed the program, as the device would.
     case killedOverMemoryLimit(label: String, bytes: Int)
     /// The run's startup trace (`--trace`) could not be read (LaunchTraces' error).
@@ -51,23 +51,6 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The program exited before it was ready (`--ready-when-…`); `status` is its exit status, or
     /// `nil` when a signal ended it (`signal`).
     case exitedBeforeReady(condition: String, status: Int32?, signal: Int32?, stderr: String)
-
-    // MARK: Throttles
-
-    /// The cpu factor is NaN, infinite or outside ``ThrottleSpec/factorRange``.
-    case factorOutOfRange(Double)
-    /// The memory limit is outside ``ThrottleSpec/memoryLimitRange``.
-    case memoryLimitOutOfRange(Int)
-    /// The device's core count is outside ``ThrottleSpec/coreRange``.
-    case coresOutOfRange(Int)
-    /// The mechanism asked for (`forcing:`) cannot be used here, and why.
-    case throttleUnavailable(ThrottleMechanism, reason: String)
-    /// A memory limit needs a cgroup, and none could be made here (why).
-    case memoryLimitNeedsCgroup(reason: String)
-    /// A cgroup file or directory operation failed.
-    case cgroup(path: String, action: String, reason: String)
-    /// The duty-cycling thread could not be started.
-    case throttleThreadNotStarted(reason: String)
 
     // MARK: Other inputs
 
@@ -145,22 +128,6 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
                 + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
         case .missingMark(let name):
             return "\(subject) finished its report without the \(PlainText.quoted(name)) mark, which every run must have (a missing mark is never taken as 0)"
-        case .factorOutOfRange(let factor):
-            return
-                "the cpu factor \(factor) is out of range: it must be from \(Self.format(ThrottleSpec.factorRange.lowerBound)) to \(Self.format(ThrottleSpec.factorRange.upperBound))"
-        case .memoryLimitOutOfRange(let bytes):
-            return "the memory limit of \(bytes) bytes is out of range: it must be from 1 MiB to 1 TiB"
-        case .coresOutOfRange(let cores):
-            return
-                "the device's \(cores) cores are out of range: it must have from \(ThrottleSpec.coreRange.lowerBound) to \(ThrottleSpec.coreRange.upperBound)"
-        case .throttleUnavailable(let mechanism, let reason):
-            return "cannot throttle with \(mechanism.rawValue): \(reason)"
-        case .memoryLimitNeedsCgroup(let reason):
-            return "the memory limit needs a cgroup, and none can be made here: \(reason)"
-        case .cgroup(let path, let action, let reason):
-            return "\(path): cannot \(action): \(reason)"
-        case .throttleThreadNotStarted(let reason):
-            return "cannot start the throttling thread: \(reason)"
         case .callgrindFormat(let line, let reason):
             return "Callgrind output line \(line): \(reason)"
         case .invalidPattern(let pattern, let reason):

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 import LaunchTraces
 import Synchronization
 

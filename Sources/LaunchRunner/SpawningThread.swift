@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LaunchCore
+import LaunchTiers
 
 /// A thread that makes a launcher's spawns and does nothing else (``ProcessLauncher/spawningThread``).
 ///

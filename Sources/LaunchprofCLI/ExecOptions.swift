@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchRunner
+import LaunchTiers
 import LaunchTraces
 
 /// How `launchprof exec` launches a program: runs, surroundings, output, failure and the end of a launch.

@@ -1,6 +1,7 @@
 import Testing
 @testable import LaunchRunner
 import LaunchCore
+import LaunchTiers
 #if canImport(Glibc)
 import Glibc
 #endif

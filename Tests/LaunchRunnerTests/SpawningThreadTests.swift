@@ -2,6 +2,7 @@ import LaunchCore
 import Testing
 
 @testable import LaunchRunner
+import LaunchTiers
 
 #if canImport(Glibc)
 import Glibc

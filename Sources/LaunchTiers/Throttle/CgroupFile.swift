@@ -4,9 +4,9 @@ import Glibc
 import LaunchCore
 
 /// Reading and writing cgroup control files, which take one value per `write`.
-enum CgroupFile {
+package enum CgroupFile {
     /// Writes `value` to the control file `path` in one `write`; the kernel refuses a bad value there.
-    static func write(_ value: String, to path: String) throws(RunnerError) {
+    static func write(_ value: String, to path: String) throws(ThrottleError) {
         guard let error = writeReturningError(value, to: path) else { return }
         throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
     }
@@ -14,14 +14,14 @@ enum CgroupFile {
     /// Writes `value` unless the file does not exist (an optional knob: `memory.memsw.limit_in_bytes`
     /// exists only with swap accounting); `false` when it does not.
     @discardableResult
-    static func writeIfPresent(_ value: String, to path: String) throws(RunnerError) -> Bool {
+    static func writeIfPresent(_ value: String, to path: String) throws(ThrottleError) -> Bool {
         guard let error = writeReturningError(value, to: path) else { return true }
         if error == ENOENT { return false }
         throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
     }
 
     /// The errno of a failed write, or `nil`.
-    static func writeReturningError(_ value: String, to path: String) -> Int32? {
+    package static func writeReturningError(_ value: String, to path: String) -> Int32? {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return errno }
         defer { close(fd) }
@@ -35,7 +35,7 @@ enum CgroupFile {
     }
 
     /// The text of a control file (at most 1 MiB), or `nil` when it cannot be read.
-    static func read(_ path: String) -> String? {
+    package static func read(_ path: String) -> String? {
         try? FileIO.readText(path, limit: 1 << 20)
     }
 
@@ -50,7 +50,7 @@ enum CgroupFile {
     }
 
     /// Creates the directory `path` (a new cgroup).
-    static func makeDirectory(_ path: String) throws(RunnerError) {
+    static func makeDirectory(_ path: String) throws(ThrottleError) {
         guard mkdir(path, 0o755) != 0 else { return }
         throw .cgroup(path: path, action: "create the cgroup", reason: describe(errno))
     }

@@ -5,7 +5,7 @@ import LaunchCore
 
 /// The cgroups a thread belongs to, one per hierarchy, as `/proc/<pid>/task/<tid>/cgroup` lists
 /// them: `ID:CONTROLLERS:PATH` (`4:memory:/a/b`; the unified hierarchy is `0::/path`).
-struct CgroupMembership: Equatable, Sendable {
+package struct CgroupMembership: Equatable, Sendable {
     struct Entry: Equatable, Sendable {
         var controllers: [String]
         var path: String
@@ -20,10 +20,10 @@ struct CgroupMembership: Equatable, Sendable {
     }
 
     /// The cgroup in the unified (v2) hierarchy.
-    var unifiedPath: String? { entries.first { $0.isUnified }?.path }
+    package var unifiedPath: String? { entries.first { $0.isUnified }?.path }
 
     /// The calling thread's cgroups (`/proc/thread-self/cgroup`), or `nil` when they cannot be read.
-    static func callingThread() -> CgroupMembership? {
+    package static func callingThread() -> CgroupMembership? {
         guard let text = try? FileIO.readText("/proc/thread-self/cgroup", limit: 1 << 20) else { return nil }
         return parse(text)
     }

@@ -4,7 +4,7 @@ import Glibc
 import LaunchCore
 
 /// One mounted cgroup hierarchy, from a line of `/proc/self/mountinfo`.
-struct CgroupMount: Equatable, Sendable {
+package struct CgroupMount: Equatable, Sendable {
     /// Where it is mounted (`/sys/fs/cgroup/cpu`).
     var mountPoint: String
     /// The cgroup of the hierarchy shown at the mount point (`/` unless a container bind-mounts a subtree).
@@ -15,7 +15,7 @@ struct CgroupMount: Equatable, Sendable {
 
     /// The directory of `cgroup` (a path as `/proc/<pid>/cgroup` gives it) under this mount, or `nil`
     /// when the mount does not show it (it lies outside the mounted subtree).
-    func directory(of cgroup: String) -> String? {
+    package func directory(of cgroup: String) -> String? {
         let base = mountPoint.hasSuffix("/") ? String(mountPoint.dropLast()) : mountPoint
         if root == "/" { return cgroup == "/" ? base : base + cgroup }
         if cgroup == root { return base }
@@ -25,9 +25,9 @@ struct CgroupMount: Equatable, Sendable {
 }
 
 /// The cgroup hierarchies this process sees: the v1 ones by controller, and the unified (v2) one.
-struct CgroupMounts: Equatable, Sendable {
+package struct CgroupMounts: Equatable, Sendable {
     var v1: [CgroupMount] = []
-    var unified: CgroupMount?
+    package var unified: CgroupMount?
 
     /// The v1 hierarchy that has `controller`, if one is mounted.
     func v1Mount(for controller: String) -> CgroupMount? {
@@ -41,7 +41,7 @@ struct CgroupMounts: Equatable, Sendable {
     ]
 
     /// This process's mounts (`/proc/self/mountinfo`; none when it cannot be read).
-    static func current() -> CgroupMounts {
+    package static func current() -> CgroupMounts {
         parse((try? FileIO.readText("/proc/self/mountinfo", limit: 4 << 20)) ?? "")
     }
 

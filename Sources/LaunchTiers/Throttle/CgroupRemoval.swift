@@ -15,7 +15,7 @@ import Glibc
 /// signal may arrive while the launching thread is in the run's cgroup for the spawn); kill every
 /// other process inside with SIGKILL; `rmdir`, retried while the kernel still reports the cgroup
 /// busy (killed processes take a moment to exit; zombies do not count), up to a time budget.
-struct CgroupRemoval: Sendable {
+package struct CgroupRemoval: Sendable {
     /// `directory`, `cgroup.procs`, the threads file, the parent's file to move own threads to (or
     /// empty), the CPU limit file (or empty), the value that lifts the limit, and `cgroup.kill` (v2;
     /// empty in v1, which has none).
@@ -26,7 +26,7 @@ struct CgroupRemoval: Sendable {
     ///   - parentThreads: where a thread of this process found inside goes (`<parent>/tasks`); `nil`
     ///     in v2, where launchprof never puts a thread of its own.
     ///   - lift: the CPU limit file and the value that removes the limit (`cpu.cfs_quota_us`, `-1`).
-    init(directory: String, threadsFile: String, parentThreads: String?, lift: (file: String, value: String)?) {
+    package init(directory: String, threadsFile: String, parentThreads: String?, lift: (file: String, value: String)?) {
         let fields = [
             directory, directory + "/cgroup.procs", directory + "/" + threadsFile, parentThreads ?? "",
             lift.map { directory + "/" + $0.file } ?? "", lift?.value ?? "",
@@ -41,7 +41,7 @@ struct CgroupRemoval: Sendable {
     /// Removes the cgroup (as launchprof's end does, without the reaping), then reaps the processes it
     /// killed that are this process's children (within the same budget again). Returns 0 or the
     /// `errno` of the last `rmdir`.
-    func remove(budgetNanoseconds: UInt64 = 1_000_000_000) -> Int32 {
+    package func remove(budgetNanoseconds: UInt64 = 1_000_000_000) -> Int32 {
         var killed: Set<pid_t> = []
         let result = layout.withUnsafeBufferPointer { buffer in
             Self.remove(layout: buffer.baseAddress!, budgetNanoseconds: budgetNanoseconds) { killed.insert($0) }

@@ -4,11 +4,11 @@ import Glibc
 
 /// A mutex and a condition variable timed on the monotonic clock, at stable heap addresses (a
 /// `pthread_mutex_t` stored in a property may be moved by Swift; these never are).
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -25,7 +25,7 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the mutex.
-    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -33,7 +33,7 @@ final class ConditionLock: @unchecked Sendable {
 
     /// Holding the mutex, waits until `done()` is true or the monotonic clock reaches `reading`
     /// (nanoseconds, ``LaunchCore/MonotonicClock``); returns `done()`.
-    func wait(until reading: UInt64, for done: () -> Bool) -> Bool {
+    package func wait(until reading: UInt64, for done: () -> Bool) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         var deadline = timespec(tv_sec: Int(reading / 1_000_000_000), tv_nsec: Int(reading % 1_000_000_000))
@@ -47,7 +47,7 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Wakes every waiter (call after changing what they wait for, holding or not holding the mutex).
-    func broadcast() {
+    package func broadcast() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)

@@ -37,15 +37,15 @@ struct RunCgroup: Sendable {
         _ mechanism: ThrottleMechanism, bandwidth: CPUBandwidth, memoryLimit: Int?,
         mounts: CgroupMounts = .current(), membership: CgroupMembership? = .callingThread(),
         name: String = StaleCgroups.newName()
-    ) throws(RunnerError) -> RunCgroup {
-        guard let membership else { throw .throttleUnavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read") }
+    ) throws(ThrottleError) -> RunCgroup {
+        guard let membership else { throw .unavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read") }
         var made: [Directory] = []
-        do throws(RunnerError) {
+        do throws(ThrottleError) {
             switch mechanism {
             case .cgroupV1:
                 for controller in ["cpu"] + (memoryLimit == nil ? [] : ["memory"]) {
                     guard let mount = mounts.v1Mount(for: controller) else {
-                        throw .throttleUnavailable(mechanism, reason: "no cgroup v1 hierarchy with the \(controller) controller is mounted")
+                        throw .unavailable(mechanism, reason: "no cgroup v1 hierarchy with the \(controller) controller is mounted")
                     }
                     let parent = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
                     let lift = controller == "cpu" ? (file: "cpu.cfs_quota_us", value: "-1") : nil
@@ -63,7 +63,7 @@ struct RunCgroup: Sendable {
                     }
                 }
             case .cgroupV2:
-                guard let mount = mounts.unified else { throw .throttleUnavailable(mechanism, reason: "no cgroup2 hierarchy is mounted") }
+                guard let mount = mounts.unified else { throw .unavailable(mechanism, reason: "no cgroup2 hierarchy is mounted") }
                 // A v2 cgroup holding processes cannot give controllers to children ("no internal
                 // processes"), and launchprof's own cgroup holds launchprof: unless it is the root,
                 // the run's cgroup goes beside it, in its parent.
@@ -81,7 +81,7 @@ struct RunCgroup: Sendable {
                     try CgroupFile.writeIfPresent("0", to: directory.path + "/memory.swap.max")
                 }
             case .signals:
-                throw .throttleUnavailable(mechanism, reason: "not a cgroup mechanism")
+                throw .unavailable(mechanism, reason: "not a cgroup mechanism")
             }
         } catch {
             _ = RunCgroup(mechanism: mechanism, directories: made, hasMemoryLimit: false).remove()
@@ -94,22 +94,22 @@ struct RunCgroup: Sendable {
     private static func ownCgroupDirectory(
         _ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
         _ hierarchy: String
-    ) throws(RunnerError) -> String {
+    ) throws(ThrottleError) -> String {
         guard let cgroup else {
-            throw .throttleUnavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)")
+            throw .unavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)")
         }
         guard let directory = mount.directory(of: cgroup) else {
-            throw .throttleUnavailable(mechanism, reason: "this thread's \(hierarchy) cgroup \(cgroup) is not visible under \(mount.mountPoint)")
+            throw .unavailable(mechanism, reason: "this thread's \(hierarchy) cgroup \(cgroup) is not visible under \(mount.mountPoint)")
         }
         return directory
     }
 
     /// Makes `controllers` available to the children of the v2 cgroup `parent` (its `cgroup.subtree_control`).
-    private static func enable(_ controllers: [String], in parent: String) throws(RunnerError) {
+    private static func enable(_ controllers: [String], in parent: String) throws(ThrottleError) {
         guard !controllers.isEmpty else { return }
         let available = (CgroupFile.read(parent + "/cgroup.controllers") ?? "").split(whereSeparator: \.isWhitespace)
         for controller in controllers where !available.contains(Substring(controller)) {
-            throw .throttleUnavailable(
+            throw .unavailable(
                 .cgroupV2, reason: "the \(controller) controller is not available in \(parent) (cgroup.controllers: \(available.joined(separator: " ")))")
         }
         let enabled = (CgroupFile.read(parent + "/cgroup.subtree_control") ?? "").split(whereSeparator: \.isWhitespace)
@@ -117,7 +117,7 @@ struct RunCgroup: Sendable {
         guard !missing.isEmpty else { return }
         let path = parent + "/cgroup.subtree_control"
         if let error = CgroupFile.writeReturningError(missing.map { "+" + $0 }.joined(separator: " "), to: path) {
-            throw .throttleUnavailable(
+            throw .unavailable(
                 .cgroupV2, reason: "\(path): cannot enable \(missing.joined(separator: ", ")) for child cgroups: \(CgroupFile.describe(error))")
         }
     }
@@ -126,7 +126,7 @@ struct RunCgroup: Sendable {
         parent: String, origin: String, name: String, mount: CgroupMount, controller: String?,
         threadsFile: String, parentThreads: String?,
         lift: (file: String, value: String)?
-    ) throws(RunnerError) -> Directory {
+    ) throws(ThrottleError) -> Directory {
         StaleCgroups.sweepOnce(parent)
         let path = parent + "/" + name
         let removal = CgroupRemoval(directory: path, threadsFile: threadsFile, parentThreads: parentThreads, lift: lift)
@@ -148,7 +148,7 @@ struct RunCgroup: Sendable {
     /// v1: moves the thread `tid` into the run's cgroups, so that a process it creates starts there.
     /// Returns the cgroup directories it came from, for ``leave(thread:to:)``. On failure it is back
     /// where it was.
-    func enter(thread tid: pid_t) throws(RunnerError) -> [String] {
+    func enter(thread tid: pid_t) throws(ThrottleError) -> [String] {
         let before = CgroupMembership.callingThread()
         let origins = directories.map { directory in
             directory.controller.flatMap { before?.path(ofController: $0) }.flatMap { directory.mount.directory(of: $0) } ?? directory.parent
@@ -194,7 +194,7 @@ struct RunCgroup: Sendable {
 
     /// v2: moves the process `pid` into the run's cgroup. A program that has already exited (ESRCH)
     /// is left alone: it ran unthrottled, and its run is over.
-    func attach(_ pid: pid_t) throws(RunnerError) {
+    func attach(_ pid: pid_t) throws(ThrottleError) {
         for directory in directories {
             let path = directory.path + "/cgroup.procs"
             if let error = CgroupFile.writeReturningError(String(pid), to: path), error != ESRCH {

@@ -87,10 +87,10 @@ public final class RunThrottle: Sendable {
     /// cgroup v2, else the signal fallback (``fallbackReason`` says why). `forcing` asks for one
     /// mechanism and fails if it cannot be had. A memory limit needs a cgroup.
     ///
-    /// - Throws: ``RunnerError/factorOutOfRange(_:)`` or ``RunnerError/memoryLimitOutOfRange(_:)``
-    ///   for a bad spec; ``RunnerError/unavailable(_:reason:)`` when the forced mechanism cannot be
-    ///   used; ``RunnerError/memoryLimitNeedsCgroup(reason:)``.
-    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(RunnerError) -> RunThrottle {
+    /// - Throws: ``ThrottleError/factorOutOfRange(_:)`` or ``ThrottleError/memoryLimitOutOfRange(_:)``
+    ///   for a bad spec; ``ThrottleError/unavailable(_:reason:)`` when the forced mechanism cannot be
+    ///   used; ``ThrottleError/memoryLimitNeedsCgroup(reason:)``.
+    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(ThrottleError) -> RunThrottle {
         try spec.validate()
         let bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         if let forcing {
@@ -102,8 +102,8 @@ public final class RunThrottle: Sendable {
                 let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
                 return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
             } catch {
-                if case .throttleUnavailable = error { throw error }
-                throw .throttleUnavailable(forcing, reason: error.description)
+                if case .unavailable = error { throw error }
+                throw .unavailable(forcing, reason: error.description)
             }
         }
         let mounts = CgroupMounts.current()
@@ -135,7 +135,7 @@ public final class RunThrottle: Sendable {
     /// With signals the calling thread runs at real-time priority from the spawn to ``started(pid:throughSpawner:)``
     /// (or ``finish()``), where allowed, so that it stops the program within microseconds of its start
     /// however busy the machine is: a program of 2 ms could otherwise run to its end first.
-    public func spawning<R>(_ spawn: () -> R) throws(RunnerError) -> R {
+    public func spawning<R>(_ spawn: () -> R) throws(ThrottleError) -> R {
         if mechanism == .signals, spec.cpuFactor > 1, LinuxThreadCalls.raiseForSpawn() {
             let thread = pthread_self()
             state.lock.withLock { state.raisedThread = thread }
@@ -143,7 +143,7 @@ public final class RunThrottle: Sendable {
         guard mechanism == .cgroupV1, let cgroup else { return spawn() }
         let tid = LinuxThreadCalls.currentThread()
         guard tid > 0 else {
-            throw .throttleUnavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
+            throw .unavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
         }
         let origins = try cgroup.enter(thread: tid)
         let result = spawn()
@@ -160,7 +160,7 @@ public final class RunThrottle: Sendable {
     /// stopped (the duty cycle continues it at once after each group stop), so its timing of the
     /// program is never held back. If this throws, the program is not throttled: kill it and fail
     /// the run.
-    public func started(pid: pid_t, throughSpawner: Bool = false) throws(RunnerError) {
+    public func started(pid: pid_t, throughSpawner: Bool = false) throws(ThrottleError) {
         guard pid > 1 else { return }
         switch mechanism {
         case .cgroupV1:

@@ -7,7 +7,7 @@ import LaunchCore
 /// `launchprof-<pid>-<n>` directories whose launchprof is gone. Each is removed if it is empty (a
 /// non-empty one still holds what that run started, and is left alone). The first throttle made
 /// in a process sweeps each parent cgroup it uses, once.
-enum StaleCgroups {
+package enum StaleCgroups {
     static let prefix = "launchprof-"
 
     private static let lock = ConditionLock()
@@ -16,7 +16,7 @@ enum StaleCgroups {
 
     /// A name for a new run cgroup, unique on this machine while this process lives:
     /// `launchprof-<pid>-<sequence>` (``owner(of:)`` reads the pid back).
-    static func newName() -> String {
+    package static func newName() -> String {
         let number = lock.withLock {
             sequence += 1
             return sequence
@@ -26,7 +26,7 @@ enum StaleCgroups {
 
     /// Sweeps `parent` unless this process already has; returns how many were removed.
     @discardableResult
-    static func sweepOnce(_ parent: String) -> Int {
+    package static func sweepOnce(_ parent: String) -> Int {
         let first = lock.withLock { swept.insert(parent).inserted }
         return first ? sweep(parent) : 0
     }

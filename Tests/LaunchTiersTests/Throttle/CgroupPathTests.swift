@@ -1,5 +1,5 @@
 import Testing
-@testable import LaunchRunner
+@testable import LaunchTiers
 
 /// Finding the cgroup hierarchies and a thread's place in them, from the kernel's text.
 @Suite struct CgroupPathTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LaunchRunner
+@testable import LaunchTiers
 import LaunchCore
 #if canImport(Glibc)
 import Glibc
@@ -90,7 +90,7 @@ import Glibc
             var program: pid_t?
             var until: UInt64?
             while MonotonicClock.nanoseconds() < giveUp {
-                if program == nil { program = EscapedProcessReaper.children(of: leader).first?.pid }
+                if program == nil { program = CgroupSupport.firstChild(of: leader) }
                 guard let program else { usleep(1000); continue }
                 if until == nil { until = MonotonicClock.nanoseconds() + 1_000_000_000 }
                 if let until, MonotonicClock.nanoseconds() >= until, samples >= 20 { break }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LaunchRunner
+@testable import LaunchTiers
 import LaunchCore
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +59,7 @@ struct ThrottledChild {
         let spawned = throughSpawner ? spawn() : try throttle.spawning(spawn)
         guard spawned == 0 else {
             throttle.finish()
-            throw RunnerError.cgroup(path: argv[0], action: "spawn", reason: String(cString: strerror(spawned)))
+            throw ThrottleError.cgroup(path: argv[0], action: "spawn", reason: String(cString: strerror(spawned)))
         }
         do {
             try throttle.started(pid: pid, throughSpawner: throughSpawner)
@@ -113,8 +113,14 @@ enum CgroupSupport {
 
     /// The state letter of `/proc/<pid>/stat` (`R`, `S`, `T` stopped, `Z` …), or `nil` once gone.
     static func state(of pid: pid_t) -> Character? {
-        guard let text = EscapedProcessReaper.readStat(pid), let close = text.lastIndex(of: ")") else { return nil }
+        guard let text = try? FileIO.readText("/proc/\(pid)/stat", limit: 4096), let close = text.lastIndex(of: ")") else { return nil }
         return text[text.index(after: close)...].split(separator: " ").first?.first
+    }
+
+    /// The first child of `parent` (`/proc/<pid>/task/<pid>/children`), or `nil` while it has none.
+    static func firstChild(of parent: pid_t) -> pid_t? {
+        guard let text = try? FileIO.readText("/proc/\(parent)/task/\(parent)/children", limit: 4096) else { return nil }
+        return text.split(whereSeparator: \.isWhitespace).first.flatMap { pid_t($0) }
     }
 
     /// Whether `pid` has disappeared within 5 s (a zombie reaped by init may take a moment).
