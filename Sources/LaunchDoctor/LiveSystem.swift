@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LaunchCore
 import LaunchRunner
+import LaunchTiers
 
 /// This machine, as ``DoctorSystem`` reads it.
 public struct LiveSystem: DoctorSystem {
