@@ -24,6 +24,7 @@ extension ManifestError: LibraryError {}
 extension RunnerError: LibraryError {}
 extension TraceError: LibraryError {}
 extension TierError: LibraryError {}
+extension ThrottleError: LibraryError {}
 extension BudgetError: LibraryError {}
 extension ResultError: LibraryError {}
 extension ExportError: LibraryError {}
