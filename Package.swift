@@ -149,6 +149,8 @@ let package = Package(
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchManifestTests", dependencies: ["LaunchManifest", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchManifest", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
+        // The built-in app's start (arguments, environment, --check-tap) and control input, without spawning it.
+        .testTarget(name: "LaunchAppTests", dependencies: ["LaunchApp", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),

@@ -10,7 +10,7 @@ import LaunchManifest
 /// protocol on file descriptor 3 (`docs/protocol.md`). It links neither the profiler's argument
 /// parser nor its statistics, so what it measures is the app, not the profiler.
 public enum BuiltInApp {
-    struct Options {
+    struct Options: Equatable {
         var manifest = ""
         var snapshot: String?
         var writeSnapshot = true
@@ -24,48 +24,16 @@ public enum BuiltInApp {
     /// Runs the app and exits: 0 after a complete report, 2 on bad input (with `--check-tap`: 0 when
     /// every key is the theme's, 2 with the refusal).
     public static func main(clock: LaunchClock, arguments: [String]) -> Never {
-        var options = Options()
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            let value = i + 1 < arguments.count ? arguments[i + 1] : ""
-            switch a {
-            case "--manifest": options.manifest = value; i += 1
-            case "--snapshot": options.snapshot = value; i += 1
-            case "--no-snapshot": options.writeSnapshot = false
-            case "--force-decode-race": options.forceDecodeRace = true
-            case "--touch": options.touch.append(value); i += 1
-            case "--check-tap": options.checkTaps.append(value); i += 1
-            case "--seed":
-                guard let seed = UInt64(value) else { fail("--seed expects a whole number from 0 to \(UInt64.max), not '\(value)'") }
-                options.seed = seed; i += 1
-            default: fail("unknown app argument '\(a)'")
-            }
-            i += 1
-        }
-        if !options.checkTaps.isEmpty {
-            if let refusal = TapCheck.refusal(manifestPath: options.manifest, keys: options.checkTaps) { fail(refusal) }
-            exit(0)
+        let options: Options, measurement: AppMeasurement
+        switch AppStart.decide(arguments: arguments, environment: .current(), valgrind: .current) {
+        case .exit(let status, let message):
+            if let message { write(2, message + "\n") }
+            exit(status)
+        case .launch(let launchOptions, let launchMeasurement):
+            (options, measurement) = (launchOptions, launchMeasurement)
         }
         let recorder = PhaseRecorder(clock: clock)
-        if let metric = getenv(AppInterface.metricVariable).map({ String(cString: $0) }), metric == Metric.instructions.rawValue {
-            guard CallgrindBoundaries.isCompiled else {
-                fail("this launchprof was built without valgrind/callgrind.h and cannot count instructions: install valgrind (make setup), then rebuild")
-            }
-            guard CallgrindBoundaries.isRunningOnValgrind else {
-                fail("\(AppInterface.metricVariable)=instructions, but the app is not running under Valgrind")
-            }
-            // Memory samples would count /proc reads as the phases' work; Valgrind's memory is not the app's anyway.
-            recorder.countsInstructions = true
-        } else {
-            recorder.memorySamplingDepth = 1
-            // System counters per phase (docs/counters.md), unless the launcher turned them off.
-            recorder.recordsCounters = getenv(AppInterface.countersVariable).map { String(cString: $0) } != "0"
-        }
-        if let text = getenv(AppInterface.emulationVariable).map({ String(cString: $0) }), !text.isEmpty {
-            guard let emulation = DeviceEmulation(encoded: text) else { fail("malformed \(AppInterface.emulationVariable) '\(text)'") }
-            recorder.emulation = emulation
-        }
+        measurement.configure(recorder)
         write(AppInterface.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
