@@ -111,66 +111,103 @@ final class DutyCycle: @unchecked Sendable {
     /// Whether the thread has ended (stopped, or the group is gone).
     var hasEnded: Bool { lock.withLock { ended } }
 
+    /// What the cycle carries from one stop to the next (the thread's own).
+    private struct Progress {
+        /// When the group was last continued; at first its spawn (it has run since, and is stopped at once).
+        var continued: UInt64
+        /// Added to the next stop: at first (F − 1) × half a quantum (``centringNanoseconds``), then 0.
+        var extra: UInt64
+        /// How much longer than asked the previous stop lasted, taken off the next one.
+        var overrun: UInt64 = 0
+        /// Before the first stop.
+        var first = true
+        /// The program's CPU clock, and its reading at the last stop (it counts from the program's birth).
+        var clock: ProgramCPUClock?
+        var counted: UInt64 = 0
+        /// Whether the clock tells what the program computed (not once it has children).
+        var clockCounts = true
+    }
+
+    /// The thread's body: stop the group at once, then let it run a quantum and stop it for what it
+    /// owes, until stopped or the group is gone; the group is left continued.
     private func run() {
         LinuxThreadCalls.raiseToRealTimeIfAllowed()
-        // How much longer than asked the previous stop lasted, taken off the next one.
-        var overrun: UInt64 = 0
-        // The group has run since its spawn: it is stopped at once, and its first stop is longer by
-        // (F − 1) × half a quantum (``centringNanoseconds``).
-        var continued = runningSince
-        var extra = centringNanoseconds
-        var first = true
-        // The program's CPU clock, and its reading at the last stop (it counts from the program's birth).
-        var clock = sparingLeader ? nil : ProgramCPUClock(process: group)
-        var counted: UInt64 = 0
-        var clockCounts = true
-        if sparingLeader {
-            // The spawner starts the program after its own exec: the first stop waits for it, or
-            // the program would run unstopped until the second.
-            switch awaitProgram() {
-            case .started(let found):
-                clock = found
-                continued = MonotonicClock.nanoseconds()
-            case .unknown:
-                break
-            case .over:
-                kill(-group, SIGCONT)
-                lock.withLock { ended = true }
-                return
-            }
-        }
-        while true {
-            if !first {
-                guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { break }
-                continued = MonotonicClock.nanoseconds()
-                if lock.wait(until: continued &+ runNanoseconds, for: { stopping }) { break }
-            }
-            guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { break }
-            if sparingLeader { kill(group, SIGCONT) }
-            let stopped = MonotonicClock.nanoseconds()
-            lock.withLock { cycleCount += 1 }
-            var used: UInt64?
-            if clock == nil, clockCounts, sparingLeader, let found = ProgramCPUClock(childOf: group) {
-                // Found after the first stop, its count covers quanta already paid for: from the next one.
-                clock = found
-                if !first { counted = found.nanoseconds() ?? 0 }
-            }
-            // A program with children computes off its clock: from then on each thread is F times slower.
-            if let reading = clock, reading.hasChildren() { clockCounts = false }
-            if clockCounts, let now = clock?.nanoseconds() {
-                used = now >= counted ? now - counted : 0
-                counted = now
-            }
-            first = false
-            let due = Self.owedStop(factor: stopPerRun + 1, cores: cores, wall: stopped - continued, cpu: used) &+ extra
-            extra = 0
-            let wanted = due > overrun ? due - overrun : 0
-            if lock.wait(until: stopped &+ wanted, for: { stopping }) { break }
-            let lasted = MonotonicClock.nanoseconds() - stopped
-            overrun = lasted > wanted ? min(lasted - wanted, stopNanoseconds) : 0
+        var progress = Progress(continued: runningSince, extra: centringNanoseconds, clock: sparingLeader ? nil : ProgramCPUClock(process: group))
+        if !sparingLeader || waitForSpawnersProgram(&progress) {
+            while cycleOnce(&progress) {}
         }
         kill(-group, SIGCONT)
         lock.withLock { ended = true }
+    }
+
+    /// The spawner starts the program after its own exec: the first stop waits for it, or the
+    /// program would run unstopped until the second. `false`: the cycle is over before it began.
+    private func waitForSpawnersProgram(_ progress: inout Progress) -> Bool {
+        switch awaitProgram() {
+        case .started(let found):
+            progress.clock = found
+            progress.continued = MonotonicClock.nanoseconds()
+            return true
+        case .unknown:
+            return true
+        case .over:
+            return false
+        }
+    }
+
+    /// One cycle: the group let run for a quantum (not before the first stop), stopped, and held
+    /// stopped for what it owes. `false` once the cycle is over (stopped, or the group gone).
+    private func cycleOnce(_ progress: inout Progress) -> Bool {
+        if !progress.first {
+            guard letRun(&progress) else { return false }
+        }
+        guard let stopped = stopGroup() else { return false }
+        let used = cpuUsedSinceLastStop(&progress)
+        progress.first = false
+        return holdStopped(since: stopped, cpu: used, &progress)
+    }
+
+    /// Continues the group and lets it run for a quantum; `false` when the group is gone or the cycle stopped.
+    private func letRun(_ progress: inout Progress) -> Bool {
+        guard leaderIsUnreaped(), kill(-group, SIGCONT) == 0 else { return false }
+        progress.continued = MonotonicClock.nanoseconds()
+        return !lock.wait(until: progress.continued &+ runNanoseconds, for: { stopping })
+    }
+
+    /// Stops the group (a sparing leader is continued at once) and counts the cycle; when, or `nil`
+    /// when the group is gone.
+    private func stopGroup() -> UInt64? {
+        guard leaderIsUnreaped(), kill(-group, SIGSTOP) == 0 else { return nil }
+        if sparingLeader { kill(group, SIGCONT) }
+        let stopped = MonotonicClock.nanoseconds()
+        lock.withLock { cycleCount += 1 }
+        return stopped
+    }
+
+    /// The CPU time the program used since the last stop, or `nil` when its clock does not tell.
+    private func cpuUsedSinceLastStop(_ progress: inout Progress) -> UInt64? {
+        if progress.clock == nil, progress.clockCounts, sparingLeader, let found = ProgramCPUClock(childOf: group) {
+            // Found after the first stop, its count covers quanta already paid for: from the next one.
+            progress.clock = found
+            if !progress.first { progress.counted = found.nanoseconds() ?? 0 }
+        }
+        // A program with children computes off its clock: from then on each thread is F times slower.
+        if let clock = progress.clock, clock.hasChildren() { progress.clockCounts = false }
+        guard progress.clockCounts, let now = progress.clock?.nanoseconds() else { return nil }
+        defer { progress.counted = now }
+        return now >= progress.counted ? now - progress.counted : 0
+    }
+
+    /// Holds the group stopped for the stop it owes (``owedStop(factor:cores:wall:cpu:)``, less the
+    /// previous stop's overrun); `false` when the cycle was stopped meanwhile.
+    private func holdStopped(since stopped: UInt64, cpu used: UInt64?, _ progress: inout Progress) -> Bool {
+        let due = Self.owedStop(factor: stopPerRun + 1, cores: cores, wall: stopped - progress.continued, cpu: used) &+ progress.extra
+        progress.extra = 0
+        let wanted = due > progress.overrun ? due - progress.overrun : 0
+        if lock.wait(until: stopped &+ wanted, for: { stopping }) { return false }
+        let lasted = MonotonicClock.nanoseconds() - stopped
+        progress.overrun = lasted > wanted ? min(lasted - wanted, stopNanoseconds) : 0
+        return true
     }
 
     /// What became of the program a spawner leading the group starts.
