@@ -6,7 +6,10 @@ import LaunchRunner
 /// "The value 'x' is invalid for '--option <n>': ", also with exit code 2.
 ///
 /// A library's typed error (``ResultError``, ``BudgetError``, ``HistoryError``, ``CoreError``…) is
-/// carried as it is, so that tests can match its case; it becomes text once, here (``description``).
+/// carried as it is, so that tests can match its case; what only the command line sees is a case of
+/// one of its problem enums (``LaunchRefusal``, ``ProgramProblem``, ``OptionProblem``,
+/// ``CheckProblem``, ``HistoryProblem``, ``BisectProblem``), which carry the facts. Each becomes text
+/// once, by its own renderer, here (``description``); no message is worded where it is thrown.
 enum InputError: Error, CustomStringConvertible {
     /// A library's error, printed by its own renderer.
     case library(any Error)
