@@ -33,7 +33,7 @@ import Testing
         #expect(InputError.history(.notARevision(since: "v1")).description == "--since v1: not a git revision")
         #expect(
             InputError.program(.nulCharacter(option: "--exec", argument: "a\u{0}b")).description
-                == "--exec: an argument contains a NUL character ('a\\0b'), which no program can receive")
+                == "--exec: an argument contains a NUL character ('\(PlainText.oneLine("a\u{0}b"))'), which no program can receive")
         #expect(InputError.check(.noRunsToCompare(label: "a.json")).description == "a.json: the result has no runs to compare")
         #expect(InputError.refused(.tierWithInstructions).description == LaunchRefusal.tierWithInstructions.description)
         #expect(
