@@ -49,14 +49,14 @@ public struct CalibrationCache: Sendable {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, limit: .configuration) } catch { return .unusable(error.description) }
         do {
-            let calibration = try Self.decode(bytes)
+            let calibration = try Self.decode(bytes, file: path)
             let differences = calibration.fingerprint.differences(from: fingerprint)
             guard differences.isEmpty else {
                 return .unusable("\(path): made for another host or reference version (\(differences.joined(separator: "; ")))")
             }
             return .found(calibration)
         } catch {
-            return .unusable("\(path): \(error.description)")
+            return .unusable(error.description)
         }
     }
 
@@ -95,33 +95,33 @@ public struct CalibrationCache: Sendable {
         return JSONWriter.pretty(.object(root))
     }
 
-    /// The calibration in `bytes`; the error names the key that is wrong.
-    static func decode(_ bytes: [UInt8]) throws(TierError) -> Calibration {
+    /// The calibration in `bytes` (the file `file`); the error names the key that is wrong.
+    static func decode(_ bytes: [UInt8], file: String = "calibration") throws(TierError) -> Calibration {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw TierError(error.description) }
-        func fail(_ message: String) -> TierError { TierError(message) }
-        guard let object = root.object else { throw fail("expected a JSON object") }
-        guard let format = object["format"]?.number, Int(format) == Self.format else { throw fail("format: expected \(Self.format)") }
-        guard let host = object["fingerprint"]?.object else { throw fail("fingerprint: expected an object") }
+        do { root = try JSONParser.parse(bytes) } catch { throw .invalidJSON(file: file, error) }
+        func fail(_ keyPath: String?, _ expected: TierError.Expected) -> TierError { .invalidValue(file: file, keyPath: keyPath, expected: expected) }
+        guard let object = root.object else { throw fail(nil, .jsonObject) }
+        guard let format = object["format"]?.number, Int(format) == Self.format else { throw fail("format", .format(Self.format)) }
+        guard let host = object["fingerprint"]?.object else { throw fail("fingerprint", .object) }
         guard let cpu = host["cpuModel"]?.string, let kernel = host["kernel"]?.string, let architecture = host["architecture"]?.string,
             let build = host["build"]?.string
-        else { throw fail("fingerprint: expected the strings cpuModel, kernel, architecture and build") }
+        else { throw fail("fingerprint", .strings(["cpuModel", "kernel", "architecture", "build"])) }
         guard let cores = host["cores"]?.number, let version = host["referenceVersion"]?.number, cores >= 1, cores <= 1e6, version >= 0, version <= 1e6
-        else { throw fail("fingerprint: expected the whole numbers cores and referenceVersion") }
-        guard let made = object["made"]?.string else { throw fail("made: expected a string") }
+        else { throw fail("fingerprint", .wholeNumbers(["cores", "referenceVersion"])) }
+        guard let made = object["made"]?.string else { throw fail("made", .string) }
         func reference(_ value: JSONValue?, _ key: String) throws(TierError) -> HostReference {
-            guard let fields = value?.object else { throw fail("\(key): expected an object of cpu, io, decode, draw") }
+            guard let fields = value?.object else { throw fail(key, .kindObject) }
             var seconds: [PhaseKind: Double] = [:]
             for kind in PhaseKind.allCases {
                 guard let s = fields[kind.rawValue]?.number, s > 0, s < 1e6 else {
-                    throw fail("\(key).\(kind.rawValue): expected a positive number of seconds")
+                    throw fail("\(key).\(kind.rawValue)", .seconds)
                 }
                 seconds[kind] = s
             }
             return HostReference(seconds: seconds, clockGigahertz: HostReference.clock(fields["clock"]))
         }
         let combined = try reference(object["seconds"], "seconds")
-        guard let list = object["samples"]?.array, !list.isEmpty, list.count <= 1000 else { throw fail("samples: expected 1 to 1000 per-process times") }
+        guard let list = object["samples"]?.array, !list.isEmpty, list.count <= 1000 else { throw fail("samples", .samples(maximum: 1000)) }
         var samples: [HostReference] = []
         for (i, item) in list.enumerated() { samples.append(try reference(item, "samples[\(i)]")) }
         return Calibration(

@@ -98,14 +98,17 @@ extension HostReference {
         value?.number.flatMap { $0 > 0 && $0 < 1000 ? $0 : nil }
     }
 
+    /// What an error about a sample process's line (``init(jsonLine:)``) names as its file.
+    public static let sampleSource = "reference sample"
+
     /// Reads ``jsonLine``: every kind, each a positive number of seconds (and the clock, if there).
     public init(jsonLine bytes: [UInt8]) throws(TierError) {
         let value: JSONValue
-        do { value = try JSONParser.parse(bytes) } catch { throw TierError("reference sample: \(error.description)") }
+        do { value = try JSONParser.parse(bytes) } catch { throw .invalidJSON(file: Self.sampleSource, error) }
         var seconds: [PhaseKind: Double] = [:]
         for kind in PhaseKind.allCases {
             guard let s = value.object?[kind.rawValue]?.number, s > 0, s < 1e6 else {
-                throw TierError("reference sample: \(kind.rawValue): expected a positive number of seconds")
+                throw .invalidValue(file: Self.sampleSource, keyPath: kind.rawValue, expected: .seconds)
             }
             seconds[kind] = s
         }

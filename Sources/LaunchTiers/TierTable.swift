@@ -25,20 +25,20 @@ public struct TierTable: Sendable {
     /// Parses a tiers file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(TierError) {
         if let deep = JSONNesting.check(bytes) {
-            throw TierError("\(file): line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a tiers file needs 4)")
+            throw .tooDeep(file: file, line: deep.line, column: deep.column, limit: deep.limit)
         }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw TierError("\(file): invalid JSON\(error.position)")
+            throw .invalidJSON(file: file, error)
         }
         guard let list = root.object?["tiers"]?.array else {
-            throw TierError("\(file): expected an object with a \"tiers\" array")
+            throw .invalidValue(file: file, keyPath: nil, expected: .tierList)
         }
         var tiers: [DeviceTier] = []
         for (i, item) in list.enumerated() {
-            tiers.append(try Self.tier(item, path: "\(file): tiers[\(i)]"))
+            tiers.append(try Self.tier(item, at: KeyPath(file: file, path: "tiers[\(i)]")))
         }
         self.tiers = tiers
     }
@@ -46,35 +46,50 @@ public struct TierTable: Sendable {
     /// The keys a tier entry may have.
     private static let entryKeys: Set = ["name", "description", "referenceSeconds", "factors", "memoryBudgetMB", "backgroundMemoryMB", "cores"]
 
-    /// One entry of the `tiers` array; `path` (`t.json: tiers[2]`) starts every error.
-    private static func tier(_ item: JSONValue, path: String) throws(TierError) -> DeviceTier {
-        guard let entry = item.object else { throw TierError("\(path): expected an object") }
+    /// Where in a tiers file a value is: the file and the key path (`tiers[2].factors`), which every error names.
+    private struct KeyPath {
+        let file: String
+        let path: String
+
+        func appending(_ key: String) -> KeyPath { KeyPath(file: file, path: path + "." + key) }
+
+        func expected(_ expected: TierError.Expected) -> TierError { .invalidValue(file: file, keyPath: path, expected: expected) }
+    }
+
+    /// One entry of the `tiers` array, at `path` (`tiers[2]`).
+    private static func tier(_ item: JSONValue, at path: KeyPath) throws(TierError) -> DeviceTier {
+        guard let entry = item.object else { throw path.expected(.object) }
         if let unknown = entry.keys.sorted().first(where: { !entryKeys.contains($0) }) {
-            throw TierError("\(path): unknown key \"\(unknown)\" (expected: \(entryKeys.sorted().joined(separator: ", ")))")
+            throw .unknownKey(file: path.file, keyPath: path.path, key: unknown, allowed: entryKeys.sorted())
         }
-        guard let name = entry["name"]?.string, !name.isEmpty else { throw TierError("\(path).name: expected a non-empty string") }
-        let reference = try kinds(entry["referenceSeconds"], path: "\(path).referenceSeconds")
-        let factors = try kinds(entry["factors"], path: "\(path).factors")
+        guard let name = entry["name"]?.string, !name.isEmpty else { throw path.appending("name").expected(.nonEmptyString) }
+        let reference = try kinds(entry["referenceSeconds"], at: path.appending("referenceSeconds"))
+        let factors = try kinds(entry["factors"], at: path.appending("factors"))
         guard (reference == nil) != (factors == nil) else {
-            throw TierError("\(path): give either \"referenceSeconds\" (calibrated) or \"factors\" (fixed), not \(reference == nil ? "neither" : "both")")
+            throw .referenceOrFactors(file: path.file, keyPath: path.path, both: reference != nil)
         }
         return DeviceTier(
             name: name, description: entry["description"]?.string ?? "",
             referenceSeconds: reference, fixedFactors: factors,
-            memoryBudget: try mebibytes(entry["memoryBudgetMB"], path: "\(path).memoryBudgetMB"),
-            backgroundMemory: try mebibytes(entry["backgroundMemoryMB"], path: "\(path).backgroundMemoryMB"),
-            cores: try cores(entry["cores"], path: path))
+            memoryBudget: try mebibytes(entry["memoryBudgetMB"], at: path.appending("memoryBudgetMB")),
+            backgroundMemory: try mebibytes(entry["backgroundMemoryMB"], at: path.appending("backgroundMemoryMB")),
+            cores: try cores(entry["cores"], at: path.appending("cores")))
     }
 
+    /// The largest factor or reference time a tiers file may give.
+    static let maximumFactor = 1e6
+    /// The largest memory size a tiers file may give, in MiB.
+    static let maximumMebibytes = 1e9
+
     /// An object of per-kind numbers (`referenceSeconds`, `factors`), or `nil` when absent.
-    private static func kinds(_ value: JSONValue?, path: String) throws(TierError) -> [PhaseKind: Double]? {
+    private static func kinds(_ value: JSONValue?, at path: KeyPath) throws(TierError) -> [PhaseKind: Double]? {
         guard let value else { return nil }
-        guard let object = value.object else { throw TierError("\(path): expected an object of cpu, io, decode, draw") }
+        guard let object = value.object else { throw path.expected(.kindObject) }
         var out: [PhaseKind: Double] = [:]
         for key in object.keys {
-            guard let kind = PhaseKind(rawValue: key) else { throw TierError("\(path).\(key): unknown kind (expected cpu, io, decode, draw)") }
-            guard let number = object[key]?.number, number > 0, number <= 1e6 else {
-                throw TierError("\(path).\(key): expected a positive number (at most 1000000)")
+            guard let kind = PhaseKind(rawValue: key) else { throw .unknownKind(file: path.file, keyPath: path.appending(key).path) }
+            guard let number = object[key]?.number, number > 0, number <= maximumFactor else {
+                throw path.appending(key).expected(.positiveNumber(maximum: maximumFactor))
             }
             out[kind] = number
         }
@@ -82,20 +97,20 @@ public struct TierTable: Sendable {
     }
 
     /// A size in MiB (`memoryBudgetMB`, `backgroundMemoryMB`) in bytes, or `nil` when absent.
-    private static func mebibytes(_ value: JSONValue?, path: String) throws(TierError) -> Int? {
+    private static func mebibytes(_ value: JSONValue?, at path: KeyPath) throws(TierError) -> Int? {
         guard let value else { return nil }
-        guard let mb = value.number, mb > 0, mb <= 1e9 else {
-            throw TierError("\(path): expected a positive number of MiB (at most 1000000000)")
+        guard let mb = value.number, mb > 0, mb <= maximumMebibytes else {
+            throw path.expected(.mebibytes(maximum: maximumMebibytes))
         }
         return Int(mb * 1_048_576)
     }
 
     /// A tier's `cores`: a whole number in ``DeviceTier/coreRange``, or `nil` when absent.
-    private static func cores(_ value: JSONValue?, path: String) throws(TierError) -> Int? {
+    private static func cores(_ value: JSONValue?, at path: KeyPath) throws(TierError) -> Int? {
         guard let value else { return nil }
         let range = DeviceTier.coreRange
         guard let number = value.number, let whole = Int(exactly: number), range.contains(whole) else {
-            throw TierError("\(path).cores: expected a whole number of cores from \(range.lowerBound) to \(range.upperBound)")
+            throw path.expected(.cores(range))
         }
         return whole
     }

@@ -44,14 +44,10 @@ struct AdaptiveCheck {
             maxPairs: budget.maxRuns, maxSeconds: budget.maxTime)
         var sequential = SequentialLook(thresholds: thresholds, maxPairs: budget.maxRuns, keys: keys, symmetric: keys != nil)
         let runs: (a: [RunRecord], b: [RunRecord], stop: AdaptiveSession.Stop)
-        do {
-            runs = try session.run(progress: { progress.handle($0) }) { look in
-                // Results (with their metadata) are built only when a look is due.
-                guard sequential.alpha(atPairs: look.pairs, last: look.isLast) > 0 else { return look.isLast }
-                return sequential.look(baseline: a.result(look.a), candidate: b.result(look.b), last: look.isLast)
-            }
-        } catch {
-            throw InputError(error)
+        runs = try session.run(progress: { progress.handle($0) }) { look in
+            // Results (with their metadata) are built only when a look is due.
+            guard sequential.alpha(atPairs: look.pairs, last: look.isLast) > 0 else { return look.isLast }
+            return sequential.look(baseline: a.result(look.a), candidate: b.result(look.b), last: look.isLast)
         }
         let resultA = a.result(runs.a), resultB = b.result(runs.b)
         return Outcome(

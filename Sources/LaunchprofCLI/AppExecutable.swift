@@ -9,14 +9,12 @@ enum AppExecutable {
     /// The app to launch, checked to be an executable regular file.
     static func locate(override: String?) throws -> String {
         if let override {
-            guard ExecutableSearch.isExecutableFile(override) else { throw InputError.option("--app", value: override, problem: "not an executable file") }
+            guard ExecutableSearch.isExecutableFile(override) else { throw InputError.program(.appNotExecutable(path: override)) }
             return override
         }
         let found = try InstallLayout.helper(name)
         guard let path = found.path else {
-            throw InputError(
-                "cannot find the built-in app (looked for \(found.tried.joined(separator: " and "))): build it (swift build --product \(name), or make build), install launchprof (make install), or pass --app PATH"
-            )
+            throw InputError.program(.helperNotFound(name: name, tried: found.tried))
         }
         return path
     }
@@ -26,9 +24,7 @@ enum AppExecutable {
         let name = "launchprof-spawn"
         let found = try InstallLayout.helper(name)
         guard let path = found.path else {
-            throw InputError(
-                "cannot find \(name) (looked for \(found.tried.joined(separator: " and "))): build it with launchprof (swift build --product launchprof, or make build) or install launchprof (make install)"
-            )
+            throw InputError.program(.helperNotFound(name: name, tried: found.tried))
         }
         return path
     }

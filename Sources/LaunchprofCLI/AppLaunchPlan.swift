@@ -39,14 +39,14 @@ struct AppLaunchPlan {
         if metric == .instructions, options.launch.tier != nil { throw InputError.refused(.tierWithInstructions) }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
-        do { manifest = try ManifestLoader.load(path: path) } catch { throw InputError(error) }
+        manifest = try ManifestLoader.load(path: path)
         // An installed manifest (read-only for this user) saves its snapshot in the user's cache instead.
         if options.snapshot == nil, let snapshot = manifest.snapshot {
             options.snapshot = DefaultManifest.writableSnapshot(for: snapshot, manifestName: manifest.name)
         }
         self.options = options
         if options.hooks.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
-            throw InputError("--force-decode-race: \(path) does not turn on strategies.backgroundDecode, so no image decodes on a worker to race with")
+            throw InputError.usage(.decodeRaceWithoutBackgroundDecode(path: path))
         }
         let tier = try options.launch.resolvedTier(calibration: calibration)
         var environment: [String: String] = [:]
@@ -63,7 +63,7 @@ struct AppLaunchPlan {
         if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
         var launcher = ProcessLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
         if metric == .instructions {
-            do { launcher = try InstructionCounting.counting(launcher) } catch { throw InputError(error) }
+            launcher = try InstructionCounting.counting(launcher)
             launcher.instructionCounting?.collectsFunctions = functions?.functions ?? false
         }
         if options.launch.enforceMemory {

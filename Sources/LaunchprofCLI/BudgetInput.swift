@@ -18,10 +18,8 @@ struct BudgetInput {
     /// built-in app's own and the manifest's stages, and the marks it sends) and `baselines`' phases.
     init(path: String, tiersFile: String?, manifests: [Manifest], baselines: [TabulatedResult]) throws {
         self.path = path
-        do {
-            budget = try Budget.load(path: path)
-            tableTiers = try TierTable.load(userFile: tiersFile).tiers.map(\.name)
-        } catch { throw InputError(error) }
+        budget = try Budget.load(path: path)
+        tableTiers = try TierTable.load(userFile: tiersFile).tiers.map(\.name)
         let phases = manifests.flatMap(Self.launchPhases) + baselines.flatMap { Budget.phaseKeys(of: $0.table) }
         let tiers = tableTiers + baselines.compactMap { $0.header.configuration?.tier?.name }
         try check(BudgetNames(tiers: Self.unique(tiers), phases: Self.unique(phases), complete: false))
@@ -36,7 +34,7 @@ struct BudgetInput {
     }
 
     private func check(_ names: BudgetNames) throws {
-        do { try budget.check(names, file: path) } catch { throw InputError(error) }
+        try budget.check(names, file: path)
     }
 
     /// The top-level phases every launch of `manifest` by the built-in app may have, and its marks'

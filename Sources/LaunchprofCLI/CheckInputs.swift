@@ -14,7 +14,7 @@ extension CheckPlan {
         guard measure.given == nil, let file = result ?? baseline.flatMap({ FileIO.exists($0) && !FileIO.isDirectory($0) ? $0 : nil }) else {
             return measure.metric
         }
-        do { return measure.metric(of: try ResultTableReader.read(file).header) } catch { throw InputError(error) }
+        return measure.metric(of: try ResultTableReader.read(file).header)
     }
 
     /// A baseline measured in another metric than the candidate is refused: seconds under Valgrind
@@ -23,9 +23,7 @@ extension CheckPlan {
         guard let baseline, baselineManifest == nil else { return }
         let a = baseline.header.configuration?.metric ?? .time, b = candidate.header.configuration?.metric ?? .time
         guard a != b else { return }
-        throw InputError(
-            "\(self.baseline ?? "the baseline") was measured in \(a.rawValue), but \(result ?? "the candidate") in \(b.rawValue): compare results of one metric (make both with or both without --metric instructions)"
-        )
+        throw InputError.check(.metricMismatch(baseline: self.baseline, baselineMetric: a, candidate: result, candidateMetric: b))
     }
 
     /// `--budget`, read and checked before anything runs, against the manifests about to be launched
@@ -53,9 +51,7 @@ extension CheckPlan {
     func environmentCaveats(baseline: LaunchResult, candidate: LaunchResult) throws -> [String] {
         let differences = EnvironmentCheck.differences(baseline: baseline, candidate: candidate)
         if !differences.isEmpty && !allowOtherEnvironment {
-            throw InputError(
-                "\(self.baseline ?? "the baseline"): measured in another environment: \(differences.joined(separator: "; ")) (record the baseline here, or pass --allow-other-environment to compare anyway, with caveats)"
-            )
+            throw InputError.check(.otherEnvironment(baseline: self.baseline, differences: differences))
         }
         return Comparison.caveats(baseline: baseline, candidate: candidate)
     }

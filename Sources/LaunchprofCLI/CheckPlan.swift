@@ -58,17 +58,16 @@ struct CheckPlan {
         let metric = try self.metric()
         try functionProfile.require(metric)
         if metric == .instructions, budget != nil {
-            throw InputError(
-                "--budget limits seconds, and \(result ?? "the candidate") holds instruction counts: run a second check for the budget on a timed result")
+            throw InputError.check(.budgetOnInstructions(candidate: result))
         }
         let budgetInput = try budget.map(readBudget)
         let (candidate, madeNow, baselineResult, sequential) = try results(metric: metric)
         try requireSameMetric(candidate, baselineResult)
         try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
         // An empty side is an input error, never a pass.
-        if candidate.table.runCount == 0 { throw InputError("\(result ?? profile.manifest ?? "the candidate"): the result has no runs to check") }
+        if candidate.table.runCount == 0 { throw InputError.check(.noCandidateRuns(label: result ?? profile.manifest ?? "the candidate")) }
         if let baselineResult, baselineResult.table.runCount == 0 {
-            throw InputError("\(baseline ?? baselineManifest ?? "the baseline"): the baseline result has no runs to compare with")
+            throw InputError.check(.noBaselineRuns(label: baseline ?? baselineManifest ?? "the baseline"))
         }
         var caveats: [String] = []
         if let baselineResult, baselineManifest == nil {
@@ -87,13 +86,11 @@ struct CheckPlan {
     /// `--output`: the candidate made now, or the one read from `--result` copied as it is.
     func writeCandidate(_ sides: Sides) throws {
         guard let output else { return }
-        do {
-            if let madeNow = sides.madeNow {
-                try ResultFile.write(madeNow, to: output)
-            } else if let result {
-                try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
-            }
-        } catch { throw InputError(error) }
+        if let madeNow = sides.madeNow {
+            do { try ResultFile.write(madeNow, to: output) } catch { throw InputError(error) }
+        } else if let result {
+            try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
+        }
     }
 
     /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.

@@ -30,7 +30,7 @@ extension CheckPlan {
             // Read as the baseline is, by the streaming table reader: a result of thousands of phases
             // and runs is checked without materialising its records.
             let candidate: TabulatedResult
-            do { candidate = try ResultTableReader.read(result) } catch { throw InputError(error) }
+            candidate = try ResultTableReader.read(result)
             let baselineResult = try baseline.map { reference in
                 try lookup.loadTable(reference, tier: candidate.header.configuration?.tier?.name, manifest: candidate.header.manifest.name)
             }
@@ -91,9 +91,9 @@ extension CheckPlan {
         }
         if let result {
             let candidate: LaunchResult
-            do { candidate = try ResultFile.read(result) } catch { throw InputError(error) }
+            candidate = try ResultFile.read(result)
             guard candidate.runs.contains(where: { $0.instructions != nil }) else {
-                throw InputError("\(result): the candidate has no instruction counts: make it with --metric instructions")
+                throw InputError.check(.candidateWithoutInstructions(path: result))
             }
             let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name, metric: .instructions) }
             if let baselineResult, let baseline {
@@ -101,7 +101,7 @@ extension CheckPlan {
             }
             return (candidate, baselineResult)
         }
-        guard let baseline else { throw InputError("--metric instructions needs a baseline: --baseline or --baseline-manifest") }
+        guard let baseline else { throw InputError.check(.instructionsWithoutBaseline) }
         let b = try AppLaunchPlan(options: profile, metric: .instructions, functions: functionProfile)
         defer { b.cleanUp() }
         let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)

@@ -39,7 +39,7 @@ extension CheckPlan {
     func export(_ verdict: CheckVerdict, _ sides: Sides) throws {
         let comparison = verdict.comparison, context = verdict.context
         if let junit {
-            do { try FileIO.writeAtomically(JUnitReport().render(comparison, context: context), to: junit) } catch { throw InputError(error) }
+            try FileIO.writeAtomically(JUnitReport().render(comparison, context: context), to: junit)
         }
         let environment = ProcessInfo.processInfo.environment
         if environment["GITHUB_ACTIONS"] == "true" || environment["GITHUB_ACTIONS"] == "1" {
@@ -48,7 +48,7 @@ extension CheckPlan {
             let annotations = GitHubAnnotations().render(comparison, context: context)
             if format == .text { print(annotations, terminator: "") } else { StandardError.write(annotations) }
             if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-                do { try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary) } catch { throw InputError(error) }
+                try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary)
             }
         }
         if format == .text {

@@ -46,6 +46,6 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let plan = try ComparePlan(strategies: strategy, all: all, profile: profile, adaptive: adaptive, thresholds: thresholds)
         let report = try plan.report(precision: decimals.precision)
-        do { print(try report.render(format), terminator: "") } catch { throw InputError("cannot write the comparison: \(error)") }
+        do { print(try report.render(format), terminator: "") } catch { throw InputError.about(subject: "cannot write the comparison", error) }
     }
 }

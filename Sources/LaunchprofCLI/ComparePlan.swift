@@ -20,10 +20,10 @@ struct ComparePlan {
     /// loaded (a bad one is refused with its own error before anything is launched) and the tiers checked.
     init(strategies given: [String], all: Bool, profile: ProfileOptions, adaptive: AdaptiveOptions, thresholds: ThresholdOptions) throws {
         let manifestPath = try profile.manifestPath()
-        do { _ = try ManifestLoader.load(path: manifestPath) } catch { throw InputError(error) }
+        _ = try ManifestLoader.load(path: manifestPath)
         try profile.launch.checkTierNames()
         let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : given
-        if strategies.isEmpty { throw InputError("\(manifestPath): \"strategies\" lists none to compare (give --strategy NAME)") }
+        if strategies.isEmpty { throw InputError.check(.noStrategies(manifest: manifestPath)) }
         self.manifestPath = manifestPath
         self.strategies = strategies
         self.tiers = profile.launch.tierNames.isEmpty ? [nil] : profile.launch.tierNames.map { $0 }
@@ -36,7 +36,7 @@ struct ComparePlan {
     /// `--runs auto` why each pair of sides stopped.
     func report(precision: Int) throws -> StrategyComparisonReport {
         let directory: String
-        do { directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-compare-") } catch { throw InputError(error) }
+        directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-compare-")
         defer { FileIO.removeTemporaryDirectory(directory) }
         let limits = try thresholds.thresholds()
         var rows: [StrategyComparisonRow] = []
@@ -69,7 +69,7 @@ struct ComparePlan {
         options.launch.tier = tier
         options.snapshot = "\(directory)/\(pair.strategy)-\(tier ?? "host")-\(which)/Loading.png"
         do { return try AppLaunchPlan(options: options, manifestPath: path) } catch {
-            throw InputError("\(manifestPath) with \(pair.strategy) \(which): \(error)".replacingOccurrences(of: path, with: "the \(which) copy"))
+            throw InputError.variant(manifest: manifestPath, strategy: pair.strategy, side: which, copy: path, error)
         }
     }
 

@@ -47,11 +47,11 @@ struct DiffCommand: ParsableCommand {
         // Two results made with --metric instructions are compared in instructions without being told.
         let metric = measure.given ?? b.header.configuration?.metric ?? .time
         for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
-            throw InputError.file(path: label, problem: "the result has no runs to compare")
+            throw InputError.check(.noRunsToCompare(label: label))
         }
         if metric == .instructions {
             for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
-                throw InputError.file(path: label, problem: "the result has no instruction counts: make it with --metric instructions")
+                throw InputError.check(.resultWithoutInstructions(label: label))
             }
         }
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: metric)
@@ -74,10 +74,6 @@ extension StoreLookupOptions {
     /// The results `references` name; files read at once on a thread each (``ResultTableReader/read(all:)``);
     /// an error is the first reference's that failed.
     func loadTables(_ references: [String], tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> [TabulatedResult] {
-        do {
-            return try StoredResult.tables(try references.map { try locate($0, tier: tier, manifest: manifest, metric: metric) })
-        } catch {
-            throw InputError(error)
-        }
+        try StoredResult.tables(try references.map { try locate($0, tier: tier, manifest: manifest, metric: metric) })
     }
 }

@@ -92,7 +92,7 @@ struct ExecOptions: ParsableArguments {
             let refusal = LaunchRefusal.instructions(
                 launch, readiness: readyWhenOutput != nil || readyWhenPort != nil || readyWhenFile != nil, trace: trace != nil)
         {
-            throw ValidationError(refusal.message)
+            throw ValidationError(refusal.description)
         }
         try OptionRanges.grace.check(grace)
         if let readyWhenPort { try OptionRanges.port.check(readyWhenPort) }
@@ -109,7 +109,7 @@ struct ExecOptions: ParsableArguments {
     /// The trace capture `--trace` and `--trace-file` ask for, checked.
     func traceCapture() throws -> TraceCapture? {
         guard let trace else { return nil }
-        do { return try TraceCapture(format: trace, traceFile: traceFile) } catch { throw InputError(error) }
+        return try TraceCapture(format: trace, traceFile: traceFile)
     }
 
     /// The ready condition the options name, checked (a regular expression that does not compile is an input error).
@@ -132,7 +132,7 @@ extension ThrottleMechanism {
     /// `--throttle NAME`: one of the mechanisms' option names, else an error naming them.
     @Sendable static func parseOption(_ argument: String) throws -> ThrottleMechanism {
         guard let mechanism = ThrottleMechanism(optionName: argument) else {
-            throw InputError("--throttle must be cgroup-v1, cgroup-v2 or signals, not \(PlainText.quoted(argument))")
+            throw InputError.usage(.unknownThrottle(argument: argument))
         }
         return mechanism
     }

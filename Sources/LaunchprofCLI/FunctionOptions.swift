@@ -16,13 +16,9 @@ struct FunctionOptions: ParsableArguments {
         transform: OptionRanges.top.parse)
     var top: Int = FunctionReport.defaultTop
 
-    /// The one message for `--functions` without instruction counts.
-    static let needsInstructions =
-        "--functions reads each phase's functions from Callgrind, so it needs --metric instructions (a time measurement runs no Callgrind)"
-
     /// Refuses `--functions` for a measurement in `metric` other than instructions.
     func require(_ metric: Metric) throws {
-        if functions && metric != .instructions { throw InputError(Self.needsInstructions) }
+        if functions && metric != .instructions { throw InputError.refused(.functionsWithoutInstructions) }
     }
 
     func validate() throws {

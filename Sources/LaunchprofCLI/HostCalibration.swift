@@ -14,7 +14,7 @@ enum HostCalibration {
     static func current(refresh: Bool = false) throws -> Calibrator.Outcome {
         if !refresh, let outcome = memo.outcome { return outcome }
         let outcome: Calibrator.Outcome
-        do { outcome = try calibrator().calibration(refresh: refresh) } catch { throw InputError(error) }
+        outcome = try calibrator().calibration(refresh: refresh)
         if let note = outcome.note { StandardError.write("launchprof: \(note)\n") }
         if outcome.source == "measured", let load = loadWarning() { StandardError.warning("\(load)") }
         if outcome.source == "measured", let clock = clockWarning(outcome.calibration) { StandardError.warning(clock) }
@@ -55,25 +55,25 @@ enum HostCalibration {
 
     /// One fresh process's reference times: `launchprof tiers --reference-sample`, killed after 60 s.
     static func sampleProcess() throws(TierError) -> HostReference {
-        guard let executable = SelfExecutable.path() else { throw TierError("reference sample: cannot find launchprof's own executable") }
+        guard let executable = SelfExecutable.path() else { throw .sampleFailed(.noExecutable) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["tiers", "--reference-sample"]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        do { try process.run() } catch { throw TierError("reference sample: cannot start \(executable): \(error.localizedDescription)") }
+        do { try process.run() } catch { throw .sampleFailed(.cannotStart(executable: executable, reason: error.localizedDescription)) }
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(2000) }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            throw TierError("reference sample: the sample process ran for over 60 s")
+            throw .sampleFailed(.timedOut(seconds: 60))
         }
         let text = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
         guard process.terminationStatus == 0 else {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(2048), as: UTF8.self)
-            throw TierError("reference sample: exit \(process.terminationStatus): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw .sampleFailed(.exited(status: process.terminationStatus, stderr: message.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         return try HostReference(jsonLine: Array(text))
     }

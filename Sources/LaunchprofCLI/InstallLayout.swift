@@ -13,7 +13,7 @@ enum InstallLayout {
 
     /// The directory of the running binary, links resolved.
     static func binDirectory() throws -> String {
-        guard let me = SelfExecutable.path() else { throw InputError("cannot find the launchprof executable (/proc/self/exe)") }
+        guard let me = SelfExecutable.path() else { throw InputError.program(.selfNotFound) }
         return FileIO.parentDirectory(of: me)
     }
 

@@ -32,7 +32,7 @@ struct InstructionSides {
     /// the baseline has (up to ``fallbackRuns``) when they are not repeatable.
     func launch(candidate b: some LaunchPlan, against baseline: LaunchResult, label: String) throws -> LaunchResult {
         guard baseline.runs.contains(where: { $0.instructions != nil }) else {
-            throw InputError.file(path: label, problem: "the baseline has no instruction counts: record it with --metric instructions")
+            throw InputError.check(.baselineWithoutInstructions(label: label))
         }
         let unstable = Comparison.nondeterministicPhases(in: baseline)
         if !unstable.isEmpty { warnUnstable(unstable, source: "the runs of the baseline \(label)") }

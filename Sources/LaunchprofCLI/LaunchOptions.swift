@@ -118,12 +118,10 @@ struct LaunchOptions: ParsableArguments {
     /// The `--tier` resolved on this host (or on `calibration`, a stored baseline's), once; `nil` without `--tier`.
     func resolvedTier(calibration: (HostReference, CalibrationInfo)? = nil) throws -> ResolvedTier? {
         guard let tier else { return nil }
-        do {
-            return try ResolvedTier.resolve(named: tier, tiersFile: tiers, calibration: calibration) {
-                let outcome = try HostCalibration.current()
-                return (outcome.calibration.reference, outcome.info)
-            }
-        } catch let error as InputError { throw error } catch { throw InputError(error) }
+        return try ResolvedTier.resolve(named: tier, tiersFile: tiers, calibration: calibration) {
+            let outcome = try HostCalibration.current()
+            return (outcome.calibration.reference, outcome.info)
+        }
     }
 }
 

@@ -23,8 +23,8 @@ enum LaunchTarget {
     /// two were interleaved); the built-in app's says what the app did.
     func failure(_ error: RunnerError, pair: Bool) -> InputError {
         switch self {
-        case .builtInApp: InputError(error)
-        case .program(let command, _): InputError(error.message(subject: pair ? "one of the commands" : command.displayName))
+        case .builtInApp: .library(error)
+        case .program(let command, _): .launch(error, program: pair ? "one of the commands" : command.displayName)
         }
     }
 }

@@ -15,13 +15,16 @@ struct OptionRange<Value: Comparable & Sendable>: Sendable {
     let read: @Sendable (String) -> Value?
 
     /// `--warmup must be from 0 to 1000`, `--timeout must be from 0.001 to 86400 seconds`.
-    var requirement: String {
-        "\(option) must be from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+    var requirement: String { outOfRange().description }
+
+    /// A value outside the range (`orAuto`: where `auto` is accepted too).
+    func outOfRange(orAuto: Bool = false) -> OptionProblem {
+        .outOfRange(option: option, lower: Self.text(range.lowerBound), upper: Self.text(range.upperBound), unit: unit, orAuto: orAuto)
     }
 
     /// Reads and checks a value typed on the command line.
     func parse(_ argument: String) throws -> Value {
-        guard let value = read(argument), range.contains(value) else { throw InputError(requirement) }
+        guard let value = read(argument), range.contains(value) else { throw InputError.usage(outOfRange()) }
         return value
     }
 

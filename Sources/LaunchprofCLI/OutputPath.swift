@@ -5,14 +5,14 @@ import LaunchCore
 enum OutputPath {
     static func check(_ path: String?, option: String) throws {
         guard let path else { return }
-        do { try FileIO.checkWritable(path) } catch { throw InputError("\(option) \(error)") }
+        do { try FileIO.checkWritable(path) } catch { throw InputError.value(option: option, error) }
     }
 
     /// A directory results are written into (`--store`): it may not exist yet, but then the nearest
     /// directory above it must be writable.
     static func checkDirectory(_ path: String, option: String) throws {
         do { try FileIO.checkWritable(path.hasSuffix("/") ? path + "result.json" : path + "/result.json") } catch {
-            throw InputError.option(option, value: path, problem: "cannot write results there (\(error.reason))")
+            throw InputError.usage(.cannotWriteResults(option: option, directory: path, reason: error.reason))
         }
     }
 }

@@ -63,7 +63,7 @@ struct ProfileOptions: ParsableArguments {
     /// The manifest path: `--manifest`, else the default one shipped in the repository.
     func manifestPath() throws -> String {
         guard let path = manifest ?? DefaultManifest.locate() else {
-            throw InputError("no --manifest given and \(DefaultManifest.relativePath) was not found (run from the launchprof checkout, or pass --manifest)")
+            throw InputError.usage(.noManifest(relativePath: DefaultManifest.relativePath))
         }
         return path
     }

@@ -16,21 +16,19 @@ struct ProgramCommand {
     /// The words as typed (the executable not yet resolved on `PATH`).
     let typed: [String]
 
-    /// Resolves `words` (everything after `--`); throws an ``InputError`` naming what is wrong.
+    /// Resolves `words` (everything after `--`); throws an ``InputError`` naming what is wrong (``ProgramProblem``).
     init(_ words: [String], shell: Bool, option: String = "the command") throws {
         guard let first = words.first, !first.isEmpty else {
-            throw InputError("give \(option) to profile after --: launchprof exec [options] -- CMD [ARGS…]")
+            throw InputError.program(.noCommand(option: option))
         }
         if let bad = words.first(where: { $0.utf8.contains(0) }) {
-            throw InputError.option(
-                option, value: nil, problem: "an argument contains a NUL character ('\(PlainText.oneLine(bad))'), which no program can receive")
+            throw InputError.program(.nulCharacter(option: option, argument: bad))
         }
         self.shell = shell
         typed = words
         if shell {
             guard words.count == 1 else {
-                throw InputError(
-                    "--shell takes the whole command line as one argument: launchprof exec --shell -- 'CMD ARGS | …' (got \(words.count) arguments)")
+                throw InputError.program(.shellWords(words.count))
             }
             arguments = ["/bin/sh", "-c", first]
             displayName = "the shell command"
@@ -54,23 +52,22 @@ struct ProgramCommand {
             if blocked == nil, access(candidate, F_OK) == 0 { blocked = candidate }
         }
         if let blocked { try check(blocked, as: name) }
-        throw InputError("'\(PlainText.oneLine(name))': command not found on PATH")
+        throw InputError.program(.notOnPath(name: name))
     }
 
     /// Throws unless `path` is a regular file this process may execute.
     private static func check(_ path: String, as name: String) throws {
         var info = stat()
-        let shown = "'\(PlainText.oneLine(name))'"
         guard stat(path, &info) == 0 else {
-            throw InputError.file(path: shown, problem: String(cString: strerror(errno)))
+            throw InputError.program(.cannotExamine(name: name, reason: String(cString: strerror(errno))))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw InputError("\(shown) is a directory, not a program")
-        default: throw InputError("\(shown) is not a regular file, so it cannot be a program")
+        case S_IFDIR: throw InputError.program(.directory(name: name))
+        default: throw InputError.program(.notRegularFile(name: name))
         }
         guard access(path, X_OK) == 0 else {
-            throw InputError("\(shown) is not executable (\(String(cString: strerror(errno))); chmod +x it, or run it through its interpreter)")
+            throw InputError.program(.notExecutable(name: name, reason: String(cString: strerror(errno))))
         }
     }
 

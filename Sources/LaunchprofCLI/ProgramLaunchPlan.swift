@@ -56,9 +56,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         trace = program.trace?.format.rawValue
         if program.trace?.runFile(in: "/") != program.trace?.traceFile {
             // git-trace2 without --trace-file: each run's events go to a file of launchprof's own.
-            do { scratch = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-exec-") } catch {
-                throw InputError(error)
-            }
+            scratch = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-exec-")
             program.traceDirectory = scratch ?? FileIO.temporaryDirectory
         } else {
             scratch = nil
@@ -80,7 +78,7 @@ struct ProgramLaunchPlan: LaunchPlan {
                 launcher.environment.merge(CallgrindHelper.environment()) { $1 }
             } catch {
                 launcher.instructionCounting?.cleanUp()
-                throw InputError(error)
+                throw error
             }
         }
         self.launcher = launcher
@@ -89,9 +87,9 @@ struct ProgramLaunchPlan: LaunchPlan {
         cold = options.launch.cold
         for input in options.input {
             var info = stat()
-            guard stat(input, &info) == 0 else { throw InputError.option("--input", value: input, problem: String(cString: strerror(errno))) }
+            guard stat(input, &info) == 0 else { throw InputError.usage(.inputUnreadable(path: input, reason: String(cString: strerror(errno)))) }
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw InputError.option("--input", value: input, problem: "not a regular file (only files are evicted from the page cache)")
+                throw InputError.usage(.inputNotRegularFile(path: input))
             }
         }
         coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []

@@ -43,8 +43,7 @@ enum ResultMetadata {
     /// Refuses, before any run, to record outside a git work tree with a commit (the store names results by it).
     static func requireCommit(for command: String) throws {
         guard resolveRevision("HEAD") != nil else {
-            throw InputError(
-                "\(command) needs a git work tree with a commit to name the result by (use --output FILE outside one)")
+            throw InputError.usage(.needsCommit(command: command))
         }
     }
 

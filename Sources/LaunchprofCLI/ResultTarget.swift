@@ -20,38 +20,15 @@ enum ResultTarget: Equatable {
         }
     }
 
-    /// Why the baseline (`label`) cannot be compared with the candidate, or `nil` when both measured
-    /// the same target: another program, the app against a program, or another manifest.
-    /// `command` is the baseline program's command line, when it is one, for the hint.
-    static func mismatch(
-        baseline a: ResultTarget, label: String, candidate b: ResultTarget, candidateLabel: String, command: String? = nil, metric: Metric = .time
-    )
-        -> String?
-    {
-        guard a != b else { return nil }
-        let hint: String
-        switch (a, b) {
-        case (.program, .app):
-            let option = metric == .instructions ? " --metric instructions" : ""
-            hint =
-                "check profiles the built-in app unless --result gives the candidate: make the program's result with `launchprof exec\(option) --output head.json -- \(command ?? "COMMAND")` and pass --result head.json"
-        case (.app, .program):
-            hint = "a program's result is compared with a program's baseline: record one with `launchprof exec --record -- COMMAND`"
-        case (.program, .program):
-            hint = "give the same command (or the same --name) on both sides, and --for-command NAME to find a stored baseline by it"
-        case (.app, .app):
-            hint = "pick the baseline of the same manifest with --for-manifest NAME, or compare two manifests now with --baseline-manifest"
-        }
-        return "\(label) measured \(a.description), but \(candidateLabel) is \(b.description): the comparison would mean nothing (\(hint))"
-    }
-
-    /// Throws the input error (exit 2) when the two results measured different targets.
+    /// Throws the input error (exit 2) when the two results measured different targets
+    /// (``CheckProblem/otherTarget(baseline:label:candidate:candidateLabel:command:metric:)``).
     static func requireSame(baseline: LaunchResult, label: String, candidate: ResultTarget, candidateLabel: String) throws {
-        if let reason = mismatch(
-            baseline: ResultTarget(baseline), label: label, candidate: candidate, candidateLabel: candidateLabel,
-            command: baseline.command?.commandLine, metric: baseline.configuration?.metric ?? .time)
-        {
-            throw InputError(reason)
+        let target = ResultTarget(baseline)
+        guard target == candidate else {
+            throw InputError.check(
+                .otherTarget(
+                    baseline: target, label: label, candidate: candidate, candidateLabel: candidateLabel, command: baseline.command?.commandLine,
+                    metric: baseline.configuration?.metric ?? .time))
         }
     }
 }

@@ -17,7 +17,7 @@ enum RunCount: Equatable, Sendable, ExpressibleByArgument {
     @Sendable static func parse(_ argument: String) throws -> RunCount {
         if argument == "auto" { return .auto }
         guard let n = Int(argument), range.contains(n) else {
-            throw InputError("\(OptionRanges.runs.requirement), or auto")
+            throw InputError.usage(OptionRanges.runs.outOfRange(orAuto: true))
         }
         return .fixed(n)
     }

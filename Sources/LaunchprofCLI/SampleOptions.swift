@@ -19,15 +19,11 @@ struct SampleOptions: ParsableArguments {
         transform: OptionRanges.sampleRate.parse)
     var sampleRate: Int?
 
-    /// The one message for `--sample` with instruction counts.
-    static let notWithInstructions =
-        "--sample times the launch with perf's clock samples, and --metric instructions runs it under Valgrind (50 times slower): use one or the other"
-
     func validate() throws {
         if sampleRate != nil, !sample { throw ValidationError("--sample-rate needs --sample") }
         if let sampleRate { try OptionRanges.sampleRate.check(sampleRate) }
         // Before any work: perf is missing or not allowed here.
-        if sample, case .failure(let error) = SamplingSetup.check(rate: rate) { throw InputError(error) }
+        if sample, case .failure(let error) = SamplingSetup.check(rate: rate) { throw error }
     }
 
     /// The rate asked for, or the default.
@@ -35,14 +31,14 @@ struct SampleOptions: ParsableArguments {
 
     /// Refuses `--sample` for a measurement in `metric` other than time.
     func require(_ metric: Metric) throws {
-        if sample && metric == .instructions { throw InputError(Self.notWithInstructions) }
+        if sample && metric == .instructions { throw InputError.refused(.sampleWithInstructions) }
     }
 
     /// perf started for a session, following what `thread` spawns (sampling live when it returns);
     /// `nil` without `--sample`.
     func start(following thread: SpawningThread) throws -> PerfRecording? {
         guard sample else { return nil }
-        do { return try PerfRecording(try SamplingSetup.check(rate: rate).get(), thread: thread.tid) } catch { throw InputError(error) }
+        return try PerfRecording(try SamplingSetup.check(rate: rate).get(), thread: thread.tid)
     }
 }
 
@@ -58,12 +54,12 @@ extension PlanRunner {
     /// `stacks` gets each phase's sampled stacks (unit `.samples`), for the flame-graph writers.
     func run(_ plan: some LaunchPlan, sampling: SampleOptions, stacks: ((StackProfile) throws -> Void)? = nil) throws -> LaunchResult {
         guard sampling.sample else { return try run(plan) }
-        guard let thread = SpawningThread() else { throw InputError("--sample: cannot start the thread the runs are spawned on") }
+        guard let thread = SpawningThread() else { throw InputError.usage(.samplingThreadNotStarted) }
         guard let recording = try sampling.start(following: thread) else { return try run(plan) }
         defer { recording.cleanUp() }
         let records = try self.records(plan, runs: plan.runs, spawningThread: thread)
         let summary: SampleSummary
-        do { summary = try recording.summary(of: records) } catch { throw InputError(error) }
+        summary = try recording.summary(of: records)
         var result = plan.result(records)
         result.samples = summary.profiles(setup: recording.setup)
         // The stacks over every run, for `report --flame-graph` (`run`: the median run, the timeline's).

@@ -13,7 +13,7 @@ struct StrategySwitch {
 
     /// The strategies the manifest at `path` lists under "strategies".
     static func strategies(inManifest path: String) throws -> [String] {
-        do { return StrategyVariants.listed(in: try FileIO.read(path, limit: .manifest)) } catch { throw InputError(error) }
+        StrategyVariants.listed(in: try FileIO.read(path, limit: .manifest))
     }
 
     /// Writes the pair for `strategy` of the manifest at `path` into `directory`.
@@ -21,22 +21,15 @@ struct StrategySwitch {
         // The manifest's own directory, absolute: the rewritten copies live elsewhere.
         let parent = FileIO.parentDirectory(of: path)
         guard let resolved = realpath(parent.isEmpty ? "." : parent, nil) else {
-            throw InputError("\(path): cannot resolve its directory: \(String(cString: strerror(errno)))")
+            throw InputError.check(.manifestDirectoryUnresolvable(path: path, reason: String(cString: strerror(errno))))
         }
         let base = String(cString: resolved)
         free(resolved)
-        let variants: StrategyVariants
-        do { variants = try StrategyVariants(strategy: strategy, manifest: try FileIO.read(path, limit: .manifest), path: path, directory: base) } catch {
-            throw InputError(error)
-        }
+        let variants = try StrategyVariants(strategy: strategy, manifest: try FileIO.read(path, limit: .manifest), path: path, directory: base)
         let name = path.split(separator: "/").last.map(String.init) ?? "manifest.json"
         let offPath = "\(directory)/\(strategy)-off-\(name)", onPath = "\(directory)/\(strategy)-on-\(name)"
-        do {
-            try FileIO.writeAtomically(variants.off, to: offPath)
-            try FileIO.writeAtomically(variants.on, to: onPath)
-        } catch {
-            throw InputError(error)
-        }
+        try FileIO.writeAtomically(variants.off, to: offPath)
+        try FileIO.writeAtomically(variants.on, to: onPath)
         return StrategySwitch(strategy: strategy, off: offPath, on: onPath)
     }
 }

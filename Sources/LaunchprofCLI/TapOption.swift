@@ -7,11 +7,11 @@ enum TapOption {
     /// Reads `0.3:7` (the key may contain `:` after the first one).
     static func parse(_ argument: String) throws -> ScheduledTap {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw InputError("--tap expects SECONDS:KEY (for example 0.3:7), not \(PlainText.quoted(argument))")
+            throw InputError.usage(.tapWithoutColon(argument: argument))
         }
         let seconds = try OptionRanges.tapSeconds.parse(String(argument[..<colon]))
         let key = String(argument[argument.index(after: colon)...])
-        guard !key.isEmpty else { throw InputError("--tap expects SECONDS:KEY (for example 0.3:7): the key is missing in \(PlainText.quoted(argument))") }
+        guard !key.isEmpty else { throw InputError.usage(.tapWithoutKey(argument: argument)) }
         return ScheduledTap(seconds: seconds, key: key)
     }
 
@@ -20,11 +20,11 @@ enum TapOption {
     static func check(_ taps: [ScheduledTap], manifest path: String, app: String) throws -> [ScheduledTap] {
         guard !taps.isEmpty else { return [] }
         let arguments = [app, "--manifest", path] + taps.flatMap { ["--check-tap", $0.key] }
-        guard let answer = CommandOutput.status(arguments) else { throw InputError("could not start \(app) to check the --tap keys") }
+        guard let answer = CommandOutput.status(arguments) else { throw InputError.usage(.tapCheckNotStarted(app: app)) }
         guard answer.status == 0 else {
             var refusal = String(decoding: answer.stderr, as: UTF8.self)
             while refusal.last?.isNewline == true { refusal.removeLast() }
-            throw InputError(refusal.isEmpty ? "\(app) exited with status \(answer.status) checking the --tap keys" : refusal)
+            throw InputError.usage(.tapRefused(app: app, status: answer.status, refusal: refusal))
         }
         return taps
     }

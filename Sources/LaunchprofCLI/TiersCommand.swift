@@ -39,9 +39,7 @@ struct TiersCommand: ParsableCommand {
 
     func run() throws {
         if referenceSample {
-            do { print(try HostReference.measure(repetitions: min(max(repetitions, 1), 1000), minimumSeconds: Calibration.triesSeconds).jsonLine) } catch {
-                throw InputError(error)
-            }
+            print(try HostReference.measure(repetitions: min(max(repetitions, 1), 1000), minimumSeconds: Calibration.triesSeconds).jsonLine)
             return
         }
         let table: TierTable

@@ -202,10 +202,34 @@ import Glibc
         #expect(Calibration.combine([HostReference(seconds: [.cpu: 1])]).seconds[.draw] == nil)
     }
 
+    @Test func aCorruptCalibrationNamesTheFileAndKey() {
+        func error(_ text: String) -> TierError? {
+            do { _ = try CalibrationCache.decode(Array(text.utf8), file: "c.json"); return nil } catch { return error }
+        }
+        #expect(error("[1]") == .invalidValue(file: "c.json", keyPath: nil, expected: .jsonObject))
+        #expect(error(#"{"format": 99}"#) == .invalidValue(file: "c.json", keyPath: "format", expected: .format(CalibrationCache.format)))
+        #expect(error(#"{"format": 99}"#)?.description == "c.json: format: expected \(CalibrationCache.format)")
+        #expect(
+            TierError.invalidValue(file: "c.json", keyPath: "fingerprint", expected: .strings(["cpuModel", "kernel", "architecture", "build"])).description
+                == "c.json: fingerprint: expected the strings cpuModel, kernel, architecture and build")
+        guard case .invalidJSON("c.json", _) = error("{") else {
+            Issue.record("invalid JSON was not refused as such")
+            return
+        }
+    }
+
     @Test func aSampleLineRoundTripsAndRefusesMissingKinds() throws {
         let reference = HostReference(seconds: [.cpu: 0.000123456789, .io: 0.002, .decode: 0.0015, .draw: 0.0042])
         #expect(try HostReference(jsonLine: Array(reference.jsonLine.utf8)) == reference)
-        #expect(throws: TierError.self) { try HostReference(jsonLine: Array(#"{"cpu": 1}"#.utf8)) }
-        #expect(throws: TierError.self) { try HostReference(jsonLine: Array(#"{"cpu": -1, "io": 1, "decode": 1, "draw": 1}"#.utf8)) }
+        #expect(throws: TierError.invalidValue(file: HostReference.sampleSource, keyPath: "io", expected: .seconds)) {
+            try HostReference(jsonLine: Array(#"{"cpu": 1}"#.utf8))
+        }
+        #expect(throws: TierError.invalidValue(file: HostReference.sampleSource, keyPath: "cpu", expected: .seconds)) {
+            try HostReference(jsonLine: Array(#"{"cpu": -1, "io": 1, "decode": 1, "draw": 1}"#.utf8))
+        }
+        #expect(
+            TierError.invalidValue(file: HostReference.sampleSource, keyPath: "cpu", expected: .seconds).description
+                == "reference sample: cpu: expected a positive number of seconds")
+        #expect(TierError.sampleFailed(.timedOut(seconds: 60)).description == "reference sample: the sample process ran for over 60 s")
     }
 }

@@ -64,6 +64,32 @@ import Glibc
         #expect(user.tiers[1].factors(host: nil) == [.cpu: 1, .io: 1, .decode: 1, .draw: 2])
     }
 
+    @Test func malformedTiersAreRefusedWithTheFileAndKeyPath() {
+        func error(_ json: String) -> TierError? {
+            do { _ = try TierTable(json: Array(json.utf8), file: "t.json"); return nil } catch { return error }
+        }
+        #expect(error(#"{"tier": []}"#) == .invalidValue(file: "t.json", keyPath: nil, expected: .tierList))
+        #expect(error(#"{"tiers": [1]}"#) == .invalidValue(file: "t.json", keyPath: "tiers[0]", expected: .object))
+        #expect(error(#"{"tiers": [{"name": ""}]}"#) == .invalidValue(file: "t.json", keyPath: "tiers[0].name", expected: .nonEmptyString))
+        #expect(error(#"{"tiers": [{"name": "x", "factors": 2}]}"#) == .invalidValue(file: "t.json", keyPath: "tiers[0].factors", expected: .kindObject))
+        #expect(error(#"{"tiers": [{"name": "x", "factors": {"gpu": 2}}]}"#) == .unknownKind(file: "t.json", keyPath: "tiers[0].factors.gpu"))
+        #expect(
+            error(#"{"tiers": [{"name": "x", "factors": {"cpu": 2}, "referenceSeconds": {"cpu": 2}}]}"#)
+                == .referenceOrFactors(file: "t.json", keyPath: "tiers[0]", both: true))
+        #expect(
+            error(#"{"tiers": [{"name": "x", "factors": {"cpu": 2}, "cores": 0}]}"#)
+                == .invalidValue(file: "t.json", keyPath: "tiers[0].cores", expected: .cores(DeviceTier.coreRange)))
+        guard case .unknownKey(_, "tiers[0]", "factor", let allowed) = error(#"{"tiers": [{"name": "x", "factor": {}}]}"#) else {
+            Issue.record("an unknown key was not refused as one")
+            return
+        }
+        #expect(allowed.contains("factors"))
+        guard case .invalidJSON("t.json", .invalidJSON(_, 1, 2, _)) = error("[") else {
+            Issue.record("invalid JSON was not refused with its line and column")
+            return
+        }
+    }
+
     @Test func malformedTiersAreExplained() {
         func message(_ json: String) -> String {
             do { _ = try TierTable(json: Array(json.utf8), file: "t.json"); return "no error" } catch { return error.description }
@@ -128,20 +154,22 @@ import Glibc
 
     @Test func deepNestingIsRefusedBeforeDecoding() {
         let json = String(repeating: "[", count: 100_000)
-        #expect(throws: TierError("t.json: line 1, column 65: nested more than 64 levels deep (a tiers file needs 4)")) {
+        #expect(throws: TierError.tooDeep(file: "t.json", line: 1, column: 65, limit: 64)) {
             try TierTable(json: Array(json.utf8), file: "t.json")
         }
     }
 
     @Test(arguments: [
-        (#""factors": {"cpu": 1e300}"#, "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)"),
-        (#""factors": {"cpu": -2}"#, "t.json: tiers[0].factors.cpu: expected a positive number (at most 1000000)"),
-        (#""referenceSeconds": {"draw": 0}"#, "t.json: tiers[0].referenceSeconds.draw: expected a positive number (at most 1000000)"),
-        (#""factors": {"cpu": 2}, "memoryBudgetMB": 1e300"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)"),
-        (#""factors": {"cpu": 2}, "memoryBudgetMB": -1"#, "t.json: tiers[0].memoryBudgetMB: expected a positive number of MiB (at most 1000000000)")
+        (#""factors": {"cpu": 1e300}"#, "factors.cpu", TierError.Expected.positiveNumber(maximum: 1e6)),
+        (#""factors": {"cpu": -2}"#, "factors.cpu", .positiveNumber(maximum: 1e6)),
+        (#""referenceSeconds": {"draw": 0}"#, "referenceSeconds.draw", .positiveNumber(maximum: 1e6)),
+        (#""factors": {"cpu": 2}, "memoryBudgetMB": 1e300"#, "memoryBudgetMB", .mebibytes(maximum: 1e9)),
+        (#""factors": {"cpu": 2}, "memoryBudgetMB": -1"#, "memoryBudgetMB", .mebibytes(maximum: 1e9))
     ])
-    func outOfRangeNumbersNameTheFileAndKey(entry: String, message: String) {
+    func outOfRangeNumbersNameTheFileAndKey(entry: String, key: String, expected: TierError.Expected) {
         let json = #"{"tiers": [{"name": "x", \#(entry)}]}"#
-        #expect(throws: TierError(message)) { try TierTable(json: Array(json.utf8), file: "t.json") }
+        #expect(throws: TierError.invalidValue(file: "t.json", keyPath: "tiers[0].\(key)", expected: expected)) {
+            try TierTable(json: Array(json.utf8), file: "t.json")
+        }
     }
 }

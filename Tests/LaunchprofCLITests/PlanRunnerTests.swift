@@ -119,12 +119,13 @@ import Testing
 
     @Test func whatInstructionsCannotCountIsRefusedWithOneMessageForEveryTarget() throws {
         let exec = Launchprof.message(for: Self.parseError(["exec", "--metric", "instructions", "--tier", "iphone-3gs", "--", "/bin/true"]))
-        #expect(exec.contains(LaunchRefusal.tierWithInstructions.message), "\(exec)")
+        #expect(exec.contains(LaunchRefusal.tierWithInstructions.description), "\(exec)")
         let options = try ProfileOptions.parse(["--app", "/bin/true", "--tier", "iphone-3gs", "--quiet"])
         #expect {
             try AppLaunchPlan(options: options, metric: .instructions)
         } throws: { error in
-            "\(error)" == LaunchRefusal.tierWithInstructions.message
+            guard case .refused(.tierWithInstructions) = error as? InputError else { return false }
+            return true
         }
     }
 

@@ -84,9 +84,7 @@ struct BisectCommand: ParsableCommand {
     private func target(in git: BisectGit) throws -> BisectMeasurer.Target {
         if !command.isEmpty { return .program(command) }
         guard git.isLaunchprof else {
-            throw InputError(
-                "give the command to measure at each commit after --: launchprof bisect --good REV --bad REV --build 'make' -- ./prog (only launchprof's own repository has a default: its built-in app)"
-            )
+            throw InputError.bisect(.noCommand)
         }
         return .builtInApp
     }

@@ -10,7 +10,7 @@ struct BisectGit {
     /// The git repository the current directory is in; a usage error outside one.
     static func current() throws -> BisectGit {
         guard let top = CommandOutput.text(["git", "rev-parse", "--show-toplevel"]), !top.isEmpty else {
-            throw InputError("bisect needs a git repository: the current directory is not in a git work tree")
+            throw InputError.bisect(.notInRepository)
         }
         return BisectGit(top: top)
     }
@@ -20,7 +20,7 @@ struct BisectGit {
         guard !revision.isEmpty, !revision.hasPrefix("-"),
             let hash = CommandOutput.text(["git", "-C", top, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !hash.isEmpty
         else {
-            throw InputError.option(option, value: PlainText.oneLine(revision), problem: "not a commit of the repository at \(top)")
+            throw InputError.bisect(.notACommit(option: option, revision: revision, repository: top))
         }
         return hash
     }
@@ -29,21 +29,17 @@ struct BisectGit {
     /// Refuses a `good` that is not an ancestor of `bad`, or not on that line (a commit inside a merged branch).
     func range(good: String, bad: String, names: (good: String, bad: String)) throws -> [String] {
         guard good != bad else {
-            throw InputError("--good \(PlainText.oneLine(names.good)) and --bad \(PlainText.oneLine(names.bad)) are the same commit: nothing to bisect")
+            throw InputError.bisect(.sameCommit(good: names.good, bad: names.bad))
         }
         guard CommandOutput.run(["git", "-C", top, "merge-base", "--is-ancestor", good, bad]) != nil else {
-            throw InputError(
-                "--good \(PlainText.oneLine(names.good)) is not an ancestor of --bad \(PlainText.oneLine(names.bad)): the good commit must come before the bad one"
-            )
+            throw InputError.bisect(.notAncestor(good: names.good, bad: names.bad))
         }
         guard let text = CommandOutput.run(["git", "-C", top, "rev-list", "--first-parent", "--reverse", "\(good)..\(bad)"], limit: 64 << 20) else {
-            throw InputError("git rev-list \(good)..\(bad) failed in \(top)")
+            throw InputError.bisect(.cannotListCommits(good: good, bad: bad, repository: top))
         }
         let commits = String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
         guard let first = commits.first, parent(of: first) == good else {
-            throw InputError(
-                "--good \(PlainText.oneLine(names.good)) is not on the first-parent line of --bad \(PlainText.oneLine(names.bad)) (it is inside a merged branch): give the merge's parent on that line"
-            )
+            throw InputError.bisect(.notOnFirstParentLine(good: names.good, bad: names.bad))
         }
         return commits
     }

@@ -29,14 +29,12 @@ struct BisectMeasurer {
     static let selfBuiltApp = ".build/release/launchprof-app"
 
     /// Runs the build command in `tree` (``BisectBuild``); its output (stdout and stderr) goes to the tree's log.
-    /// `nil` when it succeeded, else why it failed with the log's last lines.
-    func runBuild(in tree: BisectWorktree) throws -> String? {
+    /// `nil` when it succeeded, else its status and the log's last lines.
+    func runBuild(in tree: BisectWorktree) throws -> BisectBuildFailure? {
         let status = try tree.inside { BisectBuild.run(build, log: tree.buildLog, temporary: tree.buildTemporary) }
         guard status != 0 else { return nil }
         let log = (try? FileIO.readText(tree.buildLog, limit: 1 << 20)) ?? ""
-        let tail = log.split(separator: "\n").suffix(3).map { PlainText.oneLine(String($0)) }.joined(separator: " | ")
-        let how = status < 0 ? "killed or not started" : "exit \(status)"
-        return tail.isEmpty ? "build failed (\(how))" : "build failed (\(how)): \(tail)"
+        return BisectBuildFailure(status: status, logTail: log.split(separator: "\n").suffix(3).map { PlainText.oneLine(String($0)) })
     }
 
     /// One measurement of what `tree` holds (instructions: exact counts, each run under Callgrind).

@@ -38,7 +38,7 @@ struct BisectRun {
     mutating func instructions() throws -> BisectReport {
         let tree = try BisectWorktree(repository: git.top, commit: good, name: "tree")
         defer { tree.remove() }
-        if let failure = try measurer.runBuild(in: tree) { throw InputError("--build failed at the good commit \(short(good)): \(failure)") }
+        if let failure = try measurer.runBuild(in: tree) { throw InputError.bisect(.buildFailed(end: .good, commit: good, failure)) }
         let goodResult = try measurer.measure(in: tree, commit: good)
         report.measurements += 1
         try save(goodResult)
@@ -52,7 +52,7 @@ struct BisectRun {
         let (outcome, _) = try search.run { position in
             let commit = commits[position - 1]
             guard tree.checkout(commit) else { return skip(commit, "git checkout failed") }
-            if let failure = try measurer.runBuild(in: tree) { return skip(commit, failure) }
+            if let failure = try measurer.runBuild(in: tree) { return skip(commit, failure.description) }
             let result: LaunchResult
             do { result = try measurer.measure(in: tree, commit: commit) } catch { return skip(commit, "measurement failed: \(error)") }
             report.measurements += 1
@@ -75,8 +75,8 @@ struct BisectRun {
         defer { goodTree.remove() }
         let probe = try BisectWorktree(repository: git.top, commit: bad, name: "probe")
         defer { probe.remove() }
-        if let failure = try measurer.runBuild(in: goodTree) { throw InputError("--build failed at the good commit \(short(good)): \(failure)") }
-        if let failure = try measurer.runBuild(in: probe) { throw InputError("--build failed at the bad commit \(short(bad)): \(failure)") }
+        if let failure = try measurer.runBuild(in: goodTree) { throw InputError.bisect(.buildFailed(end: .good, commit: good, failure)) }
+        if let failure = try measurer.runBuild(in: probe) { throw InputError.bisect(.buildFailed(end: .bad, commit: bad, failure)) }
         let key = phase ?? SequentialLook.totalKey
         var values: [Int: Double] = [:]
         // The bad end first: is it slower at all?
@@ -92,7 +92,7 @@ struct BisectRun {
         let (outcome, _) = try search.run { position in
             let commit = commits[position - 1]
             guard probe.checkout(commit) else { return skip(commit, "git checkout failed") }
-            if let failure = try measurer.runBuild(in: probe) { return skip(commit, failure) }
+            if let failure = try measurer.runBuild(in: probe) { return skip(commit, failure.description) }
             do {
                 let (verdict, value) = try decide(goodTree, probe, commit: commit, key: key, first: false)
                 values[position] = value
@@ -119,7 +119,7 @@ struct BisectRun {
             }
             try save(outcome.candidate)
             guard let row = outcome.comparison.row(key), row.candidateMedian != nil else {
-                throw InputError("\(phase.map { "--phase \(PlainText.oneLine($0))" } ?? "the launch total"): not measured at \(short(commit))")
+                throw InputError.bisect(.notMeasured(phase: phase, commit: commit))
             }
             let value = row.candidateMedian
             let runs = "\(outcome.pairs) runs a side"
@@ -140,7 +140,7 @@ struct BisectRun {
 
     // MARK: - Steps
 
-    private func short(_ commit: String) -> String { String(commit.prefix(10)) }
+    private func short(_ commit: String) -> String { BisectProblem.short(commit) }
 
     private mutating func skip(_ commit: String, _ reason: String) -> StepVerdict {
         record(BisectReport.Step(commit: commit, verdict: "skipped", note: reason))
@@ -160,11 +160,8 @@ struct BisectRun {
     }
 
     private func missingPhase(in result: LaunchResult, at commit: String) -> InputError {
-        guard let phase else { return InputError("the result at the good commit \(short(commit)) has no \(measurer.metric.rawValue) total") }
-        let names = BisectMeasurer.phaseNames(in: result).map { "\"\(PlainText.oneLine($0))\"" }.joined(separator: ", ")
-        return InputError.option(
-            "--phase", value: PlainText.oneLine(phase),
-            problem: "no such phase with \(measurer.metric.rawValue) at the good commit \(short(commit)); its phases: \(names.isEmpty ? "none" : names)")
+        guard let phase else { return .bisect(.noTotal(commit: commit, metric: measurer.metric)) }
+        return .bisect(.noSuchPhase(phase: phase, metric: measurer.metric, commit: commit, phases: BisectMeasurer.phaseNames(in: result)))
     }
 
     private mutating func finish(_ outcome: BisectOutcome, value: (Int) -> Double?) -> BisectReport {

@@ -28,7 +28,7 @@ final class BisectWorktree {
         registration = ExitCleanup.register { BisectWorktree.detach(tree, from: repository) }
         guard mkdir(buildTemporary, 0o700) == 0, ToolProcess.run(git, ["-C", repository, "worktree", "add", "--detach", "--force", path, commit]) == 0 else {
             remove()
-            throw InputError("git worktree add \(path) \(commit) failed in \(repository)")
+            throw InputError.bisect(.cannotAddWorktree(path: path, commit: commit, repository: repository))
         }
     }
 
@@ -62,7 +62,7 @@ final class BisectWorktree {
     /// Calls `body` with the work tree as the current directory, and goes back after.
     func inside<R>(_ body: () throws -> R) throws -> R {
         let previous = Self.currentDirectory()
-        guard chdir(path) == 0 else { throw InputError.file(path: path, problem: "cannot enter the work tree: \(String(cString: strerror(errno)))") }
+        guard chdir(path) == 0 else { throw InputError.bisect(.cannotEnterWorktree(path: path, reason: String(cString: strerror(errno)))) }
         defer { _ = chdir(previous) }
         return try body()
     }

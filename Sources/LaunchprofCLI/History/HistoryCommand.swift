@@ -29,11 +29,7 @@ extension StoreOption {
     /// Opens each store results are read from (`--store`, else the repository's), refusing one
     /// that is missing or unusable.
     func openForReading() throws -> [any HistoryStore] {
-        do {
-            return try readLocations.map { location throws(HistoryError) in try location.open(create: false) }
-        } catch {
-            throw InputError(error)
-        }
+        try readLocations.map { location throws(HistoryError) in try location.open(create: false) }
     }
 
     /// Every result in the stores read from, oldest first, with the store each is in.

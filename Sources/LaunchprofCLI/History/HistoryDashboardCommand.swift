@@ -37,7 +37,7 @@ struct HistoryDashboardCommand: ParsableCommand {
     }
 
     func run() throws {
-        do { try DashboardWriter.checkReplaceable(output) } catch { throw InputError("--output \(error)") }
+        do { try DashboardWriter.checkReplaceable(output) } catch { throw InputError.value(option: "--output", error) }
         let detector = try detection.detector()
         let series = try HistorySource.series(store)
         let entries = try store.allEntries().map(\.entry)
@@ -50,7 +50,7 @@ struct HistoryDashboardCommand: ParsableCommand {
         } catch {
             throw InputError.about(subject: "history dashboard", error)
         }
-        do { try DashboardWriter.write(data, to: output) } catch { throw InputError("--output \(error)") }
+        do { try DashboardWriter.write(data, to: output) } catch { throw InputError.value(option: "--output", error) }
         if !quiet {
             let charts = data.groups.reduce(0) { $0 + $1.series.count }
             let steps = data.groups.reduce(0) { $0 + $1.series.reduce(0) { $0 + $1.steps.count } }

@@ -37,7 +37,7 @@ struct HistoryImportCommand: ParsableCommand {
             let result: LaunchResult
             result = try ResultFile.read(file)
             guard result.git != nil else {
-                throw InputError.file(path: file, problem: "the result names no git commit (made outside a work tree): the history keys results by commit")
+                throw InputError.history(.resultWithoutCommit(path: file))
             }
             results.append(result)
         }
@@ -59,7 +59,7 @@ struct HistoryImportCommand: ParsableCommand {
             } else if FileIO.exists(path) {
                 files.append(path)
             } else {
-                throw InputError.file(path: path, problem: "no such file or directory")
+                throw InputError.history(.noSuchFile(path: path))
             }
         }
         return files

@@ -24,9 +24,7 @@ struct HistoryShowCommand: ParsableCommand {
         let commit = ResultMetadata.resolveRevision(revision) ?? revision
         let stored = try history.allEntries().filter { $0.entry.commit.hash == commit }
         guard !stored.isEmpty else {
-            throw InputError(
-                "\(revision): no stored result for commit \(commit.prefix(12)) in \(history.readLocations.map(\.description).joined(separator: " or ")) (`launchprof history list` lists what is stored)"
-            )
+            throw InputError.history(.noStoredResult(revision: revision, commit: commit, locations: history.readLocations.map(\.description)))
         }
         var documents: [[UInt8]] = []
         for (store, entry) in stored {

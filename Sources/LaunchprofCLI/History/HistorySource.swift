@@ -39,7 +39,8 @@ enum HistorySource {
             }
             return try ChangePointSeries(key: label, points: points)
         } catch {
-            throw InputError("\(location): series '\(PlainText.oneLine(key.phase))' (\(key.metric.rawValue), \(PlainText.oneLine(key.target.name))): \(error)")
+            throw InputError.about(
+                subject: "\(location): series '\(PlainText.oneLine(key.phase))' (\(key.metric.rawValue), \(PlainText.oneLine(key.target.name)))", error)
         }
     }
 
@@ -55,9 +56,9 @@ enum HistorySource {
 
     /// The commits after `revision` in HEAD's history (`git rev-list REV..HEAD`).
     static func commits(after revision: String) throws -> Set<String> {
-        guard let commit = ResultMetadata.resolveRevision(revision) else { throw InputError.option("--since", value: revision, problem: "not a git revision") }
+        guard let commit = ResultMetadata.resolveRevision(revision) else { throw InputError.history(.notARevision(since: revision)) }
         guard let bytes = CommandOutput.run(["git", "rev-list", "\(commit)..HEAD"], limit: 256 << 20) else {
-            throw InputError.option("--since", value: revision, problem: "cannot list the commits after it with `git rev-list`")
+            throw InputError.history(.cannotListCommits(since: revision))
         }
         return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
     }

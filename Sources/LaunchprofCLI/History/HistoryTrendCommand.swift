@@ -37,10 +37,7 @@ struct HistoryTrendCommand: ParsableCommand {
         let all = try HistorySource.series(store)
         let matching = all.filter { $0.key.phase == phase }
         guard !matching.isEmpty else {
-            let phases = Set(all.map(\.key.phase)).sorted()
-            let hint =
-                phases.isEmpty ? "the store has no results" : "stored phases: " + phases.prefix(12).joined(separator: ", ") + (phases.count > 12 ? ", …" : "")
-            throw InputError("history trend: no series for phase '\(PlainText.oneLine(phase))': \(hint)")
+            throw InputError.history(.noSeries(phase: phase, storedPhases: Set(all.map(\.key.phase)).sorted()))
         }
         let report = TrendReport(trends: matching.map { TrendReport.Trend(series: $0, changePoints: detector.detect($0).changePoints) }, rows: last)
         print(format == .json ? try report.json() : report.text(), terminator: "")
