@@ -7,7 +7,8 @@ struct WarningTextTests {
     @Test func eachWarningIsWordedWithItsNumbers() {
         #expect(
             LaunchWarning.firstRunOutlier(total: 0.5, median: 0.1).message
-                == "run 1 is an outlier (total 500 ms against a median of 100 ms): first launches are often slower (files not yet in the page cache, code not yet paged in); try --warmup 2")
+                == "run 1 is an outlier (total 500 ms against a median of 100 ms): first launches are often slower (files not yet in the page cache, code not yet paged in); try --warmup 2"
+        )
         #expect(
             LaunchWarning.overMemoryBudget(peak: 40 << 20, budget: 32 << 20, tier: "iphone-3gs").message
                 == "peak resident memory 40.0 MiB is over the iphone-3gs memory budget of 32.0 MiB: an app this large would be killed there")
