@@ -19,7 +19,6 @@ import LaunchStats
 /// instructions (`--metric instructions`) prints `Instructions for <phase>: 118.4 M` lines and
 /// `Total launch instructions: …` instead: its times are Valgrind's, not launch times.
 public struct TextReportExporter: ResultExporter {
-    public static let formatName = "text"
     public var options: ReportOptions
 
     public init(options: ReportOptions = ReportOptions()) {
@@ -31,102 +30,7 @@ public struct TextReportExporter: ResultExporter {
         if result.configuration?.metric == .instructions || !table.instructionTotals.isEmpty {
             return renderInstructions(result, table)
         }
-        let multi = result.runs.count > 1
-        let emulated = result.configuration?.tier != nil && table.rows.contains { $0.hostDurations.count == $0.durations.count && !$0.hostDurations.isEmpty }
-        var lines: [String] = []
-        lines += rankingLines(result, table)
-        if multi {
-            lines.append("(\(result.runs.count) runs: median ± median absolute deviation)")
-        }
-        let digits = options.precision
-        func time(_ values: [Double]) -> String {
-            guard let s = Summary(values) else { return "n/a" }
-            return multi ? DurationFormat.format(s.median, spread: s.mad, digits: digits) : DurationFormat.format(s.median, digits: digits)
-        }
-        func extras(_ row: PhaseTable.Row) -> String {
-            var text = ""
-            if emulated, let host = Summary(row.hostDurations) {
-                text += " (host \(DurationFormat.format(host.median, digits: digits)))"
-            }
-            if options.showMemory, let rss = Summary(row.residentBytes.map(Double.init)) {
-                text += "  [rss \(MemoryFormat.mebibytes(rss.median))"
-                if let growth = Summary(row.residentGrowth.map(Double.init)) { text += ", \(MemoryFormat.change(growth.median))" }
-                text += "]"
-            }
-            if options.showCounters, let counters = CountersFormat.text(row, digits: digits) { text += "  " + counters }
-            return text
-        }
-        func phaseLine(_ row: PhaseTable.Row, indent: Int = 0) -> String {
-            String(repeating: "  ", count: row.depth + indent) + "Time for \(PlainText.oneLine(row.name)): \(time(row.durations))" + extras(row)
-        }
-        let folded = Folded(table, share: options.allPhases ? nil : options.foldedShare)
-        for row in table.rows where !row.afterLaunch && !row.isMark && !row.onWorkerThread && !folded.paths.contains(row.path) {
-            lines.append(phaseLine(row))
-            lines += FunctionReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
-        }
-        for name in table.deferred {
-            var line = "Time for \(PlainText.oneLine(name)): deferred"
-            if let touched = table.rows.first(where: { $0.afterLaunch && $0.depth == 0 && $0.name == name }) {
-                line += ", \(time(touched.durations)) on first use" + extras(touched)
-            }
-            lines.append(line)
-            lines += Self.firstUseLines(table, stage: name, prefix: "Time for", includingPreload: false) { time($0.durations) + extras($0) }
-        }
-        lines += folded.line(digits: digits)
-        var total = "Total launch time: \(time(table.totals))"
-        if emulated, let host = Summary(table.hostTotals) {
-            total += " (host \(DurationFormat.format(host.median, digits: digits)))"
-        }
-        if options.showMemory, let peak = Summary(result.runs.compactMap(\.peakResidentBytes).map(Double.init)) {
-            total += "  [peak \(MemoryFormat.mebibytes(peak.median))]"
-        }
-        if options.showCounters, let counters = CountersFormat.text(table.totalCounters, blocked: [], digits: digits) { total += "  " + counters }
-        lines.append(total)
-        if let samples = result.samples { lines.append(SampleReport.summaryLine(samples)) }
-        // What users feel: `Time to first frame: 0.05s`, `Time to interactive: 0.36s` (and any other mark).
-        for row in table.markRows where row.name != PhaseTable.tapLatencyRowName {
-            var line = "\(PlainText.oneLine(row.name)): \(time(row.durations))"
-            if row.durations.count < result.runs.count { line += " (in \(row.durations.count) of \(result.runs.count) runs)" }
-            lines.append(line)
-        }
-        if result.command != nil { lines += Self.processLines(result.runs, multi: multi, time: time) }
-        // Work on other threads (decoding off the main thread), and the main thread's work after
-        // interactive that is neither a first use nor a tap (drawing images decoded on workers).
-        let workers = table.rows.filter { $0.onWorkerThread && !$0.inBackground }
-        if !workers.isEmpty {
-            lines.append("On worker threads:")
-            lines += workers.flatMap {
-                [phaseLine($0, indent: 1)] + FunctionReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
-            }
-        }
-        func under(_ top: String, _ row: PhaseTable.Row) -> Bool { row.path == top || row.path.hasPrefix(top + "/") }
-        let afterInteractive = table.rows.filter { row in
-            row.afterLaunch && !row.onWorkerThread && !row.inBackground && !row.isMark
-                && !under(AppInterface.handlingTapPhase, row) && !table.deferred.contains { under($0, row) }
-        }
-        if !afterInteractive.isEmpty {
-            lines.append("After interactive:")
-            lines += afterInteractive.flatMap {
-                [phaseLine($0, indent: 1)] + FunctionReport.topLines(result.samples?.phase($0.path), top: options.topFunctions, depth: $0.depth + 1)
-            }
-        }
-        if let dialog = Self.dialogLine(result.runs, precision: options.precision) { lines.append(dialog) }
-        if let taps = Self.tapsLine(result.runs.compactMap(\.taps), precision: options.precision) { lines.append(taps) }
-        // The background step, after the launch and outside its total.
-        for row in table.rows where row.inBackground {
-            lines.append(phaseLine(row))
-            lines += FunctionReport.topLines(result.samples?.phase(row.path), top: options.topFunctions, depth: row.depth)
-        }
-        if let memory = Self.backgroundMemoryLine(result.runs) { lines.append(memory) }
-        if let reasons = result.slowReasons {
-            if reasons.isEmpty {
-                lines.append("Why it is slow: no rule of docs/why-slow.md fired; see Where the time goes")
-            } else {
-                lines.append("Why it is slow:")
-                for reason in reasons { lines.append("  " + PlainText.oneLine(reason.message)) }
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        return TimedReport(self, result, table).lines().joined(separator: "\n") + "\n"
     }
 
     /// A program's peak memory and, when some runs did not exit 0 (`--ignore-failure`), how they ended:
