@@ -80,8 +80,6 @@ extension SlowLaunchDiagnosis {
         return best.map { ($0.name, Int($0.faults.rounded())) }
     }
 
-    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
-
     private static func byteText(_ bytes: Double) -> String {
         bytes < 1024
             ? "\(Int(bytes.rounded())) B" : bytes < 1_048_576 ? "\(Int((bytes / 1024).rounded())) KiB" : "\(((bytes / 1_048_576) * 10).rounded() / 10) MiB"

@@ -50,18 +50,37 @@ public enum SlowLaunchDiagnosis {
     public static func reasons(_ runs: [RunRecord]) -> [SlowReason] {
         guard let total = median(runs.map(\.total)), total > 0 else { return [] }
         var reasons: [SlowReason] = busyMachine(runs).map { [$0] } ?? []
-        func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
+        reasons += mainThreadWork(runs)
+        if let layout = repeatedLayout(runs) { reasons.append(layout) }
+        if let firstFrame = lateFirstFrame(runs) { reasons.append(firstFrame) }
+        reasons += unusedAtLaunch(runs)
+        reasons += slowFirstUses(runs)
+        if let cold = coldFaults(runs) { reasons.append(cold) }
+        // Where not to look, when something said where to: a busy machine says nothing of the launch.
+        if reasons.contains(where: { $0.rule != SlowLaunchRule.busyMachine.rawValue }), let small = notWorthOptimising(runs) {
+            reasons.append(small)
+        }
+        return reasons
+    }
 
-        for (rule, kind, finding, advice) in [
+    /// `84%`: a share of the launch in whole percent (as it is when too large to round).
+    static func percent(_ share: Double) -> String { share.isFinite && abs(share) < 1e12 ? "\(Int((share * 100).rounded()))%" : "\(share * 100)%" }
+
+    /// The median over the runs of `seconds(run)` as a share of the run's launch total.
+    static func medianShare(_ runs: [RunRecord], _ seconds: (RunRecord) -> Double) -> Double? {
+        median(runs.map { seconds($0) / max($0.total, .leastNonzeroMagnitude) })
+    }
+
+    /// Decoding and file I/O on the main thread over their rules' shares of the launch.
+    static func mainThreadWork(_ runs: [RunRecord]) -> [SlowReason] {
+        [
             (
                 SlowLaunchRule.decodeOnMainThread, PhaseKind.decode, "decoding",
                 "try backgroundDecode (decode on worker threads, draw placeholders first), or decode fewer or smaller images at launch"
             ),
             (.blockingIOOnMainThread, .io, "file I/O", "defer it (a lazy stage) or move it off the main thread")
-        ] {
-            guard let share = median(runs.map { mainThreadSeconds(of: kind, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
-                share > rule.threshold
-            else { continue }
+        ].compactMap { rule, kind, finding, advice in
+            guard let share = medianShare(runs, { mainThreadSeconds(of: kind, in: $0) }), share > rule.threshold else { return nil }
             var advice = advice
             // With backgroundDecode on, the advice is not to turn it on: say what still decodes on the main thread.
             if kind == .decode, let run = runs.first, run.counter(AppInterface.imagesQueuedForWorkersCounter) != nil {
@@ -69,77 +88,71 @@ public enum SlowLaunchDiagnosis {
                 advice =
                     "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
             }
-            reasons.append(
-                SlowReason(
-                    rule: rule.rawValue, value: share, threshold: rule.threshold,
-                    message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)"))
+            return SlowReason(
+                rule: rule.rawValue, value: share, threshold: rule.threshold,
+                message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)")
         }
+    }
 
-        if let passes = median(runs.compactMap { $0.counter("layout passes").map(Double.init) }),
+    /// More layout passes than orientations laid out.
+    static func repeatedLayout(_ runs: [RunRecord]) -> SlowReason? {
+        let rule = SlowLaunchRule.repeatedLayout
+        guard let passes = median(runs.compactMap { $0.counter("layout passes").map(Double.init) }),
             let orientations = median(runs.compactMap { $0.counter("orientations laid out").map(Double.init) }), orientations > 0,
-            passes / orientations > SlowLaunchRule.repeatedLayout.threshold
-        {
-            let rule = SlowLaunchRule.repeatedLayout
-            reasons.append(
-                SlowReason(
-                    rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
-                    message:
-                        "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"
-                ))
-        }
+            passes / orientations > rule.threshold
+        else { return nil }
+        return SlowReason(
+            rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
+            message:
+                "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"
+        )
+    }
 
+    /// The first frame later than the rule's seconds: show the saved snapshot first, or, when it is
+    /// shown first already, the largest phase before it.
+    static func lateFirstFrame(_ runs: [RunRecord]) -> SlowReason? {
+        let rule = SlowLaunchRule.lateFirstFrame
         let firstFrames = runs.compactMap { $0.marks.first { $0.name == AppInterface.firstFrameMark }?.time }
-        if let firstFrame = median(firstFrames), firstFrame > SlowLaunchRule.lateFirstFrame.threshold {
-            let rule = SlowLaunchRule.lateFirstFrame
-            let showsSavedFrame = runs.contains { run in ["snapshot shown", "splash shown", "stale snapshot ignored"].contains { run.counter($0) != nil } }
-            let advice: String
-            if showsSavedFrame, let before = largestPhase(before: firstFrame, in: runs) {
-                advice = "the saved snapshot is shown first already; the largest phase before it is '\(before)'"
-            } else {
-                advice = "try snapshotFirst (show the snapshot saved when the app last left, then initialise)"
-            }
-            reasons.append(
-                SlowReason(
-                    rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
-                    message: "first frame at \(DurationFormat.format(firstFrame)) (over \(DurationFormat.format(rule.threshold))): \(advice)"))
+        guard let firstFrame = median(firstFrames), firstFrame > rule.threshold else { return nil }
+        let showsSavedFrame = runs.contains { run in ["snapshot shown", "splash shown", "stale snapshot ignored"].contains { run.counter($0) != nil } }
+        let advice: String
+        if showsSavedFrame, let before = largestPhase(before: firstFrame, in: runs) {
+            advice = "the saved snapshot is shown first already; the largest phase before it is '\(before)'"
+        } else {
+            advice = "try snapshotFirst (show the snapshot saved when the app last left, then initialise)"
         }
+        return SlowReason(
+            rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
+            message: "first frame at \(DurationFormat.format(firstFrame)) (over \(DurationFormat.format(rule.threshold))): \(advice)")
+    }
 
-        if let first = runs.first {
-            let rule = SlowLaunchRule.unusedAtLaunch
-            for counter in first.counters where counter.name.hasPrefix(unusedAtLaunchPrefix) && counter.value > 0 {
-                guard runs.allSatisfy({ ($0.counter(counter.name) ?? 0) > 0 }) else { continue }
-                let stage = String(counter.name.dropFirst(unusedAtLaunchPrefix.count))
-                guard let share = median(runs.map { topLevelSeconds(stage, in: $0) / max($0.total, .leastNonzeroMagnitude) }),
-                    share >= rule.threshold
-                else { continue }
-                reasons.append(
-                    SlowReason(
-                        rule: rule.rawValue, value: share, threshold: rule.threshold,
-                        message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy"))
-            }
+    /// Stages run at launch, unused before interactive in every run, each over the rule's share.
+    static func unusedAtLaunch(_ runs: [RunRecord]) -> [SlowReason] {
+        guard let first = runs.first else { return [] }
+        let rule = SlowLaunchRule.unusedAtLaunch
+        return first.counters.compactMap { counter in
+            guard counter.name.hasPrefix(unusedAtLaunchPrefix) && counter.value > 0,
+                runs.allSatisfy({ ($0.counter(counter.name) ?? 0) > 0 })
+            else { return nil }
+            let stage = String(counter.name.dropFirst(unusedAtLaunchPrefix.count))
+            guard let share = medianShare(runs, { topLevelSeconds(stage, in: $0) }), share >= rule.threshold else { return nil }
+            return SlowReason(
+                rule: rule.rawValue, value: share, threshold: rule.threshold,
+                message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy")
         }
+    }
 
-        reasons += slowFirstUses(runs)
-        if let cold = coldFaults(runs) { reasons.append(cold) }
-
-        // Where not to look, when something said where to: a busy machine says nothing of the launch.
-        if reasons.contains(where: { $0.rule != SlowLaunchRule.busyMachine.rawValue }) {
-            let rule = SlowLaunchRule.notWorthOptimising
-            let names = first(runs)?.phases.filter { $0.depth == 0 && !$0.afterLaunch }.map(\.name) ?? []
-            let small = names.filter { name in
-                (median(runs.map { topLevelSeconds(name, in: $0) / max($0.total, .leastNonzeroMagnitude) }) ?? 1) < rule.threshold
-            }
-            if !small.isEmpty {
-                let listed = small.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (small.count > 4 ? " and \(small.count - 4) more" : "")
-                reasons.append(
-                    SlowReason(
-                        rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
-                        message:
-                            "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"
-                    ))
-            }
-        }
-        return reasons
+    /// The top-level phases each under the rule's share of the launch: where not to look.
+    static func notWorthOptimising(_ runs: [RunRecord]) -> SlowReason? {
+        let rule = SlowLaunchRule.notWorthOptimising
+        let names = first(runs)?.phases.filter { $0.depth == 0 && !$0.afterLaunch }.map(\.name) ?? []
+        let small = names.filter { name in (medianShare(runs) { topLevelSeconds(name, in: $0) } ?? 1) < rule.threshold }
+        guard !small.isEmpty else { return nil }
+        let listed = small.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (small.count > 4 ? " and \(small.count - 4) more" : "")
+        return SlowReason(
+            rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
+            message: "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"
+        )
     }
 
     /// Seconds of the outermost phases of `kind` on the main thread during the launch, process start
