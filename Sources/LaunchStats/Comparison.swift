@@ -310,40 +310,64 @@ public struct Comparison: Equatable, Sendable, Codable {
             row.candidateMedian = sortedB.isEmpty ? nil : Summary.quantile(sortedB, 0.5)
             return row
         }
-        let medianA = Summary.quantile(sortedA, 0.5)
-        row.baselineMedian = medianA
+        row.baselineMedian = Summary.quantile(sortedA, 0.5)
         let sortedB = finiteSorted(b)
         guard !sortedB.isEmpty else {
             row.verdict = .removed
             return row
         }
-        let medianB = Summary.quantile(sortedB, 0.5)
+        let (change, threshold) = measureChange(&row, sortedA: sortedA, sortedB: sortedB, thresholds)
+        // Repeatable values (instruction counts) need no test: the medians are the answer.
+        if metric == .instructions, decideByCounts(&row, sortedA: sortedA, sortedB: sortedB, change: change, threshold: threshold) {
+            return row
+        }
+        let (significant, interval) = testShift(
+            &row, a ?? [], b ?? [], sortedA: sortedA, sortedB: sortedB, thresholds, threshold: threshold, paired: paired, tables: tables)
+        decide(&row, significant: significant, interval: interval, change: change, threshold: threshold, alpha: thresholds.alpha)
+        return row
+    }
+
+    /// Sets the row's candidate median, its change from the baseline's and the threshold that change
+    /// is judged by; returns the change and the threshold.
+    static func measureChange(
+        _ row: inout ComparisonRow, sortedA: [Double], sortedB: [Double], _ thresholds: Thresholds
+    ) -> (change: Double, threshold: Double) {
+        let medianA = Summary.quantile(sortedA, 0.5), medianB = Summary.quantile(sortedB, 0.5)
         row.candidateMedian = medianB
         let change = medianB - medianA
         row.change = change
         row.changePercent = medianA > 0 ? change / medianA * 100 : nil
-        let threshold = thresholds.threshold(metric, path: path, name: name, baseline: medianA)
+        let threshold = thresholds.threshold(row.metric, path: row.path, name: row.name, baseline: medianA)
         row.threshold = threshold
-        row.thresholdPercent = thresholds.relativePercent(metric, path: path, name: name)
+        row.thresholdPercent = thresholds.relativePercent(row.metric, path: row.path, name: row.name)
+        return (change, threshold)
+    }
 
-        // Repeatable values (instruction counts) need no test: the medians are the answer.
-        if metric == .instructions {
-            let deterministicA = isDeterministic(sorted: sortedA), deterministicB = isDeterministic(sorted: sortedB)
-            row.deterministic = deterministicA && deterministicB
-            if deterministicA && deterministicB {
-                row.verdict = abs(change) > threshold ? (change > 0 ? .slower : .faster) : .withinNoise
-                return row
-            }
-            let (side, sorted) = deterministicA ? ("candidate", sortedB) : ("baseline", sortedA)
-            let spread = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Swift.max(abs(Summary.quantile(sorted, 0.5)), 1)
-            row.note =
-                "not deterministic: the \(side)'s counts spread by \(SpreadFormat.percent(spread * 100)) of their median (over 0.1%), so the rank test decides"
+    /// Instruction counts repeatable on both sides decide the verdict by their medians (`true`);
+    /// otherwise the row notes which side spreads, and the rank test decides (`false`).
+    static func decideByCounts(_ row: inout ComparisonRow, sortedA: [Double], sortedB: [Double], change: Double, threshold: Double) -> Bool {
+        let deterministicA = isDeterministic(sorted: sortedA), deterministicB = isDeterministic(sorted: sortedB)
+        row.deterministic = deterministicA && deterministicB
+        if deterministicA && deterministicB {
+            row.verdict = abs(change) > threshold ? (change > 0 ? .slower : .faster) : .withinNoise
+            return true
         }
+        let (side, sorted) = deterministicA ? ("candidate", sortedB) : ("baseline", sortedA)
+        let spread = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Swift.max(abs(Summary.quantile(sorted, 0.5)), 1)
+        row.note =
+            "not deterministic: the \(side)'s counts spread by \(SpreadFormat.percent(spread * 100)) of their median (over 0.1%), so the rank test decides"
+        return false
+    }
 
+    /// The rank test of the shift and its confidence interval, set on the row (p-value, interval and
+    /// its method, runs each); returns whether the test is significant, and the interval.
+    static func testShift(
+        _ row: inout ComparisonRow, _ a: [Double], _ b: [Double], sortedA: [Double], sortedB: [Double], _ thresholds: Thresholds,
+        threshold: Double, paired: Bool, tables: RankTables?
+    ) -> (significant: Bool, interval: (lower: Double, upper: Double)?) {
         // Pairs only when the phase ran in every run of both sides, so run i still pairs with run i,
         // and when there are enough pairs for the signed-rank test to reach α at all (its smallest
         // p-value is 2 / 2ⁿ: 7 pairs cannot reach 0.01); otherwise the two samples are compared.
-        let a = a ?? [], b = b ?? []
         let pairs =
             paired && a.count == b.count && a.count == sortedA.count && b.count == sortedB.count
             && Self.signedRankCanReach(thresholds.alpha, pairs: a.count)
@@ -358,25 +382,29 @@ public struct Comparison: Equatable, Sendable, Codable {
             row.intervalMethod = .hodgesLehmann
         }
         let significant = (row.p ?? 1) < thresholds.alpha
-        func bootstrap() {
+        // The interval decides between "within noise" and "inconclusive" only when the test is not
+        // significant: then an end near ± threshold is checked with the bootstrap of the medians.
+        let margin = nearThresholdShare * threshold
+        let nearThreshold = interval.map { abs($0.lower + threshold) <= margin || abs($0.upper - threshold) <= margin }
+        if interval == nil || (!significant && nearThreshold == true) {
             interval =
                 pairs
                 ? Bootstrap.pairedMedianDifferenceInterval(a, b, confidence: intervalConfidence)
                 : Bootstrap.medianDifferenceInterval(sortedA, sortedB, confidence: intervalConfidence)
             row.intervalMethod = .bootstrap
         }
-        if let found = interval {
-            // The interval decides between "within noise" and "inconclusive" only when the test is not
-            // significant: then an end near ± threshold is checked with the bootstrap of the medians.
-            let margin = nearThresholdShare * threshold
-            if !significant && (abs(found.lower + threshold) <= margin || abs(found.upper - threshold) <= margin) { bootstrap() }
-        } else {
-            bootstrap()
-        }
         row.intervalLower = interval?.lower
         row.intervalUpper = interval?.upper
         row.runsEach = Swift.min(sortedA.count, sortedB.count)
+        return (significant, interval)
+    }
 
+    /// The verdict from the test and the interval: slower or faster when significant and past the
+    /// threshold, within noise when significant or the interval lies within ± threshold, else
+    /// inconclusive (with an estimate of the runs that would decide).
+    static func decide(
+        _ row: inout ComparisonRow, significant: Bool, interval: (lower: Double, upper: Double)?, change: Double, threshold: Double, alpha: Double
+    ) {
         if significant && abs(change) > threshold {
             row.verdict = change > 0 ? .slower : .faster
         } else if significant {
@@ -385,9 +413,8 @@ public struct Comparison: Equatable, Sendable, Codable {
             row.verdict = .withinNoise
         } else {
             row.verdict = .inconclusive
-            estimateMoreRuns(&row, interval: interval, alpha: thresholds.alpha, runs: Swift.min(sortedA.count, sortedB.count))
+            estimateMoreRuns(&row, interval: interval, alpha: alpha, runs: row.runsEach ?? 0)
         }
-        return row
     }
 }
 
