@@ -106,64 +106,104 @@ public enum RankIntervals {
         guard smallest.isFinite, largest.isFinite else { return nil }
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                // The number of differences at or below t: for each b[j] (ascending), the a[i] with
-                // b[j] − a[i] ≤ t form a suffix that starts further right as j grows.
-                func count(atMost t: Double) -> Int {
-                    var p = 0, total = 0
-                    for j in 0..<m {
-                        let bj = b[j]
-                        while p < n && bj - a[p] > t { p += 1 }
-                        total += n - p
-                    }
-                    return total
-                }
-                // Invariant: count(value(lo)) < k ≤ count(value(hi)).
-                var hi = OrderedDouble.key(largest)
-                var lo = OrderedDouble.key(smallest) &- 1
-                var countLo = 0, countHi = n * m
-                let listLimit = 2 * (n + m)
-                // Mostly a guess by interpolating the counts (aiming a little above k, then a little
-                // below, so two steps often leave few enough to list), or halves of the value span;
-                // every fourth step halves the bit patterns instead, so at most 4 × 64 steps whatever
-                // the values.
-                var step = 0
-                while hi &- lo > 1 && countHi - countLo > listLimit {
-                    step += 1
-                    var mid = lo &+ (hi &- lo) / 2
-                    if step % 4 != 0 {
-                        let low = OrderedDouble.value(lo), high = OrderedDouble.value(hi)
-                        var guess = low / 2 + high / 2
-                        if step % 4 != 2 && low.isFinite {
-                            let target = Double(k) + (step % 4 == 1 ? 1 : -1) * Double(listLimit) / 3
-                            let share = (target - Double(countLo)) / Double(countHi - countLo)
-                            if share > 0 && share < 1 { guess = low + (high - low) * share }
-                        }
-                        let middle = OrderedDouble.key(guess)
-                        if guess.isFinite && middle > lo && middle < hi { mid = middle }
-                    }
-                    let c = count(atMost: OrderedDouble.value(mid))
-                    if c >= k { hi = mid; countHi = c } else { lo = mid; countLo = c }
-                }
-                let high = OrderedDouble.value(hi)
-                if hi &- lo <= 1 { return high }
-                // List the differences in (low, high], at most `listLimit` of them, and pick from those.
-                let low = OrderedDouble.value(lo)
-                var between: [Double] = []
-                between.reserveCapacity(countHi - countLo)
-                var pHigh = 0, pLow = 0
-                for j in 0..<m {
-                    let bj = b[j]
-                    while pHigh < n && bj - a[pHigh] > high { pHigh += 1 }
-                    while pLow < n && bj - a[pLow] > low { pLow += 1 }
-                    var i = pHigh
-                    while i < pLow { between.append(bj - a[i]); i += 1 }
-                }
-                // The one order statistic wanted: selection, not a sort of all of them.
-                let index = k - countLo - 1
-                guard index >= 0 && index < between.count else { return high }
-                return between.withUnsafeMutableBufferPointer { Selection.select($0, index) }
+                let differences = PairwiseDifferences(a: a, b: b)
+                return differences.select(k, in: differences.bracket(k, smallest: smallest, largest: largest))
             }
         }
+    }
+}
+
+/// The differences `b[j] − a[i]` of two sorted finite samples, never listed all at once: counted at
+/// or below a value, bracketed around the k-th, and listed only inside a narrow bracket.
+struct PairwiseDifferences {
+    let a: UnsafeBufferPointer<Double>
+    let b: UnsafeBufferPointer<Double>
+
+    /// Values (as ``OrderedDouble`` keys) with the count of differences at or below each:
+    /// `countLow < k ≤ countHigh`.
+    struct Bracket {
+        var low: UInt64
+        var high: UInt64
+        var countLow: Int
+        var countHigh: Int
+    }
+
+    /// At most this many differences are listed: the bracket narrows until it holds no more.
+    var listLimit: Int { 2 * (a.count + b.count) }
+
+    /// The number of differences at or below t: for each b[j] (ascending), the a[i] with
+    /// b[j] − a[i] ≤ t form a suffix that starts further right as j grows.
+    func count(atMost t: Double) -> Int {
+        let n = a.count
+        var p = 0, total = 0
+        for j in 0..<b.count {
+            let bj = b[j]
+            while p < n && bj - a[p] > t { p += 1 }
+            total += n - p
+        }
+        return total
+    }
+
+    /// Narrows `(smallest − 1 ulp, largest]` around the k-th difference until it holds at most
+    /// ``listLimit`` differences or two adjacent doubles. Mostly a guess by interpolating the counts
+    /// (aiming a little above k, then a little below, so two steps often leave few enough to list), or
+    /// halves of the value span; every fourth step halves the bit patterns instead, so at most 4 × 64
+    /// steps whatever the values.
+    func bracket(_ k: Int, smallest: Double, largest: Double) -> Bracket {
+        var bracket = Bracket(low: OrderedDouble.key(smallest) &- 1, high: OrderedDouble.key(largest), countLow: 0, countHigh: a.count * b.count)
+        var step = 0
+        while bracket.high &- bracket.low > 1 && bracket.countHigh - bracket.countLow > listLimit {
+            step += 1
+            let mid = step % 4 == 0 ? bracket.low &+ (bracket.high &- bracket.low) / 2 : guess(k, in: bracket, step: step)
+            let c = count(atMost: OrderedDouble.value(mid))
+            if c >= k {
+                bracket.high = mid
+                bracket.countHigh = c
+            } else {
+                bracket.low = mid
+                bracket.countLow = c
+            }
+        }
+        return bracket
+    }
+
+    /// The next value to count at: interpolated between the bracket's counts (on steps 1 and 3 of
+    /// four), or the middle of its value span; the middle of its bit patterns when that falls outside.
+    func guess(_ k: Int, in bracket: Bracket, step: Int) -> UInt64 {
+        let low = OrderedDouble.value(bracket.low), high = OrderedDouble.value(bracket.high)
+        var guess = low / 2 + high / 2
+        if step % 4 != 2 && low.isFinite {
+            let target = Double(k) + (step % 4 == 1 ? 1 : -1) * Double(listLimit) / 3
+            let share = (target - Double(bracket.countLow)) / Double(bracket.countHigh - bracket.countLow)
+            if share > 0 && share < 1 { guess = low + (high - low) * share }
+        }
+        let middle = OrderedDouble.key(guess)
+        return guess.isFinite && middle > bracket.low && middle < bracket.high ? middle : bracket.low &+ (bracket.high &- bracket.low) / 2
+    }
+
+    /// The k-th difference: the bracket's high end when it spans two adjacent doubles, else picked
+    /// from the differences listed in (low, high] (selection, not a sort of all of them).
+    func select(_ k: Int, in bracket: Bracket) -> Double {
+        let high = OrderedDouble.value(bracket.high)
+        if bracket.high &- bracket.low <= 1 { return high }
+        let low = OrderedDouble.value(bracket.low)
+        let n = a.count
+        var between: [Double] = []
+        between.reserveCapacity(bracket.countHigh - bracket.countLow)
+        var pHigh = 0, pLow = 0
+        for j in 0..<b.count {
+            let bj = b[j]
+            while pHigh < n && bj - a[pHigh] > high { pHigh += 1 }
+            while pLow < n && bj - a[pLow] > low { pLow += 1 }
+            var i = pHigh
+            while i < pLow {
+                between.append(bj - a[i])
+                i += 1
+            }
+        }
+        let index = k - bracket.countLow - 1
+        guard index >= 0 && index < between.count else { return high }
+        return between.withUnsafeMutableBufferPointer { Selection.select($0, index) }
     }
 }
 
