@@ -102,68 +102,40 @@ public enum FileIO {
     /// replaced; a FIFO without a reader is an error rather than a wait. A symbolic link to a regular
     /// file keeps the link: its target is replaced atomically.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CoreError) {
-        var target = path
-        var info = stat()
-        if stat(path, &info) == 0 {
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR { throw .directoryNotFile(path: path) }
-            // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
-            // stdout is a regular file, say).
-            if type != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
-                try writeThrough(bytes, to: path)
-                return
-            }
-            var link = stat()
-            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
-                target = String(cString: resolved)
-                free(resolved)
-            }
-        } else {
-            // A link is kept even when its target is missing: the target is created (as a shell's `>` would).
-            target = try linkTarget(of: path)
+        guard let target = try replaceableTarget(of: path) else {
+            try writeThrough(bytes, to: path)
+            return
         }
         let directory = parentDirectory(of: target)
         if !directory.isEmpty, !isDirectory(directory) {
             try createDirectories(directory)
         }
-        // An unnamed file in the target's directory (Linux's O_TMPFILE): if the process dies at any
-        // moment, even by SIGKILL, nothing is left to clean up. It gets a name only for the instant
-        // between link and rename. File systems without O_TMPFILE get a named temporary file.
-        let oTmpFile: Int32 = 0o20000000 | O_DIRECTORY  // __O_TMPFILE | O_DIRECTORY
-        let base = target.split(separator: "/").last.map(String.init) ?? "output"
-        let temp =
-            (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
-            + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let unnamed = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | oTmpFile, 0o644)
-        let fd = unnamed >= 0 ? unnamed : ExitCleanup.creating { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw .errno(path, "write") }
-        var named = unnamed < 0
-        func fail() -> CoreError {
-            let error = CoreError.errno(path, "write")
-            close(fd)
-            if named { unlink(temp) }
-            return error
+        var file = try ReplacementFile(beside: target, in: directory, for: path)
+        try file.fill(with: bytes)
+        try file.place(over: target)
+        removeLeftovers(of: file.base, in: directory.isEmpty ? "." : directory)
+    }
+
+    /// The regular file a write to `path` replaces: `path`, or the file its symbolic links lead to
+    /// (created, as a shell's `>` would, when missing); `nil` for what must be written through (a
+    /// device, FIFO or socket, anything under /dev or /proc, where nothing can be renamed into place).
+    ///
+    /// - Throws: ``CoreError/directoryNotFile(path:)`` for a directory; ``CoreError/errno(_:_:)`` past 40 links.
+    static func replaceableTarget(of path: String) throws(CoreError) -> String? {
+        var info = stat()
+        // A link is kept even when its target is missing: the target is created (as a shell's `>` would).
+        guard stat(path, &info) == 0 else { return try linkTarget(of: path) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR { throw .directoryNotFile(path: path) }
+        // Under /dev or /proc nothing can be renamed into place: write through (/dev/stdout when
+        // stdout is a regular file, say).
+        if type != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { return nil }
+        var link = stat()
+        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
-        guard WriteAll.write(bytes, to: fd) == 0 else { throw fail() }
-        guard fsync(fd) == 0 else { throw fail() }
-        // Link and rename back to back, as one step a cleanup under way cannot slip between: the only
-        // instant a kill can leave a name behind, and the next write to this directory removes such a
-        // leftover (``removeLeftovers(of:in:)``).
-        let placed: Bool = ExitCleanup.creating {
-            if !named {
-                guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 else { return false }
-                named = true
-            }
-            return rename(temp, target) == 0
-        }
-        guard placed else {
-            let error = CoreError.errno(path, "write")
-            close(fd)
-            unlink(temp)
-            throw error
-        }
-        guard close(fd) == 0 else { throw .errno(path, "write") }
-        removeLeftovers(of: base, in: directory.isEmpty ? "." : directory)
+        return path
     }
 
     /// The file `path` names once its symbolic links are followed, link by link (a relative link from
