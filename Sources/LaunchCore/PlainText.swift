@@ -23,17 +23,9 @@ public enum PlainText {
     /// `\t`, any other control character (C0, DEL, C1, U+2028/U+2029) as `\u{hex}`.
     public static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "\\" || visibleControl($0) != nil }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar == "\\" {
-                out += "\\\\"
-            } else if let visible = visibleControl(scalar) {
-                out += "\\" + visible
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        return ScalarEscaping.escape(text) { scalar in
+            scalar == "\\" ? "\\\\" : visibleControl(scalar).map { "\\" + $0 }
         }
-        return out
     }
 
     /// The escape (without its backslash) for a control or line-separating scalar, `nil` for others.

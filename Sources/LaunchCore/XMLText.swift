@@ -5,22 +5,19 @@ public enum XMLText {
     /// references (so attribute values keep them); characters XML 1.0 cannot hold (the other C0
     /// controls, U+FFFE, U+FFFF) replaced by U+FFFD.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        ScalarEscaping.escape(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            default:
-                if isAllowed(scalar) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\t": "&#9;"
+            case "\n": "&#10;"
+            case "\r": "&#13;"
+            default: isAllowed(scalar) ? nil : "\u{FFFD}"
             }
         }
-        return out
     }
 
     /// Whether XML 1.0 allows `scalar` as a character (`Char` production; Swift strings hold no surrogates).

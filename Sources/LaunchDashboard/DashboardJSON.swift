@@ -63,17 +63,15 @@ public enum DashboardJSON {
 
     /// `text` as a JSON string literal safe inside `<script>`.
     public static func string(_ text: String) -> String {
-        var out = ""
-        for scalar in JSONText.quoted(text).unicodeScalars {
+        ScalarEscaping.escape(JSONText.quoted(text)) { scalar in
             switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default: out.unicodeScalars.append(scalar)
+            case "<": "\\u003c"
+            case ">": "\\u003e"
+            case "&": "\\u0026"
+            case "\u{2028}": "\\u2028"
+            case "\u{2029}": "\\u2029"
+            default: nil
             }
         }
-        return out
     }
 }

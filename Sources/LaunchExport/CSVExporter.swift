@@ -9,7 +9,6 @@ import LaunchStats
 /// `minor_faults,major_faults,voluntary_switches,involuntary_switches,bytes_read,bytes_written`
 /// (empty where not recorded, never 0). Fields are quoted when they need it (RFC 4180).
 public struct CSVExporter: ResultExporter {
-    public static let formatName = "csv"
 
     public init() {}
 
@@ -64,10 +63,6 @@ public struct CSVExporter: ResultExporter {
     /// Checked scalar by scalar: a CR LF pair is one Swift character equal to neither CR nor LF.
     static func quote(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            if scalar == "\"" { out += "\"\"" } else { out.unicodeScalars.append(scalar) }
-        }
-        return out + "\""
+        return ScalarEscaping.escape(text, prefix: "\"", suffix: "\"") { $0 == "\"" ? "\"\"" : nil }
     }
 }

@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchStats
 
 /// GitHub Actions workflow commands: one `::error` annotation per regression or blown budget.
@@ -19,28 +20,24 @@ public struct GitHubAnnotations: ComparisonExporter {
     /// Message escaping of GitHub's workflow commands: `%`, CR and LF (scalar by scalar, so that a
     /// CR LF pair, one Swift character, is escaped too).
     func escapeData(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        ScalarEscaping.escape(text) { scalar in
             switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default: out.unicodeScalars.append(scalar)
+            case "%": "%25"
+            case "\r": "%0D"
+            case "\n": "%0A"
+            default: nil
             }
         }
-        return out
     }
 
     /// Property escaping: as messages, plus `:` and `,`.
     func escapeProperty(_ text: String) -> String {
-        var out = ""
-        for scalar in escapeData(text).unicodeScalars {
+        ScalarEscaping.escape(escapeData(text)) { scalar in
             switch scalar {
-            case ":": out += "%3A"
-            case ",": out += "%2C"
-            default: out.unicodeScalars.append(scalar)
+            case ":": "%3A"
+            case ",": "%2C"
+            default: nil
             }
         }
-        return out
     }
 }

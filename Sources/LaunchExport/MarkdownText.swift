@@ -6,23 +6,15 @@ public enum MarkdownText {
     /// backslash-escaped; `&`, `<`, `>` as HTML entities; line breaks, tabs and other control
     /// characters as visible `\n`, `\r`, `\t`, `\u{7f}`, so the text stays on one line.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        ScalarEscaping.escape(text) { scalar in
             switch scalar {
-            case "\\", "|", "`", "*", "_", "[", "]", "~", "#", "!":
-                out += "\\"
-                out.unicodeScalars.append(scalar)
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default:
-                if let visible = PlainText.visibleControl(scalar) {
-                    out += "\\" + visible  // A backslash before a letter or `{` is shown as is.
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "\\", "|", "`", "*", "_", "[", "]", "~", "#", "!": "\\" + String(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            // A backslash before a letter or `{` is shown as is.
+            default: PlainText.visibleControl(scalar).map { "\\" + $0 }
             }
         }
-        return out
     }
 }

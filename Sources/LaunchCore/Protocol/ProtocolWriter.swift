@@ -121,16 +121,14 @@ public enum ProtocolWriter {
     public static func escape(_ name: String) -> String {
         // Scalar by scalar: a CR LF pair is one Swift character, equal to neither CR nor LF.
         guard name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return name }
-        var out = ""
-        for scalar in name.unicodeScalars {
+        return ScalarEscaping.escape(name) { scalar in
             switch scalar {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: nil
             }
         }
-        return out
     }
 }
