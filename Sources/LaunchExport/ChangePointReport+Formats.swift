@@ -73,7 +73,7 @@ extension ChangePointReport {
             var before: Side
             var after: Side
             /// `null` when the median before is 0.
-            var relativeChange: Double?
+            var relativeChange: NullWhenAbsent<Double>
             var pValue: Double
             var exact: Bool
 
@@ -89,30 +89,9 @@ extension ChangePointReport {
                 previousCommit = point.previousCommit
                 before = Side(median: point.before.median, points: point.before.points)
                 after = Side(median: point.after.median, points: point.after.points)
-                relativeChange = point.relativeChange
+                relativeChange = NullWhenAbsent(point.relativeChange)
                 pValue = point.pValue
                 exact = finding.exact
-            }
-
-            func encode(to encoder: Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(environment, forKey: .environment)
-                try container.encode(tier, forKey: .tier)
-                try container.encode(metric, forKey: .metric)
-                try container.encode(target, forKey: .target)
-                try container.encode(phase, forKey: .phase)
-                try container.encode(index, forKey: .index)
-                try container.encode(commit, forKey: .commit)
-                try container.encode(previousCommit, forKey: .previousCommit)
-                try container.encode(before, forKey: .before)
-                try container.encode(after, forKey: .after)
-                try container.encode(relativeChange, forKey: .relativeChange)
-                try container.encode(pValue, forKey: .pValue)
-                try container.encode(exact, forKey: .exact)
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case environment, tier, metric, target, phase, index, commit, previousCommit, before, after, relativeChange, pValue, exact
             }
         }
 
@@ -121,5 +100,17 @@ extension ChangePointReport {
         var seriesCount: Int
         var options: Options
         var changePoints: [Entry]
+    }
+}
+
+/// An optional written as `null` when absent, where a synthesized encoding would leave its key out.
+struct NullWhenAbsent<Wrapped: Encodable>: Encodable {
+    var value: Wrapped?
+
+    init(_ value: Wrapped?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 }
