@@ -4,7 +4,6 @@ import LaunchStats
 /// `report --blame`: phases sorted by self time (time not spent in child phases), with inclusive time
 /// beside it, like `systemd-analyze blame` and `python -X importtime`. Medians over the runs.
 public struct BlameReport: ResultExporter {
-    public static let formatName = "blame"
     public var options: ReportOptions
 
     public init(options: ReportOptions = ReportOptions()) {

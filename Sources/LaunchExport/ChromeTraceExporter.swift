@@ -12,7 +12,6 @@ import LaunchCore
 /// `minor_faults`, `major_faults`, `voluntary_switches`, `involuntary_switches`, `bytes_read`, `bytes_written`.
 /// A result with samples (`--sample`) adds its sampled run's samples as slices on tracks of their own (``sampleEvents(_:run:)``).
 public struct ChromeTraceExporter: ResultExporter {
-    public static let formatName = "chrome-trace"
     /// Only this run (1-based), or every run when `nil`.
     public var run: Int?
 

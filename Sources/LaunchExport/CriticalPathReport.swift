@@ -7,7 +7,6 @@ import LaunchStats
 /// Each step is indented two spaces more than the one above it, up to ``maximumIndentSteps``; deeper
 /// steps keep that indentation, so a chain of 100,000 phases prints in linear, not quadratic, size.
 public struct CriticalPathReport: ResultExporter {
-    public static let formatName = "critical-path"
     /// Steps past this many keep the same indentation.
     public static let maximumIndentSteps = 32
     public var options: ReportOptions

@@ -115,7 +115,6 @@ public enum FunctionReport {
 
 /// `report --functions PHASE`: one phase's whole function table (``FunctionReport/table(_:)``).
 public struct FunctionTableReport: ResultExporter {
-    public static let formatName = "functions"
     /// The phase's path (`drawing`, `drawing/keys`) or, when no path matches, its name if only one phase has it.
     public var phase: String
 

@@ -3,7 +3,6 @@ import LaunchResults
 
 /// The result document itself, as pretty-printed JSON with sorted keys (schema: `docs/result.schema.json`).
 public struct JSONResultExporter: ResultExporter {
-    public static let formatName = "json"
 
     public init() {}
 

@@ -8,7 +8,6 @@ import LaunchStats
 /// without counts, never 0). A result with system counters (docs/counters.md) has six more: each
 /// counter's median over the runs (``CountersFormat/Medians``), `-` where a row has none.
 public struct MarkdownSummaryExporter: ResultExporter {
-    public static let formatName = "markdown"
     public var options: ReportOptions
 
     public init(options: ReportOptions = ReportOptions()) {

@@ -2,8 +2,6 @@ import LaunchCore
 
 /// Renders a ``LaunchResult`` in one output format. Each format is one type in its own file.
 public protocol ResultExporter: Sendable {
-    /// The name used by `--format`.
-    static var formatName: String { get }
     /// The rendered document.
     func render(_ result: LaunchResult) throws -> String
 }

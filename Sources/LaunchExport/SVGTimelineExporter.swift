@@ -6,7 +6,6 @@ import LaunchStats
 /// name and duration, marks as vertical lines, the critical path outlined, and `process start`
 /// (exec to main) shown first. For a multi-run result: the median run, or `run`.
 public struct SVGTimelineExporter: ResultExporter {
-    public static let formatName = "svg"
     /// The run to draw (1-based); the median run when `nil`.
     public var run: Int?
 

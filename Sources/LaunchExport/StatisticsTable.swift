@@ -4,7 +4,6 @@ import LaunchStats
 /// A table of statistics per phase and for the total, over every run: min, median, mean,
 /// standard deviation, MAD, p90 (in the median's unit), and the runs that are outliers by the modified z-score.
 public struct StatisticsTable: ResultExporter {
-    public static let formatName = "stats"
     public var options: ReportOptions
 
     public init(options: ReportOptions = ReportOptions()) {
