@@ -375,19 +375,21 @@ public final class PhaseRecorder {
     func grow() {
         let s = state
         if s.pointee.count == s.pointee.capacity {
-            let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: s.pointee.capacity * 2)
-            bigger.moveInitialize(from: s.pointee.entries, count: s.pointee.count)
-            s.pointee.entries.deallocate()
-            s.pointee.entries = bigger
-            s.pointee.capacity *= 2
+            s.pointee.entries = Self.doubled(s.pointee.entries, count: s.pointee.count, capacity: &s.pointee.capacity)
         }
         if s.pointee.openCount == s.pointee.openCapacity {
-            let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: s.pointee.openCapacity * 2)
-            bigger.moveInitialize(from: s.pointee.open, count: s.pointee.openCount)
-            s.pointee.open.deallocate()
-            s.pointee.open = bigger
-            s.pointee.openCapacity *= 2
+            s.pointee.open = Self.doubled(s.pointee.open, count: s.pointee.openCount, capacity: &s.pointee.openCapacity)
         }
+    }
+
+    /// `buffer`'s first `count` elements moved into a new buffer of twice `capacity` (which doubles);
+    /// `buffer` is freed.
+    private static func doubled<Element>(_ buffer: UnsafeMutablePointer<Element>, count: Int, capacity: inout Int) -> UnsafeMutablePointer<Element> {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: buffer, count: count)
+        buffer.deallocate()
+        capacity *= 2
+        return bigger
     }
 
     /// Runs `body` inside a phase named `name`; the phase ends even when `body` throws.
