@@ -76,6 +76,25 @@ struct ChangePointReportTests {
         #expect(json.contains("\"relativeChange\" : "))
     }
 
+    /// A step from a median of 0 has no relative change: the key is written as `null`, not left out.
+    @Test func jsonWritesAnUnknownRelativeChangeAsNull() throws {
+        let fromZero = ChangePoint(
+            index: 3, commit: "c3", previousCommit: "c2", before: Segment(median: 0, points: 3), after: Segment(median: 7, points: 3),
+            relativeChange: nil, pValue: 0)
+        let report = ChangePointReport(
+            series: [SeriesChangePoints(key: Self.key("a", metric: "instructions"), pointCount: 6, exact: true, changePoints: [fromZero])],
+            options: DetectionOptions())
+        let json = try report.json()
+        guard case .object(let document) = try JSONParser.parse(Array(json.utf8)), case .array(let points)? = document["changePoints"],
+            case .object(let point)? = points.first
+        else {
+            Issue.record("not the documented shape: \(json)")
+            return
+        }
+        #expect(point["relativeChange"] == .null)
+        #expect(point["index"] == .number(.init(3)) && point["exact"] == .bool(true))
+    }
+
     @Test func sparklineSpansTheLevels() {
         #expect(TrendReport.sparkline([1, 2, 3, 4, 5, 6, 7, 8], width: 60) == "▁▂▃▄▅▆▇█")
         #expect(TrendReport.sparkline([5, 5, 5], width: 60) == "▁▁▁")
