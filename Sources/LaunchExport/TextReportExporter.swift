@@ -114,8 +114,11 @@ public struct TextReportExporter: ResultExporter {
             }
             return text
         }
+        func phaseLine(_ row: PhaseTable.Row) -> String {
+            String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))"
+        }
         for row in table.rows where !row.afterLaunch && !row.isMark {
-            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
+            lines.append(phaseLine(row))
             if let functions = result.functions?.phase(row.path) {
                 lines += FunctionReport.topLines(functions, top: options.topFunctions, depth: row.depth)
             }
@@ -129,9 +132,7 @@ public struct TextReportExporter: ResultExporter {
             lines += Self.firstUseLines(table, stage: name, prefix: "Instructions for", includingPreload: true) { count($0.instructions) }
         }
         lines.append("Total launch instructions: \(count(table.instructionTotals))")
-        for row in table.rows where row.inBackground {
-            lines.append(String(repeating: "  ", count: row.depth) + "Instructions for \(PlainText.oneLine(row.name)): \(count(row.instructions))")
-        }
+        lines += table.rows.filter(\.inBackground).map(phaseLine)
         return lines.joined(separator: "\n") + "\n"
     }
 

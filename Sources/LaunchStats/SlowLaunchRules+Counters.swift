@@ -23,10 +23,9 @@ extension SlowLaunchDiagnosis {
             if busy { busyRuns += 1 }
         }
         guard let worst else { return nil }
-        return SlowReason(
-            rule: rule.rawValue, value: worst.share, threshold: rule.threshold,
-            message:
-                "the machine was busy: this run's times are not trustworthy ('\(worst.phase)' waited for a CPU \(percent(worst.share)) of its time on the main thread, over \(percent(rule.threshold)); in \(busyRuns) of \(runs.count) run\(runs.count == 1 ? "" : "s")): measure again on a quiet machine (launchprof doctor)"
+        return rule.reason(
+            worst.share,
+            "the machine was busy: this run's times are not trustworthy ('\(worst.phase)' waited for a CPU \(percent(worst.share)) of its time on the main thread, over \(percent(rule.threshold)); in \(busyRuns) of \(runs.count) run\(runs.count == 1 ? "" : "s")): measure again on a quiet machine (launchprof doctor)"
         )
     }
 
@@ -61,7 +60,7 @@ extension SlowLaunchDiagnosis {
         }
         if let phase = mostFaults(cold) { message += "; most major faults in '\(phase.name)' (\(phase.faults))" }
         message += ": read less at launch (smaller or fewer files, lazy stages), or keep these files warm"
-        return SlowReason(rule: rule.rawValue, value: faults, threshold: rule.threshold, message: message)
+        return rule.reason(faults, message)
     }
 
     /// The top-level launch phase with the largest median major faults, when any has some.

@@ -14,10 +14,9 @@ extension SlowLaunchDiagnosis {
             }
             guard let median = Summary(durations)?.median, median > rule.threshold else { continue }
             reasons.append(
-                SlowReason(
-                    rule: rule.rawValue, value: median, threshold: rule.threshold,
-                    message:
-                        "the first use of '\(stage)' took \(DurationFormat.format(median)) (over \(DurationFormat.format(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"
+                rule.reason(
+                    median,
+                    "the first use of '\(stage)' took \(DurationFormat.format(median)) (over \(DurationFormat.format(rule.threshold))): try preload (prepare it on a worker thread under the launch animation)"
                 ))
         }
         return reasons

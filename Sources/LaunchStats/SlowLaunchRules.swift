@@ -39,6 +39,11 @@ public enum SlowLaunchRule: String, CaseIterable, Sendable {
         case .notWorthOptimising: 0.02
         }
     }
+
+    /// This rule's finding: `value` measured against ``threshold``, and the message that says what to try.
+    func reason(_ value: Double, _ message: String) -> SlowReason {
+        SlowReason(rule: rawValue, value: value, threshold: threshold, message: message)
+    }
 }
 
 /// Applies every ``SlowLaunchRule`` to a result's runs.
@@ -88,9 +93,7 @@ public enum SlowLaunchDiagnosis {
                 advice =
                     "the images already decode on worker threads (backgroundDecode); the largest decode left on the main thread\(largest): make it smaller, or show less before the first frame"
             }
-            return SlowReason(
-                rule: rule.rawValue, value: share, threshold: rule.threshold,
-                message: "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)")
+            return rule.reason(share, "\(finding) took \(percent(share)) of the launch on the main thread (over \(percent(rule.threshold))): \(advice)")
         }
     }
 
@@ -101,10 +104,9 @@ public enum SlowLaunchDiagnosis {
             let orientations = median(runs.compactMap { $0.counter("orientations laid out").map(Double.init) }), orientations > 0,
             passes / orientations > rule.threshold
         else { return nil }
-        return SlowReason(
-            rule: rule.rawValue, value: passes / orientations, threshold: rule.threshold,
-            message:
-                "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"
+        return rule.reason(
+            passes / orientations,
+            "\(Int(passes)) layout passes for \(Int(orientations)) orientation\(orientations == 1 ? "" : "s"): try coalescedLayout (one pass after all the settings)"
         )
     }
 
@@ -121,9 +123,7 @@ public enum SlowLaunchDiagnosis {
         } else {
             advice = "try snapshotFirst (show the snapshot saved when the app last left, then initialise)"
         }
-        return SlowReason(
-            rule: rule.rawValue, value: firstFrame, threshold: rule.threshold,
-            message: "first frame at \(DurationFormat.format(firstFrame)) (over \(DurationFormat.format(rule.threshold))): \(advice)")
+        return rule.reason(firstFrame, "first frame at \(DurationFormat.format(firstFrame)) (over \(DurationFormat.format(rule.threshold))): \(advice)")
     }
 
     /// Stages run at launch, unused before interactive in every run, each over the rule's share.
@@ -136,9 +136,7 @@ public enum SlowLaunchDiagnosis {
             else { return nil }
             let stage = String(counter.name.dropFirst(unusedAtLaunchPrefix.count))
             guard let share = medianShare(runs, { topLevelSeconds(stage, in: $0) }), share >= rule.threshold else { return nil }
-            return SlowReason(
-                rule: rule.rawValue, value: share, threshold: rule.threshold,
-                message: "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy")
+            return rule.reason(share, "'\(stage)' ran at launch (\(percent(share)) of it) but nothing used it before interactive: make it lazy")
         }
     }
 
@@ -149,9 +147,9 @@ public enum SlowLaunchDiagnosis {
         let small = names.filter { name in (medianShare(runs) { topLevelSeconds(name, in: $0) } ?? 1) < rule.threshold }
         guard !small.isEmpty else { return nil }
         let listed = small.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (small.count > 4 ? " and \(small.count - 4) more" : "")
-        return SlowReason(
-            rule: rule.rawValue, value: Double(small.count), threshold: rule.threshold,
-            message: "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"
+        return rule.reason(
+            Double(small.count),
+            "\(small.count) phase\(small.count == 1 ? "" : "s") under \(percent(rule.threshold)) of the launch each (\(listed)): not worth optimising"
         )
     }
 
