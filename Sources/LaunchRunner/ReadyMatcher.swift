@@ -43,18 +43,7 @@ final class ReadyMatcher: @unchecked Sendable {
         pthread_mutex_init(lock, nil)
         pthread_cond_init(wake, nil)
         // The thread holds the matcher until it ends, so an abandoned match never outlives its state.
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<ReadyMatcher>.fromOpaque(context!).takeRetainedValue().work()
-                return nil
-            }, context)
-        guard started == 0 else {
-            Unmanaged<ReadyMatcher>.fromOpaque(context).release()
-            return nil
-        }
+        guard let thread = NativeThread.start({ self.work() }) else { return nil }
         pthread_detach(thread)
     }
 

@@ -33,11 +33,8 @@ public final class SpawningThread: @unchecked Sendable {
     public init?() {
         let state = State(lock: lock)
         self.state = state
-        let context = Unmanaged.passRetained(state).toOpaque()
-        guard pthread_create(&thread, nil, { raw in SpawningThread.serve(Unmanaged<State>.fromOpaque(raw!).takeRetainedValue()) }, context) == 0 else {
-            Unmanaged<State>.fromOpaque(context).release()
-            return nil
-        }
+        guard let started = NativeThread.start({ SpawningThread.serve(state) }) else { return nil }
+        thread = started
         _ = lock.wait(until: .max) { state.tid != 0 }
         tid = state.tid
         guard tid > 0 else {
@@ -76,7 +73,7 @@ public final class SpawningThread: @unchecked Sendable {
     }
 
     /// The thread's loop: its id first, then each job until stopped.
-    private static func serve(_ state: State) -> UnsafeMutableRawPointer? {
+    private static func serve(_ state: State) {
         let tid = LinuxThreadCalls.currentThread()
         state.lock.withLock { state.tid = tid > 0 ? tid : -1 }
         state.lock.broadcast()
@@ -88,7 +85,7 @@ public final class SpawningThread: @unchecked Sendable {
                 state.job = nil
                 return state.stopping && job == nil
             }
-            if stopping { return nil }
+            if stopping { return }
             job?()
             job = nil
             state.lock.withLock { state.finished = true }

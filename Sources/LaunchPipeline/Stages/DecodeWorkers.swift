@@ -68,30 +68,8 @@ final class DecodeWorkers: @unchecked Sendable {
         self.decoder = decoder
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
-        for index in recorders.indices {
-            let context = Unmanaged.passRetained(WorkerContext(workers: self, index: index)).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { raw in
-                    let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                    context.workers.work(recorder: context.workers.recorders[context.index])
-                    return nil
-                }, context)
-            if status == 0 {
-                threads.append(thread)
-            } else {
-                Unmanaged<WorkerContext>.fromOpaque(context).release()
-            }
-        }
-    }
-
-    private final class WorkerContext {
-        let workers: DecodeWorkers
-        let index: Int
-        init(workers: DecodeWorkers, index: Int) {
-            self.workers = workers
-            self.index = index
+        for recorder in recorders {
+            if let thread = NativeThread.start({ self.work(recorder: recorder) }) { threads.append(thread) }
         }
     }
 

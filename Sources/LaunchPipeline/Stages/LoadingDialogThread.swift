@@ -56,21 +56,8 @@ final class LoadingDialogThread: @unchecked Sendable {
 
     /// Starts the thread; `false` when it could not be created (the launch goes on without a dialog).
     func start() -> Bool {
-        var created = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &created, nil,
-            { raw in
-                let me = Unmanaged<LoadingDialogThread>.fromOpaque(raw!).takeRetainedValue()
-                me.run()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<LoadingDialogThread>.fromOpaque(context).release()
-            return false
-        }
-        thread = created
-        return true
+        thread = NativeThread.start { self.run() }
+        return thread != nil
     }
 
     /// Tells the thread that init is done, waits for it (the message's minimum time included) and

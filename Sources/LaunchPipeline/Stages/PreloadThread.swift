@@ -36,21 +36,8 @@ final class PreloadThread: @unchecked Sendable {
     /// Starts the thread; when it cannot be created, the work runs now, on the calling thread (still
     /// recorded on the worker's recorder), so the outcome is the same.
     func start() {
-        var created = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &created, nil,
-            { raw in
-                let me = Unmanaged<PreloadThread>.fromOpaque(raw!).takeRetainedValue()
-                me.run()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<PreloadThread>.fromOpaque(context).release()
-            run()
-            return
-        }
-        thread = created
+        thread = NativeThread.start { self.run() }
+        if thread == nil { run() }
     }
 
     /// Whether the work is done (the thread may still be exiting).
