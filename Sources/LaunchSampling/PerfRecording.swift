@@ -50,9 +50,10 @@ public final class PerfRecording {
             "-D", "-1", "--control", "fifo:\(controlPath),\(ackPath)", "-o", "\(directory)/perf.data",
             "--tid", String(tid), "--inherit"
         ]
-        var pid: pid_t = 0
-        let started = control >= 0 && acknowledgement >= 0 ? Self.spawn(setup.perf, arguments, messages: "\(directory)/perf.messages", pid: &pid) : nil
-        guard let started else {
+        let started =
+            control >= 0 && acknowledgement >= 0
+            ? ToolProcess.spawn(setup.perf, arguments, stdout: "\(directory)/perf.messages", stderr: .withOutput) : nil
+        guard let (pid, registration) = started else {
             let reason = String(cString: strerror(errno))
             if control >= 0 { close(control) }
             if acknowledgement >= 0 { close(acknowledgement) }
@@ -62,7 +63,7 @@ public final class PerfRecording {
         self.control = control
         self.acknowledgement = acknowledgement
         perfPid = pid
-        registration = started
+        self.registration = registration
         do { try command("enable") } catch {
             end(signal: SIGKILL)
             FileIO.removeTemporaryDirectory(directory)
@@ -155,27 +156,6 @@ public final class PerfRecording {
         guard let text = try? FileIO.readText("\(directory)/perf.messages", limit: 1 << 16) else { return "" }
         let first = text.split(separator: "\n").first { !$0.allSatisfy { $0 == " " } }
         return first.map { ": perf says '\(PlainText.oneLine(String($0)))'" } ?? ""
-    }
-
-    /// Spawns `executable arguments…` with standard input `/dev/null` and both outputs to `messages`,
-    /// registered to be killed if launchprof ends first.
-    private static func spawn(_ executable: String, _ arguments: [String], messages: String, pid: inout pid_t) -> ExitCleanup.Registration? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var spawned: pid_t = 0
-        let registration = ExitCleanup.guarded { register -> ExitCleanup.Registration? in
-            guard posix_spawn(&spawned, executable, &actions, nil, argv, environ) == 0 else { return nil }
-            let child = spawned
-            return register { kill(child, SIGKILL) }
-        }
-        pid = spawned
-        return registration
     }
 }
 
