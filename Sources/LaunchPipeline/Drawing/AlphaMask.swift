@@ -29,23 +29,11 @@ public struct AlphaMask: Equatable, Sendable {
             }
             for y in repeater.rows(y0..<y1) {
                 let row = y * w
-                let dy = geometry.rowTerm(y)
-                var left = x0
-                while left < x1 {
-                    let d = geometry.distance(left, dy)
-                    if d <= -0.5 { break }
-                    add(row + left, Canvas.coverage(distance: d))
-                    left += 1
+                let covered = geometry.walkEdges(x0, x1, geometry.rowTerm(y), inner: -0.5) { x, d in
+                    add(row + x, Canvas.coverage(distance: d))
                 }
-                guard left < x1 else { continue }
-                var right = x1 - 1
-                while right > left {
-                    let d = geometry.distance(right, dy)
-                    if d <= -0.5 { break }
-                    add(row + right, Canvas.coverage(distance: d))
-                    right -= 1
-                }
-                for x in left...right { base[row + x] = min(1, base[row + x] + 1) }
+                guard let covered else { continue }
+                for x in covered { base[row + x] = min(1, base[row + x] + 1) }
             }
         }
     }
