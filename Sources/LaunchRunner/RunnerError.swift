@@ -68,31 +68,13 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .spawnFailed(let executable, let reason):
             return "could not start \(PlainText.clipped(executable, limit: 400)): \(reason)"
         case .crashed(let signal, let phase, let stderr):
-            var text = "\(subject) crashed: killed by \(Self.signalName(signal)) (signal \(signal))"
-            if let phase { text += " during \(PlainText.quoted(phase))" }
-            if !stderr.isEmpty { text += "\n" + stderr.trimmingTrailingNewlines }
-            return text
+            return Self.crashed(subject, signal: signal, phase: phase, stderr: stderr)
         case .timedOut(let seconds, let phase):
-            var text = "\(subject) did not finish within the \(Self.format(seconds)) s timeout and was killed"
-            if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
-            return text + "; raise it with --timeout"
+            return Self.timedOut(subject, seconds: seconds, phase: phase)
         case .exited(let status, let stderr):
-            let message = stderr.trimmingTrailingNewlines
-            // The built-in app's stderr is its input error, which says everything; a program's is its own.
-            if subject == "the app" && !message.isEmpty { return message }
-            let head = "\(subject) exited with status \(status)"
-            return message.isEmpty ? head + " (it wrote nothing to stderr; --ignore-failure records such runs)" : head + ":\n" + message
+            return Self.exited(subject, status: status, stderr: stderr)
         case .readyBeforeLaunch(let readiness):
-            switch readiness {
-            case .file(let path):
-                return
-                    "--ready-when-file \(path) already exists before \(subject) is started, so its launch could not be timed: remove it before each run (--prepare 'rm -f \(path)')"
-            case .port(let port):
-                return
-                    "port \(port) already accepts connections before \(subject) is started (another server is listening there, perhaps one left running): stop it, or choose another port"
-            case .output:
-                return "the ready condition held before \(subject) was started"
-            }
+            return Self.readyBeforeLaunch(subject, readiness)
         case .throttleFailed(let error):
             return "cannot apply the tier to \(subject): \(error.description)"
         case .killedOverMemoryLimit(let label, let bytes):
@@ -100,18 +82,14 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .traceUnreadable(let error):
             return "the startup trace of \(subject) could not be read: \(error.description)"
         case .traceCutShort(let keptBytes):
-            return
-                "the startup trace of \(subject) could not be read: its standard error is over the \(keptBytes >> 20) MiB launchprof keeps, so the trace in it would be cut short"
+            return "the startup trace of \(subject) could not be read: its standard error is over the \(keptBytes >> 20) MiB launchprof keeps, "
+                + "so the trace in it would be cut short"
         case .stepFailed(let step, let failure):
             return failure.message(subject: step)
         case .missingPhase(let name):
             return "\(subject) never reported the phase \(PlainText.quoted(name)) that --expect-phase requires (a missing phase is never taken as 0)"
         case .exitedBeforeReady(let condition, let status, let signal, let stderr):
-            var text = "\(subject) "
-            if let status { text += "exited with status \(status)" } else { text += "was killed by \(Self.signalName(signal ?? 0))" }
-            text += " before it was ready (waiting for: \(condition))"
-            let message = stderr.trimmingTrailingNewlines
-            return message.isEmpty ? text : text + ":\n" + message
+            return Self.exitedBeforeReady(subject, condition: condition, status: status, signal: signal, stderr: stderr)
         case .garbage(let error):
             return "\(subject) sent garbage: \(error.description)"
         case .incomplete(let lines):
@@ -121,11 +99,7 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .instructionsNotCounted(let reason):
             return "no instruction counts: \(reason)"
         case .killedInBackground(let seconds, let phase):
-            let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
-            var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
-            if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
-            return text
-                + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept (a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
+            return Self.killedInBackground(seconds: seconds, phase: phase)
         case .missingMark(let name):
             return "\(subject) finished its report without the \(PlainText.quoted(name)) mark, which every run must have (a missing mark is never taken as 0)"
         case .callgrindFormat(let line, let reason):
@@ -133,6 +107,57 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidPattern(let pattern, let reason):
             return "\(PlainText.quoted(pattern)) is not a valid extended regular expression: \(reason)"
         }
+    }
+
+    private static func crashed(_ subject: String, signal: Int32, phase: String?, stderr: String) -> String {
+        var text = "\(subject) crashed: killed by \(signalName(signal)) (signal \(signal))"
+        if let phase { text += " during \(PlainText.quoted(phase))" }
+        if !stderr.isEmpty { text += "\n" + stderr.trimmingTrailingNewlines }
+        return text
+    }
+
+    private static func timedOut(_ subject: String, seconds: Double, phase: String?) -> String {
+        var text = "\(subject) did not finish within the \(format(seconds)) s timeout and was killed"
+        if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
+        return text + "; raise it with --timeout"
+    }
+
+    private static func exited(_ subject: String, status: Int32, stderr: String) -> String {
+        let message = stderr.trimmingTrailingNewlines
+        // The built-in app's stderr is its input error, which says everything; a program's is its own.
+        if subject == "the app" && !message.isEmpty { return message }
+        let head = "\(subject) exited with status \(status)"
+        return message.isEmpty ? head + " (it wrote nothing to stderr; --ignore-failure records such runs)" : head + ":\n" + message
+    }
+
+    private static func readyBeforeLaunch(_ subject: String, _ readiness: Readiness) -> String {
+        switch readiness {
+        case .file(let path):
+            return "--ready-when-file \(path) already exists before \(subject) is started, so its launch could not be timed: "
+                + "remove it before each run (--prepare 'rm -f \(path)')"
+        case .port(let port):
+            return "port \(port) already accepts connections before \(subject) is started (another server is listening there, "
+                + "perhaps one left running): stop it, or choose another port"
+        case .output:
+            return "the ready condition held before \(subject) was started"
+        }
+    }
+
+    private static func exitedBeforeReady(_ subject: String, condition: String, status: Int32?, signal: Int32?, stderr: String) -> String {
+        var text = "\(subject) "
+        if let status { text += "exited with status \(status)" } else { text += "was killed by \(signalName(signal ?? 0))" }
+        text += " before it was ready (waiting for: \(condition))"
+        let message = stderr.trimmingTrailingNewlines
+        return message.isEmpty ? text : text + ":\n" + message
+    }
+
+    private static func killedInBackground(seconds: Double, phase: String?) -> String {
+        let tenths = (min(max(seconds, 0), 1e6) * 10).rounded() / 10
+        var text = "killed in the background after \(tenths == 0 ? String(seconds) : String(tenths)) s"
+        if let phase { text += " (it was in \(PlainText.quoted(phase)))" }
+        return text
+            + ": entering the background must finish within its budget, or the OS kills the app; the previous snapshot is kept "
+            + "(a tier stretches the step like any phase; --background-budget SECONDS, up to 60, gives it longer)"
     }
 
     /// `SIGSEGV` for 11, and so on.
