@@ -37,24 +37,7 @@ public enum BuiltInApp {
         write(AppInterface.protocolDescriptor, ProtocolWriter.greeting(mainReading: clock.originNanoseconds).joined(separator: "\n") + "\n")
         let pipeline: Pipeline
         do {
-            let manifest = try recorder.phase(AppPhase.readingManifest, kind: .io) { try ManifestLoader.load(path: options.manifest) }
-            pipeline = Pipeline(manifest: manifest, recorder: recorder)
-            if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
-            if let seed = options.seed { pipeline.dialogSeed = seed | 1 }
-            pipeline.forceDecodeRace = options.forceDecodeRace
-            if !options.writeSnapshot { pipeline.snapshotPath = nil }
-            // Live progress for the launcher's progress bar; the protocol ignores x- lines.
-            pipeline.onStageStart = { write(AppInterface.protocolDescriptor, ProtocolWriter.progress($0) + "\n") }
-            try pipeline.launch()
-            for name in options.touch { try pipeline.touch(name) }
-            // The launch is over: its part of the report goes out now, so the launcher sees
-            // `interactive` and can send events; what follows is reported at the end.
-            // The worker threads' recorders go out with the launch's: the decode workers', and the
-            // preload's (joined first).
-            let launch = ProtocolWriter.report(
-                recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
-            write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
-            recorder.reset()
+            pipeline = try launch(options, recorder)
             try serveControlChannel(pipeline)
         } catch {
             fail("\(error)")
@@ -62,6 +45,29 @@ public enum BuiltInApp {
         let lines = ProtocolWriter.report(recorders: [recorder], deferred: [], background: pipeline.backgroundReading)
         write(AppInterface.protocolDescriptor, lines.joined(separator: "\n") + "\n")
         exit(0)
+    }
+
+    /// Reads the manifest, launches the pipeline (touching the keys `--touch` names) and sends the
+    /// launch's part of the report, so the launcher sees `interactive` and can send events; what
+    /// follows is reported at the end.
+    static func launch(_ options: Options, _ recorder: PhaseRecorder) throws -> Pipeline {
+        let manifest = try recorder.phase(AppPhase.readingManifest, kind: .io) { try ManifestLoader.load(path: options.manifest) }
+        let pipeline = Pipeline(manifest: manifest, recorder: recorder)
+        if let snapshot = options.snapshot { pipeline.snapshotPath = snapshot }
+        if let seed = options.seed { pipeline.dialogSeed = seed | 1 }
+        pipeline.forceDecodeRace = options.forceDecodeRace
+        if !options.writeSnapshot { pipeline.snapshotPath = nil }
+        // Live progress for the launcher's progress bar; the protocol ignores x- lines.
+        pipeline.onStageStart = { write(AppInterface.protocolDescriptor, ProtocolWriter.progress($0) + "\n") }
+        try pipeline.launch()
+        for name in options.touch { try pipeline.touch(name) }
+        // The worker threads' recorders go out with the launch's: the decode workers', and the
+        // preload's (joined first).
+        let launch = ProtocolWriter.report(
+            recorders: [recorder] + pipeline.workerRecorders + pipeline.finishPreload(), deferred: pipeline.manifest.lazyStages.map(\.name), finish: false)
+        write(AppInterface.protocolDescriptor, launch.joined(separator: "\n") + "\n")
+        recorder.reset()
+        return pipeline
     }
 
     /// After the launch, the app does what the launcher sends on standard input (the control
