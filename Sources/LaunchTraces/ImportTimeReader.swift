@@ -39,26 +39,61 @@ public enum ImportTimeReader {
     ///   missing level of nesting, a second interpreter's header (a child Python process), no import
     ///   times at all, imports adding up to more than the run, or a limit (docs/limits.md).
     public static func read(stderr: [UInt8], clock: SpawnClock) throws(TraceError) -> TraceReading {
+        var scan = Scan(stderr: stderr)
+        try scan.readLines()
+        guard !scan.tree.nodes.isEmpty else {
+            throw .malformed(
+                source: source,
+                reason:
+                    "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
+            )
+        }
+        let timeline = try scan.tree.laidOut()
+        do {
+            let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
+            return TraceReading(phases: placed.phases, marks: [], stderr: scan.kept, anchor: placed.anchor)
+        } catch {
+            throw .malformed(
+                source: source,
+                reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
+        }
+    }
+
+    /// One pass over a program's standard error: the import-time lines go into ``tree``, the rest
+    /// (and what the program wrote before a marker on the same line) into ``kept``.
+    private struct Scan {
+        let stderr: [UInt8]
         var kept: [UInt8] = []
-        kept.reserveCapacity(stderr.count)
         var tree = ImportTree()
         var headers = 0
-        var lineNumber = 0
-        var lineStart = 0
-        while lineStart < stderr.count {
-            lineNumber += 1
-            let newline = ByteSearch.first(0x0A, in: stderr, from: lineStart, to: stderr.count)
-            let lineEnd = newline ?? stderr.count
-            let next = newline.map { $0 + 1 } ?? stderr.count
-            defer { lineStart = next }
-            guard let markerAt = ByteSearch.first(marker, in: stderr, from: lineStart, to: lineEnd) else {
-                kept += stderr[lineStart..<next]
-                continue
+
+        init(stderr: [UInt8]) {
+            self.stderr = stderr
+            kept.reserveCapacity(stderr.count)
+        }
+
+        mutating func readLines() throws(TraceError) {
+            var lineNumber = 0
+            var lineStart = 0
+            while lineStart < stderr.count {
+                lineNumber += 1
+                let newline = ByteSearch.first(0x0A, in: stderr, from: lineStart, to: stderr.count)
+                let next = newline.map { $0 + 1 } ?? stderr.count
+                try readLine(lineStart..<(newline ?? stderr.count), next: next, number: lineNumber)
+                lineStart = next
+            }
+        }
+
+        /// The line `line` (without its newline; the next line starts at `next`), number `number`.
+        mutating func readLine(_ line: Range<Int>, next: Int, number: Int) throws(TraceError) {
+            guard let markerAt = ByteSearch.first(marker, in: stderr, from: line.lowerBound, to: line.upperBound) else {
+                kept += stderr[line.lowerBound..<next]
+                return
             }
             func fail(_ reason: String) -> TraceError {
-                TraceError.malformed(source: source, line: lineNumber, column: markerAt - lineStart + 1, reason: reason)
+                TraceError.malformed(source: source, line: number, column: markerAt - line.lowerBound + 1, reason: reason)
             }
-            var textEnd = lineEnd
+            var textEnd = line.upperBound
             if textEnd > markerAt + marker.count, stderr[textEnd - 1] == 0x0D { textEnd -= 1 }
             let text = stderr[(markerAt + marker.count)..<textEnd]
             if trimmed(text).elementsEqual(header) {
@@ -75,36 +110,20 @@ public enum ImportTimeReader {
                 do {
                     parsed = try entry(text)
                 } catch {
-                    guard markerAt == lineStart else {
-                        kept += stderr[lineStart..<next]
-                        continue
+                    guard markerAt == line.lowerBound else {
+                        kept += stderr[line.lowerBound..<next]
+                        return
                     }
                     throw fail(error.reason)
                 }
                 do {
-                    try tree.add(parsed, line: lineNumber)
+                    try tree.add(parsed, line: number)
                 } catch {
                     throw fail(error.reason)
                 }
             }
             // What the program wrote before the marker on the same line stays in its output.
-            if markerAt > lineStart { kept += stderr[lineStart..<markerAt] }
-        }
-        guard !tree.nodes.isEmpty else {
-            throw .malformed(
-                source: source,
-                reason:
-                    "no import times (lines 'import time: …'): the program did not run a Python interpreter, or ran it with -I or -E, which ignore PYTHONPROFILEIMPORTTIME"
-            )
-        }
-        let timeline = try tree.laidOut()
-        do {
-            let placed = try timeline.placed(clock: clock, candidates: [(.laidOutFromSpawn, 0)], allowEarliestAtSpawn: false)
-            return TraceReading(phases: placed.phases, marks: [], stderr: kept, anchor: placed.anchor)
-        } catch {
-            throw .malformed(
-                source: source,
-                reason: error.describe("the import times add up to") + ": imports ran in several threads at once, or the output holds another process's lines")
+            if markerAt > line.lowerBound { kept += stderr[line.lowerBound..<markerAt] }
         }
     }
 
