@@ -17,7 +17,8 @@ struct OverlappingLaunches: @unchecked Sendable {
         var condition = pthread_cond_t()
         var sentToBackground = false
         var outcome: Result<RunRecord, RunnerError>?
-        var thread = pthread_t()
+        /// `nil` when no thread could be started (the outcome is then that failure).
+        var thread: pthread_t?
         var launcher: ProcessLauncher?
         var executor: any LaunchExecutor = ProcessExecutor()
         let index: Int
@@ -49,62 +50,71 @@ struct OverlappingLaunches: @unchecked Sendable {
             while !sentToBackground && outcome == nil { pthread_cond_wait(&condition, &mutex) }
             pthread_mutex_unlock(&mutex)
         }
+
+        /// The launch, on its own thread: its record or its error, and when it ended.
+        func run() {
+            let result: Result<RunRecord, RunnerError>
+            if let launcher {
+                do throws(RunnerError) { result = .success(try executor.launch(launcher, index: index)) } catch {
+                    result = .failure(error)
+                }
+            } else {
+                result = .failure(.incomplete(lines: 0))
+            }
+            let ended = MonotonicClock.nanoseconds()
+            signal {
+                $0.outcome = result; $0.ended = ended
+            }
+        }
     }
 
     func run(progress: @escaping @Sendable (LaunchSession.Event) -> Void) throws(RunnerError) -> [RunRecord] {
         let total = session.warmup + session.runs
         guard total > 0 else { return [] }
         var flights: [Flight] = []
-        var measured = 0
         for number in 1...total {
+            if let previous = flights.last { pause(after: previous) }
             let isWarmup = number <= session.warmup
-            if let previous = flights.last {
-                previous.waitForBackground()
-                var pause = timespec(tv_sec: Int(delay), tv_nsec: Int((delay - delay.rounded(.down)) * 1e9))
-                var left = timespec()
-                while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
-            }
             progress(.starting(number: number, total: total, warmup: isWarmup))
             if !session.coldFiles.isEmpty { PageCache.evict(session.coldFiles) }
-            var launcher = session.launcher
-            launcher.onProgress = { progress(.stage($0)) }
-            let started = Flight(index: isWarmup ? 0 : measured + 1)
-            if !isWarmup { measured += 1 }
-            launcher.onInputAfterLaunchSent = { [started] in started.signal { $0.sentToBackground = true } }
-            started.launcher = launcher
-            started.executor = session.executor
-            started.started = MonotonicClock.nanoseconds()
-            let context = Unmanaged.passRetained(started).toOpaque()
-            flights.append(started)
-            let status = pthread_create(
-                &started.thread, nil,
-                { raw in
-                    let flight = Unmanaged<Flight>.fromOpaque(raw!).takeRetainedValue()
-                    let result: Result<RunRecord, RunnerError>
-                    if let launcher = flight.launcher {
-                        do throws(RunnerError) { result = .success(try flight.executor.launch(launcher, index: flight.index)) } catch {
-                            result = .failure(error)
-                        }
-                    } else {
-                        result = .failure(.incomplete(lines: 0))
-                    }
-                    let ended = MonotonicClock.nanoseconds()
-                    flight.signal {
-                        $0.outcome = result; $0.ended = ended
-                    }
-                    return nil
-                }, context)
-            if status != 0 {
-                Unmanaged<Flight>.fromOpaque(context).release()
-                started.signal {
-                    $0.outcome = .failure(.spawnFailed(executable: launcher.executable, reason: "cannot start a thread for the launch")); $0.ended = $0.started
-                }
+            // Measured launches are numbered from 1 (warm-ups come first, as 0).
+            flights.append(launch(index: isWarmup ? 0 : number - session.warmup, progress: progress))
+        }
+        return try records(of: flights, progress: progress)
+    }
+
+    /// Waits until `previous` was sent to the background (or ended), then ``delay`` seconds.
+    private func pause(after previous: Flight) {
+        previous.waitForBackground()
+        var pause = timespec(tv_sec: Int(delay), tv_nsec: Int((delay - delay.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+    }
+
+    /// Starts launch `index` on a thread of its own.
+    private func launch(index: Int, progress: @escaping @Sendable (LaunchSession.Event) -> Void) -> Flight {
+        var launcher = session.launcher
+        launcher.onProgress = { progress(.stage($0)) }
+        let flight = Flight(index: index)
+        launcher.onInputAfterLaunchSent = { [flight] in flight.signal { $0.sentToBackground = true } }
+        flight.launcher = launcher
+        flight.executor = session.executor
+        flight.started = MonotonicClock.nanoseconds()
+        flight.thread = NativeThread.start { flight.run() }
+        if flight.thread == nil {
+            flight.signal {
+                $0.outcome = .failure(.spawnFailed(executable: launcher.executable, reason: "cannot start a thread for the launch")); $0.ended = $0.started
             }
         }
+        return flight
+    }
+
+    /// Waits for every launch, in order: the measured ones' records, or the first failure in launch order.
+    private func records(of flights: [Flight], progress: @escaping @Sendable (LaunchSession.Event) -> Void) throws(RunnerError) -> [RunRecord] {
         var records: [RunRecord] = []
         var failure: RunnerError?
         for (number, flight) in flights.enumerated() {
-            pthread_join(flight.thread, nil)
+            if let thread = flight.thread { pthread_join(thread, nil) }
             progress(.finished(number: number + 1, seconds: LaunchClock.seconds(flight.ended &- flight.started)))
             switch flight.outcome {
             case .success(let record)?: if flight.index > 0 { records.append(record) }
