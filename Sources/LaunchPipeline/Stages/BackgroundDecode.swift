@@ -37,9 +37,20 @@ extension Pipeline {
         workerRecorders = workers.recorders
         decode.overridesWindow = true
         decode.windowImage = nil
+        let files = assetFiles(theme)
+        let windowPath = try showWindowImage(theme, images: files.images, workers: workers)
+        let queued = try queueDecodes(files, windowPath: windowPath, workers: workers)
+        recorder.count(AppInterface.imagesQueuedForWorkersCounter, queued)
+        recorder.count("image cache hits", theme.fonts.count + theme.images.count - queued)
+        return true
+    }
 
-        // Each asset resolved once (a resolution looks for the `@Nx` file): the jobs, and the names
-        // each decoded file goes to when it comes back.
+    /// The theme's font atlases and images, in name order.
+    typealias AssetFiles = (fonts: [(name: String, path: String)], images: [(name: String, path: String, scale: Int)])
+
+    /// The theme's assets, each resolved once (a resolution looks for the `@Nx` file): the jobs; the
+    /// names each decoded file goes to when it comes back are noted in `decode.names`.
+    private func assetFiles(_ theme: Theme) -> AssetFiles {
         let fontFiles = theme.fonts.keys.sorted().map { (name: $0, path: resolveAsset(theme.fonts[$0]!.atlas).path) }
         let imageFiles = theme.images.keys.sorted().map { name in
             let (path, scale) = resolveAsset(theme.images[name]!.source)
@@ -47,9 +58,14 @@ extension Pipeline {
         }
         for font in fontFiles { decode.names[font.path, default: AssetNames()].fonts.append(font.name) }
         for image in imageFiles { decode.names[image.path, default: AssetNames()].images.append((image.name, image.scale)) }
+        return (fontFiles, imageFiles)
+    }
 
+    /// Tells the workers which file the window shows (its path, or `nil` when it shows no image) and,
+    /// with `thumbnailsFirst`, decodes its thumbnail here to show until the image comes.
+    private func showWindowImage(_ theme: Theme, images: [(name: String, path: String, scale: Int)], workers: DecodeWorkers) throws -> String? {
         let windowName = theme.window.texture.flatMap { theme.images[$0] != nil ? $0 : nil }
-        var windowPath = windowName.flatMap { name in imageFiles.first { $0.name == name }?.path }
+        let windowPath = windowName.flatMap { name in images.first { $0.name == name }?.path }
         if let windowPath { workers.show(windowPath, in: Self.windowView) }
         if forceDecodeRace, windowPath == nil {
             throw PipelineError(
@@ -62,36 +78,45 @@ extension Pipeline {
             decode.windowImage = LoadedImage(image: image, scale: 1)
             decode.showsThumbnail = true
         }
+        return windowPath
+    }
 
-        // One job per file: the fonts first (text needs them soonest), then the images, in name order.
+    /// Queues one job per file: the fonts first (text needs them soonest), then the images, in name
+    /// order; returns how many files were queued.
+    private func queueDecodes(_ files: AssetFiles, windowPath: String?, workers: DecodeWorkers) throws -> Int {
+        var windowPath = windowPath
         var queued: Set<String> = []
-        for (_, path) in fontFiles {
+        for (_, path) in files.fonts {
             guard queued.insert(path).inserted else { continue }
             decode.pendingFonts.insert(path)
             workers.submit(.init(path: path, fileName: Self.fileName(path), views: []))
         }
-        for (index, (_, path, _)) in imageFiles.enumerated() {
+        for (index, (_, path, _)) in files.images.enumerated() {
             guard queued.insert(path).inserted else { continue }
             let forWindow = path == windowPath
             let race = forWindow && forceDecodeRace && decode.heldRaceJob == nil
             let id = workers.submit(.init(path: path, fileName: Self.fileName(path), views: forWindow ? [Self.windowView] : [], held: race))
-            if race {
-                // While the window's image decodes, the window is given the next image by name.
-                workers.waitUntilStarted(id)
-                let others = imageFiles[(index + 1)...] + imageFiles[..<index]
-                guard let replacement = others.map(\.path).first(where: { $0 != path }) else {
-                    throw PipelineError("--force-decode-race: \(manifest.theme) has no other image file to give the window")
-                }
-                workers.show(replacement, in: Self.windowView)
-                windowPath = replacement
-                decode.showsThumbnail = false
-                decode.windowImage = nil
-                decode.heldRaceJob = id
-            }
+            if race { windowPath = try raceWindowDecode(id, image: index, of: files.images, workers: workers) }
         }
-        recorder.count(AppInterface.imagesQueuedForWorkersCounter, queued.count)
-        recorder.count("image cache hits", theme.fonts.count + theme.images.count - queued.count)
-        return true
+        return queued.count
+    }
+
+    /// `--force-decode-race`: while the window's image (job `id`, `images[index]`) decodes, the window
+    /// is given the next image by name; returns that image's path.
+    private func raceWindowDecode(_ id: Int, image index: Int, of images: [(name: String, path: String, scale: Int)], workers: DecodeWorkers) throws
+        -> String
+    {
+        workers.waitUntilStarted(id)
+        let path = images[index].path
+        let others = images[(index + 1)...] + images[..<index]
+        guard let replacement = others.map(\.path).first(where: { $0 != path }) else {
+            throw PipelineError("--force-decode-race: \(manifest.theme) has no other image file to give the window")
+        }
+        workers.show(replacement, in: Self.windowView)
+        decode.showsThumbnail = false
+        decode.windowImage = nil
+        decode.heldRaceJob = id
+        return replacement
     }
 
     /// Before text is drawn or measured: waits for the font atlases still decoding on the workers,
