@@ -19,29 +19,25 @@ public enum ToolProcess {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
     }
 
-    /// Where a spawned tool's standard error goes.
-    public enum ErrorOutput: Sendable {
-        /// To `/dev/null`.
-        case discarded
-        /// With its standard output, into the same file.
-        case withOutput
-    }
-
     /// Spawns `executable arguments…` with standard input read from `stdin`, standard output written
-    /// to `stdout` (created or truncated) and standard error as `stderr` says, registered to be killed
-    /// if launchprof ends first; the caller waits for it and unregisters it. `nil` when it could not be
-    /// spawned (`errno` then says why).
+    /// to `stdout` (created or truncated) and standard error discarded, or with `stderrToStdout` into
+    /// the same file; registered to be killed if launchprof ends first: the caller waits for it and
+    /// unregisters it. `nil` when it could not be spawned (`errno` then says why).
+    ///
+    /// (A flag, not an enum: the built-in app links this module, and each conformance a type adds is
+    /// one more record every first dynamic cast in the app scans, counted in its instructions.)
     public static func spawn(
-        _ executable: String, _ arguments: [String], stdin: String = "/dev/null", stdout: String, stderr: ErrorOutput = .discarded
+        _ executable: String, _ arguments: [String], stdin: String = "/dev/null", stdout: String, stderrToStdout: Bool = false
     ) -> (pid: pid_t, registration: ExitCleanup.Registration)? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        switch stderr {
-        case .discarded: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        case .withOutput: posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if stderrToStdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }

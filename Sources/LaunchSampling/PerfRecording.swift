@@ -52,7 +52,7 @@ public final class PerfRecording {
         ]
         let started =
             control >= 0 && acknowledgement >= 0
-            ? ToolProcess.spawn(setup.perf, arguments, stdout: "\(directory)/perf.messages", stderr: .withOutput) : nil
+            ? ToolProcess.spawn(setup.perf, arguments, stdout: "\(directory)/perf.messages", stderrToStdout: true) : nil
         guard let (pid, registration) = started else {
             let reason = String(cString: strerror(errno))
             if control >= 0 { close(control) }
