@@ -24,8 +24,8 @@ public enum ToolProcess {
     /// the same file; registered to be killed if launchprof ends first: the caller waits for it and
     /// unregisters it. `nil` when it could not be spawned (`errno` then says why).
     ///
-    /// (A flag, not an enum: the built-in app links this module, and each conformance a type adds is
-    /// one more record every first dynamic cast in the app scans, counted in its instructions.)
+    /// (A flag, not an enum: the built-in app links this module, and such an enum, with its
+    /// conformances, measurably added some 6,000 instructions to the app's first phases.)
     public static func spawn(
         _ executable: String, _ arguments: [String], stdin: String = "/dev/null", stdout: String, stderrToStdout: Bool = false
     ) -> (pid: pid_t, registration: ExitCleanup.Registration)? {
