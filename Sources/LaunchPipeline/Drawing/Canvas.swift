@@ -88,23 +88,23 @@ public struct Canvas: Sendable {
         if shader.constantAlongRows {
             let color = shader.color(columns.lowerBound, y, lookup)
             blendSpan(row + columns.lowerBound * 4, count: columns.count, color, alpha: alpha255(color.a, opacity))
-        } else {
-            let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
-            let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
-            let whole = opacity >= 1
-            for x in columns {
-                // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
-                // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
-                let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
-                let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
-                let color = lookup[index]
-                // `x` is a column of the canvas: its byte offset cannot overflow.
-                let pixel = row + x &* 4
-                if whole, color.a == 255 {
-                    pixel.storeBytes(of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
-                } else {
-                    blendPixel(pixel, color, alpha: alpha255(color.a, opacity))
-                }
+            return
+        }
+        let rowTerm = (Double(y) + 0.5 - shader.origin.y) * shader.direction.y
+        let ox = shader.origin.x, dx = shader.direction.x, length = shader.length
+        let whole = opacity >= 1
+        for x in columns {
+            // As ``Shader/color(_:_:_:)``, with the row's term computed once; the step is
+            // rounded to nearest (even at a tie) by adding 1.5 × 2⁵², without a checked conversion.
+            let t = ((Double(x) + 0.5 - ox) * dx + rowTerm) / length
+            let index = Int(truncatingIfNeeded: ((t > 0 ? (t < 1 ? t : 1) : 0) * 255 + 6_755_399_441_055_744).bitPattern & 0x1FF)
+            let color = lookup[index]
+            // `x` is a column of the canvas: its byte offset cannot overflow.
+            let pixel = row + x &* 4
+            if whole, color.a == 255 {
+                pixel.storeBytes(of: UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000, as: UInt32.self)
+            } else {
+                blendPixel(pixel, color, alpha: alpha255(color.a, opacity))
             }
         }
     }
