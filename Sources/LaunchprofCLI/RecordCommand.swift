@@ -1,6 +1,4 @@
 import ArgumentParser
-import LaunchCore
-import LaunchExport
 
 /// `launchprof record`: profiles like `run` and stores the result in the repository's results store.
 struct RecordCommand: ParsableCommand {
@@ -17,28 +15,9 @@ struct RecordCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var profile: ProfileOptions
-    @OptionGroup var measure: MetricOptions
-    @OptionGroup var functionProfile: FunctionOptions
-    @OptionGroup var sampling: SampleOptions
-    @OptionGroup var report: ReportOutputOptions
-
-    @OptionGroup var history: StoreOption
-
-    func validate() throws {
-        try profile.launch.requireOneTier()
-        try profile.launch.requireTierForTiersFile()
-        try profile.launch.requireFixedRuns(comparison: "use it with check, and give this command a number")
-    }
+    @OptionGroup var options: AppRunOptions
 
     func run() throws {
-        try ResultMetadata.requireCommit(for: "record")
-        let store = try history.openForWriting(quiet: self.profile.launch.quiet)
-        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
-        defer { profile.cleanUp() }
-        try sampling.require(measure.metric)
-        let result = try PlanRunner(quiet: profile.quiet).run(profile, sampling: sampling)
-        try history.save(result, into: store, quiet: profile.quiet)
-        try report.emit(result, profile: profile)
+        try options.run(storingFor: "record")
     }
 }

@@ -18,28 +18,9 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var profile: ProfileOptions
-    @OptionGroup var measure: MetricOptions
-    @OptionGroup var functionProfile: FunctionOptions
-    @OptionGroup var sampling: SampleOptions
-    @OptionGroup var report: ReportOutputOptions
-    /// `--store`: also store the result in that history, as `record` does.
-    @OptionGroup var history: StoreOption
-
-    func validate() throws {
-        try profile.launch.requireOneTier()
-        try profile.launch.requireTierForTiersFile()
-        try profile.launch.requireFixedRuns(comparison: "use it with check, and give this command a number")
-    }
+    @OptionGroup var options: AppRunOptions
 
     func run() throws {
-        if history.store != nil { try ResultMetadata.requireCommit(for: "run --store") }
-        let store = history.store != nil ? try history.openForWriting(quiet: self.profile.launch.quiet) : nil
-        let profile = try AppLaunchPlan(options: self.profile, metric: measure.metric, functions: functionProfile)
-        defer { profile.cleanUp() }
-        try sampling.require(measure.metric)
-        let result = try PlanRunner(quiet: profile.quiet).run(profile, sampling: sampling)
-        if let store { try history.save(result, into: store, quiet: profile.quiet) }
-        try report.emit(result, profile: profile)
+        try options.run(storingFor: options.history.store != nil ? "run --store" : nil)
     }
 }
