@@ -39,29 +39,14 @@ struct AppLaunchPlan {
         if metric == .instructions, options.launch.tier != nil { throw InputError.refused(.tierWithInstructions) }
         let path = try manifestPath ?? options.manifestPath()
         self.manifestPath = path
-        manifest = try ManifestLoader.load(path: path)
-        // An installed manifest (read-only for this user) saves its snapshot in the user's cache instead.
-        if options.snapshot == nil, let snapshot = manifest.snapshot {
-            options.snapshot = DefaultManifest.writableSnapshot(for: snapshot, manifestName: manifest.name)
-        }
+        manifest = try Self.loadManifest(path, options: &options)
         self.options = options
-        if options.hooks.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
-            throw InputError.usage(.decodeRaceWithoutBackgroundDecode(path: path))
-        }
         let tier = try options.launch.resolvedTier(calibration: calibration)
-        var environment: [String: String] = [:]
-        if let tier, !tier.device.isIdentity {
-            environment[AppInterface.emulationVariable] = DeviceEmulation(factors: tier.factors).encoded
-        }
         self.tierInfo = tier?.info
         self.memoryBudget = tier?.memoryBudget
         let executable = try AppExecutable.locate(override: options.app)
-        var arguments = ["--manifest", path]
-        if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
-        for name in options.touch { arguments += ["--touch", name] }
-        if let seed = options.hooks.seed { arguments += ["--seed", String(seed)] }
-        if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
-        var launcher = ProcessLauncher(executable: executable, arguments: arguments, environment: environment, timeout: timeout)
+        var launcher = ProcessLauncher(
+            executable: executable, arguments: Self.arguments(manifest: path, options), environment: Self.emulation(tier), timeout: timeout)
         if metric == .instructions {
             launcher = try InstructionCounting.counting(launcher)
             launcher.instructionCounting?.collectsFunctions = functions?.functions ?? false
@@ -74,6 +59,45 @@ struct AppLaunchPlan {
             launcher.throttle = ThrottleSpec(cpuFactor: 1, memoryLimit: budget)
             launcher.memoryLimitLabel = "\(tier) memory budget"
         }
+        try Self.scriptLaunch(&launcher, manifest: manifest, path: path, executable: executable, options: options, metric: metric)
+        self.launcher = launcher
+    }
+
+    /// The manifest at `path`, loaded (failing fast with its error); an installed one (read-only for
+    /// this user) saves its snapshot in the user's cache instead. `--force-decode-race` is refused
+    /// for a manifest with no decode on a worker to race with.
+    static func loadManifest(_ path: String, options: inout ProfileOptions) throws -> Manifest {
+        let manifest = try ManifestLoader.load(path: path)
+        if options.snapshot == nil, let snapshot = manifest.snapshot {
+            options.snapshot = DefaultManifest.writableSnapshot(for: snapshot, manifestName: manifest.name)
+        }
+        if options.hooks.forceDecodeRace, manifest.strategies.backgroundDecode == nil {
+            throw InputError.usage(.decodeRaceWithoutBackgroundDecode(path: path))
+        }
+        return manifest
+    }
+
+    /// The app's environment: the tier's factors, for the app to stretch its own phases (none for the host itself).
+    static func emulation(_ tier: ResolvedTier?) -> [String: String] {
+        guard let tier, !tier.device.isIdentity else { return [:] }
+        return [AppInterface.emulationVariable: DeviceEmulation(factors: tier.factors).encoded]
+    }
+
+    /// The app's arguments: the manifest, the snapshot, the first uses, the test hooks.
+    static func arguments(manifest path: String, _ options: ProfileOptions) -> [String] {
+        var arguments = ["--manifest", path]
+        if let snapshot = options.snapshot { arguments += ["--snapshot", snapshot] }
+        for name in options.touch { arguments += ["--touch", name] }
+        if let seed = options.hooks.seed { arguments += ["--seed", String(seed)] }
+        if options.hooks.forceDecodeRace { arguments.append("--force-decode-race") }
+        return arguments
+    }
+
+    /// What a launch goes through besides its phases: the marks the manifest promises, the background
+    /// step (and the return with `--resume`) before it quits, the taps, the background budget, a fresh install.
+    static func scriptLaunch(
+        _ launcher: inout ProcessLauncher, manifest: Manifest, path: String, executable: String, options: ProfileOptions, metric: Metric
+    ) throws {
         launcher.expectedMarks = manifest.promisedMarks
         // After the launch the app is sent to the background (it saves its snapshot there), then quits.
         launcher.inputAfterLaunch = options.resume ? [.background, .foreground, .quit] : [.background, .quit]
@@ -83,7 +107,6 @@ struct AppLaunchPlan {
         if options.freshInstall, let snapshot = options.snapshot ?? manifest.snapshot {
             launcher.removeBeforeLaunch = [snapshot, Manifest.statePath(snapshot: snapshot)]
         }
-        self.launcher = launcher
     }
 
     /// Removes what instruction counting left behind (its private output directory).

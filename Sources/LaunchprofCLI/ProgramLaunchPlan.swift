@@ -44,23 +44,9 @@ struct ProgramLaunchPlan: LaunchPlan {
 
     init(command: ProgramCommand, options: ExecOptions) throws {
         self.command = command
-        var program = ProgramOptions()
-        program.showOutput = options.showOutput
-        program.ignoreFailure = options.ignoreFailure
-        program.expectedPhases = options.expectPhase
-        program.grace = options.grace
-        program.readiness = try options.readiness()
-        // Sampled runs are spawned directly: the sampled process is then the launched one (docs/sampling.md).
-        program.spawner = options.sampling.sample ? nil : try AppExecutable.spawner()
-        program.trace = try options.traceCapture()
+        var program = try Self.programOptions(options)
         trace = program.trace?.format.rawValue
-        if program.trace?.runFile(in: "/") != program.trace?.traceFile {
-            // git-trace2 without --trace-file: each run's events go to a file of launchprof's own.
-            scratch = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-exec-")
-            program.traceDirectory = scratch ?? FileIO.temporaryDirectory
-        } else {
-            scratch = nil
-        }
+        scratch = try Self.makeTraceScratch(for: &program)
         end = program.readiness?.description ?? "exit"
         name = options.name ?? command.commandLine
         metric = options.measure.metric
@@ -71,40 +57,73 @@ struct ProgramLaunchPlan: LaunchPlan {
         var launcher = ProcessLauncher(executable: command.arguments[0], arguments: Array(command.arguments.dropFirst()), timeout: timeout)
         launcher.program = program
         (tierInfo, throttleText) = try Self.applyTier(options, to: &launcher)
-        if metric == .instructions {
-            do {
-                launcher = try InstructionCounting.counting(launcher)
-                launcher.instructionCounting?.collectsFunctions = options.functionProfile.functions
-                launcher.environment.merge(CallgrindHelper.environment()) { $1 }
-            } catch {
-                launcher.instructionCounting?.cleanUp()
-                throw error
-            }
-        }
+        if metric == .instructions { try Self.countInstructions(&launcher, functions: options.functionProfile.functions) }
         self.launcher = launcher
         warmup = options.launch.warmup
         runs = options.launch.fixedRuns(metric: metric)
         cold = options.launch.cold
-        for input in options.input {
+        try Self.checkInputs(options.input)
+        coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
+        prepare = Self.untimedStep(options.prepare, timeout: timeout, like: program)
+        cleanup = Self.untimedStep(options.cleanup, timeout: timeout, like: program)
+    }
+
+    /// How the program is run and watched: its output, failure, expected phases, the ready
+    /// condition and its grace, the spawner, the startup trace.
+    static func programOptions(_ options: ExecOptions) throws -> ProgramOptions {
+        var program = ProgramOptions()
+        program.showOutput = options.showOutput
+        program.ignoreFailure = options.ignoreFailure
+        program.expectedPhases = options.expectPhase
+        program.grace = options.grace
+        program.readiness = try options.readiness()
+        // Sampled runs are spawned directly: the sampled process is then the launched one (docs/sampling.md).
+        program.spawner = options.sampling.sample ? nil : try AppExecutable.spawner()
+        program.trace = try options.traceCapture()
+        return program
+    }
+
+    /// git-trace2 without --trace-file: each run's events go to a file in a directory of launchprof's
+    /// own, made here and returned (removed by ``cleanUp()``); `nil` when the trace has a file of its own.
+    static func makeTraceScratch(for program: inout ProgramOptions) throws -> String? {
+        guard program.trace?.runFile(in: "/") != program.trace?.traceFile else { return nil }
+        let scratch = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-exec-")
+        program.traceDirectory = scratch
+        return scratch
+    }
+
+    /// `--metric instructions`: every run under Callgrind, its functions collected with `--functions`.
+    static func countInstructions(_ launcher: inout ProcessLauncher, functions: Bool) throws {
+        do {
+            launcher = try InstructionCounting.counting(launcher)
+            launcher.instructionCounting?.collectsFunctions = functions
+            launcher.environment.merge(CallgrindHelper.environment()) { $1 }
+        } catch {
+            launcher.instructionCounting?.cleanUp()
+            throw error
+        }
+    }
+
+    /// Every `--input` is a regular file that exists (only files are evicted from the page cache).
+    static func checkInputs(_ inputs: [String]) throws {
+        for input in inputs {
             var info = stat()
             guard stat(input, &info) == 0 else { throw InputError.usage(.inputUnreadable(path: input, reason: String(cString: strerror(errno)))) }
             guard info.st_mode & S_IFMT == S_IFREG else {
                 throw InputError.usage(.inputNotRegularFile(path: input))
             }
         }
-        coldFiles = options.launch.cold ? SharedLibraries.files(of: command.arguments[0]) + options.input : []
-        let stepTimeout = timeout
-        func untimed(_ text: String?) -> ProcessLauncher? {
-            text.map { text in
-                var step = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: stepTimeout)
-                step.program = ProgramOptions()
-                // Through the spawner too: born in the step's cgroup, so a daemon it starts at once is held.
-                step.program?.spawner = program.spawner
-                return step
-            }
+    }
+
+    /// `--prepare` or `--cleanup`: a shell command run untimed around each run, through `program`'s
+    /// spawner too (born in the step's cgroup, so a daemon it starts at once is held).
+    static func untimedStep(_ text: String?, timeout: Double, like program: ProgramOptions) -> ProcessLauncher? {
+        text.map { text in
+            var step = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", text], timeout: timeout)
+            step.program = ProgramOptions()
+            step.program?.spawner = program.spawner
+            return step
         }
-        prepare = untimed(options.prepare)
-        cleanup = untimed(options.cleanup)
     }
 
     /// `--tier`: the tier's cpu factor on this host (calibrated as `run` does), applied from outside by
