@@ -3,17 +3,14 @@ import ArgumentParser
 /// The budget of `check --runs auto` (docs/sequential.md).
 struct AdaptiveOptions: ParsableArguments {
     @Option(
-        name: .customLong("max-runs"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "With --runs auto: at most this many runs a side, 10 to 10000 (default 200). With a stored --baseline: the most candidate runs.",
-            valueName: "n"), transform: OptionRanges.maxRuns.parse)
+        range: OptionRanges.maxRuns,
+        help: "With --runs auto: at most this many runs a side, 10 to 10000 (default 200). With a stored --baseline: the most candidate runs.", valueName: "n")
     var maxRuns: Int = 200
 
     @Option(
-        name: .customLong("max-time"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "With --runs auto: stop adding runs after this many seconds, 1 to 86400 (default 120); what is undecided then is reported as inconclusive.",
-            valueName: "seconds"), transform: OptionRanges.maxTime.parse)
+        range: OptionRanges.maxTime,
+        help: "With --runs auto: stop adding runs after this many seconds, 1 to 86400 (default 120); what is undecided then is reported as inconclusive.",
+        valueName: "seconds")
     var maxTime: Double = 120
 
     @Flag(

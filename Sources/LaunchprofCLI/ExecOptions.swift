@@ -45,20 +45,16 @@ struct ExecOptions: ParsableArguments {
     var readyWhenOutput: String?
 
     @Option(
-        name: .customLong("ready-when-port"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "The launch ends when a TCP connection to 127.0.0.1:PORT is accepted (1 to 65535); the program is then stopped.", valueName: "port"),
-        transform: OptionRanges.port.parse)
+        range: OptionRanges.port, help: "The launch ends when a TCP connection to 127.0.0.1:PORT is accepted (1 to 65535); the program is then stopped.",
+        valueName: "port")
     var readyWhenPort: Int?
 
     @Option(name: .customLong("ready-when-file"), help: ArgumentHelp("The launch ends when this file exists; the program is then stopped.", valueName: "path"))
     var readyWhenFile: String?
 
     @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp(
-            "Seconds a ready program has between SIGTERM and SIGKILL, 0 to 3600 (default 5); its whole process group is then reaped.", valueName: "seconds"),
-        transform: OptionRanges.grace.parse)
+        range: OptionRanges.grace,
+        help: "Seconds a ready program has between SIGTERM and SIGKILL, 0 to 3600 (default 5); its whole process group is then reaped.", valueName: "seconds")
     var grace: Double = 5
 
     @Option(

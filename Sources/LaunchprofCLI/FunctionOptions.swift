@@ -11,9 +11,7 @@ struct FunctionOptions: ParsableArguments {
         ))
     var functions = false
 
-    @Option(
-        help: ArgumentHelp("Functions listed under each phase with --functions (default 5; 1 to 100).", valueName: "n"),
-        transform: OptionRanges.top.parse)
+    @Option(range: OptionRanges.top, parsing: .next, help: "Functions listed under each phase with --functions (default 5; 1 to 100).", valueName: "n")
     var top: Int = FunctionReport.defaultTop
 
     /// Refuses `--functions` for a measurement in `metric` other than instructions.

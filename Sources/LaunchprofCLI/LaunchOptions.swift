@@ -14,17 +14,14 @@ struct LaunchOptions: ParsableArguments {
             valueName: "n|auto"), transform: RunCount.parse)
     var runs: RunCount?
 
-    @Option(
-        name: .long, parsing: .unconditional, help: ArgumentHelp("Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n"),
-        transform: OptionRanges.warmup.parse)
+    @Option(range: OptionRanges.warmup, help: "Warm-up runs before the measured ones (not kept), 0 to 1000.", valueName: "n")
     var warmup: Int = 1
 
     @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp(
+        range: OptionRanges.timeout,
+        help:
             "Seconds a run may take before its process group is killed, 0.001 to 86400 (default 60; 600 with --metric instructions, under Valgrind about 50 times slower).",
-            valueName: "seconds"),
-        transform: OptionRanges.timeout.parse)
+        valueName: "seconds")
     var timeout: Double?
 
     @Flag(

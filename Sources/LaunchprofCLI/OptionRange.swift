@@ -90,3 +90,26 @@ enum OptionRanges {
     /// `report --run K`: a run number (whether the result has that run is checked when it is read).
     static let run = OptionRange("--run", 1...1_000_000)
 }
+
+extension Option {
+    /// An option of a number with a documented range: named as `range` spells it (`--max-runs`), read
+    /// and checked by ``OptionRange/parse(_:)`` (by default `.unconditional`, so `-1` is refused
+    /// with the range rather than taken for an option), with its help and value name.
+    init(
+        wrappedValue: Value, range: OptionRange<Value>, parsing: SingleValueParsingStrategy = .unconditional, help: String, valueName: String
+    ) where Value: Comparable & Sendable {
+        self.init(
+            wrappedValue: wrappedValue, name: range.name, parsing: parsing, help: ArgumentHelp(help, valueName: valueName), transform: range.parse)
+    }
+
+    /// The same for an option with no default (`nil` when not given).
+    init<Number>(range: OptionRange<Number>, parsing: SingleValueParsingStrategy = .unconditional, help: String, valueName: String)
+    where Value == Number? {
+        self.init(name: range.name, parsing: parsing, help: ArgumentHelp(help, valueName: valueName), transform: range.parse)
+    }
+}
+
+extension OptionRange {
+    /// The option's name for the argument parser: ``option`` without its dashes.
+    var name: NameSpecification { .customLong(String(option.dropFirst(2))) }
+}

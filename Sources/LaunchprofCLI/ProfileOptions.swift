@@ -14,10 +14,10 @@ struct ProfileOptions: ParsableArguments {
     var snapshot: String?
 
     @Option(
-        name: .customLong("background-budget"), parsing: .unconditional,
-        help: ArgumentHelp(
+        range: OptionRanges.backgroundBudget,
+        help:
             "Seconds the app may take to enter the background after the launch, 0.001 to 60 (default 5, the OS's limit); past it the app is killed with SIGKILL, as the OS does, and the run fails. Under --tier the step is stretched like any phase.",
-            valueName: "seconds"), transform: OptionRanges.backgroundBudget.parse)
+        valueName: "seconds")
     var backgroundBudget: Double = 5
 
     @Option(
@@ -28,10 +28,10 @@ struct ProfileOptions: ParsableArguments {
     var taps: [ScheduledTap] = []
 
     @Option(
-        name: .customLong("relaunch-after"), parsing: .unconditional,
-        help: ArgumentHelp(
+        range: OptionRanges.relaunchAfter,
+        help:
             "Start each launch this many seconds after the previous one was sent to the background, 0 to 60, while it may still be closing (saving, sending its report on close): the relaunch's 'waiting for the state lock' shows how long it waited.",
-            valueName: "seconds"), transform: OptionRanges.relaunchAfter.parse)
+        valueName: "seconds")
     var relaunchAfter: Double?
 
     /// Test hooks of the built-in app, hidden from the help.

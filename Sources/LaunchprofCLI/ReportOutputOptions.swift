@@ -13,11 +13,10 @@ struct ReportOutputOptions: ParsableArguments {
         transform: OutputFormat.argument(.launch))
     var format: OutputFormat = .text
 
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Significant digits of times, each in the unit that fits (1.25 ms, 830 µs), 0 to 9 (default 3).", valueName: "n"),
-        transform: OptionRanges.precision.parse)
-    var precision: Int = DurationFormat.defaultDigits
+    @OptionGroup var decimals: PrecisionOption
+
+    /// `--precision`: significant digits of times.
+    var precision: Int { decimals.precision }
 
     @Flag(name: .customLong("all-phases"), help: "List every phase: by default those under 1% of the launch are folded into one line.")
     var allPhases = false
@@ -53,7 +52,6 @@ struct ReportOutputOptions: ParsableArguments {
     var exportSVG: String?
 
     func validate() throws {
-        try OptionRanges.precision.check(precision)
         try OutputPath.check(output, option: "--output")
         for (option, path) in [
             ("--export-json", exportJSON), ("--export-csv", exportCSV), ("--export-markdown", exportMarkdown),

@@ -13,10 +13,7 @@ struct SampleOptions: ParsableArguments {
         ))
     var sample = false
 
-    @Option(
-        name: .customLong("sample-rate"), parsing: .unconditional,
-        help: ArgumentHelp("With --sample: samples per second of each thread's CPU time, 100 to 20000 (default 1000).", valueName: "hz"),
-        transform: OptionRanges.sampleRate.parse)
+    @Option(range: OptionRanges.sampleRate, help: "With --sample: samples per second of each thread's CPU time, 100 to 20000 (default 1000).", valueName: "hz")
     var sampleRate: Int?
 
     func validate() throws {

@@ -16,11 +16,7 @@ struct ThresholdOptions: ParsableArguments {
             valueName: "[metric=]percent"))
     var threshold: [String] = []
 
-    @Option(
-        name: .customLong("min-change"), parsing: .unconditional,
-        help: ArgumentHelp(
-            "Smallest absolute change of time that counts, in seconds, 0 to 3600 (default 0.002).", valueName: "seconds"),
-        transform: OptionRanges.minChange.parse)
+    @Option(range: OptionRanges.minChange, help: "Smallest absolute change of time that counts, in seconds, 0 to 3600 (default 0.002).", valueName: "seconds")
     var minChange: Double = 0.002
 
     @Option(
@@ -30,10 +26,8 @@ struct ThresholdOptions: ParsableArguments {
     var phaseThresholds: [String] = []
 
     @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp(
-            "Significance level of the test, 0.0001 to 0.5 (default 0.01); with --runs auto, spent over the looks.", valueName: "alpha"),
-        transform: OptionRanges.alpha.parse)
+        range: OptionRanges.alpha, help: "Significance level of the test, 0.0001 to 0.5 (default 0.01); with --runs auto, spent over the looks.",
+        valueName: "alpha")
     var alpha: Double = 0.01
 
     func validate() throws {

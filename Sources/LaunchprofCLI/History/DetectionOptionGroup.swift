@@ -15,21 +15,17 @@ extension OptionRanges {
 /// How `history detect` and `history trend` tell a step from noise (docs/history.md).
 struct DetectionOptionGroup: ParsableArguments {
     @Option(
-        name: .customLong("max-p"),
-        help: ArgumentHelp("A change point's largest p-value (Mann-Whitney test of the segments, Bonferroni-corrected), 1e-12 to 0.5.", valueName: "p"),
-        transform: OptionRanges.maxP.parse)
+        range: OptionRanges.maxP, parsing: .next,
+        help: "A change point's largest p-value (Mann-Whitney test of the segments, Bonferroni-corrected), 1e-12 to 0.5.", valueName: "p")
     var maximumPValue: Double = DetectionOptions().maximumPValue
 
     @Option(
-        name: .customLong("min-step"),
-        help: ArgumentHelp(
-            "The smallest wall-time step reported, in percent of the median before it, 0 to 1000 (instruction counts: any step).", valueName: "percent"),
-        transform: OptionRanges.minStep.parse)
+        range: OptionRanges.minStep, parsing: .next,
+        help: "The smallest wall-time step reported, in percent of the median before it, 0 to 1000 (instruction counts: any step).", valueName: "percent")
     var minimumStepPercent: Double = DetectionOptions().minimumRelativeChange * 100
 
     @Option(
-        name: .customLong("min-segment"), help: ArgumentHelp("The fewest commits on each side of a wall-time change point, 2 to 1000.", valueName: "commits"),
-        transform: OptionRanges.minSegment.parse)
+        range: OptionRanges.minSegment, parsing: .next, help: "The fewest commits on each side of a wall-time change point, 2 to 1000.", valueName: "commits")
     var minimumSegment: Int = DetectionOptions().minimumSegmentLength
 
     /// The detector these options make.

@@ -22,9 +22,7 @@ struct HistoryTrendCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
-    @Option(
-        name: .long, help: ArgumentHelp("How many of the newest commits each table lists, 1 to 10000.", valueName: "n"), transform: OptionRanges.trendRows.parse
-    )
+    @Option(range: OptionRanges.trendRows, parsing: .next, help: "How many of the newest commits each table lists, 1 to 10000.", valueName: "n")
     var last: Int = 20
 
     @Option(name: .long, help: "Output format: text or json (default: text).", transform: OutputFormat.argument(.trend))
