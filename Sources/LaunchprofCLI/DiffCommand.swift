@@ -1,8 +1,6 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
-import LaunchResults
-import LaunchStats
 
 /// `launchprof diff A B`: compares two results phase by phase.
 struct DiffCommand: ParsableCommand {
@@ -39,41 +37,14 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         // The streaming reader: a 10,000-phase × 100-run result is read without holding the file or
         // a record per phase in memory; the two results are read at once, on two threads.
-        let sides = try lookup.loadTables([baseline, candidate], metric: measure.metric)
-        let a = sides[0], b = sides[1]
+        let tables = try lookup.loadTables([baseline, candidate], metric: measure.metric)
+        let sides = DiffSides(baseline: (baseline, tables[0]), candidate: (candidate, tables[1]))
         if flameGraph.format != nil {
-            return print(try flameGraph.renderDifference(a.header, b.header, labels: (baseline, candidate)), terminator: "")
+            return print(try flameGraph.renderDifference(tables[0].header, tables[1].header, labels: (baseline, candidate)), terminator: "")
         }
-        // Two results made with --metric instructions are compared in instructions without being told.
-        let metric = measure.given ?? b.header.configuration?.metric ?? .time
-        for (label, side) in [(baseline, a), (candidate, b)] where side.table.runCount == 0 {
-            throw InputError.check(.noRunsToCompare(label: label))
-        }
-        if metric == .instructions {
-            for (label, result) in [(baseline, a), (candidate, b)] where result.table.instructionTotals.isEmpty {
-                throw InputError.check(.resultWithoutInstructions(label: label))
-            }
-        }
-        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: try thresholds.thresholds(), metric: metric)
-        let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
-        for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") }
-        var context = ComparisonContext(baselineLabel: baseline, candidateLabel: candidate, precision: decimals.precision, caveats: caveats)
-        context.functionChanges = FunctionReport.changes(
-            comparison, baseline: a.header.functions, candidate: b.header.functions, top: FunctionReport.defaultTop)
+        let metric = sides.metric(given: measure.given)
+        let (comparison, context) = try sides.compare(in: metric, thresholds: try thresholds.thresholds(), precision: decimals.precision)
         guard let exporter = format.comparisonExporter else { return }
         do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
-    }
-}
-
-extension StoreLookupOptions {
-    /// The result a file path or git revision names, read by the streaming reader for comparison.
-    func loadTable(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> TabulatedResult {
-        try loadTables([reference], tier: tier, manifest: manifest, metric: metric)[0]
-    }
-
-    /// The results `references` name; files read at once on a thread each (``ResultTableReader/read(all:)``);
-    /// an error is the first reference's that failed.
-    func loadTables(_ references: [String], tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> [TabulatedResult] {
-        try StoredResult.tables(try references.map { try locate($0, tier: tier, manifest: manifest, metric: metric) })
     }
 }

@@ -1,13 +1,7 @@
 import ArgumentParser
 import LaunchCore
-import LaunchExport
 import LaunchResults
 import LaunchHistory
-import LaunchRunner
-import LaunchStats
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `launchprof exec`: profiles any program's launch, one new process per run.
 struct ExecCommand: ParsableCommand {
@@ -34,20 +28,7 @@ struct ExecCommand: ParsableCommand {
     @OptionGroup var options: ExecOptions
     @OptionGroup var report: ReportOutputOptions
 
-    @Option(
-        name: .customLong("baseline-command"),
-        help: ArgumentHelp(
-            "A shell command line to compare with: both run alternately (interleaved), and the comparison is printed with a verdict per measure.",
-            valueName: "command"))
-    var baselineCommand: String?
-
-    @Flag(
-        name: .customLong("fail-on-regression"), help: "With --baseline-command: exit 1 when the command is a real regression over the baseline, as check does."
-    )
-    var failOnRegression = false
-
-    @OptionGroup var thresholds: ThresholdOptions
-    @OptionGroup var adaptive: AdaptiveOptions
+    @OptionGroup var comparing: ExecBaselineOptions
 
     @Flag(name: .long, help: "Also store the result in the results history, keyed by commit and command, like record (--store implies it).")
     var record = false
@@ -58,9 +39,9 @@ struct ExecCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        if baselineCommand == nil { try options.launch.requireFixedRuns(comparison: "use it with --baseline-command, or give a number") }
-        if failOnRegression, baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
-        if options.sampling.sample, baselineCommand != nil {
+        if comparing.baselineCommand == nil { try options.launch.requireFixedRuns(comparison: "use it with --baseline-command, or give a number") }
+        if comparing.failOnRegression, comparing.baselineCommand == nil { throw ValidationError("--fail-on-regression needs --baseline-command") }
+        if options.sampling.sample, comparing.baselineCommand != nil {
             throw ValidationError("--sample profiles one command: leave out --baseline-command (sample each side with its own exec --sample)")
         }
     }
@@ -70,8 +51,8 @@ struct ExecCommand: ParsableCommand {
         let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
         var plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
-        plan.recordsGitState = baselineCommand != nil || recording || report.keepsResult
-        if let baselineCommand {
+        plan.recordsGitState = comparing.baselineCommand != nil || recording || report.keepsResult
+        if let baselineCommand = comparing.baselineCommand {
             let baseline = try ProgramLaunchPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
             defer { baseline.cleanUp() }
             return try compare(baseline: baseline, candidate: plan, store: store)
@@ -94,48 +75,14 @@ struct ExecCommand: ParsableCommand {
 
     /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
     private func compare(baseline: ProgramLaunchPlan, candidate: ProgramLaunchPlan, store: (any HistoryStore)?) throws {
-        let limits = try thresholds.thresholds()
-        let baselineResult: LaunchResult, candidateResult: LaunchResult
-        let comparison: Comparison
-        var note = ""
-        if candidate.metric == .instructions {
-            (candidateResult, baselineResult) = try InstructionSides(runner: runner).launch(baseline: baseline, candidate: candidate)
-            comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, metric: .instructions)
-            note = "; instructions"
-        } else {
-            let outcome = try runner.pair(baseline: baseline, candidate: candidate, schedule: options.launch.pairSchedule(adaptive, limits))
-            (baselineResult, candidateResult) = (outcome.baseline, outcome.candidate)
-            if let sequential = outcome.sequential {
-                comparison = sequential.comparison
-                note = "; \(sequential.pairs) runs a side (--runs auto)"
-            } else {
-                comparison = Comparison(baseline: baselineResult, candidate: candidateResult, thresholds: limits, paired: true)
-            }
-        }
-        if let output = report.output { do { try ResultFile.write(candidateResult, to: output) } catch { throw InputError(error) } }
-        try save(candidateResult, into: store)
-        var context = ComparisonContext(
-            baselineLabel: baseline.command.commandLine, candidateLabel: candidate.command.commandLine,
-            precision: report.precision)
-        context.functionChanges = FunctionReport.changes(
-            comparison, baseline: baselineResult.functions, candidate: candidateResult.functions, top: options.functionProfile.top)
-        if let exporter = report.format.comparisonExporter {
-            let table = try exporter.render(comparison, context: context)
-            print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
-        }
-        fflush(nil)  // The table before the lines on stderr, on a terminal too.
-        let p = context.precision
-        let regressions = comparison.regressions
-        if failOnRegression, !regressions.isEmpty {
-            for row in regressions { StandardError.write("launchprof: regression in \(FunctionReport.regression(row, context))\n") }
-            throw ExitCode(ExitStatus.regression)
-        }
-        if !options.launch.quiet {
-            let t = comparison.total
-            let m = comparison.metric
-            StandardError.write(
-                "launchprof exec: total \(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t))\(note)\n"
-            )
-        }
+        let limits = try comparing.thresholds.thresholds()
+        let schedule = options.launch.pairSchedule(comparing.adaptive, limits)
+        let measured = try ExecComparison.measure(baseline, candidate, runner: runner, schedule: schedule, thresholds: limits)
+        if let output = report.output { do { try ResultFile.write(measured.candidateResult, to: output) } catch { throw InputError(error) } }
+        try save(measured.candidateResult, into: store)
+        let context = measured.context(precision: report.precision, topFunctions: options.functionProfile.top)
+        try measured.printTable(report.format, context)
+        if comparing.failOnRegression { try measured.failOnRegressions(context) }
+        if !options.launch.quiet { StandardError.write(measured.summaryLine(precision: context.precision)) }
     }
 }

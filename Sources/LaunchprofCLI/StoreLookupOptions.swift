@@ -1,6 +1,7 @@
 import ArgumentParser
 import LaunchCore
 import LaunchExport
+import LaunchResults
 
 /// How `diff` and `check` find stored results by revision.
 struct StoreLookupOptions: ParsableArguments {
@@ -44,5 +45,18 @@ struct StoreLookupOptions: ParsableArguments {
     /// Where the result a file path or git revision names is: a file, or a document in a history database.
     func locate(_ reference: String, tier: String?, manifest: String?, metric: Metric) throws -> StoredResult {
         try StoredResultLookup(locations: history.readLocations).locate(reference, tier: forTier ?? tier, target: storedName(manifest), metric: metric)
+    }
+}
+
+extension StoreLookupOptions {
+    /// The result a file path or git revision names, read by the streaming reader for comparison.
+    func loadTable(_ reference: String, tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> TabulatedResult {
+        try loadTables([reference], tier: tier, manifest: manifest, metric: metric)[0]
+    }
+
+    /// The results `references` name; files read at once on a thread each (``ResultTableReader/read(all:)``);
+    /// an error is the first reference's that failed.
+    func loadTables(_ references: [String], tier: String? = nil, manifest: String? = nil, metric: Metric = .time) throws -> [TabulatedResult] {
+        try StoredResult.tables(try references.map { try locate($0, tier: tier, manifest: manifest, metric: metric) })
     }
 }

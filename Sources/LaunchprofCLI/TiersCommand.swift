@@ -1,6 +1,4 @@
 import ArgumentParser
-import LaunchCore
-import LaunchExport
 import LaunchTiers
 
 /// `launchprof tiers`: lists the device tiers and what their factors are on this host.
@@ -38,36 +36,10 @@ struct TiersCommand: ParsableCommand {
     var repetitions = Calibration.repetitions
 
     func run() throws {
-        if referenceSample {
-            print(try HostReference.measure(repetitions: min(max(repetitions, 1), 1000), minimumSeconds: Calibration.triesSeconds).jsonLine)
-            return
-        }
-        let table: TierTable
-        table = try TierTable.load(userFile: tiers)
+        if referenceSample { return print(try TierListing.referenceSample(repetitions: repetitions)) }
+        let table = try TierTable.load(userFile: tiers)
         let outcome = try HostCalibration.current(refresh: calibrate)
         let reference = outcome.calibration.reference
-        if calibrate {
-            let fields = PhaseKind.allCases.map { "\"\($0.rawValue)\": \(SecondsFormat.format(reference.seconds[$0] ?? 0, precision: 6))" }
-            print("{ \(fields.joined(separator: ", ")) }")
-            return
-        }
-        var rows = [["tier", "cpu", "io", "decode", "draw", "memory", "cores", "description"]]
-        for tier in table.tiers {
-            let factors = tier.factors(host: reference)
-            rows.append(
-                [tier.name] + PhaseKind.allCases.map { "×" + SecondsFormat.format(factors[$0] ?? 1, precision: 1) }
-                    + [tier.memoryBudget.map(MemoryFormat.mebibytes) ?? "-", tier.cores.map(String.init) ?? "-", tier.description])
-        }
-        print(TextTable.render(rows), terminator: "")
-        print("")
-        print("Factors on this host (\(HostInfo.current().cpuModel)): device reference time ÷ host reference time, at least 1.")
-        print(Self.calibrationLine(outcome.info))
-    }
-
-    /// `Calibration: cached, made 2026-11-25T20:51:03Z in 9 processes (reference version 1).`
-    static func calibrationLine(_ info: CalibrationInfo) -> String {
-        let how = info.source == "cache" ? "cached" : info.source == "baseline" ? "the baseline's" : "measured now"
-        return
-            "Calibration: \(how), made \(info.made) in \(info.processes) processes (reference version \(info.referenceVersion); `launchprof tiers --calibrate` measures again)."
+        print(calibrate ? TierListing.referenceSeconds(reference) : TierListing.text(table, calibration: reference, info: outcome.info), terminator: "")
     }
 }

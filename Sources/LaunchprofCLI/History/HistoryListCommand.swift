@@ -1,7 +1,4 @@
 import ArgumentParser
-import Foundation
-import LaunchCore
-import LaunchExport
 import LaunchHistory
 
 /// `launchprof history list`: a line per stored result.
@@ -22,60 +19,8 @@ struct HistoryListCommand: ParsableCommand {
     func run() throws {
         let all = try history.allEntries()
         switch format {
-        case .text: print(Self.text(all.map(\.entry), places: history.readLocations.map(\.description)), terminator: "")
-        case .json: print(try Self.json(all.map(\.entry)))
+        case .text: print(HistoryListing.text(all.map(\.entry), places: history.readLocations.map(\.description)), terminator: "")
+        case .json: print(try HistoryListing.json(all.map(\.entry)))
         }
-    }
-
-    /// The count and stores first, then the table.
-    static func text(_ entries: [HistoryEntry], places: [String]) -> String {
-        let commits = Set(entries.map(\.commit.hash)).count
-        var out =
-            "\(entries.count) result\(entries.count == 1 ? "" : "s") at \(commits) commit\(commits == 1 ? "" : "s") in \(places.joined(separator: " and "))\n"
-        guard !entries.isEmpty else { return out }
-        let rows =
-            [["commit", "date", "target", "tier", "metric", "total"]]
-            + entries.map { entry in
-                [
-                    String(entry.commit.hash.prefix(12)) + (entry.dirty ? "-dirty" : ""), entry.date,
-                    (entry.target.kind == .command ? "exec: " : "") + PlainText.oneLine(entry.target.name), entry.tier, entry.metric.rawValue,
-                    total(entry)
-                ]
-            }
-        out += TextTable.render(rows)
-        return out.hasSuffix("\n") ? out : out + "\n"
-    }
-
-    static func total(_ entry: HistoryEntry) -> String {
-        guard let total = entry.total else { return "-" }
-        return entry.metric == .instructions ? InstructionFormat.count(total) : DurationFormat.format(total)
-    }
-
-    struct Line: Encodable {
-        var commit: String
-        var parents: [String]?
-        var branch: String?
-        var dirty: Bool
-        var date: String
-        var targetKind: String
-        var target: String
-        var tier: String
-        var metric: String
-        var environment: String
-        var host: String
-        var runs: Int
-        var total: Double?
-    }
-
-    static func json(_ entries: [HistoryEntry]) throws -> String {
-        let lines = entries.map { e in
-            Line(
-                commit: e.commit.hash, parents: e.commit.parents, branch: e.commit.branch, dirty: e.dirty, date: e.date,
-                targetKind: e.target.kind.rawValue, target: e.target.name, tier: e.tier, metric: e.metric.rawValue,
-                environment: e.environment, host: e.host, runs: e.runCount, total: e.total)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(lines), as: UTF8.self)
     }
 }
