@@ -3,7 +3,8 @@ import LaunchCore
 import LaunchExport
 import LaunchHistory
 
-/// What `launchprof history list` prints: a line per stored result, as a text table or JSON.
+/// What `launchprof history list` prints (a line per stored result, as a text table or JSON), and the
+/// heading `history show` prints above each stored result.
 enum HistoryListing {
     /// The count and stores first, then the table.
     static func text(_ entries: [HistoryEntry], places: [String]) -> String {
@@ -55,5 +56,20 @@ enum HistoryListing {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(lines), as: UTF8.self)
+    }
+
+    /// The line naming a stored result: commit and branch, its key, where it is stored.
+    static func heading(_ entry: HistoryEntry, store: String) -> String {
+        let commit = entry.commit
+        var line = "commit \(commit.hash)\(entry.dirty ? " (with uncommitted changes)" : "")"
+        if let branch = commit.branch { line += " on \(PlainText.oneLine(branch))" }
+        line +=
+            "\n  \(entry.target.kind == .command ? "program" : "manifest") \(PlainText.oneLine(entry.target.name)), tier \(entry.tier), \(entry.metric.rawValue), "
+        line += "\(entry.runCount) run\(entry.runCount == 1 ? "" : "s"), made \(entry.date) on \(PlainText.oneLine(entry.host))"
+        if let date = commit.commitDate { line += "\n  committed \(date)" }
+        if let parents = commit.parents, !parents.isEmpty {
+            line += ", parent\(parents.count == 1 ? "" : "s") \(parents.map { String($0.prefix(12)) }.joined(separator: " "))"
+        }
+        return line + "\n  stored in \(store)\n"
     }
 }

@@ -35,27 +35,12 @@ struct HistoryShowCommand: ParsableCommand {
             return
         }
         for ((store, entry), document) in zip(stored, documents) {
-            print(Self.heading(entry, store: store.location))
+            print(HistoryListing.heading(entry, store: store.location))
             let result: LaunchResult
             result = try ResultFile.decode(document, path: "\(store.location): \(entry.commit.hash.prefix(12))")
             do { print(try OutputFormat.text.resultExporter(precision: decimals.precision, run: nil, allPhases: false).render(result)) } catch {
                 throw InputError(error)
             }
         }
-    }
-
-    /// The line naming a stored result: commit and branch, its key, where it is stored.
-    static func heading(_ entry: HistoryEntry, store: String) -> String {
-        let commit = entry.commit
-        var line = "commit \(commit.hash)\(entry.dirty ? " (with uncommitted changes)" : "")"
-        if let branch = commit.branch { line += " on \(PlainText.oneLine(branch))" }
-        line +=
-            "\n  \(entry.target.kind == .command ? "program" : "manifest") \(PlainText.oneLine(entry.target.name)), tier \(entry.tier), \(entry.metric.rawValue), "
-        line += "\(entry.runCount) run\(entry.runCount == 1 ? "" : "s"), made \(entry.date) on \(PlainText.oneLine(entry.host))"
-        if let date = commit.commitDate { line += "\n  committed \(date)" }
-        if let parents = commit.parents, !parents.isEmpty {
-            line += ", parent\(parents.count == 1 ? "" : "s") \(parents.map { String($0.prefix(12)) }.joined(separator: " "))"
-        }
-        return line + "\n  stored in \(store)\n"
     }
 }
