@@ -72,11 +72,11 @@ struct CheckPlan {
         var caveats: [String] = []
         if let baselineResult, baselineManifest == nil {
             caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
-            if !quiet { for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+            if !quiet { StandardError.caveats(caveats) }
         }
         // A side whose machine was busy (docs/why-slow.md, busyMachine): its times are not to be trusted.
         let busy = BusyMachineCaveat.caveats(baseline: baselineResult?.header, candidate: candidate.header)
-        if !quiet { for caveat in busy { StandardError.write("launchprof: caveat: \(caveat)\n") } }
+        if !quiet { StandardError.caveats(busy) }
         caveats += busy
         return Sides(
             metric: metric, budget: budgetInput, candidate: candidate, madeNow: madeNow, baseline: baselineResult, sequential: sequential,

@@ -33,7 +33,7 @@ struct DiffSides {
         let (a, b) = (baseline.result, candidate.result)
         let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: thresholds, metric: metric)
         let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
-        for caveat in caveats { StandardError.write("launchprof: caveat: \(caveat)\n") }
+        StandardError.caveats(caveats)
         var context = ComparisonContext(baselineLabel: baseline.label, candidateLabel: candidate.label, precision: precision, caveats: caveats)
         context.functionChanges = FunctionReport.changes(
             comparison, baseline: a.header.functions, candidate: b.header.functions, top: FunctionReport.defaultTop)

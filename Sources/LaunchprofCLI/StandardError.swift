@@ -21,6 +21,11 @@ enum StandardError {
         for text in result.warnings { warning(text) }
     }
 
+    /// Writes a comparison's caveats, `launchprof: caveat: <text>`, one line each.
+    static func caveats(_ caveats: [String]) {
+        for caveat in caveats { write("launchprof: caveat: \(caveat)\n") }
+    }
+
     /// `true` when standard error is a terminal (progress is shown only then).
     static var isTerminal: Bool { isatty(2) != 0 }
 }

@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchHistory
 
 /// What git says of commits, for the history: parents and dates, and the first-parent line.
@@ -15,6 +16,11 @@ enum HistoryGit {
         info.authorDate = fields[1]
         info.commitDate = fields[2]
         return info
+    }
+
+    /// The commit `result` was made at (its git state's commit and branch), as git knows it.
+    static func commitInfo(of result: LaunchResult) -> CommitInfo {
+        commitInfo(result.git?.commit ?? "", branch: result.git?.branch)
     }
 
     /// How series order their commits: the first-parent line of HEAD, oldest first, in a git

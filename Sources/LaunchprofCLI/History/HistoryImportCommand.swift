@@ -45,7 +45,7 @@ struct HistoryImportCommand: ParsableCommand {
         let store: any HistoryStore
         store = try location.open(create: true)
         for result in results {
-            try store.save(result, commit: HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch))
+            try store.save(result, commit: HistoryGit.commitInfo(of: result))
         }
         if !quiet { StandardError.write("launchprof: imported \(results.count) result\(results.count == 1 ? "" : "s") into \(store.location)\n") }
     }

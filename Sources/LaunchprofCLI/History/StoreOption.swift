@@ -65,7 +65,7 @@ struct StoreOption: ParsableArguments {
 
     /// Stores `result` into `store` with what git knows of its commit, and says where unless `quiet`.
     func save(_ result: LaunchResult, into store: any HistoryStore, quiet: Bool) throws {
-        let commit = HistoryGit.commitInfo(result.git?.commit ?? "", branch: result.git?.branch)
+        let commit = HistoryGit.commitInfo(of: result)
         let place: String
         place = try store.save(result, commit: commit)
         if !quiet { StandardError.write("launchprof: recorded \(place)\n") }
