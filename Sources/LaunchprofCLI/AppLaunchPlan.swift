@@ -1,6 +1,5 @@
 import LaunchCore
 import LaunchExport
-import LaunchFunctions
 import LaunchManifest
 import LaunchRunner
 import LaunchStats
@@ -150,10 +149,7 @@ struct AppLaunchPlan {
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: memoryBudget).map(\.message)
         // Rules on shares of time: not for Valgrind's times under --metric instructions.
         if metric != .instructions { result.slowReasons = SlowLaunchDiagnosis.reasons(records) }
-        if launcher.instructionCounting?.collectsFunctions == true {
-            result.functions = FunctionSummary.profiles(records)
-            result.stacks = StackSummary.stacks(records)
-        }
+        result.addFunctions(of: records, countedBy: launcher)
         return result
     }
 

@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchFunctions
 import LaunchRunner
 
 /// A launch request resolved once: the target (the built-in app, ``AppLaunchPlan``, or any program,
@@ -34,3 +35,13 @@ extension LaunchPlan {
 }
 
 extension AppLaunchPlan: LaunchPlan {}
+
+extension LaunchResult {
+    /// `--functions`: each phase's function profile and stacks, from `records`, when `launcher`'s
+    /// instruction counting collected them.
+    mutating func addFunctions(of records: [RunRecord], countedBy launcher: ProcessLauncher) {
+        guard launcher.instructionCounting?.collectsFunctions == true else { return }
+        functions = FunctionSummary.profiles(records)
+        stacks = StackSummary.stacks(records)
+    }
+}

@@ -1,6 +1,5 @@
 import LaunchCore
 import LaunchExport
-import LaunchFunctions
 import LaunchRunner
 import LaunchStats
 import LaunchTiers
@@ -185,10 +184,7 @@ struct ProgramLaunchPlan: LaunchPlan {
         result.command = CommandInfo(arguments: arguments, shell: command.shell, end: end, trace: trace, throttle: throttleText)
         result.warnings = LaunchWarning.warnings(for: result, memoryBudget: nil, stretchLimit: stretchLimit).map(\.message)
         if metric == .instructions, let warning = Self.uncountedPhasesWarning(records) { result.warnings.append(warning) }
-        if launcher.instructionCounting?.collectsFunctions == true {
-            result.functions = FunctionSummary.profiles(records)
-            result.stacks = StackSummary.stacks(records)
-        }
+        result.addFunctions(of: records, countedBy: launcher)
         return result
     }
 
