@@ -15,6 +15,8 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The launchprof process's pid (0 where the outcome was not made by ``run(_:in:environment:program:prefix:deadline:)``).
+        var pid: Int32 = 0
     }
 
     static func run(
@@ -40,7 +42,7 @@ enum CLI {
         let output = try OutputFiles.run(process, deadline: deadline)
         return Outcome(
             status: process.terminationStatus, stdout: String(decoding: output.stdout, as: UTF8.self),
-            stderr: String(decoding: output.stderr, as: UTF8.self))
+            stderr: String(decoding: output.stderr, as: UTF8.self), pid: process.processIdentifier)
     }
 
     /// The tests' own `$XDG_CACHE_HOME`, with this host's calibration made once for the whole run

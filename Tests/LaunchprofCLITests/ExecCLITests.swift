@@ -288,18 +288,16 @@ import LaunchResults
         return path
     }
 
-    /// The run cgroups of launchprof processes other than this test process (whose own throttle
-    /// tests, running in parallel, make and remove cgroups named by its pid).
-    func runCgroups() -> Set<String> {
-        let own = "launchprof-\(getpid())-"
-        return Set(
-            (try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix("launchprof") && !$0.hasPrefix(own) } ?? [])
+    /// The run cgroups the launchprof process `pid` made (`launchprof-<pid>-…`): other tests running
+    /// at the same time make and remove their own.
+    func runCgroups(of pid: Int32) -> Set<String> {
+        let prefix = "launchprof-\(pid)-"
+        return Set((try? FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu"))?.filter { $0.hasPrefix(prefix) } ?? [])
     }
 
     @Test(arguments: ["", "signals"]) func aCPUBoundProgramIsStretchedByTheFactor(_ mechanism: String) throws {
         guard let spin = Self.spin else { Issue.record("no C compiler to build Examples/cpu-bound/spin.c"); return }
         let tiers = try tiersFile(cpu: 4, memoryMB: 64)
-        let before = runCgroups()
         var arguments = ["exec", "--runs", "2", "--format", "json", "--tier", "slow", "--tiers", tiers]
         if !mechanism.isEmpty { arguments += ["--throttle", mechanism] }
         let outcome = try CLI.run(arguments + ["--", spin, "150"])
@@ -312,7 +310,7 @@ import LaunchResults
             #expect(run.total >= 0.45, "stretched: \(run.total) s")
             #expect((run.process?.user ?? 0) < 0.3, "the program's own CPU time is not stretched")
         }
-        #expect(runCgroups().subtracting(before).isEmpty, "every run's cgroup is removed")
+        #expect(runCgroups(of: outcome.pid).isEmpty, "every run's cgroup is removed")
     }
 
     @Test func enforceMemoryKillsAProgramOverTheBudget() throws {
