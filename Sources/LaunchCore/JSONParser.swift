@@ -1,24 +1,29 @@
 /// Reads JSON text (RFC 8259) into a ``JSONValue``, without Foundation: the built-in app reads its
 /// manifest and settings with it, and an app that linked Foundation would load it at every launch.
 ///
-/// Strict: one value, optionally after a UTF-8 byte order mark, with nothing but whitespace after
-/// it; no trailing commas, comments, `NaN` or leading zeros; strings must be valid UTF-8 with every
-/// control character escaped and every `\u` surrogate paired; numbers must be finite as a `Double`;
-/// a repeated key keeps its first place and its last value (as Foundation's reader did, which the
-/// manifest, settings, tiers and budgets were once read with). Nesting is limited (``JSONNesting/maximumDepth`` by default), so
-/// the parser's recursion is bounded. Every failure says where: line and column (in characters).
+/// Its tokens come from ``JSONScanner``, the tokenizer every JSON reader shares, so it is as strict:
+/// one value, optionally after a UTF-8 byte order mark, with nothing but whitespace after it; no
+/// trailing commas, comments, `NaN` or leading zeros; strings must be valid UTF-8 with every control
+/// character escaped and every `\u` surrogate paired; numbers must be finite as a `Double` (digits
+/// too small for one read as 0). A repeated key keeps its first place and its last value (as
+/// Foundation's reader did, which the manifest, settings, tiers and budgets were once read with).
+/// Nesting is limited (``JSONNesting/maximumDepth`` by default), so the builder's recursion is
+/// bounded. Every failure says where: line and column (in characters).
 public enum JSONParser {
     /// The JSON value `bytes` hold; objects and arrays nested deeper than `maximumDepth` (keep it
     /// in the hundreds at most: each level is a recursive call) are refused.
     ///
     /// - Throws: ``CoreError/invalidJSON(offset:line:column:reason:)`` saying why and where.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = JSONNesting.maximumDepth) throws(CoreError) -> JSONValue {
-        var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
+        let textStart = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         do {
-            return try reader.document()
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONStop) -> JSONValue in
+                var builder = JSONTreeBuilder(buffer, textStart: textStart, maximumDepth: maximumDepth)
+                return try builder.document()
+            }
         } catch {
             var line = 1, column = 1
-            for byte in bytes[min(reader.textStart, bytes.count)..<min(error.offset, bytes.count)] {
+            for byte in bytes[min(textStart, bytes.count)..<min(error.offset, bytes.count)] {
                 if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
             }
             throw .invalidJSON(offset: error.offset, line: line, column: column, reason: error.reason)
@@ -26,331 +31,170 @@ public enum JSONParser {
     }
 }
 
-/// Where the reader stopped, and why (`nil`: an unexpected character): the reader's control flow,
+/// Where the builder stopped, and why (`nil`: an unexpected character): the builder's control flow,
 /// which ``JSONParser/parse(_:maximumDepth:)`` turns into a ``CoreError`` with a line and column.
 private struct JSONStop: Error {
     var offset: Int
     var reason: String?
 }
 
-/// The recursive-descent reader behind ``JSONParser``: one pass over the bytes.
-private struct JSONReader {
-    let bytes: [UInt8]
+/// The recursive-descent tree builder behind ``JSONParser``, over ``JSONScanner``'s tokens: one
+/// pass over the bytes; the tokenizer's failures worded as ``JSONParser`` words them.
+private struct JSONTreeBuilder {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let scanner: JSONScanner
     let maximumDepth: Int
-    var i = 0
     var depth = 0
-    /// Where the text starts (after a byte order mark): columns count from here on the first line.
-    var textStart = 0
-    /// A string's bytes with its escapes resolved (reused from string to string).
-    var scratch: [UInt8] = []
 
-    init(bytes: [UInt8], maximumDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, textStart: Int, maximumDepth: Int) {
         self.bytes = bytes
+        // No token limit but the input's own length: the callers bound what they read.
+        let input = JSONInput(path: "", bytes: bytes, maximumTokenBytes: bytes.count)
+        input.pos = textStart
+        scanner = JSONScanner(input: input, underflowToZero: true)
         self.maximumDepth = maximumDepth
     }
 
     static let endOfInput = "unexpected end of input"
 
+    /// The next byte after white space (in memory, peeking cannot fail).
+    func peek() -> UInt8? { (try? scanner.peek()) ?? nil }
+
+    var position: Int { scanner.input.pos }
+
     mutating func document() throws(JSONStop) -> JSONValue {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3; textStart = 3 }
-        skipSpace()
         let result = try value()
-        skipSpace()
-        if i < bytes.count { throw JSONStop(offset: i, reason: "text after the end of the JSON value") }
+        if peek() != nil { throw JSONStop(offset: position, reason: "text after the end of the JSON value") }
         return result
     }
 
-    /// The stop for whatever is at `i`: the end of the input, or a character that cannot come there.
-    func unexpected() -> JSONStop {
-        guard i < bytes.count else { return JSONStop(offset: i, reason: Self.endOfInput) }
-        return JSONStop(offset: i, reason: bytes[i] == 0 ? "a NUL byte" : nil)
-    }
-
-    mutating func skipSpace() {
-        while i < bytes.count {
-            switch bytes[i] {
-            case 0x20, 0x0A, 0x0D, 0x09: i += 1
-            default: return
-            }
-        }
+    /// The stop for whatever is at `offset`: the end of the input, or a character that cannot come there.
+    func unexpected(at offset: Int? = nil) -> JSONStop {
+        let offset = offset ?? position
+        guard offset < bytes.count else { return JSONStop(offset: bytes.count, reason: Self.endOfInput) }
+        return JSONStop(offset: offset, reason: bytes[offset] == 0 ? "a NUL byte" : nil)
     }
 
     mutating func value() throws(JSONStop) -> JSONValue {
-        guard i < bytes.count else { throw unexpected() }
-        switch bytes[i] {
+        guard let c = peek() else { throw unexpected() }
+        switch c {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "\""): return .string(try scan { (s) throws(JSONFailure) in s.text(try s.string()) })
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let first = try scan { (s) throws(JSONFailure) in try s.literal() }
+            return first == UInt8(ascii: "n") ? .null : .bool(first == UInt8(ascii: "t"))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw unexpected()
         }
     }
 
-    mutating func literal(_ word: StaticString) throws(JSONStop) {
-        let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for expected in text {
-            guard i < bytes.count, bytes[i] == expected else { throw unexpected() }
-            i += 1
-        }
-    }
-
+    /// Consumes an opening bracket, refused past the depth limit.
     mutating func enter() throws(JSONStop) {
         depth += 1
-        if depth > maximumDepth { throw JSONStop(offset: i, reason: "nested more than \(maximumDepth) levels deep") }
-        i += 1
-        skipSpace()
+        if depth > maximumDepth { throw JSONStop(offset: position, reason: "nested more than \(maximumDepth) levels deep") }
+        scanner.input.pos += 1
+    }
+
+    /// After a member or element: `true` for a comma, `false` for `close` (consumed either way).
+    mutating func commaOr(_ close: UInt8) throws(JSONStop) -> Bool {
+        switch peek() {
+        case UInt8(ascii: ","):
+            scanner.input.pos += 1
+            return true
+        case close:
+            scanner.input.pos += 1
+            depth -= 1
+            return false
+        default: throw unexpected()
+        }
     }
 
     mutating func object() throws(JSONStop) -> JSONValue {
         try enter()
         var object = JSONValue.Object()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-            i += 1
+        if peek() == UInt8(ascii: "}") {
+            scanner.input.pos += 1
             depth -= 1
             return .object(object)
         }
-        while true {
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try string()
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw unexpected() }
-            i += 1
-            skipSpace()
+        repeat {
+            guard peek() == UInt8(ascii: "\"") else { throw unexpected() }
+            let key = try scan { (s) throws(JSONFailure) in s.text(try s.string()) }
+            guard peek() == UInt8(ascii: ":") else { throw unexpected() }
+            scanner.input.pos += 1
             object[key] = try value()
-            skipSpace()
-            guard i < bytes.count else { throw unexpected() }
-            if bytes[i] == UInt8(ascii: ",") {
-                i += 1
-                skipSpace()
-            } else if bytes[i] == UInt8(ascii: "}") {
-                i += 1
-                depth -= 1
-                return .object(object)
-            } else {
-                throw unexpected()
-            }
-        }
+        } while try commaOr(UInt8(ascii: "}"))
+        return .object(object)
     }
 
     mutating func array() throws(JSONStop) -> JSONValue {
         try enter()
         var items: [JSONValue] = []
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
-            i += 1
+        if peek() == UInt8(ascii: "]") {
+            scanner.input.pos += 1
             depth -= 1
             return .array(items)
         }
-        while true {
+        repeat {
             items.append(try value())
-            skipSpace()
-            guard i < bytes.count else { throw unexpected() }
-            if bytes[i] == UInt8(ascii: ",") {
-                i += 1
-                skipSpace()
-            } else if bytes[i] == UInt8(ascii: "]") {
-                i += 1
-                depth -= 1
-                return .array(items)
-            } else {
-                throw unexpected()
-            }
-        }
+        } while try commaOr(UInt8(ascii: "]"))
+        return .array(items)
     }
 
-    // MARK: Strings
-
-    /// The string whose opening quote is at `i`.
-    mutating func string() throws(JSONStop) -> String {
-        i += 1
-        let start = i
-        // Most strings have no escape: they are the input's own bytes, once checked.
-        while i < bytes.count {
-            let byte = bytes[i]
-            if byte == UInt8(ascii: "\"") {
-                i += 1
-                return String(decoding: bytes[start..<(i - 1)], as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw controlCharacter(byte) }
-            if byte < 0x80 { i += 1 } else { try utf8Sequence() }
-        }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: bytes[start..<i])
-        while i < bytes.count {
-            let byte = bytes[i]
-            switch byte {
-            case UInt8(ascii: "\""):
-                i += 1
-                return String(decoding: scratch, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try escape()
-            case 0..<0x20:
-                throw controlCharacter(byte)
-            case 0x20..<0x80:
-                scratch.append(byte)
-                i += 1
-            default:
-                let sequenceStart = i
-                try utf8Sequence()
-                scratch.append(contentsOf: bytes[sequenceStart..<i])
-            }
-        }
-        throw unexpected()
-    }
-
-    func controlCharacter(_ byte: UInt8) -> JSONStop {
-        if byte == 0 { return JSONStop(offset: i, reason: "a NUL byte in a string") }
-        let hex = String(byte, radix: 16, uppercase: true)
-        return JSONStop(offset: i, reason: "control character U+\(hex.count < 2 ? "000" : "00")\(hex) in a string (write it as an escape)")
-    }
-
-    /// Checks the UTF-8 sequence at `i` (no overlong forms, surrogates or values past U+10FFFF) and steps over it.
-    mutating func utf8Sequence() throws(JSONStop) {
-        let lead = bytes[i]
-        var length = 0, lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: throw JSONStop(offset: i, reason: "invalid UTF-8")
-        }
-        for k in 1..<length {
-            guard i + k < bytes.count else { throw JSONStop(offset: bytes.count, reason: Self.endOfInput) }
-            let byte = bytes[i + k]
-            guard byte >= (k == 1 ? lower : 0x80), byte <= (k == 1 ? upper : 0xBF) else {
-                throw JSONStop(offset: i, reason: "invalid UTF-8")
-            }
-        }
-        i += length
-    }
-
-    /// Resolves the escape at `i` (its backslash) into ``scratch``.
-    mutating func escape() throws(JSONStop) {
-        guard i + 1 < bytes.count else { throw JSONStop(offset: bytes.count, reason: Self.endOfInput) }
-        let letter = bytes[i + 1]
-        switch letter {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(letter)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            try unicodeEscape()
-            return
-        default:
-            let shown = (0x21..<0x7F).contains(letter) ? "\\\(Character(Unicode.Scalar(letter)))" : "a backslash"
-            throw JSONStop(offset: i, reason: "\(shown) is not a JSON escape")
-        }
-        i += 2
-    }
-
-    /// `\uXXXX` at `i`, or a surrogate pair `\uD83D\uDE00`; a lone surrogate is refused.
-    mutating func unicodeEscape() throws(JSONStop) {
-        let start = i
-        var scalar = try hexDigits(at: i + 2)
-        i += 6
-        if (0xDC00...0xDFFF).contains(scalar) { throw loneSurrogate(scalar, at: start) }
-        if (0xD800...0xDBFF).contains(scalar) {
-            guard i < bytes.count else { throw unexpected() }
-            guard bytes[i] == UInt8(ascii: "\\") else { throw loneSurrogate(scalar, at: start) }
-            guard i + 1 < bytes.count else { throw JSONStop(offset: bytes.count, reason: Self.endOfInput) }
-            guard bytes[i + 1] == UInt8(ascii: "u") else { throw loneSurrogate(scalar, at: start) }
-            let low = try hexDigits(at: i + 2)
-            guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(scalar, at: start) }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            i += 6
-        }
-        switch scalar {
-        case ..<0x80:
-            scratch.append(UInt8(scalar))
-        case ..<0x800:
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        case ..<0x10000:
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-
-    func loneSurrogate(_ value: UInt32, at offset: Int) -> JSONStop {
-        JSONStop(offset: offset, reason: "\\u\(String(value, radix: 16, uppercase: true)) is half of a surrogate pair, without the other half")
-    }
-
-    /// The four hexadecimal digits at `offset`.
-    func hexDigits(at offset: Int) throws(JSONStop) -> UInt32 {
-        var value: UInt32 = 0
-        for k in offset..<(offset + 4) {
-            guard k < bytes.count else { throw JSONStop(offset: bytes.count, reason: Self.endOfInput) }
-            let byte = bytes[k]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONStop(offset: k, reason: "expected four hexadecimal digits after \\u")
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    // MARK: Numbers
-
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    mutating func digits() throws(JSONStop) {
-        guard i < bytes.count, Self.isDigit(bytes[i]) else { throw unexpected() }
-        while i < bytes.count, Self.isDigit(bytes[i]) { i += 1 }
-    }
-
-    /// The number at `i`: JSON's grammar, then its value, which must be finite.
+    /// The number at the current position: JSON's grammar, then its value, which must be finite.
     mutating func number() throws(JSONStop) -> JSONValue.Number {
-        let start = i
-        let negative = bytes[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        if i < bytes.count, bytes[i] == UInt8(ascii: "0") {
-            i += 1
-            if i < bytes.count, Self.isDigit(bytes[i]) { throw JSONStop(offset: start, reason: "a number may not start with 0") }
-        } else {
-            try digits()
-        }
-        var whole = true
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-            whole = false
-            i += 1
-            try digits()
-        }
-        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            whole = false
-            i += 1
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            try digits()
-        }
-        let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        // Up to 15 digits, a whole number is exact as an Int and as a Double.
-        if whole, i - start - (negative ? 1 : 0) <= 15 {
-            var magnitude = 0
-            for byte in bytes[(negative ? start + 1 : start)..<i] { magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0")) }
-            return JSONValue.Number(text: text, value: negative ? -Double(magnitude) : Double(magnitude))
-        }
-        guard let value = Double(text), value.isFinite else {
+        let token = try scan { (s) throws(JSONFailure) in try s.number() }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<(token.start + token.count)]), as: UTF8.self)
+        guard let value = try? scanner.double(token) else {
             let shown = text.count > 40 ? "\(text.prefix(40))…" : text
-            throw JSONStop(offset: start, reason: "the number \(shown) is too large")
+            throw JSONStop(offset: token.start, reason: "the number \(shown) is too large")
         }
         return JSONValue.Number(text: text, value: value)
+    }
+
+    /// Runs `body` on the tokenizer; its failure worded as ``JSONParser`` words it.
+    func scan<R>(_ body: (JSONScanner) throws(JSONFailure) -> R) throws(JSONStop) -> R {
+        do {
+            return try body(scanner)
+        } catch {
+            throw stop(for: error)
+        }
+    }
+
+    func stop(for failure: JSONFailure) -> JSONStop {
+        let at = failure.offset
+        switch failure.rule {
+        case .controlCharacter(0):
+            return JSONStop(offset: at, reason: "a NUL byte in a string")
+        case .controlCharacter(let c):
+            let hex = String(c, radix: 16, uppercase: true)
+            return JSONStop(offset: at, reason: "control character U+\(hex.count < 2 ? "000" : "00")\(hex) in a string (write it as an escape)")
+        case .unknownEscape(let c):
+            let shown = (0x21..<0x7F).contains(c) ? "\\\(Character(Unicode.Scalar(c)))" : "a backslash"
+            return JSONStop(offset: at, reason: "\(shown) is not a JSON escape")
+        case .unicodeEscapeDigits:
+            // The first byte that is not a hexadecimal digit, or the end of the input.
+            var k = at
+            while k < bytes.count, bytes[k] < 0x80, Character(Unicode.Scalar(bytes[k])).isHexDigit { k += 1 }
+            guard k < bytes.count else { return unexpected(at: k) }
+            return JSONStop(offset: k, reason: "expected four hexadecimal digits after \\u")
+        case .loneSurrogate(let value):
+            return JSONStop(offset: at, reason: "\\u\(String(value, radix: 16, uppercase: true)) is half of a surrogate pair, without the other half")
+        case .invalidUTF8:
+            return JSONStop(offset: at, reason: "invalid UTF-8")
+        case .unterminatedString:
+            return unexpected(at: bytes.count)
+        case .numberNeedsDigits(_, let offset):
+            return unexpected(at: offset)
+        case .numberEndsEarly(_, leadingZero: true):
+            return JSONStop(offset: at, reason: "a number may not start with 0")
+        case .numberEndsEarly(let grammarEnd, leadingZero: false):
+            return depth == 0 ? JSONStop(offset: grammarEnd, reason: "text after the end of the JSON value") : unexpected(at: grammarEnd)
+        case .unknownLiteral(let mismatch):
+            return unexpected(at: mismatch)
+        case .tokenTooLong, .numberTooLarge, .numberTooSmall, nil:
+            return JSONStop(offset: at, reason: failure.message)
+        }
     }
 }

@@ -2,47 +2,106 @@
 import Glibc
 #endif
 
-/// Why a JSON document was refused, before the file name and position are added.
-struct JSONFailure: Error {
-    enum Kind { case syntax, schema, limit }
-    var kind: Kind
-    var message: String
+/// Why a JSON document was refused, before the file name is added.
+public struct JSONFailure: Error {
+    public enum Kind: Equatable, Sendable {
+        case syntax, schema, limit
+        /// The input's file could not be read further (``JSONInput/refill()``).
+        case input(JSONInputError)
+    }
+    public var kind: Kind
+    /// The tokenizer's wording (or the caller's, for the failures it makes itself).
+    public var message: String
     /// Where: the key path, e.g. `runs[3].phases[12].duration`.
-    var keyPath: String
-    var line: Int
-    var column: Int
+    public var keyPath: String
+    /// 1-based line and column (in bytes) of the byte at fault.
+    public var line: Int
+    public var column: Int
+    /// The offset of the byte at fault in the whole input.
+    public var offset: Int
+    /// The tokenizer's rule the input broke, for a reader that words it its own way; `nil` for
+    /// the failures the callers make.
+    public var rule: JSONRule?
+
+    public init(kind: Kind, message: String, keyPath: String, line: Int, column: Int, offset: Int = 0, rule: JSONRule? = nil) {
+        self.kind = kind
+        self.message = message
+        self.keyPath = keyPath
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.rule = rule
+    }
+}
+
+/// A rule of a token's grammar or limits (RFC 8259, and ``JSONInput/maximumTokenBytes``), as
+/// ``JSONScanner`` enforces it for every reader.
+public enum JSONRule: Equatable, Sendable {
+    /// A raw byte below 0x20 inside a string.
+    case controlCharacter(UInt8)
+    /// A backslash followed by a byte that starts no escape (the byte).
+    case unknownEscape(UInt8)
+    /// `\u` without four hexadecimal digits: the input ends first (`incomplete`) or one is not a digit.
+    case unicodeEscapeDigits(incomplete: Bool)
+    /// Half of a surrogate pair in a `\u` escape, without the other half (its value).
+    case loneSurrogate(UInt32)
+    case invalidUTF8
+    case unterminatedString
+    /// A string or number longer than the input's ``JSONInput/maximumTokenBytes``.
+    case tokenTooLong
+    /// A number without digits after `-`, `.` or `e` (that byte) where one must be (the input's offset).
+    case numberNeedsDigits(after: UInt8, at: Int)
+    /// A number whose grammar ends at `grammarEnd` (the input's offset) but whose token goes on:
+    /// a leading zero (`01`) or a sign or point out of place (`1-2`, `1.2.3`).
+    case numberEndsEarly(grammarEnd: Int, leadingZero: Bool)
+    /// Not `true`, `false` or `null`, though it starts like one: the first byte that differs (the
+    /// input's offset; its end when the input ends first).
+    case unknownLiteral(mismatchAt: Int)
+    /// A number that overflows a `Double` to infinity.
+    case numberTooLarge
+    /// Non-zero digits that round to 0 as a `Double` (refused unless the scanner reads them as 0).
+    case numberTooSmall
 }
 
 /// A strict, byte-level JSON tokenizer over a ``JSONInput`` (RFC 8259: no comments, trailing
-/// commas, `NaN` or leading zeros; strings of valid UTF-8 without raw control characters; numbers
-/// that fit a `Double` without overflowing to infinity or underflowing to zero).
+/// commas, `NaN` or leading zeros; strings of valid UTF-8 without raw control characters, every
+/// `\u` surrogate paired; numbers that fit a `Double` without overflowing to infinity or, unless
+/// `underflowToZero`, underflowing to zero; no token longer than ``JSONInput/maximumTokenBytes``).
+/// The one tokenizer of every JSON reader: the result readers, ``JSONParser``, the trace readers.
 ///
 /// Tokens are returned as positions in the input's buffer, valid until the next call that
 /// consumes input. Everything is checked byte by byte, with no allocation per token except for
 /// strings that contain escapes.
-final class JSONScanner {
-    let input: JSONInput
+public final class JSONScanner {
+    public let input: JSONInput
     /// The key path of the current value, for messages (maintained by the callers).
-    var keyPath: () -> String = { "" }
+    public var keyPath: () -> String = { "" }
+    /// Invalid UTF-8 and lone surrogates are read (as U+FFFD) rather than refused: for names that
+    /// are only shown, never trusted (the trace readers).
+    public let lenientText: Bool
+    /// Non-zero digits that round to 0 read as 0 rather than being refused.
+    public let underflowToZero: Bool
 
-    init(input: JSONInput) {
+    public init(input: JSONInput, lenientText: Bool = false, underflowToZero: Bool = false) {
         self.input = input
+        self.lenientText = lenientText
+        self.underflowToZero = underflowToZero
     }
 
     // MARK: Failures
 
-    func failure(_ kind: JSONFailure.Kind, _ message: String) -> JSONFailure {
-        JSONFailure(kind: kind, message: message, keyPath: keyPath(), line: input.line, column: input.column)
+    public func failure(_ kind: JSONFailure.Kind, _ message: String, rule: JSONRule? = nil) -> JSONFailure {
+        JSONFailure(kind: kind, message: message, keyPath: keyPath(), line: input.line, column: input.column, offset: input.offset, rule: rule)
     }
 
-    func syntax(_ message: String) -> JSONFailure { failure(.syntax, message) }
+    public func syntax(_ message: String, rule: JSONRule? = nil) -> JSONFailure { failure(.syntax, message, rule: rule) }
 
     // MARK: Bytes
 
     /// The next byte that is not white space, not consumed; `nil` at the end of input.
     ///
     /// Pretty-printed results are mostly indentation: after a line feed, spaces are skipped eight at a time.
-    func peek() throws(JSONFailure) -> UInt8? {
+    public func peek() throws(JSONFailure) -> UInt8? {
         let input = self.input
         while true {
             var p = input.pos
@@ -68,22 +127,22 @@ final class JSONScanner {
         }
     }
 
-    func refill() throws(JSONFailure) -> Bool {
+    public func refill() throws(JSONFailure) -> Bool {
         do {
             return try input.refill()
         } catch {
-            throw failure(.limit, error.reason)
+            throw failure(.input(error), "")
         }
     }
 
     /// Consumes `byte` (after white space) or fails with `expected`.
-    func expect(_ byte: UInt8, _ expected: String) throws(JSONFailure) {
+    public func expect(_ byte: UInt8, _ expected: String) throws(JSONFailure) {
         guard try peek() == byte else { throw syntax(try found(expected)) }
         input.pos += 1
     }
 
     /// "expected X, found Y".
-    func found(_ expected: String) throws(JSONFailure) -> String {
+    public func found(_ expected: String) throws(JSONFailure) -> String {
         guard let c = try peek() else { return "expected \(expected), found the end of the file" }
         let shown = c >= 0x21 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : String(format16(c))
         return "expected \(expected), found \(shown)"
@@ -95,7 +154,7 @@ final class JSONScanner {
     }
 
     /// After a value in an object or array: `true` for a comma, `false` for `close`.
-    func commaOr(_ close: UInt8, _ expected: String) throws(JSONFailure) -> Bool {
+    public func commaOr(_ close: UInt8, _ expected: String) throws(JSONFailure) -> Bool {
         let c = try peek()
         if c == 0x2C { input.pos += 1; return true }
         if c == close { input.pos += 1; return false }
@@ -105,7 +164,7 @@ final class JSONScanner {
     // MARK: Literals
 
     /// Consumes `true`, `false` or `null` (whichever starts here); returns the byte it started with.
-    func literal() throws(JSONFailure) -> UInt8 {
+    public func literal() throws(JSONFailure) -> UInt8 {
         guard let c = try peek() else { throw syntax("expected a value, found the end of the file") }
         let word: [UInt8]
         switch c {
@@ -117,9 +176,11 @@ final class JSONScanner {
         while input.end - input.pos < word.count {
             if try !refill() { break }
         }
-        guard input.end - input.pos >= word.count else { throw syntax("expected '\(String(decoding: word, as: UTF8.self))', found the end of the file") }
-        for (i, w) in word.enumerated() where input.base[input.pos + i] != w {
-            throw syntax("expected '\(String(decoding: word, as: UTF8.self))'")
+        let mismatch = word.indices.first { input.pos + $0 >= input.end || input.base[input.pos + $0] != word[$0] }
+        if let mismatch {
+            let rule = JSONRule.unknownLiteral(mismatchAt: input.offset(at: input.pos + mismatch))
+            let ending = input.end - input.pos < word.count ? ", found the end of the file" : ""
+            throw syntax("expected '\(String(decoding: word, as: UTF8.self))'\(ending)", rule: rule)
         }
         input.pos += word.count
         return c
@@ -128,14 +189,20 @@ final class JSONScanner {
     // MARK: Strings
 
     /// A string token: its raw bytes (between the quotes) at `base[start..<start + count]`.
-    struct StringToken {
-        var start: Int
-        var count: Int
-        var hasEscapes: Bool
+    public struct StringToken {
+        public var start: Int
+        public var count: Int
+        public var hasEscapes: Bool
+
+        public init(start: Int, count: Int, hasEscapes: Bool) {
+            self.start = start
+            self.count = count
+            self.hasEscapes = hasEscapes
+        }
     }
 
     /// Scans a string at the current position (after white space), validating escapes and UTF-8.
-    func string() throws(JSONFailure) -> StringToken {
+    public func string() throws(JSONFailure) -> StringToken {
         guard try peek() == 0x22 else { throw syntax(try found("a string")) }
         var scanned = 1  // Bytes of the token checked so far, from input.pos.
         var escapes = false
@@ -147,10 +214,12 @@ final class JSONScanner {
                 if c == 0x22 {
                     input.pos = p + 1
                     let token = StringToken(start: start + 1, count: p - start - 1, hasEscapes: escapes)
-                    guard token.count <= ResultLimits.maximumTokenBytes else { throw tooLong() }
+                    guard token.count <= input.maximumTokenBytes else { throw tooLong() }
                     return token
                 }
-                if c < 0x20 { throw syntaxAt(p, "a control character (0x\(String(c, radix: 16))) inside a string must be escaped") }
+                if c < 0x20 {
+                    throw syntaxAt(p, "a control character (0x\(String(c, radix: 16))) inside a string must be escaped", .controlCharacter(c))
+                }
                 if c == 0x5C {
                     // An escape needs up to 12 bytes (\uD83D\uDE00) in view.
                     if e - p < 12 && !input.atEndOfInput { break }
@@ -163,82 +232,115 @@ final class JSONScanner {
                 p = try utf8(at: p, end: e)
             }
             scanned = p - start
-            if scanned > ResultLimits.maximumTokenBytes + 2 { throw tooLong() }
+            if scanned > input.maximumTokenBytes + 2 { throw tooLong() }
             if p >= e || !input.atEndOfInput {
-                if try !refill() && p >= input.end { throw syntax("unterminated string") }
+                if try !refill() && p >= input.end { throw syntax("unterminated string", rule: .unterminatedString) }
             }
         }
     }
 
     private func tooLong() -> JSONFailure {
-        failure(.limit, "a string or number longer than \(ResultLimits.maximumTokenBytes >> 20) MiB")
+        failure(.limit, "a string or number longer than \(input.maximumTokenBytes >> 20) MiB", rule: .tokenTooLong)
     }
 
-    private func syntaxAt(_ p: Int, _ message: String) -> JSONFailure {
-        var f = syntax(message)
+    /// A syntax failure at `base[p]`, on the line of `pos`.
+    private func syntaxAt(_ p: Int, _ message: String, _ rule: JSONRule) -> JSONFailure {
+        var f = syntax(message, rule: rule)
         f.column += p - input.pos
+        f.offset += p - input.pos
         return f
     }
 
     /// Checks the escape at `p` (a backslash); returns the position after it.
     private func escape(at p: Int, end e: Int) throws(JSONFailure) -> Int {
         let b = input.base
-        guard p + 1 < e else { throw syntaxAt(p, "unterminated escape") }
+        guard p + 1 < e else { throw syntaxAt(p, "unterminated string", .unterminatedString) }
         switch b[p + 1] {
         case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74: return p + 2
         case 0x75:
-            guard let unit = hex4(p + 2, e) else { throw syntaxAt(p, "\\u needs four hexadecimal digits") }
-            if unit >= 0xDC00 && unit <= 0xDFFF { throw syntaxAt(p, "a low surrogate \\u escape without a high one") }
+            let unit = try unicodeEscape(at: p, end: e)
+            if unit >= 0xDC00 && unit <= 0xDFFF {
+                if lenientText { return p + 6 }
+                throw syntaxAt(p, "a low surrogate \\u escape without a high one", .loneSurrogate(unit))
+            }
             if unit >= 0xD800 && unit <= 0xDBFF {
-                guard p + 11 < e + 0, b[p + 6] == 0x5C, b[p + 7] == 0x75, let low = hex4(p + 8, e), low >= 0xDC00 && low <= 0xDFFF else {
-                    throw syntaxAt(p, "a high surrogate \\u escape without a low one")
-                }
-                return p + 12
+                if p + 11 < e, b[p + 6] == 0x5C, b[p + 7] == 0x75, let low = hex4(p + 8, e), low >= 0xDC00 && low <= 0xDFFF { return p + 12 }
+                if lenientText { return p + 6 }
+                if endsInsideEscape(at: p + 6, end: e) { throw syntax("unterminated string", rule: .unterminatedString) }
+                throw syntaxAt(p, "a high surrogate \\u escape without a low one", .loneSurrogate(unit))
             }
             return p + 6
-        default: throw syntaxAt(p, "invalid escape")
+        case let c: throw syntaxAt(p, "invalid escape", .unknownEscape(c))
         }
+    }
+
+    /// Whether the input ends at `e` inside what could still be a `\\uXXXX` escape starting at `q`.
+    private func endsInsideEscape(at q: Int, end e: Int) -> Bool {
+        guard e - q < 6 else { return false }
+        for k in q..<e {
+            let c = input.base[k]
+            guard k == q ? c == 0x5C : k == q + 1 ? c == 0x75 : Self.hexDigit(c) != nil else { return false }
+        }
+        return true
+    }
+
+    /// The four hexadecimal digits of the `\\u` escape at `p`, or a failure at the first that is missing or wrong.
+    private func unicodeEscape(at p: Int, end e: Int) throws(JSONFailure) -> UInt32 {
+        if let unit = hex4(p + 2, e) { return unit }
+        let message = "\\u needs four hexadecimal digits"
+        guard e - (p + 2) >= 4 else { throw syntaxAt(p + 2, message, .unicodeEscapeDigits(incomplete: true)) }
+        var q = p + 2
+        while Self.hexDigit(input.base[q]) != nil { q += 1 }
+        throw syntaxAt(q, message, .unicodeEscapeDigits(incomplete: false))
     }
 
     private func hex4(_ p: Int, _ e: Int) -> UInt32? {
         guard p + 4 <= e else { return nil }
         var value: UInt32 = 0
         for i in 0..<4 {
-            let c = input.base[p + i]
-            let digit: UInt8
-            switch c {
-            case 0x30...0x39: digit = c - 0x30
-            case 0x41...0x46: digit = c - 0x41 + 10
-            case 0x61...0x66: digit = c - 0x61 + 10
-            default: return nil
-            }
+            guard let digit = Self.hexDigit(input.base[p + i]) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
     }
 
+    private static func hexDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x41 + 10
+        case 0x61...0x66: c - 0x61 + 10
+        default: nil
+        }
+    }
+
     /// Checks one multi-byte UTF-8 sequence at `p`; returns the position after it.
+    /// No overlong forms, no encoded surrogates, nothing past U+10FFFF; a sequence valid as far as
+    /// the input goes but cut short by its end leaves the string unterminated.
     private func utf8(at p: Int, end e: Int) throws(JSONFailure) -> Int {
         let b = input.base
-        let c = b[p]
-        func continuation(_ i: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            p + i < e && b[p + i] >= low && b[p + i] <= high
-        }
-        switch c {
-        case 0xC2...0xDF where continuation(1): return p + 2
-        case 0xE0 where continuation(1, 0xA0) && continuation(2): return p + 3
-        case 0xE1...0xEC, 0xEE...0xEF: if continuation(1) && continuation(2) { return p + 3 }
-        case 0xED where continuation(1, 0x80, 0x9F) && continuation(2): return p + 3
-        case 0xF0 where continuation(1, 0x90) && continuation(2) && continuation(3): return p + 4
-        case 0xF1...0xF3 where continuation(1) && continuation(2) && continuation(3): return p + 4
-        case 0xF4 where continuation(1, 0x80, 0x8F) && continuation(2) && continuation(3): return p + 4
+        var length = 0, low: UInt8 = 0x80, high: UInt8 = 0xBF  // The range of the second byte.
+        switch b[p] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
         default: break
         }
-        throw syntaxAt(p, "invalid UTF-8 in a string")
+        if length > 0 {
+            var k = 1
+            while k < length, p + k < e, b[p + k] >= (k == 1 ? low : 0x80), b[p + k] <= (k == 1 ? high : 0xBF) { k += 1 }
+            if k == length { return p + length }
+            if p + k >= e && !lenientText { throw syntax("unterminated string", rule: .unterminatedString) }
+        }
+        if lenientText { return p + 1 }
+        throw syntaxAt(p, "invalid UTF-8 in a string", .invalidUTF8)
     }
 
     /// The bytes a string stands for, escapes decoded (into `scratch`, which is returned).
-    func decoded(_ token: StringToken, into scratch: inout [UInt8]) -> [UInt8] {
+    public func decoded(_ token: StringToken, into scratch: inout [UInt8]) -> [UInt8] {
         scratch.removeAll(keepingCapacity: true)
         let b = input.base
         var p = token.start
@@ -256,7 +358,10 @@ final class JSONScanner {
             case 0x75:
                 var scalar = hex4(p + 2, e) ?? 0xFFFD
                 p += 6
-                if scalar >= 0xD800 && scalar <= 0xDBFF, let low = hex4(p + 2, e) {
+                // Paired, unless the scanner is lenient (a lone half is then U+FFFD).
+                if scalar >= 0xD800 && scalar <= 0xDBFF, p + 1 < e, b[p] == 0x5C, b[p + 1] == 0x75, let low = hex4(p + 2, e),
+                    low >= 0xDC00 && low <= 0xDFFF
+                {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     p += 6
                 }
@@ -270,7 +375,7 @@ final class JSONScanner {
     }
 
     /// The string a token stands for.
-    func text(_ token: StringToken) -> String {
+    public func text(_ token: StringToken) -> String {
         if !token.hasEscapes {
             return String(decoding: UnsafeBufferPointer(start: input.base + token.start, count: token.count), as: UTF8.self)
         }
@@ -279,7 +384,7 @@ final class JSONScanner {
     }
 
     /// Whether a token without escapes is exactly `key`.
-    func equals(_ token: StringToken, _ key: StaticString) -> Bool {
+    public func equals(_ token: StringToken, _ key: StaticString) -> Bool {
         guard !token.hasEscapes, token.count == key.utf8CodeUnitCount else { return false }
         return memcmp(input.base + token.start, key.utf8Start, token.count) == 0
     }
@@ -287,17 +392,17 @@ final class JSONScanner {
     // MARK: Numbers
 
     /// A number token at `base[start..<start + count]`.
-    struct NumberToken {
-        var start: Int
-        var count: Int
+    public struct NumberToken {
+        public var start: Int
+        public var count: Int
         /// No fraction and no exponent.
-        var isInteger: Bool
+        public var isInteger: Bool
         /// An exponent (`e` or `E`) is written.
-        var hasExponent = false
+        public var hasExponent = false
     }
 
     /// Scans a number at the current position (after white space), checking the JSON grammar.
-    func number() throws(JSONFailure) -> NumberToken {
+    public func number() throws(JSONFailure) -> NumberToken {
         guard let first = try peek(), first == 0x2D || (first >= 0x30 && first <= 0x39) else { throw syntax(try found("a number")) }
         // Make the whole token contiguous: numbers end at a byte that cannot continue them.
         var scanned = 0
@@ -306,7 +411,7 @@ final class JSONScanner {
             var p = input.pos + scanned
             while p < e, Self.continuesNumber(b[p]) { p += 1 }
             scanned = p - input.pos
-            if scanned > ResultLimits.maximumTokenBytes { throw tooLong() }
+            if scanned > input.maximumTokenBytes { throw tooLong() }
             if p < e || input.atEndOfInput { break }
             if try !refill() { break }
         }
@@ -320,22 +425,24 @@ final class JSONScanner {
         if b[p] == 0x2D { p += 1 }
         let leading = p
         let integerDigits = digits()
-        guard integerDigits > 0 else { throw syntax("a number needs digits after '-'") }
-        guard integerDigits == 1 || b[leading] != 0x30 else { throw syntax("a number must not have leading zeros") }
+        guard integerDigits > 0 else { throw syntax("a number needs digits after '-'", rule: .numberNeedsDigits(after: 0x2D, at: input.offset(at: p))) }
+        guard integerDigits == 1 || b[leading] != 0x30 else {
+            throw syntax("a number must not have leading zeros", rule: .numberEndsEarly(grammarEnd: input.offset(at: leading + 1), leadingZero: true))
+        }
         var isInteger = true, hasExponent = false
         if p < e && b[p] == 0x2E {
             p += 1
             isInteger = false
-            guard digits() > 0 else { throw syntax("a number needs digits after '.'") }
+            guard digits() > 0 else { throw syntax("a number needs digits after '.'", rule: .numberNeedsDigits(after: 0x2E, at: input.offset(at: p))) }
         }
         if p < e && (b[p] == 0x65 || b[p] == 0x45) {
             p += 1
             isInteger = false
             hasExponent = true
             if p < e && (b[p] == 0x2B || b[p] == 0x2D) { p += 1 }
-            guard digits() > 0 else { throw syntax("a number needs digits in its exponent") }
+            guard digits() > 0 else { throw syntax("a number needs digits in its exponent", rule: .numberNeedsDigits(after: 0x65, at: input.offset(at: p))) }
         }
-        guard p == e else { throw syntax("malformed number") }
+        guard p == e else { throw syntax("malformed number", rule: .numberEndsEarly(grammarEnd: input.offset(at: p), leadingZero: false)) }
         input.pos = e
         return NumberToken(start: start, count: scanned, isInteger: isInteger, hasExponent: hasExponent)
     }
@@ -345,7 +452,7 @@ final class JSONScanner {
     }
 
     /// The token as an `Int`: integer syntax only, within Int64.
-    func integer(_ token: NumberToken) throws(JSONFailure) -> Int {
+    public func integer(_ token: NumberToken) throws(JSONFailure) -> Int {
         guard token.isInteger else { throw failure(.schema, "expected an integer, found \(text(token))") }
         let b = input.base
         var p = token.start
@@ -373,7 +480,7 @@ final class JSONScanner {
     /// The token as a finite `Double`, correctly rounded: exact arithmetic when the digits fit 2⁵³
     /// and the exponent is small (Clinger's fast path), else `strtod`. Infinite results, and
     /// non-zero digits that round to zero, are refused.
-    func double(_ token: NumberToken) throws(JSONFailure) -> Double {
+    public func double(_ token: NumberToken) throws(JSONFailure) -> Double {
         let b = input.base
         var p = token.start
         let e = token.start + token.count
@@ -421,21 +528,23 @@ final class JSONScanner {
             copy[token.count] = 0
             return strtod(copy.baseAddress!, nil)
         }
-        guard value.isFinite else { throw failure(.schema, "\(text(token)) is too large for a number") }
-        guard value != 0 else { throw failure(.schema, "\(text(token)) is too small for a number (it rounds to 0)") }
+        guard value.isFinite else { throw failure(.schema, "\(text(token)) is too large for a number", rule: .numberTooLarge) }
+        guard value != 0 || underflowToZero else {
+            throw failure(.schema, "\(text(token)) is too small for a number (it rounds to 0)", rule: .numberTooSmall)
+        }
         return value
     }
 
     /// Checks that the token is a finite number that does not underflow to zero, as ``double(_:)``
     /// does, without converting it when that is certain: without an exponent and within 300 bytes,
     /// a number is below 10³⁰⁰ and, unless all its digits are 0, above 10⁻³⁰⁰.
-    func checkDouble(_ token: NumberToken) throws(JSONFailure) {
+    public func checkDouble(_ token: NumberToken) throws(JSONFailure) {
         if !token.hasExponent && token.count <= 300 { return }
         _ = try double(token)
     }
 
     /// The token's text, for messages.
-    func text(_ token: NumberToken) -> String {
+    public func text(_ token: NumberToken) -> String {
         String(decoding: UnsafeBufferPointer(start: input.base + token.start, count: Swift.min(token.count, 40)), as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import LaunchCore
+
 /// Where in a result document a problem is: the key path (e.g. `runs[3].phases[12].duration`) and
 /// the line and column (from 1).
 public struct ResultPosition: Equatable, Sendable {
@@ -74,5 +76,26 @@ public enum ResultError: Error, Equatable, Sendable, CustomStringConvertible {
         guard let position else { return text }
         let at = position.keyPath.isEmpty ? "" : "\(position.keyPath): "
         return "\(at)\(text) (line \(position.line), column \(position.column))"
+    }
+}
+
+extension ResultError {
+    /// The result file at `path` that its ``JSONInput`` could not open or read.
+    init(path: String, _ error: JSONInputError) {
+        switch error {
+        case .cannotRead(let reason): self = .cannotRead(path: path, reason: reason)
+        case .notRegularFile(let kind): self = .notRegularFile(path: path, kind: kind)
+        case .tooLarge(let bytes, let limit): self = .tooLarge(path: path, bytes: bytes, limit: limit)
+        case .grewPastLimit(let limit): self = .grewPastLimit(path: path, limit: limit)
+        }
+    }
+
+    /// Opens the result file at `path` for reading, within the result limits.
+    static func open(_ path: String) throws(ResultError) -> JSONInput {
+        do {
+            return try JSONInput(path: path, limit: ResultLimits.maximumFileBytes, maximumTokenBytes: ResultLimits.maximumTokenBytes)
+        } catch {
+            throw ResultError(path: path, error)
+        }
     }
 }

@@ -72,11 +72,15 @@ public enum ResultFile {
     /// The bytes of the regular file at `path`, refused past the result size limit (checked on the
     /// opened descriptor, and again while reading in case the file grows).
     static func boundedRead(_ path: String) throws(ResultError) -> [UInt8] {
-        let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
+        let input = try ResultError.open(path)
         var bytes: [UInt8] = []
-        while try input.refill() {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: input.base + input.pos, count: input.end - input.pos))
-            input.pos = input.end
+        do {
+            while try input.refill() {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: input.base + input.pos, count: input.end - input.pos))
+                input.pos = input.end
+            }
+        } catch {
+            throw ResultError(path: path, error)
         }
         return bytes
     }

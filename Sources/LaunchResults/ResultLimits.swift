@@ -1,3 +1,5 @@
+import LaunchCore
+
 /// The limits every result reader applies (``ResultFile`` and ``ResultTableReader`` alike, so both
 /// accept and refuse the same files). Listed in `docs/limits.md`.
 public enum ResultLimits {
@@ -6,7 +8,7 @@ public enum ResultLimits {
     /// JSON nesting, objects and arrays together (a valid result uses 5 levels).
     public static let maximumNesting = 64
     /// One string or number (phase names, warnings), in bytes.
-    public static let maximumTokenBytes = 1 << 20
+    public static let maximumTokenBytes = JSONInput.defaultMaximumTokenBytes
     /// Everything outside `runs` (tool, host, manifest, configuration, warnings…), in bytes.
     public static let maximumHeaderBytes = 16 << 20
     /// A phase's `depth` (nesting of phases inside a run).

@@ -68,6 +68,7 @@ final class ResultStreamParser {
             case (.syntax, let position?): throw .invalidJSON(path: path, position: position, problem: error.message)
             case (.schema, _): throw .malformed(path: path, position: position, problem: error.message)
             case (.syntax, nil), (.limit, _): throw .refused(path: path, position: position, reason: error.message)
+            case (.input(let failure), _): throw .refused(path: path, position: position, reason: ResultError(path: path, failure).reason)
             }
         }
     }

@@ -20,7 +20,7 @@ import LaunchStats
 public enum ResultTableReader {
     /// Reads the result file at `path`.
     public static func read(_ path: String) throws(ResultError) -> TabulatedResult {
-        let input = try JSONInput(path: path, limit: ResultLimits.maximumFileBytes)
+        let input = try ResultError.open(path)
         return try ResultStreamParser(input: input).parse()
     }
 
@@ -74,7 +74,10 @@ public enum ResultTableReader {
         }
         let outcome: Result<TabulatedResult, ResultError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ResultError) {
-                return .success(try ResultStreamParser(input: JSONInput(path: path, bytes: buffer), plainScanner: plainScanner).parse())
+                return .success(
+                    try ResultStreamParser(
+                        input: JSONInput(path: path, bytes: buffer, maximumTokenBytes: ResultLimits.maximumTokenBytes), plainScanner: plainScanner
+                    ).parse())
             } catch {
                 return .failure(error)
             }

@@ -1,10 +1,15 @@
-/// A strict, bounded JSON reader (RFC 8259) over bytes in memory, for the trace readers: it hands
-/// out one token at a time, so a reader keeps only the fields it needs and skips the rest without
-/// building values. No recursion: containers are tracked on a stack of at most ``maximumDepth``.
+import LaunchCore
+
+/// The trace readers' JSON reader (RFC 8259) over bytes in memory: it hands out one token at a
+/// time, so a reader keeps only the fields it needs and skips the rest without building values. No
+/// recursion: containers are tracked on a stack of at most ``maximumDepth``.
 ///
-/// Strict: no comments, trailing commas, `NaN`, leading zeros or raw control characters in strings;
-/// numbers of at most ``TraceLimits/numberCharacters`` characters that fit a finite `Double`. Invalid
-/// UTF-8 and lone surrogates in strings become U+FFFD (names are only shown, never trusted).
+/// Its tokens come from ``JSONScanner``, the tokenizer every JSON reader shares, with its
+/// rules (no comments, `NaN`, leading zeros or raw control characters in strings; numbers that fit
+/// a finite `Double`), read leniently for text: invalid UTF-8 and lone surrogates in strings become
+/// U+FFFD (names are only shown, never trusted), and digits too small for a `Double` read as 0. On
+/// top of them: no trailing commas, numbers of at most ``TraceLimits/numberCharacters`` characters,
+/// and messages worded as the trace readers word them, at a byte offset.
 struct TraceJSON {
     /// Where the input is wrong: a byte offset into the bytes given to ``init(_:from:to:maximumDepth:)``.
     struct Failure: Error, Equatable {
@@ -13,9 +18,8 @@ struct TraceJSON {
     }
 
     private let bytes: [UInt8]
-    /// The next byte to read.
-    private(set) var offset: Int
-    private let end: Int
+    /// The tokenizer over `bytes` (its input is pointed at them again for each token: ``scan(from:_:)``).
+    private let scanner: JSONScanner
     private let maximumDepth: Int
     /// How many containers are open.
     private(set) var depth = 0
@@ -28,22 +32,37 @@ struct TraceJSON {
     /// Reads `bytes[start..<end]` (all of `bytes` by default), nesting at most `maximumDepth` (at most 64) deep.
     init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil, maximumDepth: Int = TraceLimits.jsonDepth) {
         self.bytes = bytes
-        self.offset = start
-        self.end = min(end ?? bytes.count, bytes.count)
+        let input = bytes.withUnsafeBufferPointer { JSONInput(path: "", bytes: $0, maximumTokenBytes: TraceLimits.fileBytes) }
+        input.end = min(end ?? bytes.count, bytes.count)
+        input.pos = min(start, input.end)
+        scanner = JSONScanner(input: input, lenientText: true, underflowToZero: true)
         self.maximumDepth = min(max(maximumDepth, 1), UInt64.bitWidth)
+    }
+
+    /// The next byte to read.
+    var offset: Int { scanner.input.pos }
+    private var end: Int { scanner.input.end }
+
+    /// Runs `body` on the tokenizer, its input pointed at `bytes` (valid only inside); a failure is
+    /// worded as the trace readers word it (``traceFailure(_:start:)``), `start` being where the token began.
+    private func scan<R>(from start: Int? = nil, _ body: (JSONScanner) throws(JSONFailure) -> R) throws(Failure) -> R {
+        let scanner = self.scanner
+        do {
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONFailure) -> R in
+                scanner.input.rebase(buffer)
+                return try body(scanner)
+            }
+        } catch {
+            throw traceFailure(error, start: start ?? offset)
+        }
     }
 
     // MARK: Bytes
 
     /// The next byte after white space, not consumed; `nil` at the end.
     mutating func peek() -> UInt8? {
-        while offset < end {
-            switch bytes[offset] {
-            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
-            default: return bytes[offset]
-            }
-        }
-        return nil
+        // In memory, peeking never fails.
+        (try? scan { (s) throws(JSONFailure) in try s.peek() }) ?? nil
     }
 
     /// Fails unless only white space is left.
@@ -55,10 +74,49 @@ struct TraceJSON {
         Failure(offset: position ?? offset, reason: reason)
     }
 
-    private func unexpected(_ c: UInt8?, _ expected: String) -> Failure {
-        guard let c else { return failure("unexpected end of input, expected \(expected)") }
+    private func unexpected(_ c: UInt8?, _ expected: String, at position: Int? = nil) -> Failure {
+        guard let c else { return failure("unexpected end of input, expected \(expected)", at: position) }
         let shown = c >= 0x21 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16, uppercase: true))"
-        return failure("unexpected \(shown), expected \(expected)")
+        return failure("unexpected \(shown), expected \(expected)", at: position)
+    }
+
+    /// What comes after a complete value here: the end, or the innermost container's `,` or close.
+    private var expectedAfterValue: String {
+        guard depth > 0 else { return "the end of the value" }
+        return objects & (1 << UInt64(depth - 1)) != 0 ? "',' or '}'" : "',' or ']'"
+    }
+
+    /// The tokenizer's failure as the trace readers word it; `start` is where the token began.
+    private func traceFailure(_ failure: JSONFailure, start: Int) -> Failure {
+        switch failure.rule {
+        case .controlCharacter(let c):
+            return self.failure("a control character (0x\(String(c, radix: 16, uppercase: true))) inside a string; it must be escaped", at: failure.offset)
+        case .unknownEscape(let c):
+            return self.failure("an unknown escape '\\\(Character(Unicode.Scalar(c)))' in a string", at: failure.offset)
+        case .unicodeEscapeDigits(let incomplete):
+            return self.failure(incomplete ? "an incomplete \\u escape" : "a \\u escape needs four hexadecimal digits", at: failure.offset)
+        case .unterminatedString:
+            return self.failure("a string that never ends", at: start)
+        case .numberNeedsDigits(let after, _):
+            let reason =
+                switch after {
+                case UInt8(ascii: "-"): "a number needs a digit after '-'"
+                case UInt8(ascii: "."): "a number needs digits after its '.'"
+                default: "a number needs digits in its exponent"
+                }
+            return self.failure(reason, at: start)
+        case .numberEndsEarly(let grammarEnd, _):
+            // The number is what JSON's grammar reads; the byte after it cannot come there.
+            return unexpected(grammarEnd < end ? bytes[grammarEnd] : nil, expectedAfterValue, at: grammarEnd)
+        case .unknownLiteral:
+            return unexpected(bytes[start], "a value", at: start)
+        case .numberTooLarge:
+            return self.failure(
+                "the number \(String(decoding: bytes[start..<min(offset, start + TraceLimits.numberCharacters)], as: UTF8.self)) is out of range", at: start)
+        case .invalidUTF8, .loneSurrogate, .tokenTooLong, .numberTooSmall, nil:
+            // Not raised for this lenient input (but for a token of 256 MiB), or the tokenizer's own wording.
+            return self.failure(failure.message, at: failure.offset)
+        }
     }
 
     // MARK: Containers
@@ -94,7 +152,7 @@ struct TraceJSON {
         guard depth < maximumDepth else {
             throw failure("objects and arrays nested more than \(maximumDepth) deep (the limit)")
         }
-        offset += 1
+        scanner.input.pos += 1
         if isObject { objects |= 1 << UInt64(depth) } else { objects &= ~(1 << UInt64(depth)) }
         depth += 1
         last = bracket
@@ -115,16 +173,21 @@ struct TraceJSON {
         }
         if c == UInt8(ascii: ",") {
             guard last == UInt8(ascii: "v") else { throw unexpected(c, "a key") }
-            offset += 1
+            scanner.input.pos += 1
             last = UInt8(ascii: ",")
             if peek() == UInt8(ascii: "}") { throw failure("a trailing comma before '}'") }
         } else if last != UInt8(ascii: "{") {
             throw unexpected(c, "',' or '}'")
         }
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(peek(), "a key in double quotes") }
-        let key = try scanString(decode: decodingKey).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let key: String
+        if decodingKey {
+            key = try scan { (s) throws(JSONFailure) in s.text(try s.string()) }
+        } else {
+            key = try skipString()
+        }
         guard peek() == UInt8(ascii: ":") else { throw unexpected(peek(), "':' after a key") }
-        offset += 1
+        scanner.input.pos += 1
         last = UInt8(ascii: ":")
         return key
     }
@@ -145,7 +208,7 @@ struct TraceJSON {
         }
         if c == UInt8(ascii: ",") {
             guard last == UInt8(ascii: "v") else { throw unexpected(c, "a value") }
-            offset += 1
+            scanner.input.pos += 1
             last = UInt8(ascii: ",")
             if endOfInputCloses, peek() == nil {
                 close()
@@ -159,7 +222,7 @@ struct TraceJSON {
     }
 
     private mutating func close() {
-        if offset < end { offset += 1 }
+        if offset < end { scanner.input.pos += 1 }
         if depth > 0 { depth -= 1 }
         last = UInt8(ascii: "v")
     }
@@ -174,18 +237,24 @@ struct TraceJSON {
     /// Reads a string value as UTF-8 bytes: a slice of the input when it has no escapes (no copy).
     mutating func readStringBytes() throws(Failure) -> ArraySlice<UInt8> {
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(peek(), "a string") }
-        let text = try scanString(decode: true) ?? []
+        let token = try scan { (s) throws(JSONFailure) in try s.string() }
         last = UInt8(ascii: "v")
-        return text
+        guard token.hasEscapes else { return bytes[token.start..<(token.start + token.count)] }
+        var scratch: [UInt8] = []
+        return try scan { s in s.decoded(token, into: &scratch) }[...]
+    }
+
+    /// Skips a string (its opening quote next); returns an empty key.
+    private mutating func skipString() throws(Failure) -> String {
+        _ = try scan { (s) throws(JSONFailure) in try s.string() }
+        return ""
     }
 
     /// Reads a number value: finite, at most ``TraceLimits/numberCharacters`` characters.
     mutating func readNumber() throws(Failure) -> Double {
         let start = offset
-        let text = try scanNumber()
-        guard let value = Double(text), value.isFinite else {
-            throw failure("the number \(text) is out of range", at: start)
-        }
+        let token = try scanNumber()
+        let value = try scan(from: start) { (s) throws(JSONFailure) in try s.double(token) }
         last = UInt8(ascii: "v")
         return value
     }
@@ -217,164 +286,29 @@ struct TraceJSON {
     /// Skips a scalar, or opens a container for ``skipValue()`` to walk.
     private mutating func beginSkipping() throws(Failure) {
         switch try nextKind() {
-        case .object: try openObject()
-        case .array: try openArray()
-        case .string:
-            _ = try scanString(decode: false)
-            last = UInt8(ascii: "v")
+        case .object: return try openObject()
+        case .array: return try openArray()
+        case .string: _ = try skipString()
         case .number:
-            // Without an exponent, 100 characters cannot overflow a Double: only numbers with one are converted.
+            // Converted only when it could overflow (JSONScanner.checkDouble).
             let start = offset
-            let text = try scanNumber()
-            if text.contains(where: { $0 == "e" || $0 == "E" }), !(Double(text)?.isFinite ?? false) {
-                throw failure("the number \(text) is out of range", at: start)
-            }
-            last = UInt8(ascii: "v")
+            let token = try scanNumber()
+            try scan(from: start) { (s) throws(JSONFailure) in try s.checkDouble(token) }
         case .literal:
-            for word in ["true", "false", "null"] where matches(word) {
-                offset += word.utf8.count
-                last = UInt8(ascii: "v")
-                return
-            }
-            throw unexpected(bytes[offset], "a value")
+            let start = offset
+            _ = try scan(from: start) { (s) throws(JSONFailure) in try s.literal() }
         }
+        last = UInt8(ascii: "v")
     }
 
-    private func matches(_ word: String) -> Bool {
-        let utf8 = word.utf8
-        guard end - offset >= utf8.count else { return false }
-        var i = offset
-        for c in utf8 {
-            guard bytes[i] == c else { return false }
-            i += 1
-        }
-        return true
-    }
-
-    // MARK: Scanning
-
-    /// Scans a string starting at its opening quote; returns its UTF-8 bytes when `decode` is set:
-    /// a slice of the input when the string has no escapes.
-    private mutating func scanString(decode: Bool) throws(Failure) -> ArraySlice<UInt8>? {
+    /// Scans a number by JSON's grammar, at most ``TraceLimits/numberCharacters`` characters.
+    private mutating func scanNumber() throws(Failure) -> JSONScanner.NumberToken {
         let start = offset
-        offset += 1
-        // Most strings have no escape: up to the closing quote in one search.
-        if let quote = ByteSearch.first(UInt8(ascii: "\""), in: bytes, from: offset, to: end),
-            ByteSearch.first(UInt8(ascii: "\\"), in: bytes, from: offset, to: quote) == nil,
-            !ByteSearch.containsControlCharacter(bytes, from: offset, to: quote)
-        {
-            defer { offset = quote + 1 }
-            return decode ? bytes[offset..<quote] : nil
+        let token = try scan(from: start) { (s) throws(JSONFailure) in try s.number() }
+        guard token.count <= TraceLimits.numberCharacters else {
+            throw failure("a number of \(token.count) characters (the limit is \(TraceLimits.numberCharacters))", at: start)
         }
-        var run = offset
-        var decoded: [UInt8] = []
-        var escaped = false
-        while true {
-            guard offset < end else { throw failure("a string that never ends", at: start) }
-            let c = bytes[offset]
-            if c == UInt8(ascii: "\"") { break }
-            if c < 0x20 { throw failure("a control character (0x\(String(c, radix: 16, uppercase: true))) inside a string; it must be escaped") }
-            if c != UInt8(ascii: "\\") {
-                offset += 1
-                continue
-            }
-            if decode { decoded += bytes[run..<offset] }
-            escaped = true
-            offset += 1
-            guard offset < end else { throw failure("a string that never ends", at: start) }
-            let e = bytes[offset]
-            offset += 1
-            let simple: UInt8?
-            switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = e
-            case UInt8(ascii: "b"): simple = 0x08
-            case UInt8(ascii: "f"): simple = 0x0C
-            case UInt8(ascii: "n"): simple = 0x0A
-            case UInt8(ascii: "r"): simple = 0x0D
-            case UInt8(ascii: "t"): simple = 0x09
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar), end - offset >= 6, bytes[offset] == UInt8(ascii: "\\"),
-                    bytes[offset + 1] == UInt8(ascii: "u")
-                {
-                    let save = offset
-                    offset += 2
-                    let low = try hex4()
-                    if (0xDC00...0xDFFF).contains(low) {
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else {
-                        offset = save
-                    }
-                }
-                if decode { decoded += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8) }
-                simple = nil
-            default:
-                throw failure("an unknown escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: offset - 2)
-            }
-            if decode, let simple { decoded.append(simple) }
-            run = offset
-        }
-        let text: ArraySlice<UInt8>?
-        if !decode {
-            text = nil
-        } else if escaped {
-            decoded += bytes[run..<offset]
-            text = decoded[...]
-        } else {
-            text = bytes[run..<offset]
-        }
-        offset += 1
-        return text
-    }
-
-    private mutating func hex4() throws(Failure) -> UInt32 {
-        guard end - offset >= 4 else { throw failure("an incomplete \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[offset]
-            let digit: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-            default: throw failure("a \\u escape needs four hexadecimal digits")
-            }
-            value = value << 4 | UInt32(digit)
-            offset += 1
-        }
-        return value
-    }
-
-    /// Scans a number by JSON's grammar; returns its text.
-    private mutating func scanNumber() throws(Failure) -> String {
-        let start = offset
-        func digits() -> Int {
-            let first = offset
-            while offset < end, bytes[offset] >= UInt8(ascii: "0"), bytes[offset] <= UInt8(ascii: "9") { offset += 1 }
-            return offset - first
-        }
-        if offset < end, bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-        guard offset < end, bytes[offset] >= UInt8(ascii: "0"), bytes[offset] <= UInt8(ascii: "9") else {
-            throw failure("a number needs a digit after '-'", at: start)
-        }
-        if bytes[offset] == UInt8(ascii: "0") {
-            offset += 1
-        } else {
-            _ = digits()
-        }
-        if offset < end, bytes[offset] == UInt8(ascii: ".") {
-            offset += 1
-            guard digits() > 0 else { throw failure("a number needs digits after its '.'", at: start) }
-        }
-        if offset < end, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
-            offset += 1
-            if offset < end, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
-            guard digits() > 0 else { throw failure("a number needs digits in its exponent", at: start) }
-        }
-        guard offset - start <= TraceLimits.numberCharacters else {
-            throw failure("a number of \(offset - start) characters (the limit is \(TraceLimits.numberCharacters))", at: start)
-        }
-        return String(decoding: bytes[start..<offset], as: UTF8.self)
+        return token
     }
 
     // MARK: Positions
