@@ -1,10 +1,11 @@
-/// The nesting depth of a JSON document, checked before it is decoded: the decoders recurse once
-/// per level, so a document nested a hundred thousand levels deep would overflow the stack.
+/// The nesting depth of a JSON document, checked before it is decoded, so that the file's own
+/// message can name the limit (`nested more than 64 levels deep (a manifest needs 3)`).
 ///
-/// The scan follows JSON's own grammar for strings (quotes and backslash escapes), so brackets
-/// inside strings are not counted; whether the document is otherwise valid is the decoder's job.
+/// The walk takes strings from ``JSONScanner``, the tokenizer every JSON reader shares, so brackets
+/// inside strings are not counted; whether the document is otherwise valid is the decoder's job (a
+/// string the tokenizer refuses ends the walk, and the decoder then says why).
 public enum JSONNesting {
-    /// The deepest nesting accepted in a manifest, tiers or budgets file (they need 3 to 4 levels).
+    /// The deepest nesting accepted in a manifest, tiers or budgets file (they need 3 to 4).
     public static let maximumDepth = 64
 
     /// Where the document first nests deeper than `limit`: 1-based line and column of the bracket.
@@ -16,24 +17,24 @@ public enum JSONNesting {
 
     /// `nil` when no object or array of `bytes` is nested more than `limit` deep.
     public static func check(_ bytes: [UInt8], limit: Int = maximumDepth) -> TooDeep? {
-        var depth = 0, line = 1, lineStart = 0
-        var inString = false, escaped = false
-        for (i, byte) in bytes.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                if byte == UInt8(ascii: "\n") { line += 1; lineStart = i + 1 }
-                continue
+        bytes.withUnsafeBufferPointer { buffer in
+            let input = JSONInput(path: "", bytes: buffer, maximumTokenBytes: buffer.count)
+            let scanner = JSONScanner(input: input, lenientText: true)
+            var depth = 0
+            while let c = try? scanner.peek() {
+                switch c {
+                case UInt8(ascii: "\""):
+                    guard (try? scanner.string()) != nil else { return nil }
+                    continue
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > limit { return TooDeep(line: input.line, column: input.column, limit: limit) }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+                default: break
+                }
+                input.pos += 1
             }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { return TooDeep(line: line, column: i - lineStart + 1, limit: limit) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
-            case UInt8(ascii: "\n"): line += 1; lineStart = i + 1
-            default: break
-            }
+            return nil
         }
-        return nil
     }
 }

@@ -9,7 +9,8 @@ import LaunchCore
 /// a finite `Double`), read leniently for text: invalid UTF-8 and lone surrogates in strings become
 /// U+FFFD (names are only shown, never trusted), and digits too small for a `Double` read as 0. On
 /// top of them: no trailing commas, numbers of at most ``TraceLimits/numberCharacters`` characters,
-/// and messages worded as the trace readers word them, at a byte offset.
+/// and messages worded as the trace readers word them, at a byte offset. A copy shares its
+/// tokenizer's position: pass it `inout`, as the readers do.
 struct TraceJSON {
     /// Where the input is wrong: a byte offset into the bytes given to ``init(_:from:to:maximumDepth:)``.
     struct Failure: Error, Equatable {
