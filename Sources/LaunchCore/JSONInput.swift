@@ -101,6 +101,22 @@ public final class JSONInput {
     /// The 1-based column of `pos`, in bytes.
     public var column: Int { offset - lineStart + 1 }
 
+    /// `base`, `pos` and `end` in one call: for a reader in another module that scans the buffer
+    /// itself, which would pay a runtime exclusivity check for each property it read (see ``advance(to:newlines:lastLineStart:)``).
+    public var window: (base: UnsafePointer<UInt8>, pos: Int, end: Int) { (base, pos, end) }
+
+    /// Moves `pos` to `p` past bytes a reader checked itself (the result reader's plain-phase
+    /// scanner): `newlines` line feeds, the last of them just before `base[lastLineStart]`. Here,
+    /// in the module that declares the cursor unchecked: a caller in another module that changed
+    /// `pos` and `line` itself would pay a runtime exclusivity check for each.
+    public func advance(to p: Int, newlines: Int, lastLineStart: Int) {
+        if newlines > 0 {
+            line += newlines
+            lineStart = offset(at: lastLineStart)
+        }
+        pos = p
+    }
+
     /// Reads more bytes, keeping `base[pos..<end]` (moved to the front). `false` at the end of input.
     public func refill() throws(JSONInputError) -> Bool {
         guard !atEndOfInput, let buffer = owned else { return false }

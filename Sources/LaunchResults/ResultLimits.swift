@@ -6,7 +6,7 @@ public enum ResultLimits {
     /// A result file is at most 1 GiB (a 10,000-phase × 100-run result is about 150 MB).
     public static let maximumFileBytes = 1 << 30
     /// JSON nesting, objects and arrays together (a valid result uses 5 levels).
-    public static let maximumNesting = 64
+    public static let maximumNesting = JSONNesting.maximumDepth
     /// One string or number (phase names, warnings), in bytes.
     public static let maximumTokenBytes = JSONInput.defaultMaximumTokenBytes
     /// Everything outside `runs` (tool, host, manifest, configuration, warnings…), in bytes.

@@ -113,17 +113,14 @@ extension ResultStreamParser {
     func plainPhase(into f: inout PhaseFields) throws(JSONFailure) -> Bool {
         guard plainScanner, try scanner.peek() == 0x7B else { return false }
         let input = scanner.input
+        let (base, pos, end) = input.window
         var outcome = PlainPhaseScanner.Outcome(nameStart: 0, nameCount: 0, end: 0, newlines: 0, lastLineStart: 0)
-        guard PlainPhaseScanner.scan(input.base, from: input.pos, end: input.end, into: &f, outcome: &outcome) else {
+        guard PlainPhaseScanner.scan(base, from: pos, end: end, into: &f, outcome: &outcome) else {
             f = PhaseFields()
             return false
         }
-        f.name = names.intern(bytes: UnsafeBufferPointer(start: input.base + outcome.nameStart, count: outcome.nameCount))
-        if outcome.newlines > 0 {
-            input.line += outcome.newlines
-            input.lineStart = input.offset(at: outcome.lastLineStart)
-        }
-        input.pos = outcome.end
+        f.name = names.intern(bytes: UnsafeBufferPointer(start: base + outcome.nameStart, count: outcome.nameCount))
+        input.advance(to: outcome.end, newlines: outcome.newlines, lastLineStart: outcome.lastLineStart)
         return true
     }
 
