@@ -26,6 +26,19 @@ import LaunchManifest
         #expect(share >= 0.1 && share < 0.12, "added \(share) of the work's CPU time, asked 0.1")
     }
 
+    @Test func theStagesOwnWorkOutsideItsPhasesGrowsTooAndThePhasesAreNotCountedTwice() {
+        let slowdown = CPUTimeSlowdown(fraction: 0.2)
+        slowdown.beginStage()
+        slowdown.phase { slowdown.timed { _ = work(6_000_000) } }
+        _ = work(4_000_000)
+        slowdown.endStage()
+        // 6 ms in the phase and 4 ms of the stage's own: 10 ms of work. Counting the phase's added
+        // 1.2 ms as the stage's own would make it 11.2.
+        #expect(slowdown.workNanoseconds >= 10_000_000 && slowdown.workNanoseconds < 10_900_000, "\(slowdown.workNanoseconds) ns of work")
+        let share = Double(slowdown.addedNanoseconds) / Double(slowdown.workNanoseconds)
+        #expect(share >= 0.2 && share < 0.23, "added \(share), asked 0.2")
+    }
+
     @Test func fractionZeroAddsNothing() {
         let slowdown = CPUTimeSlowdown(fraction: 0)
         #expect(slowdown.timed { 42 } == 42)

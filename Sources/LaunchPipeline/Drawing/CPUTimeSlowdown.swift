@@ -3,7 +3,9 @@ import LaunchCore
 /// Test only (`test.slowdown` with `"of": "cpuTime"`): makes each part of a drawing it times use
 /// `fraction` more CPU time than its own work did. After the part's work, still inside its phase, the
 /// thread computes (steps of a linear congruential generator) until its CPU time has grown by
-/// `fraction` × the CPU time the work took.
+/// `fraction` × the CPU time the work took; the stage's own work outside its phases (setting up the
+/// renderer, the recorder's work between them: 15% of the drawing's stretched time on a tier) grows
+/// by the fraction too, at the stage's end.
 ///
 /// What a time gate measures grows by the fraction asked, on any machine: a device tier stretches a
 /// draw phase by the thread's CPU time, and the wall time of an undisturbed phase is its CPU time. A
@@ -31,6 +33,34 @@ public final class CPUTimeSlowdown: @unchecked Sendable {
     public init(fraction: Double) {
         precondition(fraction >= 0 && fraction <= 100, "a slowdown's fraction is from 0 to 100")
         self.fraction = fraction
+    }
+
+    /// The thread's CPU time when the stage began (``beginStage()``), and what its phases took since.
+    private var stageStart: UInt64 = 0
+    private var phasesNanoseconds: UInt64 = 0
+
+    /// Starts timing the stage's own work: what it does outside its phases (``phase(_:)``), which
+    /// a tier stretches as the stage's self time, grows by the fraction too (``endStage()``).
+    public func beginStage() {
+        stageStart = MonotonicClock.threadCPUNanoseconds()
+        phasesNanoseconds = 0
+    }
+
+    /// Runs one of the stage's phases whole (its begin and end, and any wait a tier adds at its
+    /// end), leaving its CPU time out of the stage's own; its work is slowed by ``timed(_:)`` inside.
+    @discardableResult
+    public func phase<T>(_ body: () throws -> T) rethrows -> T {
+        let start = MonotonicClock.threadCPUNanoseconds()
+        defer { phasesNanoseconds &+= MonotonicClock.threadCPUNanoseconds() &- start }
+        return try body()
+    }
+
+    /// Computes for `fraction` of the stage's own CPU time since ``beginStage()``, outside its phases.
+    public func endStage() {
+        let spent = MonotonicClock.threadCPUNanoseconds() &- stageStart
+        let own = spent > phasesNanoseconds ? spent - phasesNanoseconds : 0
+        workNanoseconds &+= own
+        addedNanoseconds &+= compute(forNanoseconds: UInt64((Double(own) * fraction).rounded()))
     }
 
     /// Runs `body`, then computes for `fraction` of the CPU time it took.

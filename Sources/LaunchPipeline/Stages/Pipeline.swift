@@ -73,6 +73,7 @@ public final class Pipeline {
             try recorder.phase(stage.name, kind: stage.run.cost) {
                 (rowRepeater, cpuTimeSlowdown) = try slowdown(for: stage)
                 defer { (rowRepeater, cpuTimeSlowdown) = (nil, nil) }
+                cpuTimeSlowdown?.beginStage()
                 try run(stage)
             }
         }
@@ -222,25 +223,26 @@ public final class Pipeline {
             self.canvas?.rowRepeater = nil
             self.canvas?.injectedWork = nil
         }
-        recorder.phase("background", kind: .draw) { slowed { renderer.drawWindow(on: &canvas) } }
-        try recorder.phase("display", kind: .draw) { try slowed { try renderer.drawDisplay(layout, on: &canvas) } }
-        try recorder.phase("keys", kind: .draw) { try slowed { try renderer.drawKeys(layout, on: &canvas) } }
+        slowedPhase("background") { renderer.drawWindow(on: &canvas) }
+        try slowedPhase("display") { try renderer.drawDisplay(layout, on: &canvas) }
+        try slowedPhase("keys") { try renderer.drawKeys(layout, on: &canvas) }
         if firstFrame == nil { recorder.mark(AppInterface.firstFrameMark) }
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
+        cpuTimeSlowdown?.endStage()
         countSlowdown()
         self.canvas = canvas
     }
 
-    /// A drawing phase's work, made `test.slowdown`'s fraction longer in CPU time when it is of `cpuTime`.
-    private func slowed<T>(_ work: () throws -> T) rethrows -> T {
-        guard let cpuTimeSlowdown else { return try work() }
-        return try cpuTimeSlowdown.timed(work)
+    /// A drawing phase, its work made `test.slowdown`'s fraction longer in CPU time when it is of `cpuTime`.
+    private func slowedPhase<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+        guard let slowdown = cpuTimeSlowdown else { return try recorder.phase(name, kind: .draw, work) }
+        return try slowdown.phase { try recorder.phase(name, kind: .draw) { try slowdown.timed(work) } }
     }
 
     /// What `test.slowdown` did to the drawing, as counters: the rows it repeated, or the CPU time of
-    /// the drawing's work and the CPU time it added (so a benchmark can print the change's real size).
+    /// the drawing's work (its phases' and its own) and the CPU time it added (so a benchmark can print the change's real size).
     private func countSlowdown() {
         if let rowRepeater { recorder.count("test slowdown rows repeated", rowRepeater.repeated) }
         if let cpuTimeSlowdown {
