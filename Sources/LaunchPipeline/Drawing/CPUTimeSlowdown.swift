@@ -4,7 +4,7 @@ import LaunchCore
 /// `fraction` more CPU time than its own work did. After the part's work, still inside its phase, the
 /// thread computes (steps of a linear congruential generator) until its CPU time has grown by
 /// `fraction` × the CPU time the work took; the stage's own work outside its phases (setting up the
-/// renderer, the recorder's work between them: 15% of the drawing's stretched time on a tier) grows
+/// renderer, the recorder's work between them) grows
 /// by the fraction too, at the stage's end.
 ///
 /// What a time gate measures grows by the fraction asked, on any machine: a device tier stretches a
