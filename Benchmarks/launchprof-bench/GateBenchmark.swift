@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Foundation
 import LaunchCore
+import LaunchTiers
 
 /// `make bench-gate`: the detection power of `launchprof check`, measured on this machine, trial by
 /// trial through the real command (`check --baseline-manifest A --manifest B --format json`).
@@ -20,7 +21,11 @@ import LaunchCore
 /// - **time on a tier, separate invocations** (issue 27): `run --tier iphone-3gs --runs 8 --output A`,
 ///   then `check --tier iphone-3gs --runs 8 --baseline A` on the candidate, as a team records a
 ///   baseline on a tier and checks pull requests against it (check's default thresholds; the same
-///   cached calibration on both sides, in a temporary `$XDG_CACHE_HOME` calibrated once).
+///   cached calibration on both sides, in a temporary `$XDG_CACHE_HOME` calibrated once). Its change
+///   is of the drawing's CPU time (`"of": "cpuTime"`), which is what a tier stretches: 10% more rows
+///   add only 5–6% CPU time. Each trial records the load and the core's clock (``HostClock``) around
+///   each side, and the CPU time the candidate's app says it added, so a cell says how large its
+///   change really was and what moved between the sides of its false alarms.
 struct GateBenchmark: Sendable {
     enum Mode: String, CaseIterable, Sendable {
         case instructions
@@ -62,6 +67,10 @@ struct GateBenchmark: Sendable {
     /// The launchprof measured: `LAUNCHPROF` in the environment, or the release build.
     let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
 
+    /// What the change cells' fraction is of: CPU time on a tier (what it stretches), rows elsewhere
+    /// (the instruction gate's: instructions grow by the fraction).
+    var slowdownMeasure: String { mode == .timeTier ? "cpuTime" : "rows" }
+
     func manifest(fraction: Double) throws -> String {
         let root = FileIO.parentDirectory(of: FileIO.parentDirectory(of: FileIO.parentDirectory(of: #filePath)))
         let fixture = root + "/Fixtures/default"
@@ -71,7 +80,7 @@ struct GateBenchmark: Sendable {
              "stages": [{"name": "Init", "run": "init"}, {"name": "loading themes", "run": "theme"},
                         {"name": "building layouts", "run": "layout"}, {"name": "loading images", "run": "images"},
                         {"name": "drawing", "run": "draw"}],
-             "test": {"slowdown": {"stage": "drawing", "fraction": \(String(format: "%.3f", fraction))}}}
+             "test": {"slowdown": {"stage": "drawing", "fraction": \(String(format: "%.3f", fraction)), "of": "\(slowdownMeasure)"}}}
             """
         let path = "/tmp/launchprof-gate-\(getpid())-\(fraction).json"
         try FileIO.writeAtomically(json, to: path)
@@ -87,6 +96,13 @@ struct GateBenchmark: Sendable {
         var seconds: Double
         /// What launchprof said when it exited with neither 0 nor 1 (its first `error:` line).
         var error: String? = nil
+        /// Tier trials: the CPU time the candidate's drawing added, over its work's (its runs' counters).
+        var addedShare: Double? = nil
+        /// Tier trials: the core's clock during the candidate over during the baseline, less 1 (each
+        /// side's the mean of a probe before and after it).
+        var clockChange: Double? = nil
+        /// Tier trials: the highest 1-minute load average seen around the sides.
+        var load: Double? = nil
     }
 
     /// The temporary `$XDG_CACHE_HOME` of the tier trials (one calibration for all of them).
@@ -103,21 +119,17 @@ struct GateBenchmark: Sendable {
         defer { unlink(out) }
         let errors = out + ".err"
         defer { unlink(errors) }
-        var command =
+        let command =
             ([executable, "check", "--quiet", "--baseline-manifest", base, "--manifest", candidate, "--format", "json"]
             + mode.arguments).joined(separator: " ") + " > \(out) 2>\(errors)"
-        if mode == .timeTier {
-            // The baseline recorded first, in an invocation of its own; the check profiles the candidate later.
-            let baseline = out + ".baseline.json"
-            let environment = "XDG_CACHE_HOME=\(Self.cacheHome)"
-            command =
-                "\(environment) \(executable) run --quiet --manifest \(base) --output \(baseline) \(mode.arguments.joined(separator: " ")) > /dev/null 2>\(errors) && "
-                + "\(environment) \(executable) check --quiet --manifest \(candidate) --baseline \(baseline) --format json \(mode.arguments.joined(separator: " ")) > \(out) 2>>\(errors); "
-                + "status=$?; rm -f \(baseline); exit $status"
-        }
+        if mode == .timeTier { return tierTrial(base: base, candidate: candidate, out: out, errors: errors) }
         let start = MonotonicClock.nanoseconds()
         let status = system(command)
-        let seconds = LaunchClock.seconds(MonotonicClock.nanoseconds() - start)
+        return read(out: out, errors: errors, status: status, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - start))
+    }
+
+    /// A check's verdict from its exit status and JSON report (`out`), and its first error line.
+    func read(out: String, errors: String, status: Int32, seconds: Double) -> Trial {
         let exit = (status >> 8) & 0xff
         let said =
             exit == 0 || exit == 1
@@ -137,6 +149,54 @@ struct GateBenchmark: Sendable {
             runs: (total?["sequentialRuns"] as? Int) ?? (drawing?["sequentialRuns"] as? Int), seconds: seconds, error: said)
     }
 
+    /// A tier trial: the baseline recorded in an invocation of its own, the candidate profiled and
+    /// checked later by another, with the clock and the load read around each.
+    func tierTrial(base: String, candidate: String, out: String, errors: String) -> Trial {
+        let baseline = out + ".baseline.json", result = out + ".candidate.json"
+        defer { unlink(baseline) }
+        defer { unlink(result) }
+        let environment = "XDG_CACHE_HOME=\(Self.cacheHome)"
+        let options = mode.arguments.joined(separator: " ")
+        var loads = [Self.loadAverage()]
+        let start = MonotonicClock.nanoseconds()
+        let clockBefore = HostClock.gigahertz(tries: 20)
+        var status = system("\(environment) \(executable) run --quiet --manifest \(base) --output \(baseline) \(options) > /dev/null 2>\(errors)")
+        let clockBetween = HostClock.gigahertz(tries: 20)
+        loads.append(Self.loadAverage())
+        if status == 0 {
+            status = system(
+                "\(environment) \(executable) check --quiet --manifest \(candidate) --baseline \(baseline) --output \(result) --format json \(options) > \(out) 2>>\(errors)"
+            )
+        }
+        let clockAfter = HostClock.gigahertz(tries: 20)
+        loads.append(Self.loadAverage())
+        var trial = read(out: out, errors: errors, status: status, seconds: LaunchClock.seconds(MonotonicClock.nanoseconds() - start))
+        trial.addedShare = Self.addedShare(resultFile: result)
+        if let a = clockBefore, let b = clockBetween, let c = clockAfter { trial.clockChange = (b + c) / (a + b) - 1 }
+        trial.load = loads.compactMap { $0 }.max()
+        return trial
+    }
+
+    /// The CPU time the slowdown added over its work's, summed over a result's runs (`test slowdown
+    /// added nanoseconds` / `test slowdown work nanoseconds`, the app's counters), or `nil`.
+    static func addedShare(resultFile: String) -> Double? {
+        guard let data = FileManager.default.contents(atPath: resultFile),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let runs = json["runs"] as? [[String: Any]]
+        else { return nil }
+        var work = 0.0, added = 0.0
+        for run in runs {
+            for counter in run["counters"] as? [[String: Any]] ?? [] {
+                let value = (counter["value"] as? NSNumber)?.doubleValue ?? 0
+                switch counter["name"] as? String {
+                case "test slowdown work nanoseconds": work += value
+                case "test slowdown added nanoseconds": added += value
+                default: break
+                }
+            }
+        }
+        return work > 0 ? added / work : nil
+    }
+
     func run() throws {
         guard FileIO.exists(executable) else {
             print("build first: swift build -c release --product launchprof")
@@ -150,7 +210,10 @@ struct GateBenchmark: Sendable {
         }
         defer { if mode == .timeTier { FileIO.removeTree(Self.cacheHome) } }
         let cells: [(String, Double)] =
-            [("no change", 0)] + changePercents.map { ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing work", $0 / 100) }
+            [("no change", 0)]
+            + changePercents.map {
+                ("\($0 == $0.rounded() ? String(Int($0)) : format($0))% more drawing \(mode == .timeTier ? "CPU time" : "work")", $0 / 100)
+            }
         let tag = "gate (\(mode.rawValue))"
         print("\(tag): \(mode.label); default fixture without snapshot; host \(HostInfo.current().cpuModel), \(HostInfo.current().cores) cores")
         let workers = mode == .instructions ? 2 : 1
@@ -191,6 +254,7 @@ struct GateBenchmark: Sendable {
             let perTrial = all.map(\.seconds).sorted()
             line += "; \(format(perTrial[perTrial.count / 2])) s per check) [\(Int(seconds)) s]"
             if let first = all.compactMap(\.error).first { line += "\n\(tag):   first error: \(first)" }
+            if mode == .timeTier { line += tierLines(all, tag: tag) }
             if mode != .instructions, let loads = [loadBefore, Self.loadAverage()].compactMap({ $0 }).max() {
                 let cores = HostInfo.current().cores
                 line += "\n\(tag):   load average up to \(format(loads)) on \(cores) cores"
@@ -202,5 +266,28 @@ struct GateBenchmark: Sendable {
             print(line)
             fflush(nil)
         }
+    }
+
+    /// A tier cell's size and what moved between its sides: the CPU time added (the app's counters),
+    /// the core's clock between the sides (all trials, and the failed ones), the load at the failures.
+    func tierLines(_ all: [Trial], tag: String) -> String {
+        var lines = ""
+        let shares = all.compactMap(\.addedShare).sorted()
+        if !shares.isEmpty {
+            lines += "\n\(tag):   CPU time the app added to the drawing's work: median \(format(shares[shares.count / 2] * 100))%"
+            lines += " (\(format(shares[0] * 100))–\(format(shares[shares.count - 1] * 100))%)"
+        }
+        let clocks = all.compactMap(\.clockChange).map { abs($0) * 100 }.sorted()
+        if !clocks.isEmpty {
+            lines +=
+                "\n\(tag):   the core's clock between the sides moved by median \(format(clocks[clocks.count / 2]))%, at most \(format(clocks[clocks.count - 1]))%"
+            let failed = all.filter { $0.exit == 1 }
+            if !failed.isEmpty {
+                let moved = failed.map { $0.clockChange.map { String(format: "%+.1f%%", $0 * 100) } ?? "-" }
+                let loads = failed.map { $0.load.map { format($0) } ?? "-" }
+                lines += "; in the failed trials \(moved.joined(separator: ", ")) (load \(loads.joined(separator: ", ")))"
+            }
+        }
+        return lines
     }
 }

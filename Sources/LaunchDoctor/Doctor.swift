@@ -12,7 +12,7 @@ public struct Doctor {
 
     /// Every check that reads the machine (the launch spread is measured by the caller: ``LaunchSpread``).
     public func findings() -> [Finding] {
-        [load()] + busyProcesses() + [cpuFrequency(), cgroups(), valgrind(), perf(), pageCache()]
+        [load()] + busyProcesses() + [cpuFrequency(), clock(), cgroups(), valgrind(), perf(), pageCache()]
     }
 
     /// The 1-minute load average against the cores: above 0.7 a core, other work is competing.
@@ -86,6 +86,40 @@ public struct Doctor {
             advice: advice)
     }
 
+    /// The core's clock, read `readings` times over about `seconds` (a dependent chain of additions:
+    /// one cycle each), and against the clock the cached calibration saw. On a shared virtual machine
+    /// the clock follows the whole host's load, with nothing in cpufreq to show it; every CPU-bound
+    /// phase moves with it, and on a tier the factor multiplies it (docs/tiers.md, "What still moves a
+    /// calibration"). A move of over 3% (what a fresh calibration is held to) is a warning.
+    public func clock(readings: Int = 10, seconds: Double = 1) -> Finding {
+        let clocks = system.clockReadings(count: readings, seconds: seconds).filter { $0.isFinite && $0 > 0 }
+        guard let slowest = clocks.min(), let fastest = clocks.max() else {
+            return Finding(id: "cpu-clock", status: .note, summary: "the core's clock could not be probed here (no thread CPU clock)")
+        }
+        let moved = fastest / slowest - 1
+        var summary =
+            "the core's clock read \(format(slowest))–\(format(fastest)) GHz over \(SecondsFormat.format(seconds, precision: 1)) s (\(clocks.count) readings, dependent additions): \(percent(moved)) apart"
+        var unsteady = moved > Self.clockTolerance
+        if let calibration = system.calibrationClock(), calibration.gigahertz > 0 {
+            let since = fastest / calibration.gigahertz - 1
+            summary +=
+                "; \(percent(abs(since))) \(since < 0 ? "slower" : "faster") than when this host's calibration was made (\(calibration.made), \(format(calibration.gigahertz)) GHz)"
+            if abs(since) > Self.clockTolerance {
+                summary += ", so on a tier every phase now runs about that much \(since < 0 ? "longer" : "shorter") than then"
+                unsteady = true
+            }
+        }
+        guard unsteady else { return Finding(id: "cpu-clock", status: .ok, summary: summary) }
+        return Finding(
+            id: "cpu-clock", status: .warning, summary: summary + ": the host's speed is not steady, and times move with it",
+            advice:
+                "compare both sides now and interleaved (check --baseline-manifest), which the clock moves alike, or count instructions (--metric instructions); on a tier, record the baseline and check it in the same quiet hour, and calibrate (`launchprof tiers --calibrate`) when the clock holds still; on your own machine, set the performance governor"
+        )
+    }
+
+    /// How far the core's clock may move (3%, as a fresh calibration may) before it is a warning.
+    static let clockTolerance = 0.03
+
     /// Whether `--tier` can throttle a program through a cgroup (v1 or v2) or falls back to signals.
     public func cgroups() -> Finding {
         let probe = system.throttleProbe()
@@ -155,6 +189,7 @@ public struct Doctor {
     }
 
     private func format(_ value: Double) -> String { SecondsFormat.format(value, precision: 2) }
+    private func percent(_ share: Double) -> String { SecondsFormat.format(share * 100, precision: 1) + "%" }
     private func getuidIsNotRoot() -> Bool { !system.isRoot }
 }
 

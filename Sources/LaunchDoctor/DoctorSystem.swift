@@ -26,6 +26,13 @@ public protocol DoctorSystem {
     func pause(_ seconds: Double)
     /// Clock ticks a second (`sysconf(_SC_CLK_TCK)`).
     var ticksPerSecond: Double { get }
+    /// The core's clock in GHz (a dependent chain of additions, the fastest of a few probes:
+    /// ``LaunchTiers/HostClock``), read `count` times spread over about `seconds`; empty where the
+    /// thread's CPU time cannot be read.
+    func clockReadings(count: Int, seconds: Double) -> [Double]
+    /// The fastest core clock (GHz) the processes of this host's cached calibration saw, and when it
+    /// was made; `nil` without a cached calibration that recorded its clock.
+    func calibrationClock() -> (gigahertz: Double, made: String)?
 }
 
 /// A process's CPU time at one moment.

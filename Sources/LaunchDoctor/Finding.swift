@@ -15,7 +15,7 @@ public struct Finding: Equatable, Sendable {
         public static func < (a: Status, b: Status) -> Bool { a.rank < b.rank }
     }
 
-    /// A stable name: `load`, `busy-processes`, `cpu-frequency`, `cgroups`, `valgrind`, `perf`,
+    /// A stable name: `load`, `busy-processes`, `cpu-frequency`, `cpu-clock`, `cgroups`, `valgrind`, `perf`,
     /// `page-cache`, `launch-spread`, `detectable-change`.
     public var id: String
     public var status: Status

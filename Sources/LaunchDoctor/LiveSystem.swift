@@ -42,6 +42,26 @@ public struct LiveSystem: DoctorSystem {
         }
     }
 
+    public func clockReadings(count: Int, seconds: Double) -> [Double] {
+        let start = MonotonicClock.nanoseconds()
+        var readings: [Double] = []
+        for i in 0..<max(1, count) {
+            if i > 0 { MonotonicClock.sleep(until: start + UInt64(Double(i) * seconds / Double(max(1, count - 1)) * 1e9)) }
+            if let gigahertz = HostClock.gigahertz(tries: 8) { readings.append(gigahertz) }
+        }
+        return readings
+    }
+
+    public func calibrationClock() -> (gigahertz: Double, made: String)? {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
+        guard let cache = CalibrationCache(environment: environment),
+            case .found(let calibration) = cache.load(for: HostFingerprint(host: HostInfo.current())),
+            let fastest = calibration.clockRange?.fastest
+        else { return nil }
+        return (fastest, calibration.made)
+    }
+
     public func throttleProbe() -> (mechanism: String, usesCgroup: Bool, fallback: String?) {
         do {
             let probe = try RunThrottle.make(ThrottleSpec(cpuFactor: 2, memoryLimit: nil))

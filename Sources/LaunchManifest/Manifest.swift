@@ -90,15 +90,27 @@ public struct StageSpec: Equatable, Sendable {
     }
 }
 
-/// Test only: makes stage `stage` take `fraction` longer (0.05 = 5%) by busy-waiting inside its phase
-/// for that fraction of the time the stage's work took.
+/// Test only: makes the draw stage `stage` do `fraction` more (0.05 = 5%), as `measure` says
+/// (docs/manifest.md, "Test only: injected slowdown").
 public struct InjectedSlowdown: Equatable, Sendable {
+    /// What the fraction is a fraction of (`test.slowdown.of`).
+    public enum Measure: String, Equatable, Sendable, CaseIterable {
+        /// The drawing's rows: every drawing loop runs `fraction` of its rows again. Instructions grow
+        /// by about the fraction; time by less (the repeats find warm caches).
+        case rows
+        /// The drawing's CPU time: each drawing phase computes inside itself, after its own work, until
+        /// the thread's CPU time has grown by `fraction` of what the work took.
+        case cpuTime
+    }
+
     public var stage: String
     public var fraction: Double
+    public var measure: Measure
 
-    public init(stage: String, fraction: Double) {
+    public init(stage: String, fraction: Double, measure: Measure = .rows) {
         self.stage = stage
         self.fraction = fraction
+        self.measure = measure
     }
 }
 

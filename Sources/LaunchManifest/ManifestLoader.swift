@@ -169,9 +169,9 @@ public enum ManifestLoader {
         return strategies
     }
 
-    /// `test.slowdown`: a launch stage made slower by `fraction` (0…100).
+    /// `test.slowdown`: a launch stage made slower by `fraction` (0…100) of its rows or its CPU time (`of`).
     static func slowdown(_ test: Node, stages: [StageSpec]) throws(ManifestError) -> InjectedSlowdown? {
-        guard let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction"]) else { return nil }
+        guard let node = try test.optional("slowdown")?.object(allowed: ["stage", "fraction", "of"]) else { return nil }
         let stageNode = try node.required("stage")
         let stage = try stageNode.string()
         guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
@@ -180,7 +180,15 @@ public enum ManifestLoader {
         let fractionNode = try node.required("fraction")
         let fraction = try fractionNode.number()
         guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
-        return InjectedSlowdown(stage: stage, fraction: fraction)
+        var measure = InjectedSlowdown.Measure.rows
+        if let ofNode = try node.optional("of") {
+            let name = try ofNode.string()
+            guard let given = InjectedSlowdown.Measure(rawValue: name) else {
+                throw ofNode.error("expected \"rows\" or \"cpuTime\", found \"\(name)\"")
+            }
+            measure = given
+        }
+        return InjectedSlowdown(stage: stage, fraction: fraction, measure: measure)
     }
 
     /// What the strategies need of the rest of the manifest: a snapshot path, a splash image, a draw stage.

@@ -9,7 +9,7 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Say what makes launch measurements on this machine noisy or impossible, and what to do.",
         discussion: """
-            Looks at the load and busy processes, CPU frequency scaling, cgroups (for exec --tier), Valgrind (--metric instructions), perf, and the page cache (--cold); then launches the default fixture for about 3 s to measure its run-to-run spread and the smallest slowdown `check --runs auto` can detect here at its default budget. Takes under 10 s. Exit 0 whatever it finds (2 when it cannot run).
+            Looks at the load and busy processes, CPU frequency scaling, the core's clock (read for 1 s, and against the cached calibration's), cgroups (for exec --tier), Valgrind (--metric instructions), perf, and the page cache (--cold); then launches the default fixture for about 3 s to measure its run-to-run spread and the smallest slowdown `check --runs auto` can detect here at its default budget. Takes under 10 s. Exit 0 whatever it finds (2 when it cannot run).
 
             Examples:
               launchprof doctor

@@ -15,6 +15,10 @@ final class FakeSystem: DoctorSystem {
     /// The process lists returned one after the other (the last again when they run out).
     var processLists: [[ProcessSample]] = [[]]
     var paused: [Double] = []
+    /// The core's clock readings (GHz), and the clock the cached calibration saw.
+    var clocks: [Double] = [4.40, 4.41, 4.39, 4.40]
+    var calibrated: (gigahertz: Double, made: String)? = nil
+    var clockAsked: (count: Int, seconds: Double)? = nil
 
     func read(_ path: String) -> String? { files[path] }
     func entries(of directory: String) -> [String] { directories[directory] ?? [] }
@@ -23,6 +27,11 @@ final class FakeSystem: DoctorSystem {
     func throttleProbe() -> (mechanism: String, usesCgroup: Bool, fallback: String?) { throttle }
     func processes() -> [ProcessSample] { processLists.count > 1 ? processLists.removeFirst() : processLists[0] }
     func pause(_ seconds: Double) { paused.append(seconds) }
+    func clockReadings(count: Int, seconds: Double) -> [Double] {
+        clockAsked = (count, seconds)
+        return clocks
+    }
+    func calibrationClock() -> (gigahertz: Double, made: String)? { calibrated }
 }
 
 @Suite struct DoctorTests {
@@ -80,6 +89,41 @@ final class FakeSystem: DoctorSystem {
         #expect(hidden.status == .note && hidden.summary.contains("not visible"))
     }
 
+    @Test func aCoreClockThatMovesOrLeftTheCalibrationsIsAWarning() throws {
+        let system = FakeSystem()
+        let steady = Doctor(system: system).clock()
+        #expect(system.clockAsked?.count == 10 && system.clockAsked?.seconds == 1)
+        #expect(steady.status == .ok && steady.advice.isEmpty)
+        #expect(steady.summary == "the core's clock read 4.39–4.41 GHz over 1.0 s (4 readings, dependent additions): 0.5% apart")
+
+        // A shared VM's host under load: the clock moves 6% within the second.
+        let moving = doctor { $0.clocks = [4.45, 4.20, 4.31, 4.44] }.clock()
+        #expect(moving.status == .warning)
+        #expect(moving.summary.hasPrefix("the core's clock read 4.20–4.45 GHz over 1.0 s (4 readings, dependent additions): 6.0% apart"))
+        #expect(moving.advice.contains("--baseline-manifest") && moving.advice.contains("tiers --calibrate"))
+        let json = try JSONParser.parse(Array(DoctorReport.json([moving]).utf8))
+        let finding = try #require(json.object?["findings"]?.array?.first?.object)
+        #expect(finding["id"]?.string == "cpu-clock" && finding["status"]?.string == "warning")
+        #expect(finding["summary"]?.string == moving.summary && finding["advice"]?.string == moving.advice)
+
+        // Steady now, but 5% slower than when the calibration was made: a tier's phases run 5% longer.
+        let slower = doctor {
+            $0.clocks = [4.18, 4.19, 4.18]
+            $0.calibrated = (4.41, "2026-11-26T05:00:00Z")
+        }.clock()
+        #expect(slower.status == .warning)
+        #expect(
+            slower.summary.contains(
+                "5.0% slower than when this host's calibration was made (2026-11-26T05:00:00Z, 4.41 GHz), so on a tier every phase now runs about that much longer"
+            ))
+        let near = doctor { $0.calibrated = (4.43, "2026-11-26T05:00:00Z") }.clock()
+        #expect(near.status == .ok && near.summary.contains("0.5% slower than when"))
+
+        // No thread CPU clock (or nonsense readings): said, not guessed.
+        #expect(doctor { $0.clocks = [] }.clock().status == .note)
+        #expect(doctor { $0.clocks = [.nan, 0] }.clock().status == .note)
+    }
+
     @Test func cgroupsThatCannotThrottleAreAWarning() {
         #expect(doctor { _ in }.cgroups().status == .ok)
         let none = doctor { $0.throttle = ("SIGSTOP/SIGCONT duty cycling", false, "cgroup v2: permission denied") }.cgroups()
@@ -134,7 +178,7 @@ final class FakeSystem: DoctorSystem {
 
     @Test func theRealMachineGivesEveryFindingOnce() {
         let ids = Doctor(system: LiveSystem()).findings().map(\.id)
-        #expect(ids == ["load", "busy-processes", "cpu-frequency", "cgroups", "valgrind", "perf", "page-cache"])
+        #expect(ids == ["load", "busy-processes", "cpu-frequency", "cpu-clock", "cgroups", "valgrind", "perf", "page-cache"])
     }
 }
 

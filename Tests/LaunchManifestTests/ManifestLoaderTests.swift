@@ -130,6 +130,16 @@ import Testing
                 == #"dir/m.json: stages[0]: only "data" stages can be lazy (the UI needs the others to launch)"#)
     }
 
+    @Test func theSlowdownIsOfRowsUnlessItSaysCPUTime() throws {
+        func slowdown(_ members: String) -> String {
+            #"{"theme": "t", "screen": {"width": 1, "height": 1}, "stages": \#(stages), "test": {"slowdown": {"stage": "themes", "fraction": 0.1\#(members)}}}"#
+        }
+        #expect(try parse(slowdown("")).injectedSlowdown == InjectedSlowdown(stage: "themes", fraction: 0.1, measure: .rows))
+        #expect(try parse(slowdown(#", "of": "cpuTime""#)).injectedSlowdown?.measure == .cpuTime)
+        #expect(try parse(slowdown(#", "of": "rows""#)).injectedSlowdown?.measure == .rows)
+        #expect(message(slowdown(#", "of": "time""#)) == #"dir/m.json: test.slowdown.of: expected "rows" or "cpuTime", found "time""#)
+    }
+
     @Test func syntaxErrorsGiveLineAndColumn() {
         #expect(message("{\n  \"theme\": \"t\",\n  \"screen\": {,}\n}") == "dir/m.json: invalid JSON at line 3, column 14")
     }

@@ -71,8 +71,9 @@ public final class Pipeline {
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
             try recorder.phase(stage.name, kind: stage.run.cost) {
-                rowRepeater = try slowdownRepeater(for: stage)
-                defer { rowRepeater = nil }
+                (rowRepeater, cpuTimeSlowdown) = try slowdown(for: stage)
+                defer { (rowRepeater, cpuTimeSlowdown) = (nil, nil) }
+                cpuTimeSlowdown?.beginStage()
                 try run(stage)
             }
         }
@@ -222,36 +223,61 @@ public final class Pipeline {
             self.canvas?.rowRepeater = nil
             self.canvas?.injectedWork = nil
         }
-        recorder.phase("background", kind: .draw) { renderer.drawWindow(on: &canvas) }
-        try recorder.phase("display", kind: .draw) { try renderer.drawDisplay(layout, on: &canvas) }
-        try recorder.phase("keys", kind: .draw) { try renderer.drawKeys(layout, on: &canvas) }
+        slowedPhase("background") { renderer.drawWindow(on: &canvas) }
+        try slowedPhase("display") { try renderer.drawDisplay(layout, on: &canvas) }
+        try slowedPhase("keys") { try renderer.drawKeys(layout, on: &canvas) }
         if firstFrame == nil { recorder.mark(AppInterface.firstFrameMark) }
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
-        if let rowRepeater { recorder.count("test slowdown rows repeated", rowRepeater.repeated) }
+        cpuTimeSlowdown?.endStage()
+        countSlowdown()
         self.canvas = canvas
     }
 
-    /// Test only (`test.slowdown`): makes the stage do `fraction` more of its own real work, so its
-    /// time and its instruction count both grow by about that fraction. Its drawing runs through a
-    /// ``RowRepeater``: every drawing loop (shapes, images, glyphs, key tiles, their shadows' masks and
-    /// blur) runs an evenly spread `fraction` of its rows once more. What does not depend on the rows
-    /// (each call's set-up, the canvas) is not repeated: measured with Callgrind, the drawing grows by
-    /// 0.99–1.02 × `fraction` on the default fixture and 1.07–1.09 × on the heavy one (docs/manifest.md).
-    /// Fraction 0 draws the same frame as without the key.
-    private func slowdownRepeater(for stage: StageSpec) throws -> RowRepeater? {
-        guard let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name else { return nil }
+    /// A drawing phase, its work made `test.slowdown`'s fraction longer in CPU time when it is of `cpuTime`.
+    private func slowedPhase<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+        guard let slowdown = cpuTimeSlowdown else { return try recorder.phase(name, kind: .draw, work) }
+        return try slowdown.phase { try recorder.phase(name, kind: .draw) { try slowdown.timed(work) } }
+    }
+
+    /// What `test.slowdown` did to the drawing, as counters: the rows it repeated, or the CPU time of
+    /// the drawing's work (its phases' and its own) and the CPU time it added (so a benchmark can print the change's real size).
+    private func countSlowdown() {
+        if let rowRepeater { recorder.count("test slowdown rows repeated", rowRepeater.repeated) }
+        if let cpuTimeSlowdown {
+            recorder.count("test slowdown work nanoseconds", Int(clamping: cpuTimeSlowdown.workNanoseconds))
+            recorder.count("test slowdown added nanoseconds", Int(clamping: cpuTimeSlowdown.addedNanoseconds))
+        }
+    }
+
+    /// Test only (`test.slowdown`): makes the stage do `fraction` more, of its rows or of its CPU time.
+    ///
+    /// Of rows (the default), its drawing runs through a ``RowRepeater``: every drawing loop (shapes,
+    /// images, glyphs, key tiles, their shadows' masks and blur) runs an evenly spread `fraction` of its
+    /// rows once more, so its instruction count grows by about that fraction and its time by less (the
+    /// repeats find warm caches). What does not depend on the rows (each call's set-up, the canvas) is
+    /// not repeated: measured with Callgrind, the drawing grows by 0.99–1.02 × `fraction` on the default
+    /// fixture and 1.07–1.09 × on the heavy one (docs/manifest.md). Of `cpuTime`, each drawing phase
+    /// computes after its work until its CPU time has grown by `fraction` (``CPUTimeSlowdown``): what a
+    /// time gate, and a device tier, measure. Fraction 0 draws the same frame as without the key.
+    private func slowdown(for stage: StageSpec) throws -> (RowRepeater?, CPUTimeSlowdown?) {
+        guard let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name else { return (nil, nil) }
         guard stage.run == .draw else {
             throw PipelineError(
                 "\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one"
             )
         }
-        return RowRepeater(fraction: slowdown.fraction)
+        switch slowdown.measure {
+        case .rows: return (RowRepeater(fraction: slowdown.fraction), nil)
+        case .cpuTime: return (nil, CPUTimeSlowdown(fraction: slowdown.fraction))
+        }
     }
 
-    /// The drawing stage's ``RowRepeater`` while it runs (`test.slowdown`).
+    /// The drawing stage's ``RowRepeater`` while it runs (`test.slowdown` of rows).
     private var rowRepeater: RowRepeater?
+    /// The drawing stage's ``CPUTimeSlowdown`` while it runs (`test.slowdown` of `cpuTime`).
+    private var cpuTimeSlowdown: CPUTimeSlowdown?
 
     /// Applies the saved settings through the views' setters (`coalescedLayout`: one update at the
     /// run loop's turn); a first launch without a settings file applies none.
