@@ -20,7 +20,7 @@ import LaunchCore
         #expect(outcome.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let findings = try #require(document["findings"] as? [[String: String]])
-        #expect(findings.map { $0["id"] ?? "" } == ["load", "busy-processes", "cpu-frequency", "cgroups", "valgrind", "perf", "page-cache"])
+        #expect(findings.map { $0["id"] ?? "" } == ["load", "busy-processes", "cpu-frequency", "cpu-clock", "cgroups", "valgrind", "perf", "page-cache"])
         #expect(findings.allSatisfy { ["ok", "note", "warning", "problem"].contains($0["status"] ?? "") && $0["advice"] != nil })
         #expect((document["verdict"] as? String)?.hasPrefix("launchprof doctor: ") == true)
         #expect(try CLI.run(["doctor", "--format", "xml"]).status == 2)
