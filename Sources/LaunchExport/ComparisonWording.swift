@@ -26,9 +26,12 @@ public enum ComparisonWording {
         return DurationFormat.signed(value, digits: precision)
     }
 
+    /// `+3.0%`, `-8.0%`: always signed, a change that rounds to nothing too (`-0.0%` for a tiny fall,
+    /// `+0.0%` for none), so the direction is never lost.
     public static func percent(_ value: Double?) -> String {
         guard let value else { return "-" }
-        return (value >= 0 ? "+" : "") + SecondsFormat.format(value, precision: 1) + "%"
+        let digits = SecondsFormat.format(value, precision: 1)
+        return (digits.hasPrefix("-") ? "" : value < 0 ? "-" : "+") + digits + "%"
     }
 
     public static func confidence(_ row: ComparisonRow) -> String {
