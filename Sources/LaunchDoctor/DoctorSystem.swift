@@ -42,12 +42,6 @@ public struct ProcessSample: Equatable, Sendable {
     /// User plus system time, in clock ticks.
     public var ticks: Int
 
-    public init(pid: Int32, name: String, ticks: Int) {
-        self.pid = pid
-        self.name = name
-        self.ticks = ticks
-    }
-
     /// Parses a `/proc/<pid>/stat` line: `pid (comm) state ppid … utime(14) stime(15) …`.
     public static func parse(stat line: String) -> ProcessSample? {
         guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")"), open < close,

@@ -14,13 +14,6 @@ public struct PNGDecoder: Sendable {
         /// Maximum bytes for one ancillary chunk (text, ICC profile, …).
         public var maxChunkBytes: Int
 
-        public init(maxWidth: Int, maxHeight: Int, maxPixelBytes: Int, maxChunkBytes: Int) {
-            self.maxWidth = maxWidth
-            self.maxHeight = maxHeight
-            self.maxPixelBytes = maxPixelBytes
-            self.maxChunkBytes = maxChunkBytes
-        }
-
         /// 8192 × 8192 pixels and 256 MiB of decoded pixels at most; 8 MiB per chunk.
         public static let standard = Limits(
             maxWidth: 8192, maxHeight: 8192,

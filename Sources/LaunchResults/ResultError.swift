@@ -6,12 +6,6 @@ public struct ResultPosition: Equatable, Sendable {
     public var keyPath: String
     public var line: Int
     public var column: Int
-
-    public init(keyPath: String, line: Int, column: Int) {
-        self.keyPath = keyPath
-        self.line = line
-        self.column = column
-    }
 }
 
 /// LaunchResults' one error: a result file (or stored result) that cannot be read, stored or found.
