@@ -63,12 +63,6 @@ public struct Screen: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var scale: Int
-
-    public init(width: Int, height: Int, scale: Int) {
-        self.width = width
-        self.height = height
-        self.scale = scale
-    }
 }
 
 /// One stage of the startup pipeline.
@@ -81,13 +75,6 @@ public struct StageSpec: Equatable, Sendable {
     public var lazy: Bool
     /// The data file of a `data` stage (resolved).
     public var file: String?
-
-    public init(name: String, run: StageKind, lazy: Bool = false, file: String? = nil) {
-        self.name = name
-        self.run = run
-        self.lazy = lazy
-        self.file = file
-    }
 }
 
 /// Test only: makes the draw stage `stage` do `fraction` more (0.05 = 5%), as `measure` says
@@ -106,26 +93,20 @@ public struct InjectedSlowdown: Equatable, Sendable {
     public var stage: String
     public var fraction: Double
     public var measure: Measure
-
-    public init(stage: String, fraction: Double, measure: Measure = .rows) {
-        self.stage = stage
-        self.fraction = fraction
-        self.measure = measure
-    }
 }
 
 /// Optimisation strategies, each measurable by switching it on or off.
 public struct Strategies: Equatable, Sendable {
     /// Draw a key background once per size and style and reuse it for every such key.
-    public var reuseKeyBackgrounds: Bool
+    public var reuseKeyBackgrounds = true
     /// Present the snapshot saved when the app last went to the background (or the splash image)
     /// before any real initialisation: first frame early, interactive when the real UI is drawn.
-    public var snapshotFirst: Bool
+    public var snapshotFirst = false
     /// Free the decoded images and the framebuffer when entering the background (less memory while
     /// suspended, a slower return).
-    public var releaseCachesOnBackground: Bool
+    public var releaseCachesOnBackground = false
     /// Keep taps made before the app is interactive and apply them once it is; off, they are lost.
-    public var queueInputDuringLaunch: Bool
+    public var queueInputDuringLaunch = true
     /// The loading dialog over the first frame while a long init runs, or `nil` for none.
     public var loadingDialog: LoadingDialogSpec?
     /// Seconds the background step spends sending an analytics report, holding the state lock; `nil` for none.
@@ -143,16 +124,6 @@ public struct Strategies: Equatable, Sendable {
     public var checkStaleDecodes = true
     /// A lazy data stage prepared on a worker thread under the launch animation; `nil` for none (``PreloadSpec``).
     public var preload: PreloadSpec?
-
-    public init(
-        reuseKeyBackgrounds: Bool = true, snapshotFirst: Bool = false, releaseCachesOnBackground: Bool = false,
-        queueInputDuringLaunch: Bool = true
-    ) {
-        self.queueInputDuringLaunch = queueInputDuringLaunch
-        self.reuseKeyBackgrounds = reuseKeyBackgrounds
-        self.snapshotFirst = snapshotFirst
-        self.releaseCachesOnBackground = releaseCachesOnBackground
-    }
 }
 
 /// `strategies.backgroundDecode`: how many worker threads decode the PNG assets.
