@@ -7,12 +7,6 @@ public struct PerfFrame: Equatable, Hashable, Sendable {
     /// The object file; `nil` where perf knew none.
     public var object: String?
 
-    public init(address: UInt64, symbol: String?, object: String?) {
-        self.address = address
-        self.symbol = symbol
-        self.object = object
-    }
-
     /// Whether perf knew neither the symbol nor the object: a frame-pointer chain that ran past its
     /// end (code without frame pointers), dropped from stacks.
     public var isUnknown: Bool { symbol == nil && object == nil }
@@ -30,11 +24,4 @@ public struct PerfSample: Equatable, Sendable {
     public var nanoseconds: UInt64
     /// Leaf first.
     public var frames: [PerfFrame]
-
-    public init(pid: Int, tid: Int, nanoseconds: UInt64, frames: [PerfFrame]) {
-        self.pid = pid
-        self.tid = tid
-        self.nanoseconds = nanoseconds
-        self.frames = frames
-    }
 }

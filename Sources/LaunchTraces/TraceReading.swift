@@ -14,13 +14,6 @@ public struct TraceReading: Equatable, Sendable {
     public var stderr: [UInt8]
     /// How the trace's times were placed in the run.
     public var anchor: TraceAnchor
-
-    public init(phases: [PhaseRecord], marks: [MarkRecord], stderr: [UInt8], anchor: TraceAnchor) {
-        self.phases = phases
-        self.marks = marks
-        self.stderr = stderr
-        self.anchor = anchor
-    }
 }
 
 /// How a trace's times became seconds since the spawn (docs/traces.md, "Times").
