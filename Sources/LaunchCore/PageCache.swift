@@ -88,9 +88,4 @@ public enum PageCache {
 public struct FileRead: Equatable, Sendable {
     public var path: String
     public var bytes: Int
-
-    public init(path: String, bytes: Int) {
-        self.path = path
-        self.bytes = bytes
-    }
 }

@@ -1,5 +1,5 @@
 import Testing
-import LaunchCore
+@testable import LaunchCore
 @testable import LaunchStats
 
 /// The counters' rules of `Why it is slow` (busyMachine, coldFaults) on both sides of their
