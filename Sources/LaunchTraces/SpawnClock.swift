@@ -13,10 +13,11 @@ public struct SpawnClock: Equatable, Sendable {
     /// `CLOCK_MONOTONIC`, in nanoseconds, when the run ended (the process exited or was ready).
     public var endMonotonicNanoseconds: UInt64
 
-    public init(monotonicNanoseconds: UInt64, realtimeSeconds: Double, endMonotonicNanoseconds: UInt64) {
+    /// The readings at the spawn, and the end of the run: the spawn itself (`nil`) until it is known.
+    public init(monotonicNanoseconds: UInt64, realtimeSeconds: Double, endMonotonicNanoseconds: UInt64? = nil) {
         self.monotonicNanoseconds = monotonicNanoseconds
         self.realtimeSeconds = realtimeSeconds
-        self.endMonotonicNanoseconds = endMonotonicNanoseconds
+        self.endMonotonicNanoseconds = endMonotonicNanoseconds ?? monotonicNanoseconds
     }
 
     /// Both clocks read now, as the launcher does just before a spawn; the end is the same moment
@@ -25,10 +26,7 @@ public struct SpawnClock: Equatable, Sendable {
         var wall = timespec()
         let monotonic = MonotonicClock.nanoseconds()
         clock_gettime(CLOCK_REALTIME, &wall)
-        return SpawnClock(
-            monotonicNanoseconds: monotonic,
-            realtimeSeconds: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9,
-            endMonotonicNanoseconds: monotonic)
+        return SpawnClock(monotonicNanoseconds: monotonic, realtimeSeconds: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9)
     }
 
     /// Seconds from the spawn to the end of the run (0 if the end reading came first).
