@@ -18,19 +18,14 @@ struct TraceTimeline {
         var origin: Int
     }
 
-    struct Mark {
-        var name: String
-        var time: Double
-        var thread: Int
-    }
-
     /// A limit the trace went past, in words (the reader adds the place).
     struct Refusal: Error, Equatable {
         var reason: String
     }
 
     private(set) var phases: [Phase] = []
-    private(set) var marks: [Mark] = []
+    /// Marks on the trace's own clock (``MarkRecord/time``), until ``placed(clock:candidates:allowEarliestAtSpawn:)``.
+    private(set) var marks: [MarkRecord] = []
     /// The earliest and latest times of the trace's other events (no phase or mark of their own):
     /// they count when the times are placed in the run.
     private var earliestOther = Double.infinity, latestOther = -Double.infinity
@@ -84,7 +79,7 @@ struct TraceTimeline {
         guard marks.count < TraceLimits.marks else {
             throw Refusal(reason: "more than \(TraceLimits.marks) marks in one run (the limit)")
         }
-        marks.append(Mark(name: name, time: time, thread: thread))
+        marks.append(MarkRecord(name: name, time: time, thread: thread))
     }
 
     /// Numbers the threads 0, 1, 2… : `first` (the main thread of the first process) is 0, the
