@@ -15,11 +15,6 @@ public struct BisectStep: Sendable, Equatable {
     /// The commit's position in the range: 1 is the first commit after the good one, ``BisectSearch/count`` the bad one.
     public var position: Int
     public var verdict: StepVerdict
-
-    public init(position: Int, verdict: StepVerdict) {
-        self.position = position
-        self.verdict = verdict
-    }
 }
 
 /// How a bisection ended.

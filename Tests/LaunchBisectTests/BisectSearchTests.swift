@@ -46,7 +46,8 @@ private func planted(_ culprit: Int?, unbuildable: Set<Int> = []) -> (Int) -> St
     let search = BisectSearch(count: 16, badKnown: true)
     let (outcome, steps) = search.run(planted(11, unbuildable: [8]))
     #expect(outcome == .found(11))
-    #expect(steps.first == BisectStep(position: 8, verdict: .skipped(reason: "build failed")))
+    #expect(steps.first?.position == 8)
+    #expect(steps.first?.verdict == .skipped(reason: "build failed"))
     #expect(steps.dropFirst().first?.position == 7 || steps.dropFirst().first?.position == 9)
 }
 

@@ -99,13 +99,6 @@ public struct KeyStyle: Equatable, Sendable {
 public struct EdgeInsets: Equatable, Sendable {
     public var top: Double, right: Double, bottom: Double, left: Double
 
-    public init(top: Double, right: Double, bottom: Double, left: Double) {
-        self.top = top
-        self.right = right
-        self.bottom = bottom
-        self.left = left
-    }
-
     public static let zero = EdgeInsets(top: 0, right: 0, bottom: 0, left: 0)
 }
 
