@@ -19,7 +19,8 @@ import PackageDescription
 //   LaunchRunner    launches a program per run (posix_spawn), reads the line protocol, page cache; calls a
 //                   tier's throttle (LaunchTiers' RunThrottle) around its spawn
 //   LaunchStats     statistics and comparison of results
-//   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O)
+//   LaunchChangePoints  change points in a series of commits' measurements: E-Divisive means, a rank test (no I/O);
+//                   the series' key (environment, tier, metric, target, phase) the history stores them by
 //   LaunchResults   the result schema's files: reading (a strict streaming reader and the Codable model, kept
 //                   in agreement), writing, the limits, results found by path or git revision (`ResultStore`)
 //   LaunchExport    one exporter per format behind the `ResultExporter` protocol
@@ -85,7 +86,7 @@ let package = Package(
         .target(name: "LaunchTiers", dependencies: ["LaunchCore", "CTierReference"]),
         .target(name: "LaunchRunner", dependencies: ["LaunchCore", "LaunchFunctions", "LaunchTraces", "LaunchTiers"]),
         .target(name: "LaunchStats", dependencies: ["LaunchCore"]),
-        .target(name: "LaunchChangePoints", dependencies: ["LaunchStats"]),
+        .target(name: "LaunchChangePoints", dependencies: ["LaunchCore", "LaunchStats"]),
         .target(name: "LaunchResults", dependencies: ["LaunchCore", "LaunchStats"]),
         .target(name: "LaunchExport", dependencies: ["LaunchCore", "LaunchStats", "LaunchFunctions", "LaunchChangePoints", "LaunchResults"]),
         // The results history's databases: SQLite (embedded, the default) and PostgreSQL's client library,
@@ -94,7 +95,7 @@ let package = Package(
         // libraries cost every launchprof start about 3 ms otherwise); libpq-fe.h is read for its declarations.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CHistoryShim", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchResults", "CHistoryShim"]),
+        .target(name: "LaunchHistory", dependencies: ["LaunchCore", "LaunchStats", "LaunchChangePoints", "LaunchResults", "CHistoryShim"]),
         .target(name: "LaunchBisect", dependencies: ["LaunchStats"]),
         .target(name: "LaunchDashboard", dependencies: ["LaunchCore", "LaunchChangePoints", "LaunchExport", "LaunchHistory"]),
         .target(name: "LaunchDoctor", dependencies: ["LaunchCore", "LaunchRunner", "LaunchTiers", "LaunchStats", "LaunchExport"]),
@@ -167,7 +168,9 @@ let package = Package(
             name: "LaunchExportTests",
             dependencies: ["LaunchExport", "LaunchResults", "LaunchCore", "LaunchFunctions", "LaunchChangePoints", "LaunchprofTestSupport"]),
         // Also runs the built launchprof (8 parallel `record --store`, `history detect` on each backend).
-        .testTarget(name: "LaunchHistoryTests", dependencies: ["LaunchHistory", "LaunchResults", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
+        .testTarget(
+            name: "LaunchHistoryTests",
+            dependencies: ["LaunchHistory", "LaunchChangePoints", "LaunchResults", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
         .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),

@@ -85,7 +85,8 @@ struct DashboardBenchmark {
                 let step = p < 5 && c >= 1_000 + 2_000 * p ? 1.05 : 1
                 return try MeasuredPoint(commit: hash(c), measured: (0..<10).map { _ in base * step * (1 + 0.03 * (noise.unit() - 0.5)) })
             }
-            return try ChangePointSeries(key: .init(environment: "e", tier: "host", metric: "time", target: "default", phase: name), points: points)
+            return try ChangePointSeries(
+                key: .init(environment: "e", tier: "host", metric: .time, target: SeriesTarget(kind: .manifest, name: "default"), phase: name), points: points)
         }
     }
 

@@ -122,7 +122,7 @@ struct HistoryDetectionBenchmark {
                 let factor = steps.filter { commit >= $0.commit }.reduce(1.0) { $0 * (1 + $1.change) }
                 return try MeasuredPoint(commit: "c\(commit)", measured: (0..<10).map { _ in pool[Int.random(in: 0..<pool.count, using: &generator)] * factor })
             }
-            series.append(try ChangePointSeries(key: key(phase, metric: "time"), points: points))
+            series.append(try ChangePointSeries(key: key(phase, metric: .time), points: points))
         }
         let found = try ChangePointDetector().detect(series)
         let (hits, falses) = score(found, planted)
@@ -167,7 +167,7 @@ struct HistoryDetectionBenchmark {
                 }
                 return try MeasuredPoint(commit: "c\(commit)", counts: stepped.map { UInt64($0) })
             }
-            series.append(try ChangePointSeries(key: key(row.path, metric: "instructions"), points: points))
+            series.append(try ChangePointSeries(key: key(row.path, metric: .instructions), points: points))
         }
         let found = try ChangePointDetector().detect(series)
         let exactHits = found.flatMap { s in s.changePoints.filter { p in planted.contains { $0.phase == s.key.phase && $0.commit == p.index } } }
@@ -195,7 +195,7 @@ struct HistoryDetectionBenchmark {
             let points = try (0..<scaleCommits).map { commit in
                 try MeasuredPoint(commit: "c\(commit)", measured: (0..<10).map { _ in pool[Int.random(in: 0..<pool.count, using: &generator)] })
             }
-            return try ChangePointSeries(key: key("phase \(phase)", metric: "time"), points: points)
+            return try ChangePointSeries(key: key("phase \(phase)", metric: .time), points: points)
         }
         let detector = try ChangePointDetector()
         var times: [Double] = []
@@ -283,8 +283,8 @@ struct HistoryDetectionBenchmark {
                 + "`history detect` end to end \(format(median * 1000)) ms (goal <= 2000 ms: \(verdict(median <= 2)); load average \(machineLoad()))")
     }
 
-    func key(_ phase: String, metric: String) -> ChangePointSeries.Key {
-        ChangePointSeries.Key(environment: "bench", tier: "host", metric: metric, target: "default", phase: phase)
+    func key(_ phase: String, metric: Metric) -> SeriesKey {
+        SeriesKey(environment: "bench", tier: "host", metric: metric, target: SeriesTarget(kind: .manifest, name: "default"), phase: phase)
     }
 
     /// The planted steps found at their commit ±1, and every other change point.

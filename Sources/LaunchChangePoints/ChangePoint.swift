@@ -4,11 +4,6 @@ public struct Segment: Equatable, Sendable {
     public var median: Double
     /// How many points (commits) the segment holds.
     public var points: Int
-
-    public init(median: Double, points: Int) {
-        self.median = median
-        self.points = points
-    }
 }
 
 /// A step in a series: where it begins, the segments either side, and how sure it is.
@@ -27,16 +22,6 @@ public struct ChangePoint: Equatable, Sendable {
     /// step is certain.
     public var pValue: Double
 
-    public init(index: Int, commit: String, previousCommit: String, before: Segment, after: Segment, relativeChange: Double?, pValue: Double) {
-        self.index = index
-        self.commit = commit
-        self.previousCommit = previousCommit
-        self.before = before
-        self.after = after
-        self.relativeChange = relativeChange
-        self.pValue = pValue
-    }
-
     /// after / before - 1, `nil` when `before` is 0.
     public static func relativeChange(before: Double, after: Double) -> Double? {
         before == 0 ? nil : after / before - 1
@@ -45,18 +30,11 @@ public struct ChangePoint: Equatable, Sendable {
 
 /// The change points found in one series.
 public struct SeriesChangePoints: Equatable, Sendable {
-    public var key: ChangePointSeries.Key
+    public var key: SeriesKey
     /// How many points the series holds.
     public var pointCount: Int
     /// `true` when the series held deterministic exact counts and every step was reported.
     public var exact: Bool
     /// Oldest first.
     public var changePoints: [ChangePoint]
-
-    public init(key: ChangePointSeries.Key, pointCount: Int, exact: Bool, changePoints: [ChangePoint]) {
-        self.key = key
-        self.pointCount = pointCount
-        self.exact = exact
-        self.changePoints = changePoints
-    }
 }

@@ -68,10 +68,10 @@ public struct DashboardData: Equatable, Sendable {
         guard series.count == detected.count else { throw .mismatched(series: series.count, detected: detected.count) }
         var rank: [String: Int] = [:]
         for (i, commit) in order.enumerated() where rank[commit.hash] == nil { rank[commit.hash] = i }
-        var byGroup: [GroupKey: [(ChangePointSeries, SeriesChangePoints)]] = [:]
+        var byGroup: [SeriesKey: [(ChangePointSeries, SeriesChangePoints)]] = [:]
         for (one, found) in zip(series, detected) {
             for point in one.points where rank[point.commit] == nil { throw .unorderedCommit(point.commit, phase: one.key.phase) }
-            byGroup[GroupKey(one.key), default: []].append((one, found))
+            byGroup[Self.groupKey(one.key), default: []].append((one, found))
         }
         let keys = byGroup.keys.sorted()
         let groupRanks = keys.map { key in Set(byGroup[key]!.flatMap { $0.0.points.map { rank[$0.commit]! } }).sorted() }
@@ -91,7 +91,7 @@ public struct DashboardData: Equatable, Sendable {
             }
             groups.append(
                 Group(
-                    environment: key.environment, tier: key.tier, metric: key.metric, target: key.target, commits: ranks.map { index[$0]! },
+                    environment: key.environment, tier: key.tier, metric: key.metric.rawValue, target: key.target.name, commits: ranks.map { index[$0]! },
                     series: charts))
         }
         self.title = title
@@ -115,7 +115,7 @@ public struct DashboardData: Equatable, Sendable {
                 position: positions[$0.commit]!, commit: $0.commit, before: $0.before.median, after: $0.after.median, change: $0.relativeChange,
                 pValue: $0.pValue)
         }
-        let unit = one.key.phase == HistorySeries.peakMemoryPhase ? "bytes" : (one.key.metric == "instructions" ? "instructions" : "s")
+        let unit = one.key.phase == HistorySeries.peakMemoryPhase ? "bytes" : (one.key.metric == .instructions ? "instructions" : "s")
         return Series(phase: one.key.phase, unit: unit, exact: found.exact, values: values, runs: runs, steps: steps)
     }
 
@@ -127,18 +127,10 @@ public struct DashboardData: Equatable, Sendable {
         return (3, phase)
     }
 
-    struct GroupKey: Hashable, Comparable {
-        var environment: String, tier: String, metric: String, target: String
-
-        init(_ key: ChangePointSeries.Key) {
-            environment = key.environment
-            tier = key.tier
-            metric = key.metric
-            target = key.target
-        }
-
-        static func < (a: GroupKey, b: GroupKey) -> Bool {
-            (a.environment, a.tier, a.metric, a.target) < (b.environment, b.tier, b.metric, b.target)
-        }
+    /// The group a series is charted in: its key without the phase.
+    static func groupKey(_ key: SeriesKey) -> SeriesKey {
+        var group = key
+        group.phase = ""
+        return group
     }
 }

@@ -81,8 +81,8 @@ extension ChangePointReport {
                 let key = finding.key, point = finding.changePoint
                 environment = key.environment
                 tier = key.tier
-                metric = key.metric
-                target = key.target
+                metric = key.metric.rawValue
+                target = key.target.name
                 phase = key.phase
                 index = point.index
                 commit = point.commit

@@ -18,7 +18,7 @@ public struct ChangePointReport: Sendable {
 
     /// One change point with the series it belongs to.
     public struct Finding: Sendable {
-        public var key: ChangePointSeries.Key
+        public var key: SeriesKey
         public var exact: Bool
         public var changePoint: ChangePoint
     }
@@ -55,14 +55,14 @@ public struct ChangePointReport: Sendable {
         return groups
     }
 
-    static func groupTitle(_ key: ChangePointSeries.Key, exact: Bool) -> String {
-        "\(key.target) · tier \(key.tier) · \(key.metric)\(exact ? " (exact)" : "") · environment \(key.environment)"
+    static func groupTitle(_ key: SeriesKey, exact: Bool) -> String {
+        "\(key.target.name) · tier \(key.tier) · \(key.metric.rawValue)\(exact ? " (exact)" : "") · environment \(key.environment)"
     }
 
     /// A value of `key`'s metric as people read it: exact counts in full, seconds in the unit that fits, memory in MiB.
-    static func value(_ value: Double, _ key: ChangePointSeries.Key) -> String {
+    static func value(_ value: Double, _ key: SeriesKey) -> String {
         if key.phase == peakMemoryPhase { return MemoryFormat.mebibytes(value) }
-        return key.metric == Metric.instructions.rawValue ? InstructionFormat.exact(value) : DurationFormat.format(value)
+        return key.metric == .instructions ? InstructionFormat.exact(value) : DurationFormat.format(value)
     }
 
     /// The history's series of each run's peak resident memory, in bytes (LaunchHistory's `HistorySeries.peakMemoryPhase`).

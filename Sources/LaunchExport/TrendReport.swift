@@ -111,7 +111,8 @@ public struct TrendReport: Sendable {
         let document = trends.map { trend in
             let key = trend.series.key
             return Series(
-                environment: key.environment, tier: key.tier, metric: key.metric, target: key.target, phase: key.phase, exact: trend.series.isExact,
+                environment: key.environment, tier: key.tier, metric: key.metric.rawValue, target: key.target.name, phase: key.phase,
+                exact: trend.series.isExact,
                 points: trend.series.points.map { Point(commit: $0.commit, median: $0.value, runs: $0.runCount) },
                 changePoints: trend.changePoints.map(\.index))
         }

@@ -1,3 +1,4 @@
+import LaunchChangePoints
 import LaunchCore
 import LaunchResults
 import LaunchStats
@@ -51,7 +52,7 @@ public final class DirectoryHistory: HistoryStore {
         return HistoryEntry(
             id: id, commit: CommitInfo(hash: header.git?.commit ?? "", branch: header.git?.branch), dirty: header.git?.dirty ?? false,
             environment: EnvironmentKey.of(header.host), host: EnvironmentKey.description(header.host),
-            tier: header.configuration?.tier?.name ?? "host", metric: metric, target: HistoryTarget(header), date: header.date,
+            tier: header.configuration?.tier?.name ?? "host", metric: metric, target: SeriesTarget(header), date: header.date,
             runCount: result.table.runCount, total: Summary(totals)?.median)
     }
 

@@ -1,3 +1,4 @@
+import LaunchChangePoints
 import LaunchCore
 
 /// The commit a stored result was made at: its hash, and what git said of it when it was stored
@@ -20,30 +21,11 @@ public struct CommitInfo: Equatable, Hashable, Sendable {
     }
 }
 
-/// What a result measured: the built-in app with a manifest, or a program (`exec`), by name.
-public struct HistoryTarget: Equatable, Hashable, Sendable, Comparable {
-    public enum Kind: String, Sendable, Comparable {
-        case manifest
-        case command
-
-        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
-    }
-
-    public var kind: Kind
-    /// The manifest's name, or the program's (`exec --name`, else its command line).
-    public var name: String
-
-    public init(kind: Kind, name: String) {
-        self.kind = kind
-        self.name = name
-    }
-
+extension SeriesTarget {
     /// The target of `result`.
     public init(_ result: LaunchResult) {
         self.init(kind: result.command == nil ? .manifest : .command, name: result.manifest.name)
     }
-
-    public static func < (a: HistoryTarget, b: HistoryTarget) -> Bool { (a.kind, a.name) < (b.kind, b.name) }
 }
 
 /// The environment a result was measured in, as a short key: the host fields a comparison refuses
@@ -73,54 +55,12 @@ public struct HistoryEntry: Equatable, Sendable {
     /// The tier's name (`host` when it ran unthrottled).
     public var tier: String
     public var metric: Metric
-    public var target: HistoryTarget
+    public var target: SeriesTarget
     /// When the result was made (its `date`).
     public var date: String
     public var runCount: Int
     /// The median launch total (seconds, or instructions), `nil` without runs.
     public var total: Double?
-
-    public init(
-        id: String, commit: CommitInfo, dirty: Bool, environment: String, host: String, tier: String, metric: Metric,
-        target: HistoryTarget, date: String, runCount: Int, total: Double?
-    ) {
-        self.id = id
-        self.commit = commit
-        self.dirty = dirty
-        self.environment = environment
-        self.host = host
-        self.tier = tier
-        self.metric = metric
-        self.target = target
-        self.date = date
-        self.runCount = runCount
-        self.total = total
-    }
-}
-
-/// What a series is kept apart by: results from different environments, tiers, metrics or targets
-/// never share one, and each phase (or launch total, mark, peak memory) has its own.
-public struct SeriesKey: Hashable, Sendable, Comparable {
-    public var environment: String
-    public var tier: String
-    public var metric: Metric
-    public var target: HistoryTarget
-    /// A phase's path as the results' tables name it, or one of ``HistorySeries/totalPhase`` and
-    /// ``HistorySeries/peakMemoryPhase``; marks are `Time to <mark>` rows.
-    public var phase: String
-
-    public init(environment: String, tier: String, metric: Metric, target: HistoryTarget, phase: String) {
-        self.environment = environment
-        self.tier = tier
-        self.metric = metric
-        self.target = target
-        self.phase = phase
-    }
-
-    public static func < (a: SeriesKey, b: SeriesKey) -> Bool {
-        (a.environment, a.tier, a.metric.rawValue, a.target.kind.rawValue, a.target.name, a.phase)
-            < (b.environment, b.tier, b.metric.rawValue, b.target.kind.rawValue, b.target.name, b.phase)
-    }
 }
 
 /// One commit's values in a series: each run's value, in run order.
@@ -128,11 +68,6 @@ public struct SeriesPoint: Equatable, Sendable {
     public var commit: CommitInfo
     /// Seconds (time), instructions, or bytes (peak memory), one per run.
     public var runs: [Double]
-
-    public init(commit: CommitInfo, runs: [Double]) {
-        self.commit = commit
-        self.runs = runs
-    }
 }
 
 /// A phase's values across commits, oldest first (``CommitOrder``).
@@ -144,11 +79,6 @@ public struct HistorySeries: Equatable, Sendable {
     public static let totalPhase = "launch total"
     /// The series of each run's peak resident memory, in bytes, where it was measured.
     public static let peakMemoryPhase = "peak memory"
-
-    public init(key: SeriesKey, points: [SeriesPoint]) {
-        self.key = key
-        self.points = points
-    }
 }
 
 /// How a series orders its commits.

@@ -1,3 +1,4 @@
+import LaunchChangePoints
 import LaunchCore
 
 /// A results history: a results directory (one JSON file per result, as `record` wrote them before

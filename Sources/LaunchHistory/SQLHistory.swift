@@ -1,3 +1,4 @@
+import LaunchChangePoints
 import LaunchCore
 
 /// A history in a SQL database (``SQLiteDatabase`` or ``PostgresDatabase``): the schema of
@@ -97,7 +98,7 @@ public final class SQLHistory: HistoryStore {
 
     private func entry(_ row: [SQLValue]) throws(HistoryError) -> HistoryEntry {
         guard row.count == 16, let id = row[0].integer, let hash = row[1].text, let metric = row[10].text.flatMap(Metric.init(rawValue:)),
-            let kind = row[11].text.flatMap(HistoryTarget.Kind.init(rawValue:))
+            let kind = row[11].text.flatMap(SeriesTarget.Kind.init(rawValue:))
         else {
             throw .corrupt(store: location, what: "a results row has a missing or unknown field")
         }
@@ -106,7 +107,7 @@ public final class SQLHistory: HistoryStore {
             commitDate: row[4].text, branch: row[5].text)
         return HistoryEntry(
             id: String(id), commit: commit, dirty: row[6].integer == 1, environment: row[7].text ?? "", host: row[8].text ?? "",
-            tier: row[9].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[12].text ?? ""),
+            tier: row[9].text ?? "host", metric: metric, target: SeriesTarget(kind: kind, name: row[12].text ?? ""),
             date: row[13].text ?? "", runCount: Int(row[14].integer ?? 0), total: row[15].real)
     }
 
@@ -163,7 +164,7 @@ public final class SQLHistory: HistoryStore {
         var environment: String
         var tier: String
         var metric: Metric
-        var target: HistoryTarget
+        var target: SeriesTarget
         var commit: CommitInfo
         var date: String
     }
@@ -174,7 +175,7 @@ public final class SQLHistory: HistoryStore {
         var commits: [String: CommitInfo] = [:]
         for row in rows {
             guard row.count == 12, let id = row[0].integer, let metric = row[3].text.flatMap(Metric.init(rawValue:)),
-                let kind = row[4].text.flatMap(HistoryTarget.Kind.init(rawValue:)), let hash = row[6].text
+                let kind = row[4].text.flatMap(SeriesTarget.Kind.init(rawValue:)), let hash = row[6].text
             else { throw corruptRow("results") }
             let commit =
                 commits[hash]
@@ -183,7 +184,7 @@ public final class SQLHistory: HistoryStore {
                     commitDate: row[9].text, branch: row[10].text)
             commits[hash] = commit
             results[id] = SeriesResult(
-                environment: row[1].text ?? "", tier: row[2].text ?? "host", metric: metric, target: HistoryTarget(kind: kind, name: row[5].text ?? ""),
+                environment: row[1].text ?? "", tier: row[2].text ?? "host", metric: metric, target: SeriesTarget(kind: kind, name: row[5].text ?? ""),
                 commit: commit, date: row[11].text ?? "")
         }
         return results

@@ -1,4 +1,5 @@
 import CHistoryShim
+import LaunchChangePoints
 import LaunchCore
 import LaunchResults
 import LaunchStats
@@ -25,7 +26,7 @@ struct StoredResult {
         if commit.branch == nil { commit.branch = git.branch }
         entry = HistoryEntry(
             id: "", commit: commit, dirty: git.dirty, environment: EnvironmentKey.of(result.host), host: EnvironmentKey.description(result.host),
-            tier: result.configuration?.tier?.name ?? "host", metric: metric, target: HistoryTarget(result), date: result.date,
+            tier: result.configuration?.tier?.name ?? "host", metric: metric, target: SeriesTarget(result), date: result.date,
             runCount: result.runs.count, total: Summary(totals)?.median)
         phases = Self.phases(result, table: table, metric: metric)
         let json: [UInt8]

@@ -1,3 +1,4 @@
+import LaunchCore
 import LaunchStats
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Change points on series with known steps, none, or too few points.
 struct ChangePointDetectorTests {
-    static let key = ChangePointSeries.Key(environment: "env", tier: "host", metric: "time", target: "default", phase: "layout")
+    static let key = SeriesKey(environment: "env", tier: "host", metric: .time, target: SeriesTarget(kind: .manifest, name: "default"), phase: "layout")
 
     /// `count` commits of 10 runs each around `level(commit)` seconds, with log-normal noise of `spread`.
     static func timeSeries(count: Int, seed: UInt64, spread: Double = 0.03, level: (Int) -> Double) throws -> ChangePointSeries {
@@ -26,7 +27,8 @@ struct ChangePointDetectorTests {
     static func counts(_ values: [UInt64]) throws -> ChangePointSeries {
         let points = try values.enumerated().map { try MeasuredPoint(commit: "c\($0.offset)", counts: [$0.element]) }
         return try ChangePointSeries(
-            key: ChangePointSeries.Key(environment: "env", tier: "host", metric: "instructions", target: "default", phase: "layout"), points: points)
+            key: SeriesKey(environment: "env", tier: "host", metric: .instructions, target: SeriesTarget(kind: .manifest, name: "default"), phase: "layout"),
+            points: points)
     }
 
     @Test func plantedStepsAreFoundAtTheirCommits() throws {

@@ -11,7 +11,7 @@ struct DashboardDataTests {
     static func hash(_ n: Int) -> String { String(repeating: "0", count: 39 - String(n).count) + "c\(n)" }
 
     static func series(_ phase: String, tier: String = "host", commits: [Int], value: (Int) -> Double) throws -> ChangePointSeries {
-        let key = ChangePointSeries.Key(environment: "e1", tier: tier, metric: "time", target: "default", phase: phase)
+        let key = SeriesKey(environment: "e1", tier: tier, metric: .time, target: SeriesTarget(kind: .manifest, name: "default"), phase: phase)
         return try ChangePointSeries(
             key: key, points: try commits.map { n in try MeasuredPoint(commit: hash(n), measured: [value(n), value(n) * 1.001, value(n) * 0.999]) })
     }
@@ -45,7 +45,8 @@ struct DashboardDataTests {
 
     @Test func aCommitOutsideTheOrderIsRefusedByName() throws {
         let stray = try ChangePointSeries(
-            key: .init(environment: "e", tier: "host", metric: "time", target: "t", phase: "p"), points: [try MeasuredPoint(commit: "zzz", measured: [1])])
+            key: SeriesKey(environment: "e", tier: "host", metric: .time, target: SeriesTarget(kind: .manifest, name: "t"), phase: "p"),
+            points: [try MeasuredPoint(commit: "zzz", measured: [1])])
         #expect(throws: DashboardError.unorderedCommit("zzz", phase: "p")) {
             try DashboardData(title: "", source: "", order: [], environments: [:], series: [stray], detected: ChangePointDetector().detect([stray]))
         }

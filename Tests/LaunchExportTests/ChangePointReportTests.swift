@@ -1,14 +1,14 @@
 import FoundationEssentials
-import LaunchChangePoints
 import LaunchCore
 import Testing
 
+@testable import LaunchChangePoints
 @testable import LaunchExport
 
 /// `history detect`'s and `history trend`'s output: the headline first, every field, escaping.
 struct ChangePointReportTests {
-    static func key(_ phase: String, metric: String = "time") -> ChangePointSeries.Key {
-        ChangePointSeries.Key(environment: "env", tier: "host", metric: metric, target: "default", phase: phase)
+    static func key(_ phase: String, metric: Metric = .time) -> SeriesKey {
+        SeriesKey(environment: "env", tier: "host", metric: metric, target: SeriesTarget(kind: .manifest, name: "default"), phase: phase)
     }
 
     static let step = ChangePoint(
@@ -23,7 +23,7 @@ struct ChangePointReportTests {
             series: [
                 SeriesChangePoints(key: key("decode | <images>"), pointCount: 300, exact: false, changePoints: [step]),
                 SeriesChangePoints(key: key("layout"), pointCount: 300, exact: false, changePoints: []),
-                SeriesChangePoints(key: key("layout", metric: "instructions"), pointCount: 10, exact: true, changePoints: [exact])
+                SeriesChangePoints(key: key("layout", metric: .instructions), pointCount: 10, exact: true, changePoints: [exact])
             ], options: DetectionOptions())
     }
 
@@ -39,7 +39,7 @@ struct ChangePointReportTests {
 
     @Test func valuesReadInTheirUnits() {
         #expect(ChangePointReport.value(0.00123, Self.key("a")) == "1.23 ms")
-        #expect(ChangePointReport.value(5_000_001, Self.key("a", metric: "instructions")) == "5,000,001")
+        #expect(ChangePointReport.value(5_000_001, Self.key("a", metric: .instructions)) == "5,000,001")
         #expect(ChangePointReport.value(3 * 1_048_576, Self.key("peak memory")) == MemoryFormat.mebibytes(3 * 1_048_576.0))
     }
 
@@ -82,7 +82,7 @@ struct ChangePointReportTests {
             index: 3, commit: "c3", previousCommit: "c2", before: Segment(median: 0, points: 3), after: Segment(median: 7, points: 3),
             relativeChange: nil, pValue: 0)
         let report = ChangePointReport(
-            series: [SeriesChangePoints(key: Self.key("a", metric: "instructions"), pointCount: 6, exact: true, changePoints: [fromZero])],
+            series: [SeriesChangePoints(key: Self.key("a", metric: .instructions), pointCount: 6, exact: true, changePoints: [fromZero])],
             options: DetectionOptions())
         let json = try report.json()
         guard case .object(let document) = try JSONParser.parse(Array(json.utf8)), case .array(let points)? = document["changePoints"],

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchChangePoints
 import LaunchCore
 import LaunchExport
 import LaunchResults
@@ -23,7 +24,7 @@ struct StoreContract: Sendable {
         #expect(entries.map(\.commit.hash) == (1...3).map(HistoryFixtures.commit))
         for (entry, result) in zip(entries, results) {
             #expect(entry.commit.parents == commitInfo(Int(entry.commit.hash.suffix(1), radix: 16)!).parents)
-            #expect(entry.tier == "host" && entry.metric == .time && entry.target == HistoryTarget(kind: .manifest, name: "default"))
+            #expect(entry.tier == "host" && entry.metric == .time && entry.target == SeriesTarget(kind: .manifest, name: "default"))
             #expect(entry.runCount == 3 && !entry.dirty)
             #expect(entry.environment == EnvironmentKey.of(HistoryFixtures.host))
             #expect(entry.total == result.runs[1].total)  // the median of three rising totals

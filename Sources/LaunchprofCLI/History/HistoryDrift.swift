@@ -14,7 +14,7 @@ enum HistoryDrift {
         let detector: ChangePointDetector
         detector = try ChangePointDetector()
         return try HistorySource.series(store)
-            .filter { $0.key.target == target && $0.key.tier == tier && $0.key.metric == metric.rawValue }
+            .filter { $0.key.target.name == target && $0.key.tier == tier && $0.key.metric == metric }
             .compactMap { series in
                 detector.drift(series, overLast: window).map { drift in
                     let p = drift.pValue < 0.001 ? "p < 0.001" : "p \(SecondsFormat.format(drift.pValue, precision: 3))"

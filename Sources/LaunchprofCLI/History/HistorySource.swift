@@ -10,7 +10,7 @@ enum HistorySource {
     /// database and a results directory not yet imported) is read from the first, the database.
     static func series(_ store: StoreOption) throws -> [ChangePointSeries] {
         let order = HistoryGit.order()
-        var byKey: [ChangePointSeries.Key: ChangePointSeries] = [:]
+        var byKey: [SeriesKey: ChangePointSeries] = [:]
         for opened in try store.openForReading() {
             let stored: [HistorySeries]
             stored = try opened.series(order: order)
@@ -25,8 +25,6 @@ enum HistorySource {
     /// A stored series as the detector takes it: instruction counts exact, everything else measured.
     static func series(_ stored: HistorySeries, in location: String) throws -> ChangePointSeries {
         let key = stored.key
-        let label = ChangePointSeries.Key(
-            environment: key.environment, tier: key.tier, metric: key.metric.rawValue, target: key.target.name, phase: key.phase)
         // One point per commit (a store keeps one result per commit and key; the first if not).
         var seen = Set<String>()
         let unique = stored.points.filter { seen.insert($0.commit.hash).inserted }
@@ -37,7 +35,7 @@ enum HistorySource {
                 }
                 return try MeasuredPoint(commit: point.commit.hash, measured: point.runs)
             }
-            return try ChangePointSeries(key: label, points: points)
+            return try ChangePointSeries(key: key, points: points)
         } catch {
             throw InputError.about(
                 subject: "\(location): series '\(PlainText.oneLine(key.phase))' (\(key.metric.rawValue), \(PlainText.oneLine(key.target.name)))", error)
