@@ -51,13 +51,11 @@ struct ThresholdOptions: ParsableArguments {
             }
             perPhase[String(item[..<eq])] = value
         }
-        let defaults = Thresholds()
-        return Thresholds(
-            time: Thresholds.Limit(percent: limits[.time] ?? defaults.time.percent, floor: minChange),
-            instructions: Thresholds.Limit(
-                percent: limits[.instructions] ?? defaults.instructions.percent,
-                floor: defaults.instructions.floor),
-            perPhase: perPhase, alpha: alpha)
+        var thresholds = Thresholds(perPhase: perPhase, alpha: alpha)
+        thresholds.time.floor = minChange
+        if let percent = limits[.time] { thresholds.time.percent = percent }
+        if let percent = limits[.instructions] { thresholds.instructions.percent = percent }
+        return thresholds
     }
 
     /// The relative threshold of each metric that `--threshold` values set. A bare value sets every
