@@ -9,11 +9,6 @@ public struct Thresholds: Equatable, Sendable {
         public var percent: Double
         /// Absolute floor in the metric's unit (seconds for time, instructions for instructions).
         public var floor: Double
-
-        public init(percent: Double, floor: Double) {
-            self.percent = percent
-            self.floor = floor
-        }
     }
 
     /// Time: 5% and 2 ms by default.
@@ -29,19 +24,18 @@ public struct Thresholds: Equatable, Sendable {
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
 
-    public init(
-        time: Limit = Limit(percent: 5, floor: 0.002), instructions: Limit = Limit(percent: 1, floor: 10_000),
-        perPhase: [String: Double] = [:], alpha: Double = 0.01
-    ) {
-        self.time = time
-        self.instructions = instructions
+    /// The default limits of each metric (set ``time`` and ``instructions`` to change them).
+    public init(perPhase: [String: Double] = [:], alpha: Double = 0.01) {
+        self.time = Limit(percent: 5, floor: 0.002)
+        self.instructions = Limit(percent: 1, floor: 10_000)
         self.perPhase = perPhase
         self.alpha = alpha
     }
 
     /// Time thresholds in the older spelling: `percent` and `seconds`.
     public init(percent: Double, seconds: Double = 0.002, perPhase: [String: Double] = [:], alpha: Double = 0.01) {
-        self.init(time: Limit(percent: percent, floor: seconds), perPhase: perPhase, alpha: alpha)
+        self.init(perPhase: perPhase, alpha: alpha)
+        time = Limit(percent: percent, floor: seconds)
     }
 
     /// Relative time threshold in percent.
