@@ -78,9 +78,9 @@ struct DashboardBenchmark {
     /// commit with 3% noise; steps of +5% planted in five phases at commits 2,000 apart.
     func makeSeries() throws -> [ChangePointSeries] {
         var noise = DiffScaleBenchmark.Generator(seed: 30)
-        let names = (0..<phases).map { "phase \($0)" } + [HistorySeries.totalPhase, "Time to first frame", HistorySeries.peakMemoryPhase]
+        let names = (0..<phases).map { "phase \($0)" } + [SeriesKey.totalPhase, "Time to first frame", SeriesKey.peakMemoryPhase]
         return try names.enumerated().map { p, name in
-            let base = name == HistorySeries.peakMemoryPhase ? 15_000_000 : 0.0002 * Double(1 + p % 7)
+            let base = name == SeriesKey.peakMemoryPhase ? 15_000_000 : 0.0002 * Double(1 + p % 7)
             let points = try (0..<commits).map { c in
                 let step = p < 5 && c >= 1_000 + 2_000 * p ? 1.05 : 1
                 return try MeasuredPoint(commit: hash(c), measured: (0..<10).map { _ in base * step * (1 + 0.03 * (noise.unit() - 0.5)) })

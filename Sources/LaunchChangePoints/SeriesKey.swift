@@ -11,9 +11,14 @@ public struct SeriesKey: Hashable, Comparable, Sendable {
     public var metric: Metric
     /// The manifest or program measured.
     public var target: SeriesTarget
-    /// A phase's path as the results' tables name it, or a launch-level quantity (`launch total`,
-    /// `Time to <mark>`, `peak memory`).
+    /// A phase's path as the results' tables name it, or a launch-level quantity: ``totalPhase``,
+    /// a mark's `Time to <mark>`, ``peakMemoryPhase``.
     public var phase: String
+
+    /// The series of launch totals (each run's total, or its instruction count).
+    public static let totalPhase = "launch total"
+    /// The series of each run's peak resident memory, in bytes, where it was measured.
+    public static let peakMemoryPhase = "peak memory"
 
     public init(environment: String, tier: String, metric: Metric, target: SeriesTarget, phase: String) {
         self.environment = environment

@@ -115,15 +115,15 @@ public struct DashboardData: Equatable, Sendable {
                 position: positions[$0.commit]!, commit: $0.commit, before: $0.before.median, after: $0.after.median, change: $0.relativeChange,
                 pValue: $0.pValue)
         }
-        let unit = one.key.phase == HistorySeries.peakMemoryPhase ? "bytes" : (one.key.metric == .instructions ? "instructions" : "s")
+        let unit = one.key.phase == SeriesKey.peakMemoryPhase ? "bytes" : (one.key.metric == .instructions ? "instructions" : "s")
         return Series(phase: one.key.phase, unit: unit, exact: found.exact, values: values, runs: runs, steps: steps)
     }
 
     /// Launch total, then marks (`Time to …`), then peak memory, then the phases by name.
     static func chartOrder(_ phase: String) -> (Int, String) {
-        if phase == HistorySeries.totalPhase { return (0, "") }
+        if phase == SeriesKey.totalPhase { return (0, "") }
         if phase.hasPrefix("Time to ") { return (1, phase) }
-        if phase == HistorySeries.peakMemoryPhase { return (2, "") }
+        if phase == SeriesKey.peakMemoryPhase { return (2, "") }
         return (3, phase)
     }
 

@@ -61,12 +61,9 @@ public struct ChangePointReport: Sendable {
 
     /// A value of `key`'s metric as people read it: exact counts in full, seconds in the unit that fits, memory in MiB.
     static func value(_ value: Double, _ key: SeriesKey) -> String {
-        if key.phase == peakMemoryPhase { return MemoryFormat.mebibytes(value) }
+        if key.phase == SeriesKey.peakMemoryPhase { return MemoryFormat.mebibytes(value) }
         return key.metric == .instructions ? InstructionFormat.exact(value) : DurationFormat.format(value)
     }
-
-    /// The history's series of each run's peak resident memory, in bytes (LaunchHistory's `HistorySeries.peakMemoryPhase`).
-    static let peakMemoryPhase = "peak memory"
 
     /// The change: a percentage, and for exact counts the difference too (`+1 (+0.0%)`).
     static func change(_ finding: Finding) -> String {

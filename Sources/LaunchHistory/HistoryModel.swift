@@ -74,11 +74,6 @@ public struct SeriesPoint: Equatable, Sendable {
 public struct HistorySeries: Equatable, Sendable {
     public var key: SeriesKey
     public var points: [SeriesPoint]
-
-    /// The series of launch totals (each run's total, or its instruction count).
-    public static let totalPhase = "launch total"
-    /// The series of each run's peak resident memory, in bytes, where it was measured.
-    public static let peakMemoryPhase = "peak memory"
 }
 
 /// How a series orders its commits.

@@ -39,9 +39,9 @@ struct StoredResult {
     static func phases(_ result: LaunchResult, table: PhaseTable, metric: Metric) -> [(path: String, runs: [Double])] {
         var phases = table.rows.map { (path: $0.path, runs: $0.values(metric)) }.filter { !$0.runs.isEmpty }
         let totals = metric == .instructions ? table.instructionTotals : table.totals
-        if !totals.isEmpty { phases.append((HistorySeries.totalPhase, totals)) }
+        if !totals.isEmpty { phases.append((SeriesKey.totalPhase, totals)) }
         let memory = result.runs.compactMap(\.peakResidentBytes).map(Double.init)
-        if !memory.isEmpty { phases.append((HistorySeries.peakMemoryPhase, memory)) }
+        if !memory.isEmpty { phases.append((SeriesKey.peakMemoryPhase, memory)) }
         return phases
     }
 }

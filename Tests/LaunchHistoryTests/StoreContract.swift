@@ -60,7 +60,7 @@ struct StoreContract: Sendable {
         let series = try open().series(order: .firstParent(line))
         let here = series.filter { $0.key.environment == EnvironmentKey.of(HistoryFixtures.host) }
         let other = series.filter { $0.key.environment == EnvironmentKey.of(HistoryFixtures.otherHost) }
-        #expect(Set(here.map(\.key.phase)) == ["phase 0", "phase 1", "Time to first frame", HistorySeries.totalPhase, HistorySeries.peakMemoryPhase])
+        #expect(Set(here.map(\.key.phase)) == ["phase 0", "phase 1", "Time to first frame", SeriesKey.totalPhase, SeriesKey.peakMemoryPhase])
         #expect(other.count == here.count && other.allSatisfy { $0.points.map(\.commit.hash) == [HistoryFixtures.commit(2)] })
         let phase1 = try #require(here.first { $0.key.phase == "phase 1" })
         #expect(phase1.points.map(\.commit.hash) == (1...3).map(HistoryFixtures.commit))
@@ -68,7 +68,7 @@ struct StoreContract: Sendable {
             let n = Int(point.commit.hash.suffix(1), radix: 16)!
             #expect(point.runs == (0..<4).map { HistoryFixtures.duration(commit: n, phase: 1, run: $0) })
         }
-        let memory = try #require(here.first { $0.key.phase == HistorySeries.peakMemoryPhase })
+        let memory = try #require(here.first { $0.key.phase == SeriesKey.peakMemoryPhase })
         #expect(memory.points[0].runs == [10_001_000, 10_001_001, 10_001_002, 10_001_003])
         // By date: commit 9 (the latest commit date) joins, last.
         let byDate = try store.series(order: .date).first { $0.key == phase1.key }
