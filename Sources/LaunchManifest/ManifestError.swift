@@ -1,35 +1,48 @@
+import LaunchCore
+
 /// LaunchManifest's one error: a manifest (or a file read with ``ManifestLoader/Node``) that is not
 /// what its schema allows, or a strategy the catalog does not know. Every message is rendered here,
-/// by ``description``: `file: reason`, the reason naming the key path.
+/// by ``description`` (the reason by ``ManifestProblem``): `file: key path: reason`.
 public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A problem in the input file `file`; `reason` names the key path and what was expected.
-    case input(file: String, reason: String)
+    /// `problem` in the input file `file`, at `keyPath` (`stages[2].run`; empty: the top level;
+    /// `nil`: the document as a whole).
+    case input(file: String, keyPath: String?, problem: ManifestProblem)
     /// `compare --strategy NAME` with a name that is not in ``StrategyCatalog``.
     case unknownStrategy(String)
 
-    /// A problem in the input file `file` (``input(file:reason:)``).
+    /// A problem in the input file `file` (``input(file:reason:)``) with its reason worded by the caller.
     public static func input(_ file: String, _ reason: String) -> ManifestError {
-        .input(file: file, reason: reason)
+        .input(file: file, keyPath: nil, problem: .worded(reason))
     }
 
     /// The file the error is about, if it names one.
     public var file: String? {
-        if case .input(let file, _) = self { return file }
+        if case .input(let file, _, _) = self { return file }
         return nil
     }
 
-    /// The reason without the file in front; `nil` for an unknown strategy.
+    /// The reason without the file in front (the key path, then what is wrong); `nil` for an
+    /// unknown strategy.
     public var reason: String? {
-        if case .input(_, let reason) = self { return reason }
-        return nil
+        guard case .input(_, let keyPath, let problem) = self else { return nil }
+        return Self.reason(problem, at: keyPath)
     }
 
     public var description: String {
         switch self {
-        case .input(let file, let reason):
-            return "\(file): \(reason)"
+        case .input(let file, let keyPath, let problem):
+            return "\(file): \(Self.reason(problem, at: keyPath))"
         case .unknownStrategy(let name):
             return "unknown strategy '\(name)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))"
         }
+    }
+
+    /// `keyPath: problem`, on one line.
+    private static func reason(_ problem: ManifestProblem, at keyPath: String?) -> String {
+        guard let keyPath else { return problem.description }
+        // A missing key at the top level needs no place: the file says it.
+        if keyPath.isEmpty, case .missingKey = problem { return problem.description }
+        // Keys and values quoted from the file may hold line breaks: the message stays one line.
+        return PlainText.oneLine("\(keyPath.isEmpty ? "top level" : keyPath): \(problem)")
     }
 }

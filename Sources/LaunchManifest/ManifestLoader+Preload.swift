@@ -7,22 +7,20 @@ extension ManifestLoader {
         let object = try node.object(allowed: ["stage", "during"])
         let stageNode = try object.required("stage")
         let name = try stageNode.string()
-        let lazyData = stages.filter { $0.lazy && $0.run == .data }.map { "\"\($0.name)\"" }
-        let candidates = "lazy data stages: \(lazyData.isEmpty ? "none" : lazyData.joined(separator: ", "))"
+        let lazyData = stages.filter { $0.lazy && $0.run == .data }.map(\.name)
         guard let stage = stages.first(where: { $0.name == name }) else {
-            throw stageNode.error("no stage is named \"\(name)\" (\(candidates))")
+            throw stageNode.error(.noStage(name: name, lazyData: lazyData))
         }
         guard stage.lazy, stage.run == .data else {
-            throw stageNode.error("\"\(name)\" is not a lazy data stage: only what waits for its first use can be preloaded (\(candidates))")
+            throw stageNode.error(.notLazyData(name: name, lazyData: lazyData))
         }
         let duringNode = try object.required("during")
         let during = try duringNode.string()
         guard let moment = PreloadSpec.Moment(rawValue: during) else {
-            let accepted = PreloadSpec.Moment.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw duringNode.error("expected \(accepted) (the only moment a preload can hide under for now), found \"\(during)\"")
+            throw duringNode.error(.invalid(.moment, found: .text(during)))
         }
         guard stages.contains(where: { $0.run == .draw && !$0.lazy }) else {
-            throw node.error("the preload hides under the launch animation, which slides the drawn keys in, so the manifest needs a \"draw\" stage at launch")
+            throw node.error(.unmet(.preloadNeedsDraw))
         }
         return PreloadSpec(stage: name, during: moment)
     }

@@ -11,13 +11,13 @@ public enum ManifestLoader {
     /// Parses manifest bytes; `path` names the file and anchors relative paths.
     public static func parse(_ bytes: [UInt8], path: String) throws(ManifestError) -> Manifest {
         if let deep = JSONNesting.check(bytes) {
-            throw ManifestError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (a manifest needs 3)")
+            throw ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.manifest, line: deep.line, column: deep.column, limit: deep.limit))
         }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw ManifestError.input(path, "invalid JSON\(error.position)")
+            throw ManifestError.input(file: path, keyPath: nil, problem: .invalidJSON(.manifest, error))
         }
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
@@ -38,7 +38,7 @@ public enum ManifestLoader {
         var splash: String?
         if let node = try root.optional("splash") {
             let name = try node.string()
-            guard !name.isEmpty else { throw node.error("expected the file name of a PNG in the assets directory") }
+            guard !name.isEmpty else { throw node.error(.invalid(.splashFile)) }
             splash = FileIO.resolve(name, relativeTo: assets)
         }
         try checkNeeds(of: strategies, snapshot: snapshot, splash: splash, stages: stages, path: path)
@@ -60,7 +60,7 @@ public enum ManifestLoader {
             height: try screenNode.required("height").int(min: 1, max: 8192),
             scale: try screenNode.optional("scale")?.int(min: 1, max: 4) ?? 1)
         guard screen.width * screen.scale <= 8192, screen.height * screen.scale <= 8192 else {
-            throw ManifestError.input(path, "screen: \(screen.width)×\(screen.height) @\(screen.scale)x is larger than 8192 pixels on a side")
+            throw ManifestError.input(file: path, keyPath: "screen", problem: .screenTooLarge(screen))
         }
         return screen
     }
@@ -72,7 +72,7 @@ public enum ManifestLoader {
         for node in orientationNodes {
             let name = try node.string()
             guard let orientation = Orientation(rawValue: name) else {
-                throw node.error("expected \"portrait\" or \"landscape\", found \"\(name)\"")
+                throw node.error(.invalid(.orientation, found: .text(name)))
             }
             if !orientations.contains(orientation) { orientations.append(orientation) }
         }
@@ -89,35 +89,33 @@ public enum ManifestLoader {
             let runNode = try stage.required("run")
             let runName = try runNode.string()
             if runName == "snapshot" {
-                throw runNode.error(
-                    "\"snapshot\" is not a launch stage any more: the app saves its snapshot when it enters the background, after the launch (remove this stage; see docs/manifest.md)"
-                )
+                throw runNode.error(.snapshotIsNotAStage)
             }
             guard let kind = StageKind(rawValue: runName) else {
-                throw runNode.error("expected one of \(StageKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(runName)\"")
+                throw runNode.error(.invalid(.stageKind, found: .text(runName)))
             }
             let nameNode = try stage.required("name")
             let name = try nameNode.string()
-            guard !name.isEmpty else { throw nameNode.error("expected a non-empty name") }
-            guard !stages.contains(where: { $0.name == name }) else { throw nameNode.error("another stage is already named \"\(name)\"") }
+            guard !name.isEmpty else { throw nameNode.error(.invalid(.nonEmptyName)) }
+            guard !stages.contains(where: { $0.name == name }) else { throw nameNode.error(.duplicateStage(name: name)) }
             let fileNode = try stage.optional("file")
             var file: String?
             if let fileNode { file = FileIO.resolve(try fileNode.string(), relativeTo: directory) }
-            if kind == .data, file == nil { throw stage.error("a \"data\" stage needs a \"file\"") }
-            if kind != .data, kind != .settings, let fileNode { throw fileNode.error("only \"data\" and \"settings\" stages take a \"file\"") }
+            if kind == .data, file == nil { throw stage.error(.dataStageNeedsFile) }
+            if kind != .data, kind != .settings, let fileNode { throw fileNode.error(.fileNotTaken) }
             // The user's settings, beside the manifest unless the stage says where.
             if kind == .settings, file == nil { file = FileIO.resolve("settings.json", relativeTo: directory) }
             let lazy = try stage.optional("lazy")?.bool() ?? false
-            if lazy, kind != .data { throw stage.error("only \"data\" stages can be lazy (the UI needs the others to launch)") }
+            if lazy, kind != .data { throw stage.error(.lazyNotData) }
             stages.append(StageSpec(name: name, run: kind, lazy: lazy, file: file))
         }
-        guard !stages.isEmpty else { throw ManifestError.input(path, "stages: expected at least one stage") }
+        guard !stages.isEmpty else { throw ManifestError.input(file: path, keyPath: "stages", problem: .invalid(.atLeastOneStage)) }
         // Each stage's prerequisites must run, at launch, before it.
         var ran: Set<String> = []
         for (i, stage) in stages.enumerated() where !stage.lazy {
             for needed in stage.run.requires where !ran.contains(needed.rawValue) {
                 throw ManifestError.input(
-                    path, "stages[\(i)]: the \"\(stage.run.rawValue)\" stage (\(stage.name)) needs a \"\(needed.rawValue)\" stage before it")
+                    file: path, keyPath: "stages[\(i)]", problem: .missingPrerequisite(name: stage.name, kind: stage.run, needed: needed))
             }
             ran.insert(stage.run.rawValue)
         }
@@ -138,7 +136,7 @@ public enum ManifestLoader {
             func seconds(_ key: String, _ fallback: Double) throws(ManifestError) -> Double {
                 guard let valueNode = try dialog.optional(key) else { return fallback }
                 let value = try valueNode.number()
-                guard value >= 0, value <= 60 else { throw valueNode.error("expected seconds from 0 to 60, found \(value)") }
+                guard value >= 0, value <= 60 else { throw valueNode.error(.invalid(.seconds(maximum: 60), found: .number(value))) }
                 return value
             }
             strategies.loadingDialog = LoadingDialogSpec(showAfter: try seconds("showAfter", 1.0), minMessageSeconds: try seconds("minMessageSeconds", 1.5))
@@ -154,7 +152,7 @@ public enum ManifestLoader {
             let on = try node.bool()
             // Off is what a manifest without backgroundDecode does anyway; on needs the workers.
             if on, strategies.backgroundDecode == nil {
-                throw node.error("\(key) is about images decoded on worker threads, so it needs backgroundDecode")
+                throw node.error(.unmet(.backgroundDecode(strategy: key)))
             }
             if key == "thumbnailsFirst" { strategies.thumbnailsFirst = on } else { strategies.checkStaleDecodes = on }
         }
@@ -163,7 +161,7 @@ public enum ManifestLoader {
             let report = try node.object(allowed: ["seconds"])
             let secondsNode = try report.required("seconds")
             let seconds = try secondsNode.number()
-            guard seconds >= 0, seconds <= 60 else { throw secondsNode.error("expected seconds from 0 to 60, found \(seconds)") }
+            guard seconds >= 0, seconds <= 60 else { throw secondsNode.error(.invalid(.seconds(maximum: 60), found: .number(seconds))) }
             strategies.sendReportOnClose = seconds
         }
         return strategies
@@ -175,16 +173,16 @@ public enum ManifestLoader {
         let stageNode = try node.required("stage")
         let stage = try stageNode.string()
         guard stages.contains(where: { $0.name == stage && !$0.lazy }) else {
-            throw stageNode.error("no launch stage is named \"\(stage)\"")
+            throw stageNode.error(.noLaunchStage(name: stage))
         }
         let fractionNode = try node.required("fraction")
         let fraction = try fractionNode.number()
-        guard fraction >= 0, fraction <= 100 else { throw fractionNode.error("expected a fraction from 0 to 100, found \(fraction)") }
+        guard fraction >= 0, fraction <= 100 else { throw fractionNode.error(.invalid(.fraction, found: .number(fraction))) }
         var measure = InjectedSlowdown.Measure.rows
         if let ofNode = try node.optional("of") {
             let name = try ofNode.string()
             guard let given = InjectedSlowdown.Measure(rawValue: name) else {
-                throw ofNode.error("expected \"rows\" or \"cpuTime\", found \"\(name)\"")
+                throw ofNode.error(.invalid(.measure, found: .text(name)))
             }
             measure = given
         }
@@ -196,25 +194,27 @@ public enum ManifestLoader {
         of strategies: Strategies, snapshot: String?, splash: String?, stages: [StageSpec], path: String
     ) throws(ManifestError) {
         if strategies.sendReportOnClose != nil, snapshot == nil {
-            throw ManifestError.input(
-                path, "strategies.sendReportOnClose: the report is sent while holding the saved state's lock, so the manifest needs a \"snapshot\" path")
+            throw unmet(.reportNeedsSnapshot, by: "sendReportOnClose", path: path)
         }
         if strategies.loadingDialog != nil, !strategies.snapshotFirst {
-            throw ManifestError.input(path, "strategies.loadingDialog: the dialog is drawn over the saved snapshot, so it needs snapshotFirst")
+            throw unmet(.dialogNeedsSnapshotFirst, by: "loadingDialog", path: path)
         }
         if strategies.snapshotFirst {
             guard snapshot != nil else {
-                throw ManifestError.input(path, "strategies.snapshotFirst: the app shows its saved snapshot first, so the manifest needs a \"snapshot\" path")
+                throw unmet(.snapshotFirstNeedsSnapshot, by: "snapshotFirst", path: path)
             }
             guard splash != nil else {
-                throw ManifestError.input(
-                    path, "strategies.snapshotFirst: a first launch has no snapshot to show, so the manifest needs a \"splash\" image (an asset)")
+                throw unmet(.snapshotFirstNeedsSplash, by: "snapshotFirst", path: path)
             }
             guard stages.contains(where: { $0.run == .draw && !$0.lazy }) else {
-                throw ManifestError.input(
-                    path, "strategies.snapshotFirst: the real UI must be drawn after the snapshot, so the manifest needs a \"draw\" stage")
+                throw unmet(.snapshotFirstNeedsDraw, by: "snapshotFirst", path: path)
             }
         }
+    }
+
+    /// `need`, unmet, of the strategy `strategy` (at `strategies.<strategy>`) in the manifest `path`.
+    private static func unmet(_ need: ManifestProblem.Need, by strategy: String, path: String) -> ManifestError {
+        .input(file: path, keyPath: "strategies.\(strategy)", problem: .unmet(need))
     }
 
     /// `test.slowFunction`: `{"function": "fillRoundedRect", "iterations": 2000}`.
@@ -223,12 +223,12 @@ public enum ManifestLoader {
         let nameNode = try fields.required("function")
         let name = try nameNode.string()
         guard InjectedFunctionWork.functions.contains(name) else {
-            throw nameNode.error("expected one of \(InjectedFunctionWork.functions.joined(separator: ", ")), found \"\(name)\"")
+            throw nameNode.error(.invalid(.injectedFunction, found: .text(name)))
         }
         let countNode = try fields.required("iterations")
         let count = try countNode.number()
         guard count >= 0, count <= Double(InjectedFunctionWork.maximumIterations), count == count.rounded() else {
-            throw countNode.error("expected a whole number of iterations from 0 to \(InjectedFunctionWork.maximumIterations), found \(count)")
+            throw countNode.error(.invalid(.iterations(maximum: InjectedFunctionWork.maximumIterations), found: .number(count)))
         }
         return InjectedFunctionWork(function: name, iterations: Int(count))
     }
@@ -245,60 +245,66 @@ public enum ManifestLoader {
         public let path: String
         public let file: String
 
-        public func error(_ reason: String) -> ManifestError {
-            // Keys and values quoted from the file may hold line breaks: the message stays one line.
-            ManifestError.input(file, PlainText.oneLine("\(path.isEmpty ? "top level" : path): \(reason)"))
+        /// `problem` at this value's key path.
+        public func error(_ problem: ManifestProblem) -> ManifestError {
+            .input(file: file, keyPath: path, problem: problem)
         }
 
-        private var typeName: String { value.kindDescription }
+        /// A problem at this value's key path that the caller (a reader outside this module) words.
+        public func error(_ reason: String) -> ManifestError {
+            error(.worded(reason))
+        }
+
+        /// What this value is, for a message that says what was expected instead.
+        private var found: ManifestProblem.Found { .kind(value.kindDescription) }
 
         public func object(allowed: Set<String>) throws(ManifestError) -> Node {
-            guard let object = value.object else { throw error("expected an object, found \(typeName)") }
+            guard let object = value.object else { throw error(.invalid(.object, found: found)) }
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw error("unknown key \"\(unknown)\" (expected: \(allowed.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", ")))")
+                throw error(.unknownKey(unknown, allowed: allowed.filter { !$0.hasPrefix("$") }.sorted()))
             }
             return self
         }
 
         public func optional(_ key: String) throws(ManifestError) -> Node? {
-            guard let object = value.object else { throw error("expected an object, found \(typeName)") }
+            guard let object = value.object else { throw error(.invalid(.object, found: found)) }
             guard let child = object[key] else { return nil }
             return Node(value: child, path: path.isEmpty ? key : "\(path).\(key)", file: file)
         }
 
         public func required(_ key: String) throws(ManifestError) -> Node {
             guard let node = try optional(key) else {
-                throw ManifestError.input(file, "\(path.isEmpty ? "" : "\(path): ")missing required key \"\(key)\"")
+                throw error(.missingKey(key))
             }
             return node
         }
 
         public func array() throws(ManifestError) -> [Node] {
-            guard let items = value.array else { throw error("expected an array, found \(typeName)") }
+            guard let items = value.array else { throw error(.invalid(.array, found: found)) }
             return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]", file: file) }
         }
 
         public func string() throws(ManifestError) -> String {
-            guard let s = value.string else { throw error("expected a string, found \(typeName)") }
+            guard let s = value.string else { throw error(.invalid(.string, found: found)) }
             return s
         }
 
         public func bool() throws(ManifestError) -> Bool {
-            guard let b = value.bool else { throw error("expected true or false, found \(typeName)") }
+            guard let b = value.bool else { throw error(.invalid(.boolean, found: found)) }
             return b
         }
 
         public func number() throws(ManifestError) -> Double {
-            guard let n = value.number, n.isFinite else { throw error("expected a number, found \(typeName)") }
+            guard let n = value.number, n.isFinite else { throw error(.invalid(.number, found: found)) }
             return n
         }
 
         public func int(min: Int, max: Int) throws(ManifestError) -> Int {
             guard let n = value.number, n == n.rounded(), abs(n) < 1e15 else {
-                throw error("expected a whole number, found \(typeName)")
+                throw error(.invalid(.wholeNumber, found: found))
             }
             let v = Int(n)
-            guard v >= min, v <= max else { throw error("expected a whole number from \(min) to \(max), found \(v)") }
+            guard v >= min, v <= max else { throw error(.invalid(.boundedWholeNumber(min: min, max: max), found: .wholeNumber(v))) }
             return v
         }
     }

@@ -15,7 +15,7 @@ public struct StrategyVariants {
             throw .unknownStrategy(strategy)
         }
         guard var root = (try? JSONParser.parse(bytes))?.object else {
-            throw ManifestError.input(path, "not a JSON object")
+            throw ManifestError.input(file: path, keyPath: nil, problem: .notAnObject)
         }
         func absolute(_ value: JSONValue?) -> JSONValue? {
             guard let text = value?.string else { return value }

@@ -62,7 +62,7 @@ import LaunchCore
 
     @Test func unknownStrategiesAndNonObjectsAreRefused() {
         #expect(throws: ManifestError.self) { try StrategyVariants(strategy: "warpDrive", manifest: Array("{}".utf8), path: "m.json", directory: "/") }
-        #expect(throws: ManifestError.input(file: "m.json", reason: "not a JSON object")) {
+        #expect(throws: ManifestError.input(file: "m.json", keyPath: nil, problem: .notAnObject)) {
             try StrategyVariants(strategy: "snapshotFirst", manifest: Array("[1]".utf8), path: "m.json", directory: "/")
         }
         #expect(StrategyVariants.listed(in: Array(#"{"strategies": {"snapshotFirst": true, "bogus": 1}}"#.utf8)) == ["snapshotFirst"])
