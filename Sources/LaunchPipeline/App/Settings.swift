@@ -99,11 +99,11 @@ public struct Settings: Equatable, Sendable {
     /// ``parse(_:path:theme:)``'s steps, read with the manifest's key-path reader (``ManifestLoader/Node``).
     private static func read(_ bytes: [UInt8], path: String, theme: Theme) throws(ManifestError) -> Settings {
         if let deep = JSONNesting.check(bytes) {
-            throw ManifestError.input(path, "line \(deep.line), column \(deep.column): nested more than \(deep.limit) levels deep (settings need 2)")
+            throw ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.settings, line: deep.line, column: deep.column, limit: deep.limit))
         }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
-            throw ManifestError.input(path, "not valid JSON\(error.position)")
+            throw ManifestError.input(file: path, keyPath: nil, problem: .invalidJSON(.settings, error))
         }
         let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
             "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
