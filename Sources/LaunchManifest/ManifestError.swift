@@ -10,11 +10,6 @@ public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `compare --strategy NAME` with a name that is not in ``StrategyCatalog``.
     case unknownStrategy(String)
 
-    /// A problem in the input file `file` (``input(file:reason:)``) with its reason worded by the caller.
-    public static func input(_ file: String, _ reason: String) -> ManifestError {
-        .input(file: file, keyPath: nil, problem: .worded(reason))
-    }
-
     /// The file the error is about, if it names one.
     public var file: String? {
         if case .input(let file, _, _) = self { return file }

@@ -67,6 +67,9 @@ import Testing
         #expect(
             ManifestError.input(file: "s.json", keyPath: nil, problem: .tooDeep(.settings, line: 2, column: 3, limit: 64)).description
                 == "s.json: line 2, column 3: nested more than 64 levels deep (settings need 2)")
+        #expect(
+            ManifestError.input(file: "s.json", keyPath: nil, problem: .invalidJSON(.settings, .invalidJSON(offset: 1, line: 1, column: 2, reason: nil)))
+                .description == "s.json: not valid JSON at line 1, column 2")
         #expect(ManifestError.unknownStrategy("x").reason == nil)
     }
 }
