@@ -64,7 +64,8 @@ public struct RunFunctionProfile: Equatable, Sendable {
     /// The functions the call graphs name: mangled name and object file.
     public var graphFunctions: [GraphFunction] = []
 
-    /// A function of a call graph.
+    /// A function of a call graph (and of a Callgrind file's profile): its name as Callgrind wrote
+    /// it, without a recursion level, and its object file.
     public struct GraphFunction: Equatable, Sendable {
         public var name: String
         public var object: String

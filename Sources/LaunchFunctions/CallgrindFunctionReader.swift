@@ -19,7 +19,7 @@ public struct CallgrindFunctionReader {
 
     private let file: String
     private var lineNumber = 0
-    private var functions: [CallgrindProfile.Function] = []
+    private var functions: [RunFunctionProfile.GraphFunction] = []
     private var functionIndex: [String: Int] = [:]
     private var functionOfID: [Int: Int] = [:]
     private var objectOfID: [Int: String] = [:]
@@ -238,7 +238,7 @@ public struct CallgrindFunctionReader {
         } else {
             guard functions.count < Self.maximumNames else { throw failure(lineNumber, "more than \(Self.maximumNames) function names") }
             index = functions.count
-            functions.append(CallgrindProfile.Function(name: name, object: object))
+            functions.append(RunFunctionProfile.GraphFunction(name: name, object: object))
             functionIndex[key] = index
         }
         if let id { functionOfID[id] = index }

@@ -1,3 +1,5 @@
+import LaunchCore
+
 /// The function costs of a Callgrind output file written with `--combine-dumps=yes`: one part per
 /// dump, each with what triggered it and, per function, the instructions since the previous dump
 /// (``CallgrindFunctionReader`` reads it).
@@ -50,13 +52,9 @@ public struct CallgrindProfile: Equatable, Sendable {
         public var calls: [Int: [Int: Int]] = [:]
     }
 
-    /// A function: its name as Callgrind wrote it, without a recursion level (`'2`), and its object file.
-    public struct Function: Equatable, Sendable {
-        public var name: String
-        public var object: String
-    }
-
-    public var functions: [Function]
+    /// The functions the parts' indices are into: each one's name as Callgrind wrote it, without a
+    /// recursion level (`'2`), and its object file.
+    public var functions: [RunFunctionProfile.GraphFunction]
     public var parts: [Part]
 
     /// The index of the first part with `label`.

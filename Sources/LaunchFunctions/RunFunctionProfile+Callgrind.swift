@@ -43,10 +43,10 @@ extension RunFunctionProfile {
         }
         self.init(phases: phases, programObject: programObject)
         callGraphs = graphs
-        graphFunctions = profile.functions.map { GraphFunction(name: $0.name, object: $0.object) }
+        graphFunctions = profile.functions
     }
 
-    static func entries(_ costs: [Int: CallgrindProfile.Costs], _ functions: [CallgrindProfile.Function]) -> [Entry] {
+    static func entries(_ costs: [Int: CallgrindProfile.Costs], _ functions: [GraphFunction]) -> [Entry] {
         costs.compactMap { index, cost in
             guard cost.selfInstructions > 0 || cost.calleeInstructions > 0 || cost.calls > 0 else { return nil }
             let function = functions[index]
