@@ -62,6 +62,33 @@ struct CallgrindFunctionReaderTests {
         }
     }
 
+    /// Valgrind names every frame below `main` `(below main)`: in a C program, the program's `_start`
+    /// and libc's `__libc_start_call_main`. They are two functions (two objects), one row each; the
+    /// same name defined twice in one object is one function, one row.
+    @Test func belowMainIsOneFunctionPerObject() throws {
+        let profile = try Self.read()
+        let belowMain = profile.functions.filter { $0.name == "(below main)" }
+        #expect(belowMain.count == 2)
+        #expect(belowMain.contains { $0.object.hasSuffix("/tiny") } && belowMain.contains { $0.object.hasSuffix("/libc.so.6") })
+        let run = RunFunctionProfile(profile, dumps: [PhaseDumps(begin: nil, end: "launchprof end 0 0")], programObject: nil)
+        let rows = try #require(run.phases[0]).map { [$0.name, $0.object] }
+        #expect(Set(rows).count == rows.count)
+
+        let twice = try Self.parse(
+            """
+            events: Ir
+            summary: 5
+            ob=(1) /lib/libc.so.6
+            fn=(1) (below main)
+            0 2
+            fn=(2) (below main)
+            0 3
+
+            """)
+        #expect(twice.functions == [RunFunctionProfile.GraphFunction(name: "(below main)", object: "/lib/libc.so.6")])
+        #expect(twice.costs(of: 0..<1).costs[0]?.selfInstructions == 5)
+    }
+
     @Test func missingDumpsGiveNoProfile() throws {
         let run = RunFunctionProfile(try Self.read(), dumps: [PhaseDumps(begin: "launchprof begin 9 9", end: "launchprof end 9 9"), nil], programObject: nil)
         #expect(run.phases == [nil, nil])
