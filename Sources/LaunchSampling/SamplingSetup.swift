@@ -58,13 +58,3 @@ public struct SamplingSetup: Equatable, Sendable {
         return directories.split(separator: ":").lazy.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 }
-
-extension String {
-    /// The string without `characters` at either end.
-    func trimmingCharacters(in characters: String) -> String {
-        var view = Substring(self)
-        while let first = view.first, characters.contains(first) { view = view.dropFirst() }
-        while let last = view.last, characters.contains(last) { view = view.dropLast() }
-        return String(view)
-    }
-}
