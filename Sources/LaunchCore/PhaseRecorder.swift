@@ -27,7 +27,8 @@ public final class PhaseRecorder {
         // Filled only when the recorder is instrumented (device emulation or memory sampling).
         /// The kind used for emulation: the phase's own, else its parent's, else cpu.
         @usableFromInline var effectiveKind: PhaseKind
-        /// Nanoseconds spent in direct children (their waits included).
+        /// Nanoseconds spent in direct children (their waits included; under emulation, the recorder's
+        /// own work at their begin and end too).
         @usableFromInline var childNanoseconds: UInt64
         /// Nanoseconds of emulation waiting inside this phase, its children's included.
         @usableFromInline var waitedNanoseconds: UInt64
@@ -42,6 +43,17 @@ public final class PhaseRecorder {
         /// children (under emulation).
         @usableFromInline var runDelayStart: UInt64
         @usableFromInline var childRunDelay: UInt64
+        /// Under emulation: the monotonic reading taken with ``cpuStart``, after the recorder's own work
+        /// at the begin: the stretched self time is timed from it.
+        @usableFromInline var workStart: UInt64
+        /// Under emulation: the readings before the recorder's own work at the begin (wall time, CPU
+        /// time, wait for a CPU), so the parent leaves that work, and the work at the end, out of its
+        /// self time (``ThreadTimes``).
+        @usableFromInline var outerStart: ThreadTimes
+        /// Under emulation: the CPU time from ``cpuStart`` to the phase's end (its wait included), and
+        /// the self time it was stretched by (0 when it was not): what a test or a diagnosis reads.
+        @usableFromInline var cpuNanoseconds: UInt64
+        @usableFromInline var stretchedSelfNanoseconds: UInt64
         /// The thread's system counters at the phase's begin and end (``PhaseRecorder/recordsCounters``).
         @usableFromInline var countersStart: ThreadCounters.Reading
         @usableFromInline var countersEnd: ThreadCounters.Reading
@@ -66,6 +78,10 @@ public final class PhaseRecorder {
             self.childCPUNanoseconds = 0
             self.runDelayStart = 0
             self.childRunDelay = 0
+            self.workStart = start
+            self.outerStart = ThreadTimes()
+            self.cpuNanoseconds = 0
+            self.stretchedSelfNanoseconds = 0
             self.countersStart = ThreadCounters.Reading()
             self.countersEnd = ThreadCounters.Reading()
             self.hasCounters = false
@@ -255,6 +271,10 @@ public final class PhaseRecorder {
     func beganInstrumented(_ index: Int) {
         let s = state
         let entry = s.pointee.entries + index
+        if s.pointee.emulation != nil {
+            if s.pointee.runDelay == nil { s.pointee.runDelay = ThreadRunDelay() }
+            entry.pointee.outerStart = ThreadTimes(wall: entry.pointee.start, runDelay: s.pointee.runDelay)
+        }
         if entry.pointee.kind == nil, entry.pointee.parent >= 0 {
             entry.pointee.effectiveKind = s.pointee.entries[Int(entry.pointee.parent)].effectiveKind
         }
@@ -263,15 +283,16 @@ public final class PhaseRecorder {
             // The phase starts after the sample, so reading /proc is not counted as its work.
             entry.pointee.start = MonotonicClock.nanoseconds()
         }
-        if s.pointee.emulation != nil {
-            if s.pointee.runDelay == nil { s.pointee.runDelay = ThreadRunDelay() }
-            entry.pointee.runDelayStart = s.pointee.runDelay?.nanoseconds() ?? 0
-            entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds()
-        }
         if s.pointee.recordsCounters {
             if s.pointee.counters == nil { s.pointee.counters = ThreadCounters() }
             entry.pointee.countersStart = s.pointee.counters!.read()
             entry.pointee.hasCounters = true
+        }
+        // After the recorder's other readings, so the stretched self time is the phase's work only.
+        if s.pointee.emulation != nil {
+            entry.pointee.runDelayStart = s.pointee.runDelay?.nanoseconds() ?? 0
+            entry.pointee.cpuStart = MonotonicClock.threadCPUNanoseconds()
+            entry.pointee.workStart = MonotonicClock.nanoseconds()
         }
         // Last, so the phase's count starts after the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.begin(thread: thread, index: s.pointee.callgrindBase + index) }
@@ -286,16 +307,19 @@ public final class PhaseRecorder {
         // First, so the phase's count ends before the recorder's own work.
         if s.pointee.countsInstructions { CallgrindBoundaries.end(thread: thread, index: s.pointee.callgrindBase + index) }
         let entry = s.pointee.entries + index
-        if entry.pointee.hasCounters, s.pointee.counters != nil { entry.pointee.countersEnd = s.pointee.counters!.read() }
         var end = now
         var cpuEnd: UInt64 = 0
         var runDelay: UInt64 = 0
-        if let emulation = s.pointee.emulation {
+        if s.pointee.emulation != nil {
+            // Before the counters are read, so the stretched self time is the phase's work only.
             cpuEnd = MonotonicClock.threadCPUNanoseconds()
             runDelay = s.pointee.runDelay?.nanoseconds() ?? 0
             // The end read again after the delay: a wait between `now` and that reading is then in
             // both the phase's wall time and its wait for a CPU, never in the second alone.
             end = MonotonicClock.nanoseconds()
+        }
+        if entry.pointee.hasCounters, s.pointee.counters != nil { entry.pointee.countersEnd = s.pointee.counters!.read() }
+        if let emulation = s.pointee.emulation {
             if !entry.pointee.isWait, emulation.factor(for: entry.pointee.effectiveKind) > 1 {
                 let spun = stretch(entry, emulation: emulation, now: end, cpuEnd: cpuEnd, runDelay: runDelay)
                 if spun > end {
@@ -305,16 +329,23 @@ public final class PhaseRecorder {
                 }
             }
         }
+        if s.pointee.emulation != nil { entry.pointee.cpuNanoseconds = cpuEnd &- entry.pointee.cpuStart }
         if Int(entry.pointee.depth) <= s.pointee.memoryDepth {
             entry.pointee.residentAtEnd = ProcessMemory.residentBytes() ?? -1
         }
         if entry.pointee.parent >= 0 {
             let parent = s.pointee.entries + Int(entry.pointee.parent)
-            parent.pointee.childNanoseconds &+= end &- entry.pointee.start
             parent.pointee.waitedNanoseconds &+= entry.pointee.waitedNanoseconds
             if s.pointee.emulation != nil {
-                parent.pointee.childCPUNanoseconds &+= cpuEnd &- entry.pointee.cpuStart
-                parent.pointee.childRunDelay &+= runDelay > entry.pointee.runDelayStart ? runDelay - entry.pointee.runDelayStart : 0
+                // The child whole, the recorder's work at its begin and end included: none of it is
+                // the parent's self time.
+                let child = ThreadTimes(wall: MonotonicClock.nanoseconds(), runDelay: s.pointee.runDelay)
+                    .since(entry.pointee.outerStart)
+                parent.pointee.childNanoseconds &+= child.wall
+                parent.pointee.childCPUNanoseconds &+= child.cpu
+                parent.pointee.childRunDelay &+= child.runDelay
+            } else {
+                parent.pointee.childNanoseconds &+= end &- entry.pointee.start
             }
         }
         return end
@@ -331,7 +362,7 @@ public final class PhaseRecorder {
     @usableFromInline
     func stretch(_ entry: UnsafeMutablePointer<Entry>, emulation: DeviceEmulation, now: UInt64, cpuEnd: UInt64, runDelay: UInt64) -> UInt64 {
         let s = state
-        let elapsed = now &- entry.pointee.start
+        let elapsed = now &- entry.pointee.workStart
         let selfElapsed = elapsed > entry.pointee.childNanoseconds ? elapsed - entry.pointee.childNanoseconds : 0
         let phaseRunDelay = runDelay > entry.pointee.runDelayStart ? runDelay - entry.pointee.runDelayStart : 0
         let selfRunDelay = min(selfElapsed, phaseRunDelay > entry.pointee.childRunDelay ? phaseRunDelay - entry.pointee.childRunDelay : 0)
@@ -340,6 +371,7 @@ public final class PhaseRecorder {
             let cpu = cpuEnd &- entry.pointee.cpuStart
             selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
         }
+        entry.pointee.stretchedSelfNanoseconds = selfTime
         let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
         // Contended: this phase waited for a CPU, or the last wait ended late.
         let busy = selfRunDelay > Self.busyNanoseconds || s.pointee.emulationDebt > Self.busyNanoseconds

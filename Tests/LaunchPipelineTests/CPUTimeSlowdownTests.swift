@@ -1,6 +1,6 @@
 import Testing
 @testable import LaunchPipeline
-import LaunchCore
+@testable import LaunchCore
 import LaunchManifest
 
 /// `test.slowdown` of `cpuTime`: the share of CPU time added is the share asked, whatever the load
@@ -48,6 +48,11 @@ import LaunchManifest
     /// One launch of the default fixture's stages (no snapshot), its drawing slowed as `test` says;
     /// returns the run and the drawing phase's CPU time.
     func launch(_ test: String?) throws -> (run: RunRecord, drawingCPU: Double) {
+        try launchRecording(test, emulation: nil).result
+    }
+
+    /// The same on a recorder with `emulation` (and memory samples, as the app takes them on a tier).
+    func launchRecording(_ test: String?, emulation: DeviceEmulation?) throws -> (result: (run: RunRecord, drawingCPU: Double), recorder: PhaseRecorder) {
         let fixture = Paths.packageRoot + "/Fixtures/default"
         let json = """
             {"name": "default", "theme": "\(fixture)/theme.xml", "assets": "\(fixture)/assets",
@@ -61,12 +66,38 @@ import LaunchManifest
         let clock = LaunchClock.startNow()
         let recorder = PhaseRecorder(clock: clock)
         recorder.recordsCounters = true
+        recorder.emulation = emulation
+        recorder.memorySamplingDepth = emulation == nil ? nil : 1
         let pipeline = Pipeline(manifest: try ManifestLoader.load(path: path), recorder: recorder)
         pipeline.snapshotPath = nil
         try pipeline.launch()
         let run = RunRecord(clock: clock, recorders: [recorder], deferred: [])
         let drawing = try #require(run.phases.first { $0.name == "drawing" }?.counters?.cpuTime)
-        return (run, drawing)
+        return ((run, drawing), recorder)
+    }
+
+    @Test func onATierWhatTheDrawingIsStretchedByIsWhatTheSlowdownTimes() throws {
+        // As the app runs on a tier: counters, memory samples at depth ≤ 1, draw phases stretched.
+        let (result, recorder) = try launchRecording(
+            #"{"stage": "drawing", "fraction": 0.1, "of": "cpuTime"}"#, emulation: DeviceEmulation(factors: [.draw: 2]))
+        let work = try #require(result.run.counter("test slowdown work nanoseconds"))
+        let added = try #require(result.run.counter("test slowdown added nanoseconds"))
+        let entries = UnsafeBufferPointer(start: recorder.state.pointee.entries, count: recorder.state.pointee.count)
+        let drawingIndex = try #require(entries.firstIndex { $0.name == "drawing" && $0.depth == 0 })
+        let children = entries.filter { Int($0.parent) == drawingIndex }
+        #expect(children.map { $0.name } == ["background", "display", "keys"])
+        let drawing = entries[drawingIndex]
+        let stretched = drawing.stretchedSelfNanoseconds + children.map { $0.stretchedSelfNanoseconds }.reduce(0, +)
+        // The recorder's own work around the children (counters, memory samples, readings), in the
+        // same run: before, it was the drawing's self time, stretched and never slowed.
+        let recordersWork = drawing.childCPUNanoseconds - children.map { $0.cpuNanoseconds }.reduce(0, +)
+        let uncovered = Int(stretched) - work - added
+        #expect(recordersWork > 0)
+        // Left: the calls between the stage, the slowdown's spans and the recorder's (a third of the
+        // recorder's work in a debug build). Before, the recorder's work and more were left.
+        #expect(
+            abs(uncovered) < Int(recordersWork),
+            "stretched \(stretched) ns, slowed \(work) + \(added) ns; the recorder's work \(recordersWork) ns")
     }
 
     @Test func theDrawingsCPUTimeGrowsByTheFractionAndTheAppSaysByHowMuch() throws {

@@ -4,8 +4,9 @@ import LaunchCore
 /// `fraction` more CPU time than its own work did. After the part's work, still inside its phase, the
 /// thread computes (steps of a linear congruential generator) until its CPU time has grown by
 /// `fraction` × the CPU time the work took; the stage's own work outside its phases (setting up the
-/// renderer, the recorder's work between them) grows
-/// by the fraction too, at the stage's end.
+/// renderer, the calls between them: all its phase's CPU time outside its children) grows by the
+/// fraction too, at the stage's end. The spans are those a tier stretches: a phase's work, and the
+/// stage's self time, the recorder's own work at each child's begin and end left out of both.
 ///
 /// What a time gate measures grows by the fraction asked, on any machine: a device tier stretches a
 /// draw phase by the thread's CPU time, and the wall time of an undisturbed phase is its CPU time. A
@@ -40,7 +41,8 @@ public final class CPUTimeSlowdown: @unchecked Sendable {
     private var phasesNanoseconds: UInt64 = 0
 
     /// Starts timing the stage's own work: what it does outside its phases (``phase(_:)``), which
-    /// a tier stretches as the stage's self time, grows by the fraction too (``endStage()``).
+    /// a tier stretches as the stage's self time, grows by the fraction too (``endStage()``). Call it
+    /// first thing inside the stage's phase, and ``endStage()`` last thing, so the two spans match.
     public func beginStage() {
         stageStart = MonotonicClock.threadCPUNanoseconds()
         phasesNanoseconds = 0

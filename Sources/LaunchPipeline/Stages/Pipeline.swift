@@ -70,12 +70,16 @@ public final class Pipeline {
         defer { stopDecodeWorkers() }
         for stage in manifest.launchStages {
             onStageStart?(stage.name)
+            (rowRepeater, cpuTimeSlowdown) = try slowdown(for: stage)
+            defer { (rowRepeater, cpuTimeSlowdown) = (nil, nil) }
             try recorder.phase(stage.name, kind: stage.run.cost) {
-                (rowRepeater, cpuTimeSlowdown) = try slowdown(for: stage)
-                defer { (rowRepeater, cpuTimeSlowdown) = (nil, nil) }
+                // The stage's own work, all of what its phase times between its children, grows by the
+                // slowdown's fraction: a tier stretches all of it as the stage's self time.
                 cpuTimeSlowdown?.beginStage()
+                defer { cpuTimeSlowdown?.endStage() }
                 try run(stage)
             }
+            countSlowdown()
         }
         // Init is done: the dialog, if it is up, goes once its message has been readable long enough.
         if let thread = dialog {
@@ -230,8 +234,6 @@ public final class Pipeline {
         recorder.count("pixels drawn", canvas.pixelsDrawn)
         recorder.count("key backgrounds drawn", renderer.backgroundsDrawn)
         recorder.count("key backgrounds reused", renderer.backgroundsReused)
-        cpuTimeSlowdown?.endStage()
-        countSlowdown()
         self.canvas = canvas
     }
 
