@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchRunner
 
 /// `launchprof exec`: profiles any program's launch, one new process per run.
 struct ExecCommand: ParsableCommand {
@@ -44,7 +45,13 @@ struct ExecCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ExecPlan(options: options, report: report, comparing: comparing, history: history, recording: record || history.store != nil, command: command)
-            .run()
+        try plan().run()
+    }
+
+    /// This command's work, its launches made by `executor` (a double in tests).
+    func plan(executor: any LaunchExecutor = ProcessExecutor()) -> ExecPlan {
+        ExecPlan(
+            options: options, report: report, comparing: comparing, history: record || history.store != nil ? history : nil, command: command,
+            executor: executor)
     }
 }

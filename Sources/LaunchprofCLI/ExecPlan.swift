@@ -10,9 +10,8 @@ struct ExecPlan {
     let options: ExecOptions
     let report: ReportOutputOptions
     let comparing: ExecBaselineOptions
-    let history: StoreOption
-    /// `--record` or `--store`: the result is stored, as `record` keeps it.
-    let recording: Bool
+    /// `--record` or `--store`: the history the result is stored into, as `record` keeps it; `nil` without them.
+    let history: StoreOption?
     /// The command and its arguments, after --.
     let command: [String]
     /// What makes each launch: a new process, or in tests a double with scripted runs.
@@ -20,11 +19,11 @@ struct ExecPlan {
 
     /// The profile, start to end; with `--fail-on-regression`, exit 1 (``ExitStatus/regression``) on a regression.
     func run() throws {
-        if recording { try ResultMetadata.requireCommit(for: "exec --record") }
-        let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
+        if history != nil { try ResultMetadata.requireCommit(for: "exec --record") }
+        let store = try history?.openForWriting(quiet: options.launch.quiet)
         var plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
         defer { plan.cleanUp() }
-        plan.recordsGitState = comparing.baselineCommand != nil || recording || report.keepsResult
+        plan.recordsGitState = comparing.baselineCommand != nil || history != nil || report.keepsResult
         if let baselineCommand = comparing.baselineCommand {
             let baseline = try ProgramLaunchPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
             defer { baseline.cleanUp() }
@@ -39,7 +38,7 @@ struct ExecPlan {
     private var runner: PlanRunner { PlanRunner(executor: executor, quiet: options.launch.quiet) }
 
     private func save(_ result: LaunchResult, into store: (any HistoryStore)?) throws {
-        guard let store else { return }
+        guard let store, let history else { return }
         try history.save(result, into: store, quiet: options.launch.quiet)
     }
 
