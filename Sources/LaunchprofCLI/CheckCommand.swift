@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaunchRunner
 
 /// `launchprof check`: the CI gate. Exit 1 on a real launch regression or a blown budget.
 struct CheckCommand: ParsableCommand {
@@ -30,5 +31,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try CheckPlan(options: options).run()
+    }
+
+    /// This command's work, its launches made by `executor` (a double in tests).
+    func plan(executor: any LaunchExecutor) -> CheckPlan {
+        CheckPlan(options: options, executor: executor)
     }
 }

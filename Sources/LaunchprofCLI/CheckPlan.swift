@@ -12,6 +12,8 @@ import LaunchStats
 struct CheckPlan {
     /// The options as `check` parsed them.
     let options: CheckOptions
+    /// What makes each launch: a new process, or in tests a double with scripted runs.
+    var executor: any LaunchExecutor = ProcessExecutor()
 
     /// Both sides of a check, read or measured, with what was found about them before any verdict.
     struct Sides {
@@ -79,8 +81,8 @@ struct CheckPlan {
         }
     }
 
-    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
-    var runner: PlanRunner { PlanRunner(quiet: quiet) }
+    /// The runner of this command's plans: progress on a terminal unless `--quiet`.
+    var runner: PlanRunner { PlanRunner(executor: executor, quiet: quiet) }
 
     /// What `--quiet` asked for.
     var quiet: Bool { options.profile.launch.quiet }
