@@ -30,11 +30,11 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var options: CheckOptions
 
     func run() throws {
-        try CheckPlan(options: options).run()
+        try plan().run()
     }
 
     /// This command's work, its launches made by `executor` (a double in tests).
-    func plan(executor: any LaunchExecutor) -> CheckPlan {
+    func plan(executor: any LaunchExecutor = ProcessExecutor()) -> CheckPlan {
         CheckPlan(options: options, executor: executor)
     }
 }
