@@ -9,17 +9,17 @@ extension CheckPlan {
     /// the history, dirty memory over the tier's budget, lost taps, rows `--runs auto` left
     /// undecided); `true` when one of them fails the check.
     func explainFailures(_ verdict: CheckVerdict, _ sides: Sides) throws -> Bool {
-        let comparison = verdict.comparison, candidate = sides.candidate, p = precision
+        let comparison = verdict.comparison, candidate = sides.candidate, p = options.decimals.precision
         for row in verdict.regressions { StandardError.write("launchprof: regression in \(ComparisonWording.regression(row, p))\n") }
         // The functions that changed each changed phase (both sides with --functions), unless the table named them.
-        if format == .text && !(sides.baseline != nil && table) {
+        if options.format == .text && !(sides.baseline != nil && options.table) {
             for line in FunctionReport.attributionLines(comparison, verdict.context) { StandardError.write("launchprof: functions: \(line)\n") }
         }
         for v in verdict.violations { StandardError.write("launchprof: over budget: \(ComparisonWording.violation(v, p))\n") }
         // --store (or LAUNCHPROF_STORE): what the history says that two commits cannot.
-        if !quiet, lookup.history.store != nil {
+        if !quiet, options.lookup.history.store != nil {
             let tier = candidate.header.configuration?.tier?.name ?? "host"
-            for note in try HistoryDrift.notes(lookup.history, target: candidate.header.manifest.name, tier: tier, metric: sides.metric) {
+            for note in try HistoryDrift.notes(options.lookup.history, target: candidate.header.manifest.name, tier: tier, metric: sides.metric) {
                 StandardError.write("launchprof: drift: \(note)\n")
             }
         }
@@ -32,11 +32,11 @@ extension CheckPlan {
             )
         }
         let undecided = undecidedRows(comparison, sides)
-        if !quiet || adaptive.failOnInconclusive {
+        if !quiet || options.adaptive.failOnInconclusive {
             for row in undecided { StandardError.write("launchprof: \(PlainText.quoted(row.path)) \(ComparisonWording.verdict(row))\n") }
         }
         return !verdict.regressions.isEmpty || !verdict.violations.isEmpty || lostTaps > 0 || overBackgroundMemory
-            || (adaptive.failOnInconclusive && !undecided.isEmpty)
+            || (options.adaptive.failOnInconclusive && !undecided.isEmpty)
     }
 
     /// Dirty memory kept in the background, against the tier's budget (the app is killed first when
@@ -64,7 +64,7 @@ extension CheckPlan {
     /// `launchprof check: passed…`: on stdout with `--format text`; with a machine format stdout is
     /// the document alone (a parser reads it whole), so on stderr unless `--quiet`.
     func printPassed(_ verdict: CheckVerdict, _ sides: Sides) {
-        let p = precision
+        let p = options.decimals.precision
         var line = "launchprof check: passed"
         if sides.baseline != nil {
             let t = verdict.comparison.total, m = verdict.comparison.metric
@@ -72,8 +72,8 @@ extension CheckPlan {
             line +=
                 ": no launch regression (total \(unit)\(ComparisonWording.quantity(t.baselineMedian, m, p)) → \(ComparisonWording.quantity(t.candidateMedian, m, p)), \(ComparisonWording.percent(t.changePercent)), \(ComparisonWording.verdict(t)))"
         }
-        if budget != nil { line += sides.baseline == nil ? ": within budget" : "; within budget" }
+        if options.budget != nil { line += sides.baseline == nil ? ": within budget" : "; within budget" }
         if let sequential = sides.sequential { line += "; \(sequential.pairs) runs a side (--runs auto)" }
-        if format == .text { print(line) } else if !quiet { StandardError.write(line + "\n") }
+        if options.format == .text { print(line) } else if !quiet { StandardError.write(line + "\n") }
     }
 }

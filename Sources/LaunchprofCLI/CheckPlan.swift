@@ -10,22 +10,10 @@ import LaunchStats
 /// (``sides()``), the candidate written (``writeCandidate(_:)``), the verdict built and exported
 /// (CheckVerdict.swift), and what failed named on stderr. ``CheckCommand`` only parses and calls ``run()``.
 struct CheckPlan {
-    var result: String?
-    var baseline: String?
-    var baselineManifest: String?
-    var budget: String?
-    var format: OutputFormat
-    var table: Bool
-    var junit: String?
-    var output: String?
-    var allowOtherEnvironment: Bool
-    var profile: ProfileOptions
-    var measure: MetricOptions
-    var functionProfile: FunctionOptions
-    var adaptive: AdaptiveOptions
-    var lookup: StoreLookupOptions
-    var thresholds: ThresholdOptions
-    var precision: Int
+    /// The options as `check` parsed them.
+    let options: CheckOptions
+    /// What makes each launch: a new process, or in tests a double with scripted runs.
+    var executor: any LaunchExecutor = ProcessExecutor()
 
     /// Both sides of a check, read or measured, with what was found about them before any verdict.
     struct Sides {
@@ -43,8 +31,8 @@ struct CheckPlan {
 
     /// The check, start to end: exit 1 (``ExitStatus/regression``) when something failed.
     func run() throws {
-        try OutputPath.check(output, option: "--output")
-        try OutputPath.check(junit, option: "--junit")
+        try OutputPath.check(options.output, option: "--output")
+        try OutputPath.check(options.junit, option: "--junit")
         let sides = try sides()
         try writeCandidate(sides)
         let verdict = try verdict(sides)
@@ -56,21 +44,21 @@ struct CheckPlan {
     /// The metric, the budget, both sides and their caveats: refused (exit 2) when the sides cannot be compared.
     func sides() throws -> Sides {
         let metric = try self.metric()
-        try functionProfile.require(metric)
-        if metric == .instructions, budget != nil {
-            throw InputError.check(.budgetOnInstructions(candidate: result))
+        try options.functionProfile.require(metric)
+        if metric == .instructions, options.budget != nil {
+            throw InputError.check(.budgetOnInstructions(candidate: options.result))
         }
-        let budgetInput = try budget.map(readBudget)
+        let budgetInput = try options.budget.map(readBudget)
         let (candidate, madeNow, baselineResult, sequential) = try results(metric: metric)
         try requireSameMetric(candidate, baselineResult)
         try budgetInput?.checkAgainst(candidate: candidate, baseline: baselineResult)
         // An empty side is an input error, never a pass.
-        if candidate.table.runCount == 0 { throw InputError.check(.noCandidateRuns(label: result ?? profile.manifest ?? "the candidate")) }
+        if candidate.table.runCount == 0 { throw InputError.check(.noCandidateRuns(label: options.result ?? options.profile.manifest ?? "the candidate")) }
         if let baselineResult, baselineResult.table.runCount == 0 {
-            throw InputError.check(.noBaselineRuns(label: baseline ?? baselineManifest ?? "the baseline"))
+            throw InputError.check(.noBaselineRuns(label: options.baseline ?? options.baselineManifest ?? "the baseline"))
         }
         var caveats: [String] = []
-        if let baselineResult, baselineManifest == nil {
+        if let baselineResult, options.baselineManifest == nil {
             caveats = try environmentCaveats(baseline: baselineResult.header, candidate: candidate.header)
             if !quiet { StandardError.caveats(caveats) }
         }
@@ -85,18 +73,18 @@ struct CheckPlan {
 
     /// `--output`: the candidate made now, or the one read from `--result` copied as it is.
     func writeCandidate(_ sides: Sides) throws {
-        guard let output else { return }
+        guard let output = options.output else { return }
         if let madeNow = sides.madeNow {
             do { try ResultFile.write(madeNow, to: output) } catch { throw InputError(error) }
-        } else if let result {
+        } else if let result = options.result {
             try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
         }
     }
 
-    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
-    var runner: PlanRunner { PlanRunner(quiet: quiet) }
+    /// The runner of this command's plans: progress on a terminal unless `--quiet`.
+    var runner: PlanRunner { PlanRunner(executor: executor, quiet: quiet) }
 
     /// What `--quiet` asked for.
-    var quiet: Bool { profile.launch.quiet }
+    var quiet: Bool { options.profile.launch.quiet }
 
 }

@@ -17,19 +17,19 @@ extension CheckPlan {
     func results(metric: Metric) throws -> SideResults {
         if metric == .instructions {
             let (candidate, baseline) = try instructionResults()
-            return (TabulatedResult(candidate), result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
+            return (TabulatedResult(candidate), options.result == nil ? candidate : nil, baseline.map(TabulatedResult.init), nil)
         }
-        if let baselineManifest { return try interleavedResults(baselineManifest: baselineManifest) }
-        if let result { return try readResults(candidate: result) }
+        if let baselineManifest = options.baselineManifest { return try interleavedResults(baselineManifest: baselineManifest) }
+        if let result = options.result { return try readResults(candidate: result) }
         return try resultsAgainstStoredBaseline()
     }
 
     /// `--baseline-manifest`: both manifests profiled now, interleaved (by default until `--runs auto` decides).
     func interleavedResults(baselineManifest: String) throws -> SideResults {
-        let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest)
-        let b = try AppLaunchPlan(options: profile)
+        let a = try AppLaunchPlan(options: options.profile, manifestPath: baselineManifest)
+        let b = try AppLaunchPlan(options: options.profile)
         defer { a.cleanUp(); b.cleanUp() }
-        let schedule = profile.launch.pairSchedule(adaptive, try thresholds.thresholds(), defaultAuto: true)
+        let schedule = options.profile.launch.pairSchedule(options.adaptive, try options.thresholds.thresholds(), defaultAuto: true)
         let outcome = try runner.pair(baseline: a, candidate: b, schedule: schedule)
         return (TabulatedResult(outcome.candidate), outcome.candidate, TabulatedResult(outcome.baseline), outcome.sequential)
     }
@@ -39,10 +39,10 @@ extension CheckPlan {
     func readResults(candidate path: String) throws -> SideResults {
         let candidate: TabulatedResult
         candidate = try ResultTableReader.read(path)
-        let baselineResult = try baseline.map { reference in
-            try lookup.loadTable(reference, tier: candidate.header.configuration?.tier?.name, manifest: candidate.header.manifest.name)
+        let baselineResult = try options.baseline.map { reference in
+            try options.lookup.loadTable(reference, tier: candidate.header.configuration?.tier?.name, manifest: candidate.header.manifest.name)
         }
-        if let baselineResult, let baseline {
+        if let baselineResult, let baseline = options.baseline {
             try ResultTarget.requireSame(baseline: baselineResult.header, label: baseline, candidate: ResultTarget(candidate.header), candidateLabel: path)
         }
         return (candidate, nil, baselineResult, nil)
@@ -54,14 +54,16 @@ extension CheckPlan {
     func resultsAgainstStoredBaseline() throws -> SideResults {
         // The stored baseline is looked up before the profile is set up (a tier's calibration takes a
         // while), so a missing one is reported at once; its manifest is read for its name.
-        let manifestName = try? ManifestLoader.load(path: self.profile.manifestPath()).name
-        let storedBaseline = try manifestName.flatMap { name in try baseline.map { try lookup.loadTable($0, tier: self.profile.launch.tier, manifest: name) } }
+        let manifestName = try? ManifestLoader.load(path: options.profile.manifestPath()).name
+        let storedBaseline = try manifestName.flatMap { name in
+            try options.baseline.map { try options.lookup.loadTable($0, tier: options.profile.launch.tier, manifest: name) }
+        }
         if let manifestName { try requireSameTarget(storedBaseline, manifest: manifestName) }
-        var profile = try AppLaunchPlan(options: self.profile)
+        var profile = try AppLaunchPlan(options: options.profile)
         let baselineResult =
             try storedBaseline
-            ?? baseline.map { reference in
-                try lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
+            ?? options.baseline.map { reference in
+                try options.lookup.loadTable(reference, tier: profile.tierInfo?.name, manifest: profile.manifest.name)
             }
         try requireSameTarget(baselineResult, manifest: profile.manifest.name)
         if let baselineResult {
@@ -69,7 +71,7 @@ extension CheckPlan {
             // Refused before any run when the baseline was measured elsewhere.
             _ = try environmentCaveats(baseline: baselineResult.header, candidate: profile.result([]))
         }
-        let runs = self.profile.launch.runs(againstStored: baselineResult?.table.runCount, maxRuns: adaptive.maxRuns, metric: profile.metric)
+        let runs = options.profile.launch.runs(againstStored: baselineResult?.table.runCount, maxRuns: options.adaptive.maxRuns, metric: profile.metric)
         defer { profile.cleanUp() }
         let candidate = try runner.run(profile, runs: runs)
         profile.printWarnings(candidate)
@@ -78,7 +80,7 @@ extension CheckPlan {
 
     /// Like with like, before any run: the built-in app's `manifest` against the stored baseline.
     func requireSameTarget(_ stored: TabulatedResult?, manifest: String) throws {
-        guard let stored, let baseline else { return }
+        guard let stored, let baseline = options.baseline else { return }
         try ResultTarget.requireSame(
             baseline: stored.header, label: baseline, candidate: .app(manifest: manifest), candidateLabel: "the candidate profiled now")
     }
@@ -87,7 +89,7 @@ extension CheckPlan {
     /// as it is when the baseline's calibration cannot be reused.
     func reusingCalibration(of baseline: TabulatedResult, _ profile: AppLaunchPlan) throws -> AppLaunchPlan {
         guard let calibration = HostCalibration.reusable(from: baseline.header, for: profile.tierInfo) else { return profile }
-        let reused = try AppLaunchPlan(options: self.profile, calibration: calibration)
+        let reused = try AppLaunchPlan(options: options.profile, calibration: calibration)
         if !quiet { StandardError.write("launchprof: using the baseline's calibration (made \(calibration.1.made) on this host)\n") }
         return reused
     }
@@ -95,29 +97,29 @@ extension CheckPlan {
     /// Both sides measured in instructions: a few runs suffice, because the counts repeat.
     func instructionResults() throws -> (LaunchResult, LaunchResult?) {
         let sides = InstructionSides(runner: runner)
-        if let baselineManifest {
-            let a = try AppLaunchPlan(options: profile, manifestPath: baselineManifest, metric: .instructions, functions: functionProfile)
-            let b = try AppLaunchPlan(options: profile, metric: .instructions, functions: functionProfile)
+        if let baselineManifest = options.baselineManifest {
+            let a = try AppLaunchPlan(options: options.profile, manifestPath: baselineManifest, metric: .instructions, functions: options.functionProfile)
+            let b = try AppLaunchPlan(options: options.profile, metric: .instructions, functions: options.functionProfile)
             defer { a.cleanUp(); b.cleanUp() }
             let (candidate, baseline) = try sides.launch(baseline: a, candidate: b)
             return (candidate, baseline)
         }
-        if let result {
+        if let result = options.result {
             let candidate: LaunchResult
             candidate = try ResultFile.read(result)
             guard candidate.runs.contains(where: { $0.instructions != nil }) else {
                 throw InputError.check(.candidateWithoutInstructions(path: result))
             }
-            let baselineResult = try baseline.map { try lookup.load($0, tier: nil, manifest: candidate.manifest.name, metric: .instructions) }
-            if let baselineResult, let baseline {
+            let baselineResult = try options.baseline.map { try options.lookup.load($0, tier: nil, manifest: candidate.manifest.name, metric: .instructions) }
+            if let baselineResult, let baseline = options.baseline {
                 try ResultTarget.requireSame(baseline: baselineResult, label: baseline, candidate: ResultTarget(candidate), candidateLabel: result)
             }
             return (candidate, baselineResult)
         }
-        guard let baseline else { throw InputError.check(.instructionsWithoutBaseline) }
-        let b = try AppLaunchPlan(options: profile, metric: .instructions, functions: functionProfile)
+        guard let baseline = options.baseline else { throw InputError.check(.instructionsWithoutBaseline) }
+        let b = try AppLaunchPlan(options: options.profile, metric: .instructions, functions: options.functionProfile)
         defer { b.cleanUp() }
-        let baselineResult = try lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
+        let baselineResult = try options.lookup.load(baseline, tier: nil, manifest: b.manifest.name, metric: .instructions)
         try ResultTarget.requireSame(
             baseline: baselineResult, label: baseline, candidate: b.target.resultTarget, candidateLabel: "the candidate profiled now")
         return (try sides.launch(candidate: b, against: baselineResult, label: baseline), baselineResult)

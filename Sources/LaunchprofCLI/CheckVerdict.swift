@@ -23,13 +23,13 @@ extension CheckPlan {
         let comparison =
             try sides.sequential?.comparison
             ?? Comparison(
-                baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try thresholds.thresholds(),
-                paired: baselineManifest != nil && sides.metric == .time, metric: sides.metric)
+                baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try options.thresholds.thresholds(),
+                paired: options.baselineManifest != nil && sides.metric == .time, metric: sides.metric)
         var context = ComparisonContext(
-            baselineLabel: baseline ?? baselineManifest ?? "budget", candidateLabel: result ?? profile.manifest ?? "candidate",
-            precision: precision, violations: violations, caveats: sides.caveats)
+            baselineLabel: options.baseline ?? options.baselineManifest ?? "budget", candidateLabel: options.result ?? options.profile.manifest ?? "candidate",
+            precision: options.decimals.precision, violations: violations, caveats: sides.caveats)
         context.functionChanges = FunctionReport.changes(
-            comparison, baseline: baselineResult?.header.functions, candidate: candidate.header.functions, top: functionProfile.top)
+            comparison, baseline: baselineResult?.header.functions, candidate: candidate.header.functions, top: options.functionProfile.top)
         let regressions = baselineResult == nil ? [] : comparison.regressions
         return CheckVerdict(comparison: comparison, context: context, violations: violations, regressions: regressions)
     }
@@ -38,7 +38,7 @@ extension CheckPlan {
     /// the document of a machine format.
     func export(_ verdict: CheckVerdict, _ sides: Sides) throws {
         let comparison = verdict.comparison, context = verdict.context
-        if let junit {
+        if let junit = options.junit {
             try FileIO.writeAtomically(JUnitReport().render(comparison, context: context), to: junit)
         }
         let environment = ProcessInfo.processInfo.environment
@@ -46,19 +46,19 @@ extension CheckPlan {
             // Workflow commands are read from both streams: stdout keeps only the document of a
             // machine format.
             let annotations = GitHubAnnotations().render(comparison, context: context)
-            if format == .text { print(annotations, terminator: "") } else { StandardError.write(annotations) }
+            if options.format == .text { print(annotations, terminator: "") } else { StandardError.write(annotations) }
             if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
                 try FileIO.append(ComparisonMarkdown().render(comparison, context: context) + "\n", to: summary)
             }
         }
-        if format == .text {
+        if options.format == .text {
             // Regressions and blown budgets are named on stderr below; the table shows the rows.
-            if sides.baseline != nil && table {
+            if sides.baseline != nil && options.table {
                 var table = context
                 table.violations = []
                 print(ComparisonTextTable().render(comparison, context: table), terminator: "")
             }
-        } else if let exporter = format.comparisonExporter {
+        } else if let exporter = options.format.comparisonExporter {
             do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
         }
     }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import LaunchCore
-import LaunchResults
-import LaunchHistory
+import LaunchRunner
 
 /// `launchprof exec`: profiles any program's launch, one new process per run.
 struct ExecCommand: ParsableCommand {
@@ -47,42 +45,13 @@ struct ExecCommand: ParsableCommand {
     }
 
     func run() throws {
-        if recording { try ResultMetadata.requireCommit(for: "exec --record") }
-        let store = recording ? try history.openForWriting(quiet: options.launch.quiet) : nil
-        var plan = try ProgramLaunchPlan(command: try ProgramCommand(command, shell: options.shell), options: options)
-        defer { plan.cleanUp() }
-        plan.recordsGitState = comparing.baselineCommand != nil || recording || report.keepsResult
-        if let baselineCommand = comparing.baselineCommand {
-            let baseline = try ProgramLaunchPlan(command: try ProgramCommand([baselineCommand], shell: true, option: "--baseline-command"), options: options)
-            defer { baseline.cleanUp() }
-            return try compare(baseline: baseline, candidate: plan, store: store)
-        }
-        let result = try runner.run(plan, sampling: options.sampling)
-        try save(result, into: store)
-        try report.emit(result, quiet: plan.quiet, topFunctions: options.functionProfile.top)
+        try plan().run()
     }
 
-    /// The runner of this command's plans: real processes, progress on a terminal unless `--quiet`.
-    private var runner: PlanRunner { PlanRunner(quiet: options.launch.quiet) }
-
-    /// `--record` or `--store`: the result is stored, as `record` keeps it.
-    private var recording: Bool { record || history.store != nil }
-
-    private func save(_ result: LaunchResult, into store: (any HistoryStore)?) throws {
-        guard let store else { return }
-        try history.save(result, into: store, quiet: options.launch.quiet)
-    }
-
-    /// `--baseline-command`: both commands interleaved, then the comparison, as `check` words it.
-    private func compare(baseline: ProgramLaunchPlan, candidate: ProgramLaunchPlan, store: (any HistoryStore)?) throws {
-        let limits = try comparing.thresholds.thresholds()
-        let schedule = options.launch.pairSchedule(comparing.adaptive, limits)
-        let measured = try ExecComparison.measure(baseline, candidate, runner: runner, schedule: schedule, thresholds: limits)
-        if let output = report.output { do { try ResultFile.write(measured.candidateResult, to: output) } catch { throw InputError(error) } }
-        try save(measured.candidateResult, into: store)
-        let context = measured.context(precision: report.precision, topFunctions: options.functionProfile.top)
-        try measured.printTable(report.format, context)
-        if comparing.failOnRegression { try measured.failOnRegressions(context) }
-        if !options.launch.quiet { StandardError.write(measured.summaryLine(precision: context.precision)) }
+    /// This command's work, its launches made by `executor` (a double in tests).
+    func plan(executor: any LaunchExecutor = ProcessExecutor()) -> ExecPlan {
+        ExecPlan(
+            options: options, report: report, comparing: comparing, history: record || history.store != nil ? history : nil, command: command,
+            executor: executor)
     }
 }

@@ -1,11 +1,4 @@
 import ArgumentParser
-import LaunchCore
-import LaunchHistory
-import LaunchStats
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `launchprof bisect`: the first commit between a good and a bad one that made a phase worse.
 struct BisectCommand: ParsableCommand {
@@ -27,70 +20,12 @@ struct BisectCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A commit where the phase is good (a git revision: hash, tag, branch, HEAD~8).", valueName: "rev"))
-    var good: String
-
-    @Option(name: .long, help: ArgumentHelp("A later commit where it is bad; --good must be its ancestor.", valueName: "rev"))
-    var bad: String
-
-    @Option(name: .long, help: ArgumentHelp("The phase to follow, by name or path (default: the whole launch's total).", valueName: "name"))
-    var phase: String?
-
-    @Option(name: .long, help: ArgumentHelp("instructions (exact, the default) or time (the sequential rule).", valueName: "instructions|time"))
-    var metric: Metric = .instructions
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The shell command line that builds a checked-out commit, run in its work tree (default: launchprof's own build in its repository, else none).",
-            valueName: "command"))
-    var build: String?
-
-    @Option(name: .long, help: ArgumentHelp("text or json.", valueName: "format"))
-    var format: BisectFormat = .text
-
-    @OptionGroup var thresholds: ThresholdOptions
-    @OptionGroup var budget: AdaptiveOptions
-    @OptionGroup var history: StoreOption
-
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to measure at each commit, after --, run in the work tree.", valueName: "command"))
-    var command: [String] = []
-
-    func validate() throws {
-        if let phase, phase.isEmpty || phase.unicodeScalars.contains(where: { PlainText.visibleControl($0) != nil }) {
-            throw ValidationError("--phase needs a phase's name without control characters (got '\(PlainText.oneLine(phase))')")
-        }
-        if let build, build.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" }) { throw ValidationError("--build needs a command line") }
-    }
+    @OptionGroup var options: BisectOptions
 
     func run() throws {
-        let git = try BisectGit.current()
-        let goodCommit = try git.commit(good, option: "--good")
-        let badCommit = try git.commit(bad, option: "--bad")
-        let commits = try git.range(good: goodCommit, bad: badCommit, names: (good, bad))
-        let target = try self.target(in: git)
-        let buildCommand = build ?? (git.isLaunchprof ? BisectMeasurer.selfBuild : "true")
-        let store = try history.openForWriting(quiet: true)
-        let measurer = BisectMeasurer(target: target, metric: metric, build: buildCommand, budget: budget, thresholds: try thresholds.thresholds())
-        var bisection = BisectRun(
-            git: git, measurer: measurer, phase: phase, good: goodCommit, bad: badCommit, commits: commits, store: store, storeOption: history,
-            storeName: history.writeLocation(quiet: true).description)
-        let report = metric == .instructions ? try bisection.instructions() : try bisection.time()
-        print(format == .json ? report.json : report.text, terminator: "")
+        var bisection = try BisectRun(options: options)
+        let report = options.metric == .instructions ? try bisection.instructions() : try bisection.time()
+        print(options.format == .json ? report.json : report.text, terminator: "")
         guard report.exitStatus == ExitStatus.success else { throw ExitCode(report.exitStatus) }
     }
-
-    /// The command after --, else launchprof's built-in app in launchprof's own repository.
-    private func target(in git: BisectGit) throws -> BisectMeasurer.Target {
-        if !command.isEmpty { return .program(command) }
-        guard git.isLaunchprof else {
-            throw InputError.bisect(.noCommand)
-        }
-        return .builtInApp
-    }
-}
-
-/// `bisect --format`.
-enum BisectFormat: String, ExpressibleByArgument {
-    case text, json
 }

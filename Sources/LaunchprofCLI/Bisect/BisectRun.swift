@@ -18,19 +18,21 @@ struct BisectRun {
     let storeOption: StoreOption
     var report: BisectReport
 
-    init(
-        git: BisectGit, measurer: BisectMeasurer, phase: String?, good: String, bad: String, commits: [String], store: any HistoryStore,
-        storeOption: StoreOption, storeName: String
-    ) {
-        self.git = git
-        self.measurer = measurer
-        self.phase = phase
-        self.good = good
-        self.bad = bad
-        self.commits = commits
-        self.store = store
-        self.storeOption = storeOption
-        report = BisectReport(metric: measurer.metric, phase: phase, good: good, bad: bad, commits: commits, store: storeName)
+    /// The bisection `options` ask for, set up before anything is built: both ends found and the
+    /// first-parent line between them, the target and its build, the history opened for writing.
+    init(options: BisectOptions) throws {
+        git = try BisectGit.current()
+        good = try git.commit(options.good, option: "--good")
+        bad = try git.commit(options.bad, option: "--bad")
+        commits = try git.range(good: good, bad: bad, names: (options.good, options.bad))
+        let build = options.build ?? (git.isLaunchprof ? BisectMeasurer.selfBuild : "true")
+        measurer = BisectMeasurer(
+            target: try options.target(in: git), metric: options.metric, build: build, budget: options.budget, thresholds: try options.thresholds.thresholds())
+        phase = options.phase
+        storeOption = options.history
+        store = try storeOption.openForWriting(quiet: true)
+        report = BisectReport(
+            metric: measurer.metric, phase: phase, good: good, bad: bad, commits: commits, store: storeOption.writeLocation(quiet: true).description)
     }
 
     // MARK: - Instructions

@@ -19,7 +19,7 @@ final class BisectWorktree {
 
     /// Adds a work tree of `repository` at `commit`, in a new temporary directory, as `name`.
     init(repository: String, commit: String, name: String) throws {
-        git = try ProgramCommand.resolve("git")
+        git = try ExecutableLookup.resolve("git")
         temporary = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-bisect-")
         let tree = temporary + "/" + name
         path = tree

@@ -1,7 +1,4 @@
 import ArgumentParser
-import LaunchCore
-import LaunchExport
-import LaunchResults
 import LaunchHistory
 
 /// `launchprof history import PATH...`: result files (and results directories) into the history.
@@ -31,16 +28,7 @@ struct HistoryImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = try resultFiles()
-        var results: [LaunchResult] = []
-        for file in files {
-            let result: LaunchResult
-            result = try ResultFile.read(file)
-            guard result.git != nil else {
-                throw InputError.history(.resultWithoutCommit(path: file))
-            }
-            results.append(result)
-        }
+        let results = try ImportedResults.read(paths)
         let location = history.named.map(StoreLocation.init) ?? .sqlite(StoreLocation.defaultDatabase)
         let store: any HistoryStore
         store = try location.open(create: true)
@@ -48,20 +36,5 @@ struct HistoryImportCommand: ParsableCommand {
             try store.save(result, commit: HistoryGit.commitInfo(of: result))
         }
         if !quiet { StandardError.write("launchprof: imported \(results.count) result\(results.count == 1 ? "" : "s") into \(store.location)\n") }
-    }
-
-    /// The files named, and each directory's `*.json` files in name order.
-    private func resultFiles() throws -> [String] {
-        var files: [String] = []
-        for path in paths {
-            if FileIO.isDirectory(path) {
-                files += FileIO.entries(of: path).filter { $0.hasSuffix(".json") }.sorted().map { "\(path)/\($0)" }
-            } else if FileIO.exists(path) {
-                files.append(path)
-            } else {
-                throw InputError.history(.noSuchFile(path: path))
-            }
-        }
-        return files
     }
 }
