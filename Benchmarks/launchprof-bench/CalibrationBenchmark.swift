@@ -3,8 +3,9 @@ import LaunchCore
 import LaunchTiers
 
 /// The tiers' calibration holds still: 20 `launchprof tiers` print identical factors (they use the
-/// cached calibration), and 10 fresh calibrations (`tiers --calibrate`, each in 15 new processes)
-/// differ by at most 3% per kind (io, which times a flush to the disk, 5%). The cache is a temporary
+/// cached calibration), and 10 fresh calibrations (`tiers --calibrate`, each in 10 new processes)
+/// differ by at most 3% per kind (io, timed by the wall clock as the app's io phases are, 5%); each
+/// calibration's seconds are printed too (about 3.5 s on a quiet host). The cache is a temporary
 /// `$XDG_CACHE_HOME`, so the user's is untouched. Each sample process also probes the core's clock
 /// (``HostClock``: dependent additions), and each kind is also given in clock cycles: a spread the
 /// cycles do not share is the calibration's, one they do is the host's clock moving (docs/tiers.md).

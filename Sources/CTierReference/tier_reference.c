@@ -5,6 +5,7 @@
 #pragma STDC FP_CONTRACT OFF
 #include "CTierReference.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { SIDE = 256, PAYLOAD = 256 * 1024 };
@@ -131,49 +134,130 @@ void lp_ref_cpu(const lp_ref_state *state, uint8_t digest[32]) {
 
 // MARK: - io
 
-static int fail(int code, int fd, const char *path) {
-    int saved = errno;
-    if (fd >= 0) close(fd);
-    if (path) unlink(path);
-    errno = saved;
-    return code;
+enum { TEXT_FILES = 32, DATA_FILES = 2, LINE = 64 };
+
+/// The size of text file `i`: 256 B to 8 KiB (256 << (i % 6)), less 7 bytes a file so no two are alike.
+static size_t text_size(int i) { return ((size_t)256 << (i % 6)) - (size_t)(7 * i); }
+
+/// `files->directory`/`name` in `path`; 0, or -1 when it does not fit.
+static int file_path(char path[LP_REF_PATH_MAX], const lp_ref_io_files *files, const char *name) {
+    return snprintf(path, LP_REF_PATH_MAX, "%s/%s", files->directory, name) < LP_REF_PATH_MAX ? 0 : -1;
 }
 
-int lp_ref_io(const lp_ref_state *state, const char *directory) {
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/launchprof-reference-XXXXXX", directory) >= (int)sizeof path) {
+/// Creates `name` in the files' directory holding `length` bytes of `bytes` (no fsync: the page cache
+/// is what the workload reads). Returns 0 or an error code (errno says why).
+static int create_file(const lp_ref_io_files *files, const char *name, const uint8_t *bytes, size_t length) {
+    char path[LP_REF_PATH_MAX];
+    if (file_path(path, files, name) != 0) { errno = ENAMETOOLONG; return LP_REF_IO_CREATE; }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return LP_REF_IO_CREATE;
+    size_t done = 0;
+    while (done < length) {
+        ssize_t n = write(fd, bytes + done, length - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { int saved = n < 0 ? errno : EIO; close(fd); errno = saved; return LP_REF_IO_WRITE; }
+        done += (size_t)n;
+    }
+    return close(fd) == 0 ? LP_REF_OK : LP_REF_IO_WRITE;
+}
+
+int lp_ref_io_prepare(lp_ref_io_files *files, const lp_ref_state *state, const char *directory) {
+    memset(files, 0, sizeof *files);
+    if (snprintf(files->directory, sizeof files->directory, "%s", directory) >= (int)sizeof files->directory) {
         errno = ENAMETOOLONG;
-        return LP_REF_IO_OPEN;
+        return LP_REF_IO_CREATE;
     }
-    int fd = mkstemp(path);
-    if (fd < 0) return fail(LP_REF_IO_OPEN, -1, NULL);
-    for (int copy = 0; copy < 4; copy++) {
-        size_t done = 0;
-        while (done < state->payload_length) {
-            ssize_t n = write(fd, state->payload + done, state->payload_length - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return fail(LP_REF_IO_WRITE, fd, path);
-            done += (size_t)n;
+    files->buffer_length = state->payload_length + 1;
+    files->buffer = malloc(files->buffer_length);
+    if (!files->buffer) { errno = ENOMEM; return LP_REF_NO_MEMORY; }
+    // Text: printable bytes drawn from the payload, a line every 64 (settings, manifests, themes).
+    uint8_t *text = files->buffer;
+    char name[32];
+    for (int i = 0; i < TEXT_FILES; i++) {
+        size_t length = text_size(i);
+        for (size_t k = 0; k < length; k++) {
+            uint8_t b = state->payload[(k * 31 + (size_t)i * 977) % state->payload_length];
+            text[k] = k % LINE == LINE - 1 ? '\n' : (uint8_t)(' ' + b % 95);
         }
+        snprintf(name, sizeof name, "text-%02d.txt", i);
+        int code = create_file(files, name, text, length);
+        if (code != LP_REF_OK) return code;
     }
-    if (fsync(fd) != 0) return fail(LP_REF_IO_SYNC, fd, path);
-    // Drop the clean pages, so the read comes from the device (advice: a file system may ignore it).
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    if (lseek(fd, 0, SEEK_SET) != 0) return fail(LP_REF_IO_READ, fd, path);
-    uint8_t *buffer = malloc(state->payload_length);
-    if (!buffer) { errno = ENOMEM; return fail(LP_REF_IO_READ, fd, path); }
+    // Data: the payload (images, fonts, a data file read whole).
+    for (int i = 0; i < DATA_FILES; i++) {
+        snprintf(name, sizeof name, "data-%d.bin", i);
+        int code = create_file(files, name, state->payload, state->payload_length);
+        if (code != LP_REF_OK) return code;
+    }
+    return create_file(files, "state.lock", NULL, 0);
+}
+
+void lp_ref_io_free(lp_ref_io_files *files) {
+    free(files->buffer);
+    memset(files, 0, sizeof *files);
+}
+
+/// Reads the file `name` whole into the buffer as an app reads a file it needs: `stat` (is it there?),
+/// `open`, `fstat` (its size, to bound the read), `read` to the end, `close`. Its length, or -1 (errno).
+static ssize_t read_file(const lp_ref_io_files *files, const char *name) {
+    char path[LP_REF_PATH_MAX];
+    struct stat info;
+    if (file_path(path, files, name) != 0) { errno = ENAMETOOLONG; return -1; }
+    if (stat(path, &info) != 0) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &info) != 0 || (size_t)info.st_size >= files->buffer_length) { close(fd); errno = EFBIG; return -1; }
     size_t total = 0;
     for (;;) {
-        ssize_t n = read(fd, buffer, state->payload_length);
+        ssize_t n = read(fd, files->buffer + total, files->buffer_length - total);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) { free(buffer); return fail(LP_REF_IO_READ, fd, path); }
+        if (n < 0) { int saved = errno; close(fd); errno = saved; return -1; }
         if (n == 0) break;
         total += (size_t)n;
     }
-    free(buffer);
     close(fd);
-    unlink(path);
-    if (total != 4 * state->payload_length) { errno = EIO; return LP_REF_IO_READ; }
+    return (ssize_t)total;
+}
+
+/// What a parser's first pass does with a small file: every byte looked at, its lines and
+/// structural characters counted.
+static uint64_t scan_text(const uint8_t *bytes, size_t length) {
+    uint64_t tokens = 0;
+    for (size_t i = 0; i < length; i++) {
+        uint8_t b = bytes[i];
+        tokens += (b == '\n') + 3 * (b == '{' || b == '}') + 5 * (b == '<' || b == '>') + 7 * (b == '"');
+    }
+    return tokens;
+}
+
+int lp_ref_io(const lp_ref_io_files *files, uint64_t *checksum) {
+    uint64_t sum = 0;
+    DIR *listing = opendir(files->directory);
+    if (!listing) return LP_REF_IO_LIST;
+    struct dirent *entry;
+    while ((entry = readdir(listing))) sum += entry->d_name[0] != '.';
+    closedir(listing);
+    char name[32];
+    for (int i = 0; i < TEXT_FILES; i++) {
+        snprintf(name, sizeof name, "text-%02d.txt", i);
+        ssize_t n = read_file(files, name);
+        if (n != (ssize_t)text_size(i)) { if (n >= 0) errno = EIO; return LP_REF_IO_READ; }
+        sum += scan_text(files->buffer, (size_t)n);
+    }
+    for (int i = 0; i < DATA_FILES; i++) {
+        snprintf(name, sizeof name, "data-%d.bin", i);
+        ssize_t n = read_file(files, name);
+        if (n != (ssize_t)(files->buffer_length - 1)) { if (n >= 0) errno = EIO; return LP_REF_IO_READ; }
+        sum += files->buffer[(size_t)n - 1];
+    }
+    // The state lock a launch takes (shared) and lets go of.
+    char path[LP_REF_PATH_MAX];
+    if (file_path(path, files, "state.lock") != 0) { errno = ENAMETOOLONG; return LP_REF_IO_LOCK; }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return LP_REF_IO_LOCK;
+    if (flock(fd, LOCK_SH) != 0 || flock(fd, LOCK_UN) != 0) { int saved = errno; close(fd); errno = saved; return LP_REF_IO_LOCK; }
+    close(fd);
+    *checksum = sum;
     return LP_REF_OK;
 }
 

@@ -23,10 +23,10 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// waiting: the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) counts only what it ran, so another
     /// process preempting a try (on a busy machine every try of a few milliseconds is preempted, in
     /// quanta of the scheduler tick) does not lengthen it, and the fastest try repeats to a few percent
-    /// at any load. On a quiet machine it equals the wall time of an undisturbed try. io waits for the
-    /// device, which is its cost: the wall clock (``MonotonicClock/nanoseconds()``) less the time the
-    /// thread then waited for a CPU (``ThreadRunDelay``: on a busy host, after the device answers, the
-    /// thread waits its turn to run, and that wait is the load's, not the device's).
+    /// at any load. On a quiet machine it equals the wall time of an undisturbed try. io is timed as
+    /// the app's `io` phases are, whose time its factor stretches: the wall clock
+    /// (``MonotonicClock/nanoseconds()``) less the time the thread waited for a CPU (``ThreadRunDelay``:
+    /// that wait is the load's, not the host's file system's).
     /// The run delay is read inside the wall-clock readings (wall, delay, work, delay, wall), so a
     /// wait between two readings is never taken out of more wall time than it is part of.
     static func time(_ kind: PhaseKind, runDelay: ThreadRunDelay, _ body: () throws(TierError) -> Void) throws(TierError) -> UInt64 {
@@ -43,24 +43,30 @@ public struct HostReference: Codable, Equatable, Sendable {
         return elapsed - min(elapsed, delayEnd > delay ? delayEnd - delay : 0)
     }
 
-    /// Seconds of io tries in one process, at least: a flush waits behind whatever else the disk is
-    /// writing, so io needs more tries than the others for its fastest to be an undisturbed one.
+    /// Seconds of io tries in one process, at least: the wall clock sees more of other work than the
+    /// CPU-time clock does (an interrupt, another process's pressure on the caches and the kernel's
+    /// locks), so io gets more tries than the others for its fastest to be an undisturbed one.
     public static let ioTriesSeconds = 0.15
 
     /// The version of the reference workloads (CTierReference). Raise it whenever a workload
     /// changes: every cached calibration and every result's calibration then stands for other work,
     /// and is neither reused nor compared with (docs/tiers.md, "The references are frozen").
-    public static let version = 1
+    /// Version 2 (issue 27): io reads a launch's files from the page cache instead of flushing 1 MiB to
+    /// the disk and reading it back (docs/tiers.md, "The io reference").
+    public static let version = 2
 
     /// Measures every reference workload in this process: one untimed warm-up, then the fastest of
     /// `repetitions` tries, or as many as take `minimumSeconds` (the minimum is the estimate least disturbed by other work; about 0.1 s in
     /// all on a release build). The cpu, decode and draw workloads are timed by the thread's CPU time
     /// (``time(_:runDelay:_:)``), io by the wall clock less the thread's wait for a CPU. One process sees one address layout, which moves these
     /// times a little: a calibration combines several processes' (``Calibration/combine(_:)``).
-    public static func measure(repetitions: Int = 7, minimumSeconds: Double = 0) throws(TierError) -> HostReference {
+    /// The io workload's files are made in a new directory in `temporaryDirectory` and removed after.
+    public static func measure(
+        repetitions: Int = 7, minimumSeconds: Double = 0, temporaryDirectory: String = FileIO.temporaryDirectory
+    ) throws(TierError) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         let clockBefore = HostClock.gigahertz()
-        let workloads = try ReferenceWorkloads()
+        let workloads = try ReferenceWorkloads(temporaryDirectory: temporaryDirectory)
         let runDelay = ThreadRunDelay()
         defer { runDelay.close() }
         for kind in PhaseKind.allCases {
@@ -122,13 +128,39 @@ extension HostReference {
 /// calibrated tier means: don't, without re-deriving the built-in table (docs/tiers.md).
 final class ReferenceWorkloads {
     private var state = lp_ref_state()
+    private var files = lp_ref_io_files()
+    /// The directory the io workload's files are in: made in the temporary directory, removed with them.
+    let ioDirectory: String
 
-    init() throws(TierError) {
+    /// The inputs, and the io workload's files in a new directory in `temporaryDirectory`.
+    init(temporaryDirectory: String = FileIO.temporaryDirectory) throws(TierError) {
         let code = lp_ref_init(&state)
         guard code == 0 else { throw TierError.reference(workload: "setup", code: code, errno: 0) }
+        do {
+            ioDirectory = try FileIO.makeTemporaryDirectory(in: temporaryDirectory, prefix: "launchprof-reference-")
+        } catch {
+            lp_ref_free(&state)
+            guard case .system(_, _, let reason) = error else {
+                throw TierError.referenceFiles(directory: temporaryDirectory, step: .create, reason: error.description)
+            }
+            throw TierError.referenceFiles(directory: temporaryDirectory, step: .create, reason: reason)
+        }
+        let prepared = lp_ref_io_prepare(&files, &state, ioDirectory)
+        guard prepared == 0 else {
+            let failure = Self.failure(prepared, in: ioDirectory)
+            close()
+            throw failure
+        }
     }
 
     deinit {
+        close()
+    }
+
+    /// Frees the inputs and removes the io workload's files.
+    private func close() {
+        lp_ref_io_free(&files)
+        FileIO.removeTemporaryDirectory(ioDirectory)
         lp_ref_free(&state)
     }
 
@@ -140,9 +172,7 @@ final class ReferenceWorkloads {
             var digest = [UInt8](repeating: 0, count: 32)
             lp_ref_cpu(&state, &digest)
         case .io:
-            // Write 1 MiB, flush it to the device, drop it from the page cache, read it back.
-            let code = lp_ref_io(&state, "/tmp")
-            guard code == 0 else { throw TierError.reference(workload: "io", code: code, errno: errno) }
+            _ = try ioChecksum()
         case .decode:
             var checksum: UInt64 = 0
             let code = lp_ref_decode(&state, &checksum)
@@ -150,6 +180,20 @@ final class ReferenceWorkloads {
         case .draw:
             _ = lp_ref_draw(&state)
         }
+    }
+
+    /// The io workload's checksum (its directory's entries, its text files' scans, its data files'
+    /// last bytes): one run of it.
+    func ioChecksum() throws(TierError) -> UInt64 {
+        var checksum: UInt64 = 0
+        let code = lp_ref_io(&files, &checksum)
+        guard code == 0 else { throw Self.failure(code, in: ioDirectory) }
+        return checksum
+    }
+
+    /// The error for the io workload's `code`, with `errno`'s message: read at once, before anything changes it.
+    private static func failure(_ code: Int32, in directory: String) -> TierError {
+        .referenceFiles(directory: directory, step: ReferenceFileStep(code: code), reason: String(cString: strerror(errno)))
     }
 
     /// The draw workload's canvas after one run (256×256 RGBA), for tests.

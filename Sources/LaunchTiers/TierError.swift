@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTierReference
 import LaunchCore
 
 /// LaunchTiers' one error: a tiers file, a calibration file or a reference sample that cannot be
@@ -24,10 +25,13 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
     case referenceOrFactors(file: String, keyPath: String, both: Bool)
     /// No tier is named `name`; `known` are the tiers there are.
     case unknownTier(name: String, known: [String])
-    /// A reference workload (``HostReference``) that could not run (no memory, libpng refused, the
-    /// temporary file failed): `workload` is `setup`, `io` or `decode`, `code` CTierReference's
-    /// error code (`LP_REF_*`), `errno` the `errno` after an io failure, else 0.
+    /// A reference workload (``HostReference``) that could not run (no memory, libpng refused):
+    /// `workload` is `setup` or `decode`, `code` CTierReference's error code (`LP_REF_*`), `errno`
+    /// the `errno` when it says more, else 0.
     case reference(workload: String, code: Int32, errno: Int32)
+    /// The io reference workload could not `step` its files in `directory` (the temporary directory
+    /// it makes them in, or the one it made), for `reason` (the system's message).
+    case referenceFiles(directory: String, step: ReferenceFileStep, reason: String)
     /// A sample process (`launchprof tiers --reference-sample`) that did not give its times.
     case sampleFailed(SampleFailure)
 
@@ -130,8 +134,31 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reference(let workload, let code, let errno):
             let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
             return "the \(workload) reference workload failed (code \(code))\(reason)"
+        case .referenceFiles(let directory, let step, let reason):
+            return "the io reference workload cannot \(step.rawValue) \(directory): \(reason) (set TMPDIR to a writable directory)"
         case .sampleFailed(let failure):
             return "\(HostReference.sampleSource): \(failure)"
+        }
+    }
+}
+
+/// What the io reference workload failed to do with its files (``TierError/referenceFiles(directory:step:reason:)``).
+public enum ReferenceFileStep: String, Equatable, Sendable {
+    /// Make its directory in the temporary directory, or a file in it.
+    case create = "create its files in"
+    case write = "write its files in"
+    case read = "read its files in"
+    case list = "list its files in"
+    case lock = "lock its lock file in"
+
+    /// The step CTierReference's error `code` (`LP_REF_IO_*`) names; `create` for any other.
+    init(code: Int32) {
+        switch code {
+        case Int32(LP_REF_IO_WRITE): self = .write
+        case Int32(LP_REF_IO_READ): self = .read
+        case Int32(LP_REF_IO_LIST): self = .list
+        case Int32(LP_REF_IO_LOCK): self = .lock
+        default: self = .create
         }
     }
 }

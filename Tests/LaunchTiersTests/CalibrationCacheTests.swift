@@ -131,6 +131,35 @@ import Glibc
         }
     }
 
+    /// Version 2 changed the io workload (docs/tiers.md, "The io reference"): a calibration cached by
+    /// a build of version 1 is never used by this one, whether under its own name or copied to this one's.
+    @Test func aVersionOneCalibrationIsMeasuredAgain() throws {
+        #expect(HostReference.version == 2)
+        try withCacheHome { _, cache in
+            let current = HostFingerprint(cpuModel: "Test CPU @ 3 GHz", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64")
+            var versionOne = current
+            versionOne.referenceVersion = 1
+            #expect(current.referenceVersion == 2 && versionOne.key != current.key)
+            let old = try calibrator(cache, FakeSampler(base: 0.01), host: versionOne).calibration().calibration
+            let sampler = FakeSampler()
+            let outcome = try calibrator(cache, sampler, host: current).calibration()
+            #expect(sampler.calls == 5, "measured again, not read from version 1's file")
+            #expect(outcome.source == "measured" && outcome.info.referenceVersion == 2)
+            #expect(outcome.calibration.reference.seconds[.io] == 0.002)
+            // Version 1's file under version 2's name is refused by what it says inside.
+            try FileIO.writeAtomically(CalibrationCache.encode(old), to: cache.path(for: current))
+            guard case .unusable(let why) = cache.load(for: current) else {
+                Issue.record("a version 1 calibration was used by version 2")
+                return
+            }
+            #expect(why.contains("reference workloads: version 1 vs 2"))
+            let again = try calibrator(cache, sampler, host: current).calibration()
+            #expect(sampler.calls == 10 && again.source == "measured")
+            #expect(again.note?.contains("the cached calibration cannot be used") == true)
+            #expect(cache.load(for: current) == .found(again.calibration))
+        }
+    }
+
     @Test func concurrentWritersLeaveOneWholeFileAndNoTemporaries() throws {
         try withCacheHome { _, cache in
             let writers = 8

@@ -19,6 +19,26 @@ import Glibc
         #expect(try table.tier(named: "host").isIdentity)
     }
 
+    /// Reference version 2 changed the io workload; each built-in tier's io seconds were carried over
+    /// (version 1's × the measured ratio of the host's two references), so its io factor on the
+    /// calibration host is what it was, and they still load as calibrated seconds.
+    @Test func theBuiltInIOSecondsAreVersionOnesCarriedOver() throws {
+        #expect(HostReference.version == 2)
+        #expect(TierTable.ioCarryOver > 0.1 && TierTable.ioCarryOver < 0.12)
+        for (name, versionOne) in TierTable.versionOneIOSeconds {
+            let tier = try TierTable.builtIn.tier(named: name)
+            let io = try #require(tier.referenceSeconds?[.io])
+            #expect(abs(io / (versionOne * TierTable.ioCarryOver) - 1) < 0.002, "\(name): \(io) s")
+            // The factor on the calibration host: version 1's host time then, version 2's now.
+            let before = tier.factors(host: HostReference(seconds: [.cpu: 1, .io: 0.002025, .decode: 1, .draw: 1]))[.io]
+            let after = tier.factors(host: HostReference(seconds: [.cpu: 1, .io: 0.0002295, .decode: 1, .draw: 1]))[.io]
+            let old = versionOne / 0.002025
+            let now = try #require(after), stale = try #require(before)
+            #expect(abs(now / old - 1) < 0.002, "\(name): the io factor on the calibration host is kept")
+            #expect(stale / old < 0.2, "\(name): version 1's host time would no longer give it")
+        }
+    }
+
     @Test func aTierStatesItsCoresAndTheClassicDevicesHaveOne() throws {
         let json = #"{"tiers": [{"name": "quad", "factors": {"cpu": 4}, "cores": 4}, {"name": "unsaid", "factors": {"cpu": 2}}]}"#
         let table = try TierTable(json: Array(json.utf8), file: "t.json")
