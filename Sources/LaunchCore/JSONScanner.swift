@@ -193,12 +193,6 @@ public final class JSONScanner {
         public var start: Int
         public var count: Int
         public var hasEscapes: Bool
-
-        public init(start: Int, count: Int, hasEscapes: Bool) {
-            self.start = start
-            self.count = count
-            self.hasEscapes = hasEscapes
-        }
     }
 
     /// Scans a string at the current position (after white space), validating escapes and UTF-8.

@@ -37,9 +37,12 @@ struct KeySet: Sendable {
 
     /// The index of the key `token` spells (without escapes) in `base`, or -1.
     func index(of token: JSONScanner.StringToken, in base: UnsafePointer<UInt8>) -> Int {
-        guard !token.hasEscapes else { return -1 }
-        let start = base + token.start, count = token.count
-        return slots.withUnsafeBufferPointer { slots in
+        token.hasEscapes ? -1 : index(of: base + token.start, count: token.count)
+    }
+
+    /// The index of the key spelled by the `count` bytes at `start`, or -1.
+    func index(of start: UnsafePointer<UInt8>, count: Int) -> Int {
+        slots.withUnsafeBufferPointer { slots in
             bytes.withUnsafeBufferPointer { bytes in
                 starts.withUnsafeBufferPointer { starts in
                     var slot = Self.hash(start, count)

@@ -65,96 +65,49 @@ enum PlainPhaseScanner {
     /// empty; its name is left for the caller to intern from `outcome`). `false` when the general
     /// parser must read it.
     static func scan(_ b: UnsafePointer<UInt8>, from start: Int, end e: Int, into f: inout PhaseFields, outcome: inout Outcome) -> Bool {
-        let keys = Self.keys, kinds = Self.kinds, kindCases = Self.kindCases
+        let keys = Self.keys
         var c = Cursor(b: b, e: e, p: start, powers: Self.powers)
-        var nameStart = 0, nameCount = 0
+        var name: (start: Int, count: Int)?
         var seen: UInt16 = 0
-        guard c.p < e, b[c.p] == 0x7B else { return false }
-        c.p += 1
-        guard c.skip(), b[c.p] != 0x7D else { return false }
-        while true {
-            guard let key = c.plainString() else { return false }
-            let index = keys.index(of: JSONScanner.StringToken(start: key.start, count: key.count, hasEscapes: false), in: b)
-            guard index >= 0 else { return false }
-            let bit = UInt16(1) << UInt16(index)
-            guard seen & bit == 0 else { return false }
-            seen |= bit
-            guard c.skip(), b[c.p] == 0x3A else { return false }
-            c.p += 1
-            guard c.skip() else { return false }
-            switch index {
-            case 0:
-                guard let value = c.double() else { return false }
-                f.duration = value
-            case 1:
-                guard let name = c.plainString(), name.count <= ResultLimits.maximumTokenBytes else { return false }
-                nameStart = name.start
-                nameCount = name.count
-            case 2:
-                guard c.checkedNumber() else { return false }
-                f.start = 0
-            case 3:
-                guard let value = c.integer() else { return false }
-                f.depth = value
-            case 4:
-                guard let value = c.integer() else { return false }
-                f.thread = value
-            case 5:
-                guard let value = c.bool() else { return false }
-                f.afterLaunch = value
-            case 6:
-                if !c.null() {
-                    guard let value = c.integer() else { return false }
-                    f.parent = value
-                }
-            case 7:
-                if !c.null() {
-                    guard let text = c.plainString() else { return false }
-                    let kind = kinds.index(of: JSONScanner.StringToken(start: text.start, count: text.count, hasEscapes: false), in: b)
-                    guard kind >= 0 else { return false }
-                    f.kind = kindCases[kind]
-                }
-            case 8:
-                if !c.null() {
-                    guard let value = c.integer() else { return false }
-                    f.instructions = value
-                }
-            case 9:
-                if !c.null() {
-                    guard let value = c.double() else { return false }
-                    f.hostDuration = value
-                }
-            case 10:
-                if !c.null() {
-                    guard let value = c.integer() else { return false }
-                    f.residentBytes = value
-                }
-            case 11:
-                if !c.null() {
-                    guard let value = c.integer() else { return false }
-                    f.residentGrowth = value
-                }
-            case 12:
-                if !c.null() {
-                    guard let value = c.bool() else { return false }
-                    f.background = value
-                }
-            default:
-                // System counters (an object): the general parser reads them.
-                return false
-            }
-            guard c.skip() else { return false }
-            let next = b[c.p]
-            c.p += 1
-            if next == 0x2C {
-                guard c.skip() else { return false }
-                continue
-            }
-            guard next == 0x7D else { return false }
-            break
+        guard c.openObject() else { return false }
+        var more = true
+        while more {
+            guard let key = c.memberKey(in: keys, seen: &seen), read(key, &c, into: &f, name: &name), let next = c.afterMember() else { return false }
+            more = next
         }
-        guard seen & required == required else { return false }
-        outcome = Outcome(nameStart: nameStart, nameCount: nameCount, end: c.p, newlines: c.newlines, lastLineStart: c.lastLineStart)
+        guard seen & required == required, let name else { return false }
+        outcome = Outcome(nameStart: name.start, nameCount: name.count, end: c.p, newlines: c.newlines, lastLineStart: c.lastLineStart)
+        return true
+    }
+
+    /// Reads the value of key number `key` (in ``keys``) into `f`, or the name's place into `name`.
+    @inline(__always) private static func read(_ key: Int, _ c: inout Cursor, into f: inout PhaseFields, name: inout (start: Int, count: Int)?) -> Bool {
+        switch key {
+        case 0: return store(c.double(), in: &f.duration)
+        case 1: return store(c.name(), in: &name)
+        case 2:
+            // Only checked: the table has no use for start times.
+            guard c.checkedNumber() else { return false }
+            f.start = 0
+            return true
+        case 3: return store(c.integer(), in: &f.depth)
+        case 4: return store(c.integer(), in: &f.thread)
+        case 5: return store(c.bool(), in: &f.afterLaunch)
+        case 6: return c.null() || store(c.integer(), in: &f.parent)
+        case 7: return c.null() || store(c.kind(), in: &f.kind)
+        case 8: return c.null() || store(c.integer(), in: &f.instructions)
+        case 9: return c.null() || store(c.double(), in: &f.hostDuration)
+        case 10: return c.null() || store(c.integer(), in: &f.residentBytes)
+        case 11: return c.null() || store(c.integer(), in: &f.residentGrowth)
+        case 12: return c.null() || store(c.bool(), in: &f.background)
+        default: return false  // System counters (an object): the general parser reads them.
+        }
+    }
+
+    /// Puts a value read into its field; `false` (the field unchanged) when there is none.
+    @inline(__always) private static func store<Value>(_ value: Value?, in field: inout Value?) -> Bool {
+        guard let value else { return false }
+        field = value
         return true
     }
 
@@ -180,13 +133,6 @@ enum PlainPhaseScanner {
         var lastLineStart = -1
         let powers: [Double]
 
-        init(b: UnsafePointer<UInt8>, e: Int, p: Int, powers: [Double]) {
-            self.b = b
-            self.e = e
-            self.p = p
-            self.powers = powers
-        }
-
         /// Skips white space; `false` at the end of the buffer.
         @inline(__always) mutating func skip() -> Bool {
             while p < e {
@@ -205,6 +151,50 @@ enum PlainPhaseScanner {
                 }
             }
             return false
+        }
+
+        /// Consumes an object's `{` and the white space after it; `false` for anything else, and for
+        /// an empty object (the general parser names the keys it lacks).
+        @inline(__always) mutating func openObject() -> Bool {
+            guard p < e, b[p] == 0x7B else { return false }
+            p += 1
+            return skip() && b[p] != 0x7D
+        }
+
+        /// A member's key (its index in `keys`) and the `:` after it, a key in `seen` refused (and added).
+        @inline(__always) mutating func memberKey(in keys: KeySet, seen: inout UInt16) -> Int? {
+            guard let key = plainString() else { return nil }
+            let index = keys.index(of: b + key.start, count: key.count)
+            guard index >= 0 else { return nil }
+            let bit = UInt16(1) << UInt16(index)
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
+            guard skip(), b[p] == 0x3A else { return nil }
+            p += 1
+            guard skip() else { return nil }
+            return index
+        }
+
+        /// After a member: `true` for a `,` (and the white space after it), `false` for the closing `}`.
+        @inline(__always) mutating func afterMember() -> Bool? {
+            guard skip() else { return nil }
+            let next = b[p]
+            p += 1
+            if next == 0x2C { return skip() ? true : nil }
+            return next == 0x7D ? false : nil
+        }
+
+        /// A phase's name: a plain string within the token limit.
+        @inline(__always) mutating func name() -> (start: Int, count: Int)? {
+            guard let name = plainString(), name.count <= ResultLimits.maximumTokenBytes else { return nil }
+            return name
+        }
+
+        /// A phase's kind: a plain string that names one.
+        @inline(__always) mutating func kind() -> PhaseKind? {
+            guard let text = plainString() else { return nil }
+            let kind = PlainPhaseScanner.kinds.index(of: b + text.start, count: text.count)
+            return kind >= 0 ? PlainPhaseScanner.kindCases[kind] : nil
         }
 
         /// A plain string's bytes (its opening quote at `p`): printable ASCII, no escapes.
