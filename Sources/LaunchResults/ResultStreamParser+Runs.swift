@@ -62,10 +62,7 @@ extension ResultStreamParser {
 
     /// The value of a run's key number `key` (in ``runKeys``), read into `f`; a key seen twice is refused.
     func runField(_ key: Int, _ f: inout RunFields) throws(JSONFailure) {
-        let bit = UInt16(1) << UInt16(key)
-        guard f.seen & bit == 0 else { throw schema("the key \"\(Self.runKeys.names[key])\" appears twice") }
-        f.seen |= bit
-        field = Self.runKeys.names[key]
+        try firstSight(of: key, in: Self.runKeys, seen: &f.seen)
         switch key {
         case 0:
             field = nil
@@ -124,83 +121,89 @@ extension ResultStreamParser {
         return true
     }
 
+    /// Marks key number `key` (in `keys`) as seen, and as the ``field`` being read; a key seen twice is refused.
+    func firstSight(of key: Int, in keys: KeySet, seen: inout UInt16) throws(JSONFailure) {
+        let bit = UInt16(1) << UInt16(key)
+        guard seen & bit == 0 else { throw schema("the key \"\(keys.names[key])\" appears twice") }
+        seen |= bit
+        field = keys.names[key]
+    }
+
     /// The phase at the current position by the general parser.
     func phaseFields() throws(JSONFailure) -> PhaseFields {
         var f = PhaseFields()
         var seen: UInt16 = 0
-        func once(_ bit: UInt16, _ name: StaticString) throws(JSONFailure) {
-            guard seen & bit == 0 else { throw schema("the key \"\(name)\" appears twice") }
-            seen |= bit
-            field = name
-        }
         try object(depth: 5, keys: Self.phaseKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
-            if key == 0 {
-                try once(1, "duration")
-                f.duration = try doubleValue()
-            } else if key == 1 {
-                try once(2, "name")
-                guard try scanner.peek() == 0x22 else { throw typeMismatch("a string") }
-                let token = try scanner.string()
-                f.name = names.intern(token, scanner: scanner, scratch: &scratch)
-            } else if key == 2 {
-                try once(4, "start")
-                // Only checked: the table has no use for start times.
-                f.start = try checkedDoubleValue()
-            } else if key == 3 {
-                try once(8, "depth")
-                f.depth = try intValue()
-            } else if key == 4 {
-                try once(16, "thread")
-                f.thread = try intValue()
-            } else if key == 5 {
-                try once(32, "afterLaunch")
-                f.afterLaunch = try boolValue()
-            } else if key == 6 {
-                try once(64, "parent")
-                if try !isNull() { f.parent = try intValue() }
-            } else if key == 7 {
-                try once(128, "kind")
-                if try !isNull() {
-                    let text = try stringValue()
-                    guard let kind = PhaseKind(rawValue: text) else {
-                        throw schema("\"\(text.prefix(40))\" is not a phase kind (\(PhaseKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-                    }
-                    f.kind = kind
-                }
-            } else if key == 8 {
-                try once(256, "instructions")
-                if try !isNull() { f.instructions = try intValue() }
-            } else if key == 9 {
-                try once(512, "hostDuration")
-                if try !isNull() { f.hostDuration = try doubleValue() }
-            } else if key == 10 {
-                try once(1024, "residentBytes")
-                if try !isNull() { f.residentBytes = try intValue() }
-            } else if key == 11 {
-                try once(2048, "residentGrowth")
-                if try !isNull() { f.residentGrowth = try intValue() }
-            } else if key == 12 {
-                try once(4096, "background")
-                if try !isNull() { f.background = try boolValue() }
-            } else if key == 13 {
-                try once(8192, "counters")
-                if try !isNull() { f.counters = try phaseCounters(depth: 6) }
-            }
+            try firstSight(of: key, in: Self.phaseKeys, seen: &seen)
+            try phaseField(key, into: &f)
         }
         return f
     }
 
-    /// Checks a phase's fields and adds its values to its row.
+    /// The value of a phase's key number `key` (in ``phaseKeys``), read into `f`.
+    func phaseField(_ key: Int, into f: inout PhaseFields) throws(JSONFailure) {
+        switch key {
+        case 0: f.duration = try doubleValue()
+        case 1: f.name = try phaseName()
+        case 2: f.start = try checkedDoubleValue()  // Only checked: the table has no use for start times.
+        case 3: f.depth = try intValue()
+        case 4: f.thread = try intValue()
+        case 5: f.afterLaunch = try boolValue()
+        case 6: f.parent = try isNull() ? nil : intValue()
+        case 7: f.kind = try isNull() ? nil : phaseKind()
+        case 8: f.instructions = try isNull() ? nil : intValue()
+        case 9: f.hostDuration = try isNull() ? nil : doubleValue()
+        case 10: f.residentBytes = try isNull() ? nil : intValue()
+        case 11: f.residentGrowth = try isNull() ? nil : intValue()
+        case 12: f.background = try isNull() ? nil : boolValue()
+        default: f.counters = try isNull() ? nil : phaseCounters(depth: 6)
+        }
+    }
+
+    /// A phase's name, interned.
+    func phaseName() throws(JSONFailure) -> Int32 {
+        guard try scanner.peek() == 0x22 else { throw typeMismatch("a string") }
+        let token = try scanner.string()
+        return names.intern(token, scanner: scanner, scratch: &scratch)
+    }
+
+    func phaseKind() throws(JSONFailure) -> PhaseKind {
+        let text = try stringValue()
+        guard let kind = PhaseKind(rawValue: text) else {
+            throw schema("\"\(text.prefix(40))\" is not a phase kind (\(PhaseKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return kind
+    }
+
+    /// A phase's fields that every phase has, checked.
+    struct RequiredPhaseFields {
+        var duration: Double
+        var thread: Int
+        var depth: Int
+        var afterLaunch: Bool
+    }
+
+    /// Checks a phase's fields and adds its values to its row, and to the run's when it is a launch phase at the top level.
     func record(_ f: PhaseFields, index: Int, hostSaving: inout Double) throws(JSONFailure) {
+        let phase = try checked(f, index: index)
+        let row = self.row(of: f, phase, index: index)
+        phaseRows.append(row)
+        addValues(of: f, duration: phase.duration, to: Int(row))
+        guard phase.depth == 0 && !phase.afterLaunch else { return }
+        if let counters = f.counters { topLevelCounters = topLevelCounters.map { $0 + counters } ?? counters }
+        // The main thread's waits only: a worker's overlap them, and the total is the main thread's.
+        if phase.thread == 0, let host = f.hostDuration { hostSaving += phase.duration - host }
+    }
+
+    /// A phase's required fields, after the same consistency rules as ResultFile.consistencyProblem (with the same words).
+    func checked(_ f: PhaseFields, index: Int) throws(JSONFailure) -> RequiredPhaseFields {
         guard f.name >= 0 else { throw schema("missing key \"name\"") }
-        guard let start = f.start else { throw schema("missing key \"start\"") }
+        guard f.start != nil else { throw schema("missing key \"start\"") }
         guard let duration = f.duration else { throw schema("missing key \"duration\"") }
         guard let thread = f.thread else { throw schema("missing key \"thread\"") }
         guard let depth = f.depth else { throw schema("missing key \"depth\"") }
         guard let afterLaunch = f.afterLaunch else { throw schema("missing key \"afterLaunch\"") }
-        _ = start
-        // The same consistency rules as ResultFile.consistencyProblem, with the same words.
         if let parent = f.parent, parent < 0 || parent >= index {
             field = "parent"
             throw schema("\(parent) is not an earlier phase of the run")
@@ -212,32 +215,22 @@ extension ResultStreamParser {
             field = "depth"; throw schema("\(depth) is deeper than the \(ResultLimits.maximumPhaseDepth) levels of phases a result may nest")
         }
         if let count = f.instructions, count < 0 { field = "instructions"; throw schema("an instruction count must not be negative, found \(count)") }
+        return RequiredPhaseFields(duration: duration, thread: thread, depth: depth, afterLaunch: afterLaunch)
+    }
 
-        // The phase's row: by its parent's row and its name, so a path string is built only once per row.
+    /// The phase's row: by its parent's row and its name, so a path string is built only once per row.
+    func row(of f: PhaseFields, _ phase: RequiredPhaseFields, index: Int) -> Int32 {
         let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
         let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
+        // The same phase at the same index as in the run before: the common case, without hashing.
+        if index < nodeAtIndex.count && nodeAtIndex[index] == node { return rowAtIndex[index] }
         let row: Int32
-        if index < nodeAtIndex.count && nodeAtIndex[index] == node {
-            // The same phase at the same index as in the run before: the common case, without hashing.
-            row = rowAtIndex[index]
-        } else if let existing = rowByNode[node] {
+        if let existing = rowByNode[node] {
             row = existing
         } else {
-            let name = names.strings[Int(f.name)]
-            let path = parentRow >= 0 ? rows[Int(parentRow)].path + "/" + name : name
-            if let existing = rowByPath[path] {
-                row = existing
-            } else {
-                row = Int32(rows.count)
-                rowByPath[path] = row
-                var newRow = PhaseTable.Row(path: path, name: name, depth: depth, kind: f.kind, afterLaunch: afterLaunch)
-                newRow.inBackground = f.background == true
-                newRow.onWorkerThread = thread != 0
-                rows.append(newRow)
-            }
+            row = self.row(atPathOf: f, phase, under: parentRow)
             rowByNode[node] = row
         }
-        phaseRows.append(row)
         if index < nodeAtIndex.count {
             nodeAtIndex[index] = node
             rowAtIndex[index] = row
@@ -245,18 +238,31 @@ extension ResultStreamParser {
             nodeAtIndex.append(node)
             rowAtIndex.append(row)
         }
-        let r = Int(row)
+        return row
+    }
+
+    /// The row of the phase's path (its parent row's path and its name), made when it is new.
+    func row(atPathOf f: PhaseFields, _ phase: RequiredPhaseFields, under parentRow: Int32) -> Int32 {
+        let name = names.strings[Int(f.name)]
+        let path = parentRow >= 0 ? rows[Int(parentRow)].path + "/" + name : name
+        if let existing = rowByPath[path] { return existing }
+        let row = Int32(rows.count)
+        rowByPath[path] = row
+        var newRow = PhaseTable.Row(path: path, name: name, depth: phase.depth, kind: f.kind, afterLaunch: phase.afterLaunch)
+        newRow.inBackground = f.background == true
+        newRow.onWorkerThread = phase.thread != 0
+        rows.append(newRow)
+        return row
+    }
+
+    /// Adds a phase's measurements to row `r`.
+    func addValues(of f: PhaseFields, duration: Double, to r: Int) {
         rows[r].durations.append(duration)
         if let host = f.hostDuration { rows[r].hostDurations.append(host) }
         if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
         if let growth = f.residentGrowth { rows[r].residentGrowth.append(growth) }
         if let count = f.instructions { rows[r].instructions.append(Double(count)) }
-        if let counters = f.counters {
-            rows[r].addCounters(counters, duration: duration)
-            if depth == 0 && !afterLaunch { topLevelCounters = topLevelCounters.map { $0 + counters } ?? counters }
-        }
-        // The main thread's waits only: a worker's overlap them, and the total is the main thread's.
-        if depth == 0 && !afterLaunch && thread == 0, let host = f.hostDuration { hostSaving += duration - host }
+        if let counters = f.counters { rows[r].addCounters(counters, duration: duration) }
     }
 
     func marks() throws(JSONFailure) {
