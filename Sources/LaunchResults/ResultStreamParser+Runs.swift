@@ -197,7 +197,7 @@ extension ResultStreamParser {
     }
 
     /// A phase's required fields, after the same consistency rules as ResultFile.consistencyProblem (with the same words).
-    func checked(_ f: PhaseFields, index: Int) throws(JSONFailure) -> RequiredPhaseFields {
+    @inline(__always) func checked(_ f: PhaseFields, index: Int) throws(JSONFailure) -> RequiredPhaseFields {
         guard f.name >= 0 else { throw schema("missing key \"name\"") }
         guard f.start != nil else { throw schema("missing key \"start\"") }
         guard let duration = f.duration else { throw schema("missing key \"duration\"") }
@@ -219,7 +219,7 @@ extension ResultStreamParser {
     }
 
     /// The phase's row: by its parent's row and its name, so a path string is built only once per row.
-    func row(of f: PhaseFields, _ phase: RequiredPhaseFields, index: Int) -> Int32 {
+    @inline(__always) func row(of f: PhaseFields, _ phase: RequiredPhaseFields, index: Int) -> Int32 {
         let parentRow: Int32 = f.parent.map { phaseRows[$0] } ?? -1
         let node = UInt64(UInt32(bitPattern: parentRow)) << 32 | UInt64(UInt32(bitPattern: f.name))
         // The same phase at the same index as in the run before: the common case, without hashing.
@@ -256,7 +256,7 @@ extension ResultStreamParser {
     }
 
     /// Adds a phase's measurements to row `r`.
-    func addValues(of f: PhaseFields, duration: Double, to r: Int) {
+    @inline(__always) func addValues(of f: PhaseFields, duration: Double, to r: Int) {
         rows[r].durations.append(duration)
         if let host = f.hostDuration { rows[r].hostDurations.append(host) }
         if let rss = f.residentBytes { rows[r].residentBytes.append(rss) }
