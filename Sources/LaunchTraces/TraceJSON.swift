@@ -166,20 +166,7 @@ struct TraceJSON {
     }
 
     private mutating func nextMember(decodingKey: Bool) throws(Failure) -> String? {
-        let c = peek()
-        if c == UInt8(ascii: "}") {
-            guard last != UInt8(ascii: ",") else { throw failure("a trailing comma before '}'") }
-            close()
-            return nil
-        }
-        if c == UInt8(ascii: ",") {
-            guard last == UInt8(ascii: "v") else { throw unexpected(c, "a key") }
-            scanner.input.pos += 1
-            last = UInt8(ascii: ",")
-            if peek() == UInt8(ascii: "}") { throw failure("a trailing comma before '}'") }
-        } else if last != UInt8(ascii: "{") {
-            throw unexpected(c, "',' or '}'")
-        }
+        guard try nextItem(of: UInt8(ascii: "{"), UInt8(ascii: "}"), "a key") else { return nil }
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(peek(), "a key in double quotes") }
         let key: String
         if decodingKey {
@@ -197,29 +184,41 @@ struct TraceJSON {
     /// `false` when it ends (its `]` consumed). With `endOfInputCloses`, the end of the input also
     /// ends it: the Trace Event Format lets a program that stops early leave out the final `]`.
     mutating func nextElement(endOfInputCloses: Bool = false) throws(Failure) -> Bool {
-        let c = peek()
-        if c == nil, endOfInputCloses {
+        if endOfInputCloses, peek() == nil {
             close()
             return false
         }
-        if c == UInt8(ascii: "]") {
-            guard last != UInt8(ascii: ",") else { throw failure("a trailing comma before ']'") }
+        guard try nextItem(of: UInt8(ascii: "["), UInt8(ascii: "]"), "a value") else { return false }
+        if endOfInputCloses, peek() == nil {
             close()
+            return false
+        }
+        return true
+    }
+
+    /// Before the next member or element (`item`) of the innermost container, opened by `open`:
+    /// `true` when there is one (the `,` before it consumed), `false` when `close` ends the
+    /// container (consumed). A comma before `close` is refused.
+    private mutating func nextItem(of open: UInt8, _ close: UInt8, _ item: String) throws(Failure) -> Bool {
+        let c = peek()
+        if c == close {
+            guard last != UInt8(ascii: ",") else { throw trailingComma(before: close) }
+            self.close()
             return false
         }
         if c == UInt8(ascii: ",") {
-            guard last == UInt8(ascii: "v") else { throw unexpected(c, "a value") }
+            guard last == UInt8(ascii: "v") else { throw unexpected(c, item) }
             scanner.input.pos += 1
             last = UInt8(ascii: ",")
-            if endOfInputCloses, peek() == nil {
-                close()
-                return false
-            }
-            if peek() == UInt8(ascii: "]") { throw failure("a trailing comma before ']'") }
+            if peek() == close { throw trailingComma(before: close) }
             return true
         }
-        guard last == UInt8(ascii: "[") else { throw unexpected(c, "',' or ']'") }
+        guard last == open else { throw unexpected(c, "',' or '\(Character(Unicode.Scalar(close)))'") }
         return true
+    }
+
+    private func trailingComma(before close: UInt8) -> Failure {
+        failure("a trailing comma before '\(Character(Unicode.Scalar(close)))'")
     }
 
     private mutating func close() {
