@@ -18,19 +18,14 @@ public struct JSONFailure: Error {
     public var line: Int
     public var column: Int
     /// The offset of the byte at fault in the whole input.
-    public var offset: Int
+    public var offset = 0
     /// The tokenizer's rule the input broke, for a reader that words it its own way; `nil` for
     /// the failures the callers make.
     public var rule: JSONRule?
 
-    public init(kind: Kind, message: String, keyPath: String, line: Int, column: Int, offset: Int = 0, rule: JSONRule? = nil) {
-        self.kind = kind
-        self.message = message
-        self.keyPath = keyPath
-        self.line = line
-        self.column = column
-        self.offset = offset
-        self.rule = rule
+    /// A failure whose message is the whole reason, with no place in the input (`line` -1).
+    public static func plain(_ kind: Kind, _ message: String) -> JSONFailure {
+        JSONFailure(kind: kind, message: message, keyPath: "", line: -1, column: 0)
     }
 }
 
@@ -449,17 +444,13 @@ public final class JSONScanner {
     public func integer(_ token: NumberToken) throws(JSONFailure) -> Int {
         guard token.isInteger else { throw failure(.schema, "expected an integer, found \(text(token))") }
         let b = input.base
-        var p = token.start
-        let e = token.start + token.count
-        let negative = b[p] == 0x2D
-        if negative { p += 1 }
+        let (negative, digits, e) = signAndDigits(token)
         var magnitude: UInt64 = 0
-        while p < e {
+        for p in digits..<e {
             let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
             let (plus, o2) = times.addingReportingOverflow(UInt64(b[p] - 0x30))
             guard !o1, !o2 else { throw failure(.schema, "\(text(token)) is out of the integer range") }
             magnitude = plus
-            p += 1
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { throw failure(.schema, "\(text(token)) is out of the integer range") }
@@ -469,6 +460,12 @@ public final class JSONScanner {
         return Int(magnitude)
     }
 
+    /// Whether the token is negative, where its digits start (after the sign) and where it ends.
+    @inline(__always) private func signAndDigits(_ token: NumberToken) -> (negative: Bool, digits: Int, end: Int) {
+        let negative = input.base[token.start] == 0x2D
+        return (negative, negative ? token.start + 1 : token.start, token.start + token.count)
+    }
+
     private static let exactPowers: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { acc, _ in acc * 10 } }
 
     /// The token as a finite `Double`, correctly rounded: exact arithmetic when the digits fit 2⁵³
@@ -476,10 +473,8 @@ public final class JSONScanner {
     /// non-zero digits that round to zero, are refused.
     public func double(_ token: NumberToken) throws(JSONFailure) -> Double {
         let b = input.base
-        var p = token.start
-        let e = token.start + token.count
-        let negative = b[p] == 0x2D
-        if negative { p += 1 }
+        let (negative, digits, e) = signAndDigits(token)
+        var p = digits
         var mantissa: UInt64 = 0
         var significant = 0, exponent = 0
         var nonZero = false

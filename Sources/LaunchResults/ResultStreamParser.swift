@@ -135,17 +135,14 @@ final class ResultStreamParser {
     }
 
     func finish() throws(JSONFailure) -> TabulatedResult {
-        guard let schema = schemaVersion else {
-            throw JSONFailure(kind: .syntax, message: "", keyPath: "", line: 0, column: 0).noSchemaVersion
-        }
+        // Worded as the Codable reader words it.
+        guard let schema = schemaVersion else { throw .plain(.limit, "not a launchprof result (no schemaVersion)") }
         guard LaunchResult.readableSchemaVersions.contains(schema) else {
             let versions = LaunchResult.readableSchemaVersions
-            throw JSONFailure(
-                kind: .limit,
-                message:
-                    "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))",
-                keyPath: "", line: 0, column: 0
-            ).plain
+            throw .plain(
+                .limit,
+                "result schema version \(schema) is not supported (this launchprof \(launchprofVersion) reads versions \(versions.lowerBound) to \(versions.upperBound))"
+            )
         }
         if sawRuns { appendHeaderMember("runs") { self.header += Array("[]".utf8) } }
         header.append(0x7D)
@@ -153,7 +150,7 @@ final class ResultStreamParser {
         do {
             decoded = try ResultFile.decodeModel(header)
         } catch {
-            throw JSONFailure(kind: .schema, message: error.problem, keyPath: "", line: 0, column: 0).plain
+            throw .plain(.schema, error.problem)
         }
         var table = PhaseTable(
             rows: rows + PhaseTable.markRows(runMarks) + PhaseTable.tapLatencyRow(runTapLatencies) + PhaseTable.processRows(runProcesses), totals: totals,
@@ -355,18 +352,4 @@ final class ResultStreamParser {
     /// The row node (parent row, name) and row of each phase index in the latest run that had it.
     @exclusivity(unchecked) var nodeAtIndex: [UInt64] = []
     @exclusivity(unchecked) var rowAtIndex: [Int32] = []
-}
-
-extension JSONFailure {
-    /// The failure for a document without `schemaVersion` (worded as the Codable reader words it).
-    var noSchemaVersion: JSONFailure {
-        JSONFailure(kind: .limit, message: "not a launchprof result (no schemaVersion)", keyPath: "", line: 0, column: 0).plain
-    }
-
-    /// A failure whose message is the whole reason (no position or key path).
-    var plain: JSONFailure {
-        var copy = self
-        copy.line = -1
-        return copy
-    }
 }
