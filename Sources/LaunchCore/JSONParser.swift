@@ -89,11 +89,21 @@ private struct JSONTreeBuilder {
         }
     }
 
-    /// Consumes an opening bracket, refused past the depth limit.
-    mutating func enter() throws(JSONStop) {
+    /// Consumes an opening bracket, refused past the depth limit; `false` when the container is
+    /// empty (its `close` consumed too).
+    mutating func enter(closedBy close: UInt8) throws(JSONStop) -> Bool {
         depth += 1
         if depth > maximumDepth { throw JSONStop(offset: position, reason: "nested more than \(maximumDepth) levels deep") }
         scanner.input.pos += 1
+        guard peek() == close else { return true }
+        leave()
+        return false
+    }
+
+    /// Consumes a closing bracket.
+    mutating func leave() {
+        scanner.input.pos += 1
+        depth -= 1
     }
 
     /// After a member or element: `true` for a comma, `false` for `close` (consumed either way).
@@ -103,21 +113,15 @@ private struct JSONTreeBuilder {
             scanner.input.pos += 1
             return true
         case close:
-            scanner.input.pos += 1
-            depth -= 1
+            leave()
             return false
         default: throw unexpected()
         }
     }
 
     mutating func object() throws(JSONStop) -> JSONValue {
-        try enter()
         var object = JSONValue.Object()
-        if peek() == UInt8(ascii: "}") {
-            scanner.input.pos += 1
-            depth -= 1
-            return .object(object)
-        }
+        guard try enter(closedBy: UInt8(ascii: "}")) else { return .object(object) }
         repeat {
             guard peek() == UInt8(ascii: "\"") else { throw unexpected() }
             let key = try scan { (s) throws(JSONFailure) in s.text(try s.string()) }
@@ -129,13 +133,8 @@ private struct JSONTreeBuilder {
     }
 
     mutating func array() throws(JSONStop) -> JSONValue {
-        try enter()
         var items: [JSONValue] = []
-        if peek() == UInt8(ascii: "]") {
-            scanner.input.pos += 1
-            depth -= 1
-            return .array(items)
-        }
+        guard try enter(closedBy: UInt8(ascii: "]")) else { return .array(items) }
         repeat {
             items.append(try value())
         } while try commaOr(UInt8(ascii: "]"))
