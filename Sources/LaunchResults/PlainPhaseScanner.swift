@@ -65,43 +65,37 @@ enum PlainPhaseScanner {
     /// empty; its name is left for the caller to intern from `outcome`). `false` when the general
     /// parser must read it.
     static func scan(_ b: UnsafePointer<UInt8>, from start: Int, end e: Int, into f: inout PhaseFields, outcome: inout Outcome) -> Bool {
-        let keys = Self.keys
         var c = Cursor(b: b, e: e, p: start, powers: Self.powers)
         var name: (start: Int, count: Int)?
         var seen: UInt16 = 0
         guard c.openObject() else { return false }
         var more = true
         while more {
-            guard let key = c.memberKey(in: keys, seen: &seen), read(key, &c, into: &f, name: &name), let next = c.afterMember() else { return false }
+            guard let key = c.memberKey(seen: &seen) else { return false }
+            // Each key's value into its field (in the scan's loop, so the cursor stays in registers).
+            let read: Bool
+            switch key {
+            case 0: read = store(c.double(), in: &f.duration)
+            case 1: read = store(c.name(), in: &name)
+            case 2: read = store(c.checkedNumber() ? 0 : nil, in: &f.start)  // Only checked: the table has no use for start times.
+            case 3: read = store(c.integer(), in: &f.depth)
+            case 4: read = store(c.integer(), in: &f.thread)
+            case 5: read = store(c.bool(), in: &f.afterLaunch)
+            case 6: read = c.null() || store(c.integer(), in: &f.parent)
+            case 7: read = c.null() || store(c.kind(), in: &f.kind)
+            case 8: read = c.null() || store(c.integer(), in: &f.instructions)
+            case 9: read = c.null() || store(c.double(), in: &f.hostDuration)
+            case 10: read = c.null() || store(c.integer(), in: &f.residentBytes)
+            case 11: read = c.null() || store(c.integer(), in: &f.residentGrowth)
+            case 12: read = c.null() || store(c.bool(), in: &f.background)
+            default: read = false  // System counters (an object): the general parser reads them.
+            }
+            guard read, let next = c.afterMember() else { return false }
             more = next
         }
         guard seen & required == required, let name else { return false }
         outcome = Outcome(nameStart: name.start, nameCount: name.count, end: c.p, newlines: c.newlines, lastLineStart: c.lastLineStart)
         return true
-    }
-
-    /// Reads the value of key number `key` (in ``keys``) into `f`, or the name's place into `name`.
-    @inline(__always) private static func read(_ key: Int, _ c: inout Cursor, into f: inout PhaseFields, name: inout (start: Int, count: Int)?) -> Bool {
-        switch key {
-        case 0: return store(c.double(), in: &f.duration)
-        case 1: return store(c.name(), in: &name)
-        case 2:
-            // Only checked: the table has no use for start times.
-            guard c.checkedNumber() else { return false }
-            f.start = 0
-            return true
-        case 3: return store(c.integer(), in: &f.depth)
-        case 4: return store(c.integer(), in: &f.thread)
-        case 5: return store(c.bool(), in: &f.afterLaunch)
-        case 6: return c.null() || store(c.integer(), in: &f.parent)
-        case 7: return c.null() || store(c.kind(), in: &f.kind)
-        case 8: return c.null() || store(c.integer(), in: &f.instructions)
-        case 9: return c.null() || store(c.double(), in: &f.hostDuration)
-        case 10: return c.null() || store(c.integer(), in: &f.residentBytes)
-        case 11: return c.null() || store(c.integer(), in: &f.residentGrowth)
-        case 12: return c.null() || store(c.bool(), in: &f.background)
-        default: return false  // System counters (an object): the general parser reads them.
-        }
     }
 
     /// Puts a value read into its field; `false` (the field unchanged) when there is none.
@@ -161,10 +155,11 @@ enum PlainPhaseScanner {
             return skip() && b[p] != 0x7D
         }
 
-        /// A member's key (its index in `keys`) and the `:` after it, a key in `seen` refused (and added).
-        @inline(__always) mutating func memberKey(in keys: KeySet, seen: inout UInt16) -> Int? {
+        /// A member's key (its index in ``PlainPhaseScanner/keys``) and the `:` after it, a key in
+        /// `seen` refused (and added).
+        @inline(__always) mutating func memberKey(seen: inout UInt16) -> Int? {
             guard let key = plainString() else { return nil }
-            let index = keys.index(of: b + key.start, count: key.count)
+            let index = PlainPhaseScanner.keys.index(of: b + key.start, count: key.count)
             guard index >= 0 else { return nil }
             let bit = UInt16(1) << UInt16(index)
             guard seen & bit == 0 else { return nil }
