@@ -65,13 +65,14 @@ enum PlainPhaseScanner {
     /// empty; its name is left for the caller to intern from `outcome`). `false` when the general
     /// parser must read it.
     static func scan(_ b: UnsafePointer<UInt8>, from start: Int, end e: Int, into f: inout PhaseFields, outcome: inout Outcome) -> Bool {
+        let keys = Self.keys
         var c = Cursor(b: b, e: e, p: start, powers: Self.powers)
         var name: (start: Int, count: Int)?
         var seen: UInt16 = 0
         guard c.openObject() else { return false }
         var more = true
         while more {
-            guard let key = c.memberKey(seen: &seen) else { return false }
+            guard let key = c.memberKey(in: keys, seen: &seen) else { return false }
             // Each key's value into its field (in the scan's loop, so the cursor stays in registers).
             let read: Bool
             switch key {
@@ -155,11 +156,10 @@ enum PlainPhaseScanner {
             return skip() && b[p] != 0x7D
         }
 
-        /// A member's key (its index in ``PlainPhaseScanner/keys``) and the `:` after it, a key in
-        /// `seen` refused (and added).
-        @inline(__always) mutating func memberKey(seen: inout UInt16) -> Int? {
+        /// A member's key (its index in `keys`) and the `:` after it, a key in `seen` refused (and added).
+        @inline(__always) mutating func memberKey(in keys: KeySet, seen: inout UInt16) -> Int? {
             guard let key = plainString() else { return nil }
-            let index = PlainPhaseScanner.keys.index(of: b + key.start, count: key.count)
+            let index = keys.index(of: b + key.start, count: key.count)
             guard index >= 0 else { return nil }
             let bit = UInt16(1) << UInt16(index)
             guard seen & bit == 0 else { return nil }
