@@ -72,7 +72,12 @@ enum PlainPhaseScanner {
         guard c.openObject() else { return false }
         var more = true
         while more {
-            guard let key = c.memberKey(in: keys, seen: &seen) else { return false }
+            // The member's key (each at most once) and the `:` after it.
+            guard let text = c.plainString() else { return false }
+            let key = keys.index(of: b + text.start, count: text.count)
+            guard key >= 0, seen & (1 << key) == 0 else { return false }
+            seen |= 1 << key
+            guard c.colon() else { return false }
             // Each key's value into its field (in the scan's loop, so the cursor stays in registers).
             let read: Bool
             switch key {
@@ -156,20 +161,6 @@ enum PlainPhaseScanner {
             return skip() && b[p] != 0x7D
         }
 
-        /// A member's key (its index in `keys`) and the `:` after it, a key in `seen` refused (and added).
-        @inline(__always) mutating func memberKey(in keys: KeySet, seen: inout UInt16) -> Int? {
-            guard let key = plainString() else { return nil }
-            let index = keys.index(of: b + key.start, count: key.count)
-            guard index >= 0 else { return nil }
-            let bit = UInt16(1) << UInt16(index)
-            guard seen & bit == 0 else { return nil }
-            seen |= bit
-            guard skip(), b[p] == 0x3A else { return nil }
-            p += 1
-            guard skip() else { return nil }
-            return index
-        }
-
         /// After a member: `true` for a `,` (and the white space after it), `false` for the closing `}`.
         @inline(__always) mutating func afterMember() -> Bool? {
             guard skip() else { return nil }
@@ -177,6 +168,13 @@ enum PlainPhaseScanner {
             p += 1
             if next == 0x2C { return skip() ? true : nil }
             return next == 0x7D ? false : nil
+        }
+
+        /// Consumes a `:` and the white space around it.
+        @inline(__always) mutating func colon() -> Bool {
+            guard skip(), b[p] == 0x3A else { return false }
+            p += 1
+            return skip()
         }
 
         /// A phase's name: a plain string within the token limit.
