@@ -135,7 +135,7 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
             let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
             return "the \(workload) reference workload failed (code \(code))\(reason)"
         case .referenceFiles(let directory, let step, let reason):
-            return "the io reference workload cannot \(step.rawValue) \(directory): \(reason) (set TMPDIR to a writable directory)"
+            return "the io reference workload cannot \(step.rawValue) \(PlainText.oneLine(directory)): \(reason) (set TMPDIR to a writable directory)"
         case .sampleFailed(let failure):
             return "\(HostReference.sampleSource): \(failure)"
         }

@@ -83,4 +83,11 @@ import Glibc
             TierError.referenceFiles(directory: "/d", step: .lock, reason: "Bad file descriptor").description
                 == "the io reference workload cannot lock its lock file in /d: Bad file descriptor (set TMPDIR to a writable directory)")
     }
+
+    /// `$TMPDIR` is the user's: a newline in it must not split the one-line message.
+    @Test func aDirectoryNameIsWrittenOnOneLine() {
+        let message = TierError.referenceFiles(directory: "/tmp/a\nb<x>", step: .create, reason: "No such file or directory").description
+        #expect(!message.contains("\n"))
+        #expect(message.contains("/tmp/a\\nb<x>"))
+    }
 }
