@@ -11,6 +11,9 @@ public struct ComparisonJSON: ComparisonExporter {
         var candidate: String
         /// `true` when interleaved runs were compared in pairs (Wilcoxon signed-rank).
         var paired: Bool
+        /// How the rows' tests were judged together (on a device tier: Holm over `rows` rows at
+        /// `alpha`); absent when each row was judged alone.
+        var testedTogether: TestedTogether?
         var rows: [ComparisonRow]
         var total: ComparisonRow
         var regressions: [String]
@@ -45,7 +48,8 @@ public struct ComparisonJSON: ComparisonExporter {
 
     public func render(_ comparison: Comparison, context: ComparisonContext) throws -> String {
         let document = Document(
-            baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired, rows: comparison.rows, total: comparison.total,
+            baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired,
+            testedTogether: comparison.family, rows: comparison.rows, total: comparison.total,
             regressions: comparison.regressions.map(\.path),
             overBudget: context.violations.map {
                 Violation(phase: $0.phase, tier: $0.tier, time: $0.time, budget: $0.budget, measure: $0.measure == .seconds ? nil : $0.measure.rawValue)

@@ -26,6 +26,7 @@ public struct ComparisonMarkdown: ComparisonExporter {
                 "| \(name) | \(ComparisonWording.quantity(row.baselineMedian, row.metric, p)) | \(ComparisonWording.quantity(row.candidateMedian, row.metric, p)) "
                 + "| \(ComparisonWording.change(row.change, row.metric, p)) | \(ComparisonWording.percent(row.changePercent)) | \(ComparisonWording.verdict(row)) |\n"
         }
+        if let line = ComparisonWording.testedTogether(comparison) { text += "\n\(escape(line.prefix(1).uppercased() + line.dropFirst())).\n" }
         return text
     }
 

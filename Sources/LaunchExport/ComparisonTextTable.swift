@@ -18,6 +18,7 @@ public struct ComparisonTextTable: ComparisonExporter {
         }
         var text = context.caveats.map { "caveat: \(PlainText.oneLine($0))\n" }.joined()
         text += TextTable.render(rows)
+        if let line = ComparisonWording.testedTogether(comparison) { text += "\(line)\n" }
         for line in FunctionReport.attributionLines(comparison, context) { text += "functions: \(line)\n" }
         for v in context.violations { text += "over budget: \(PlainText.oneLine(ComparisonWording.violation(v, p)))\n" }
         return text

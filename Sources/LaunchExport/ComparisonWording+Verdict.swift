@@ -49,6 +49,9 @@ extension ComparisonWording {
                 text += " straddles \(limit)"
             } else if let needed = row.runsForSignificance, let runs = row.runsEach {
                 text += " is past \(limit), but \(runs) run\(runs == 1 ? "" : "s") each cannot reach significance (the rank test needs \(needed) each)"
+            } else if let p = row.p, let level = row.familyLevel {
+                text +=
+                    " is past \(limit), but not significant among the rows judged together (p = \(SecondsFormat.format(p, precision: 4)), needs under \(SecondsFormat.format(level, precision: 5)))"
             } else if let p = row.p {
                 text += " is past \(limit), but the rank test is not significant yet (p = \(SecondsFormat.format(p, precision: 3)), not under --alpha)"
             }

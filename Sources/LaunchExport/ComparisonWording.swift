@@ -26,6 +26,21 @@ public enum ComparisonWording {
         return DurationFormat.signed(value, digits: precision)
     }
 
+    /// How the rows were judged together, when they were (on a device tier): one line for every format.
+    public static func testedTogether(_ comparison: Comparison) -> String? {
+        guard let family = comparison.family, family.correction == .holm else { return nil }
+        let percent = family.alpha * 100
+        let level = percent == percent.rounded() ? String(Int(percent)) : SecondsFormat.format(percent, precision: 2)
+        var line =
+            "\(family.rows) rows judged together (Holm, \(level)% over all): on a device tier every phase is stretched past the absolute floor and can fail the check"
+        // Too few runs for the first step's level: no row can fail, whatever changed.
+        let needed = Comparison.runsForSignificance(alpha: family.alpha / Double(max(family.rows, 1)))
+        if let runs = (comparison.rows + [comparison.total]).compactMap(\.runsEach).min(), runs < needed {
+            line += "; with \(runs) run\(runs == 1 ? "" : "s") a side none can be found slower: \(needed) runs each are needed"
+        }
+        return line
+    }
+
     /// `+3.0%`, `-8.0%`: always signed, a change that rounds to nothing too (`-0.0%` for a tiny fall,
     /// `+0.0%` for none), so the direction is never lost.
     public static func percent(_ value: Double?) -> String {

@@ -70,6 +70,9 @@ public struct ComparisonRow: Equatable, Sendable, Codable {
     public var metric: Metric = .time
     /// The kind of interval in ``intervalLower``…``intervalUpper``.
     public var intervalMethod: IntervalMethod?
+    /// For a row significant alone but not among the rows judged together (``FamilyCorrection/holm``):
+    /// the level its p-value had to be under.
+    public var familyLevel: Double?
     /// Why a row was decided as it was, when that needs saying (e.g. counts that are not deterministic).
     public var note: String?
 
@@ -135,6 +138,9 @@ public struct Comparison: Equatable, Sendable, Codable {
     public var paired: Bool
     /// What was compared: durations (seconds) or instruction counts.
     public var metric: Metric
+    /// How the rows' tests were judged together (on a device tier: ``FamilyCorrection/holm``);
+    /// `nil` when each row was judged alone.
+    public var family: TestedTogether?
 
     /// The largest spread (max − min over the median) of a phase's values that still counts as
     /// deterministic: 0.1%. Instruction counts of the same launch differ by under 0.00003%.
@@ -195,7 +201,10 @@ public struct Comparison: Equatable, Sendable, Codable {
         jobs.append(Job(path: totalName, name: totalName, depth: 0, a: totalsA.isEmpty ? nil : totalsA, b: totalsB.isEmpty ? nil : totalsB))
 
         let tables = RankTables(jobs: jobs, paired: paired, alpha: thresholds.alpha)
-        let results = Self.analyse(jobs, thresholds: thresholds, paired: paired, metric: metric, tables: tables)
+        var results = Self.analyse(jobs, thresholds: thresholds, paired: paired, metric: metric, tables: tables)
+        if thresholds.family == .holm {
+            family = TestedTogether(correction: .holm, rows: Self.applyHolm(&results, alpha: thresholds.alpha), alpha: thresholds.alpha)
+        }
         rows = Array(results.dropLast())
         total = results[results.count - 1]
     }

@@ -23,6 +23,18 @@ public struct Thresholds: Equatable, Sendable {
     public var perPhase: [String: Double]
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
+    /// How the rows' tests are judged together: each alone (the default), or Holm's step-down so that
+    /// α holds for the whole comparison (on a device tier: ``forTier(_:)``).
+    public var family: FamilyCorrection = .perRow
+
+    /// These thresholds for results measured on a device tier (`onTier`): there every phase is
+    /// stretched past the absolute floor, so every row can fail a check, and the rows are judged
+    /// together (``FamilyCorrection/holm``); off a tier, unchanged.
+    public func forTier(_ onTier: Bool) -> Thresholds {
+        var thresholds = self
+        if onTier { thresholds.family = .holm }
+        return thresholds
+    }
 
     /// The default limits of each metric (set ``time`` and ``instructions`` to change them).
     public init(perPhase: [String: Double] = [:], alpha: Double = 0.01) {

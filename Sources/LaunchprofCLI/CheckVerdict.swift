@@ -20,10 +20,12 @@ extension CheckPlan {
         // Without a baseline (a budget check only), the candidate against itself gives the phase rows
         // the JUnit report lists.
         let candidateTable = candidate.table
+        // On a device tier every phase is stretched past the absolute floor: the rows are judged together.
+        let thresholds = try options.thresholds.thresholds().forTier(candidate.header.configuration?.tier != nil)
         let comparison =
             try sides.sequential?.comparison
             ?? Comparison(
-                baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: try options.thresholds.thresholds(),
+                baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: thresholds,
                 paired: options.baselineManifest != nil && sides.metric == .time, metric: sides.metric)
         var context = ComparisonContext(
             baselineLabel: options.baseline ?? options.baselineManifest ?? "budget", candidateLabel: options.result ?? options.profile.manifest ?? "candidate",
