@@ -18,8 +18,8 @@ import LaunchTiers
 /// - **time, --runs auto**: interleaved pairs until the sequential rule decides (budget 200 runs a
 ///   side, 120 s);
 /// - **time, 10 runs**: `--runs 10`, interleaved and compared in pairs;
-/// - **time on a tier, separate invocations** (issue 27): `run --tier iphone-3gs --runs 8 --output A`,
-///   then `check --tier iphone-3gs --runs 8 --baseline A` on the candidate, as a team records a
+/// - **time on a tier, separate invocations** (issue 27): `run --tier iphone-3gs --output A`, then
+///   `check --tier iphone-3gs --baseline A` on the candidate (the default runs: 20 a side on a tier), as a team records a
 ///   baseline on a tier and checks pull requests against it (check's default thresholds; the same
 ///   cached calibration on both sides, in a temporary `$XDG_CACHE_HOME` calibrated once). Its change
 ///   is of the drawing's CPU time (`"of": "cpuTime"`), which is what a tier stretches: 10% more rows
@@ -41,7 +41,8 @@ struct GateBenchmark: Sendable {
             // definition not a regression, and no gate could "detect" it.
             case .timeAuto: ["--runs", "auto"] + Self.timeThreshold
             case .timeFixed: ["--runs", "10"] + Self.timeThreshold
-            case .timeTier: ["--tier", Self.tier, "--runs", "8"]
+            // The defaults, as a team would write them: 20 runs a side on a tier, rows judged together.
+            case .timeTier: ["--tier", Self.tier]
             }
         }
 
@@ -54,7 +55,7 @@ struct GateBenchmark: Sendable {
             case .timeAuto: "time, --runs auto (sequential, at most 200 runs a side or 120 s, threshold 2.5% and 0.1 ms)"
             case .timeFixed: "time, --runs 10 (interleaved, paired, threshold 2.5% and 0.1 ms)"
             case .timeTier:
-                "time on \(Self.tier), 8 runs, baseline and candidate in separate invocations (record, later check --baseline; thresholds 5% and 2 ms)"
+                "time on \(Self.tier), the default runs (20 a side), baseline and candidate in separate invocations (record, later check --baseline; thresholds 5% and 2 ms; the rows judged together, Holm)"
             }
         }
     }

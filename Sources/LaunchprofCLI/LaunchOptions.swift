@@ -10,7 +10,7 @@ struct LaunchOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
-            "Measured runs, each a new process: 1 to 10000, or auto in a comparison (check, where it is the default; compare; exec --baseline-command): interleaved pairs until every phase is decided, within --max-runs and --max-time (docs/sequential.md). Default 10 (2 with --metric instructions, whose counts repeat).",
+            "Measured runs, each a new process: 1 to 10000, or auto in a comparison (check, where it is the default; compare; exec --baseline-command): interleaved pairs until every phase is decided, within --max-runs and --max-time (docs/sequential.md). Default 10; 20 on a device tier (its rows are judged together, each at a share of alpha); 2 with --metric instructions, whose counts repeat.",
             valueName: "n|auto"), transform: RunCount.parse)
     var runs: RunCount?
 
@@ -65,19 +65,28 @@ struct LaunchOptions: ParsableArguments {
         if enforceMemory && tier == nil { throw ValidationError("--enforce-memory needs --tier NAME (the tier's memory budget is the limit)") }
     }
 
-    /// The measured runs of a fixed session: `--runs N`, else 10 (2 for instruction counts, which repeat).
+    /// The measured runs of a fixed session: `--runs N`, else ``defaultRuns(metric:)``.
     func fixedRuns(metric: Metric) -> Int {
         if case .fixed(let n) = runs { return n }
-        return metric == .instructions ? 2 : 10
+        return defaultRuns(metric: metric)
+    }
+
+    /// The runs when none are given: 10; 20 on a device tier, where every phase can fail a check and
+    /// the rows are judged together (Holm), so each row's test must reach a share of alpha (21 rows:
+    /// 8 runs each at the least, about 20 to find a 10% change most times); 2 for instruction counts,
+    /// which repeat.
+    func defaultRuns(metric: Metric) -> Int {
+        metric == .instructions ? 2 : tier != nil ? 20 : 10
     }
 
     /// The candidate's runs against a stored baseline of `storedRuns` runs, as check makes them: with
-    /// `--runs auto` (or none: check's default) as many as the baseline has, 10 to `maxRuns` (a stored
-    /// baseline cannot grow, so there is no sequential rule, only enough runs on both sides); else
-    /// the fixed count.
+    /// `--runs auto` (or none: check's default) as many as the baseline has, at least the default
+    /// runs (10, 20 on a tier) and at most `maxRuns` (a stored baseline cannot grow, so there is no
+    /// sequential rule, only enough runs on both sides); else the fixed count.
     func runs(againstStored storedRuns: Int?, maxRuns: Int, metric: Metric) -> Int {
         guard runs == nil || runs == .auto else { return fixedRuns(metric: metric) }
-        return min(max(storedRuns ?? 10, 10), maxRuns)
+        let least = defaultRuns(metric: .time)
+        return min(max(storedRuns ?? least, least), maxRuns)
     }
 
     /// Seconds a run may take: `--timeout`, else 60 (600 under Valgrind, about 50 times slower).
