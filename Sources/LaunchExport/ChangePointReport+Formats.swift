@@ -41,16 +41,14 @@ extension ChangePointReport {
 
     /// The JSON report: the settings, how many series were looked at, and every change point with
     /// its series' key (docs/history.md describes each field).
-    public func json() throws -> String {
+    public func json() throws(ExportError) -> String {
         let document = Document(
             headline: headline, since: since, seriesCount: series.count,
             options: .init(
                 maximumPValue: options.maximumPValue, minimumRelativeChange: options.minimumRelativeChange,
                 minimumSegmentLength: options.minimumSegmentLength),
             changePoints: findings.map(Document.Entry.init))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try jsonText(document)
     }
 
     struct Document: Encodable {

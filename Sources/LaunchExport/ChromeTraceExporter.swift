@@ -19,7 +19,7 @@ public struct ChromeTraceExporter: ResultExporter {
         self.run = run
     }
 
-    public func render(_ result: LaunchResult) throws -> String {
+    public func render(_ result: LaunchResult) throws(ExportError) -> String {
         var events: [String] = []
         if let number = self.run { _ = try selectRun(result, number) }  // An absent run is an error, not an empty trace.
         for run in result.runs where self.run == nil || run.index == self.run {

@@ -3,7 +3,7 @@ import LaunchStats
 
 /// Renders a ``Comparison`` of two results in one format; one type per format, in its own file.
 public protocol ComparisonExporter: Sendable {
-    func render(_ comparison: Comparison, context: ComparisonContext) throws -> String
+    func render(_ comparison: Comparison, context: ComparisonContext) throws(ExportError) -> String
 }
 
 /// What every comparison format needs besides the rows.

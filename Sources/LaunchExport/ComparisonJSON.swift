@@ -46,7 +46,7 @@ public struct ComparisonJSON: ComparisonExporter {
         var measure: String?
     }
 
-    public func render(_ comparison: Comparison, context: ComparisonContext) throws -> String {
+    public func render(_ comparison: Comparison, context: ComparisonContext) throws(ExportError) -> String {
         let document = Document(
             baseline: context.baselineLabel, candidate: context.candidateLabel, paired: comparison.paired,
             testedTogether: comparison.family, rows: comparison.rows, total: comparison.total,
@@ -64,8 +64,6 @@ public struct ComparisonJSON: ComparisonExporter {
                             selfChange: $0.selfChange, selfPercent: $0.selfPercent)
                     }
                 })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try jsonText(document)
     }
 }

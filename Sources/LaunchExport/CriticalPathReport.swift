@@ -18,7 +18,7 @@ public struct CriticalPathReport: ResultExporter {
         self.run = run
     }
 
-    public func render(_ result: LaunchResult) throws -> String {
+    public func render(_ result: LaunchResult) throws(ExportError) -> String {
         guard let run = try selectRun(result, run) else { return "" }
         let p = options.precision
         let chain = PhaseAnalysis.criticalPath(run)

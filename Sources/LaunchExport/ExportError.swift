@@ -1,4 +1,5 @@
 import LaunchCore
+import LaunchResults
 import LaunchStats
 
 /// LaunchExport's one error: a format a command does not have, or a result an exporter cannot
@@ -16,6 +17,8 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     case noFunctionProfiles
     /// A function report of `phase`, which has no profile; `phasesWithProfiles` have one.
     case noFunctionProfile(phase: String, phasesWithProfiles: [String])
+    /// A JSON document (a result, a comparison, a report) that holds a value JSON cannot hold.
+    case unencodable(PrettyJSON.Unencodable)
 
     public var description: String {
         switch self {
@@ -28,6 +31,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noFunctionProfile(let phase, let phases):
             let list = phases.map { "'\(PlainText.oneLine($0))'" }.joined(separator: ", ")
             return "no phase '\(PlainText.oneLine(phase))' has a function profile; the phases with one are \(list)"
+        case .unencodable(let refusal): return "the document \(refusal)"
         }
     }
 
@@ -39,6 +43,11 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         let range = contiguous ? "\(low)…\(high)" : "numbered from \(low) to \(high)"
         return "--run \(number) is out of range: the result has \(indices.count) run\(indices.count == 1 ? "" : "s"), \(range)"
     }
+}
+
+/// `value` as a JSON document (``PrettyJSON``), for the exporters that write one.
+func jsonText<Value: Encodable>(_ value: Value) throws(ExportError) -> String {
+    do { return try PrettyJSON.text(value) } catch { throw .unencodable(error) }
 }
 
 /// The run numbered `number`, or the median run; `nil` when there are no runs (for the exporters that

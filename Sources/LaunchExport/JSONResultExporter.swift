@@ -6,7 +6,7 @@ public struct JSONResultExporter: ResultExporter {
 
     public init() {}
 
-    public func render(_ result: LaunchResult) throws -> String {
-        String(decoding: try ResultFile.encode(result), as: UTF8.self) + "\n"
+    public func render(_ result: LaunchResult) throws(ExportError) -> String {
+        do { return String(decoding: try ResultFile.encode(result), as: UTF8.self) + "\n" } catch { throw .unencodable(error) }
     }
 }

@@ -3,7 +3,7 @@ import LaunchCore
 /// Renders a ``LaunchResult`` in one output format. Each format is one type in its own file.
 public protocol ResultExporter: Sendable {
     /// The rendered document.
-    func render(_ result: LaunchResult) throws -> String
+    func render(_ result: LaunchResult) throws(ExportError) -> String
 }
 
 /// Options shared by the human-readable exporters.

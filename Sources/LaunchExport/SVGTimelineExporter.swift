@@ -17,8 +17,8 @@ public struct SVGTimelineExporter: ResultExporter {
     static let left = 24.0, right = 24.0, top = 78.0, rowHeight = 22.0, barHeight = 16.0, laneGap = 26.0
     static let colors: [String: String] = ["cpu": "#5b8fd1", "io": "#e39b2d", "decode": "#6cae4a", "draw": "#a66cc1", "": "#8c9aa5"]
 
-    public func render(_ result: LaunchResult) throws -> String {
-        guard let run = try selectRun(result, run) else { throw ExportError.noRunsToDraw }
+    public func render(_ result: LaunchResult) throws(ExportError) -> String {
+        guard let run = try selectRun(result, run) else { throw .noRunsToDraw }
         let scale = TimeScale(span: Self.span(run.phases.map(\.end) + [run.total] + run.marks.map(\.time)))
         let rows = phaseRows(run, scale)
         let axis = axisLines(scale, bottom: rows.bottom)

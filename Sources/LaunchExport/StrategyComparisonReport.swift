@@ -53,10 +53,10 @@ public struct StrategyComparisonReport {
     }
 
     /// The table in `format` (one of ``OutputFormat/Subject/strategies``' formats).
-    public func render(_ format: OutputFormat) throws -> String {
+    public func render(_ format: OutputFormat) throws(ExportError) -> String {
         switch format {
         case .chromeTrace, .svg:
-            throw ExportError.noStrategiesForm(format: format)
+            throw .noStrategiesForm(format: format)
         case .text:
             return TextTable.render([Self.header] + rows.map { cells($0).map(PlainText.oneLine) })
                 + "(\(runs) runs a side, interleaved off and on; verdicts as check's, see docs/comparison.md)\n"
@@ -77,9 +77,7 @@ public struct StrategyComparisonReport {
             return text
         case .json:
             struct Document: Encodable { var runs: Int; var rows: [StrategyComparisonRow] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(Document(runs: runs, rows: rows)), as: UTF8.self) + "\n"
+            return try jsonText(Document(runs: runs, rows: rows))
         }
     }
 }

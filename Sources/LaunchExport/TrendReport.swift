@@ -96,7 +96,7 @@ public struct TrendReport: Sendable {
     }
 
     /// The JSON report: per series, its key, every commit's median and run count, and the change points' indices.
-    public func json() throws -> String {
+    public func json() throws(ExportError) -> String {
         struct Point: Encodable {
             var commit: String
             var median: Double
@@ -116,8 +116,6 @@ public struct TrendReport: Sendable {
                 points: trend.series.points.map { Point(commit: $0.commit, median: $0.value, runs: $0.runCount) },
                 changePoints: trend.changePoints.map(\.index))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(["series": document]), as: UTF8.self) + "\n"
+        return try jsonText(["series": document])
     }
 }

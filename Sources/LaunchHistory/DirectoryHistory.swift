@@ -21,15 +21,7 @@ public final class DirectoryHistory: HistoryStore {
 
     @discardableResult
     public func save(_ result: LaunchResult, commit: CommitInfo) throws(HistoryError) -> String {
-        do {
-            return try store.save(result)
-        } catch let error as ResultError {
-            throw .result(error)
-        } catch let error as CoreError {
-            throw .file(error)
-        } catch {
-            throw .cannotEncode(store: location, reason: "\(error)")
-        }
+        do { return try store.save(result) } catch { throw .result(error) }
     }
 
     private var files: [String] { FileIO.entries(of: location).filter { $0.hasSuffix(".json") }.sorted() }

@@ -15,8 +15,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(store: String, what: String)
     /// A result without the git commit it was made at.
     case noCommit(store: String)
-    /// The result could not be encoded (`reason`) or compressed (zlib's `status`).
-    case cannotEncode(store: String, reason: String)
+    /// The result could not be encoded (a value JSON cannot hold) or compressed (zlib's `status`).
+    case cannotEncode(store: String, PrettyJSON.Unencodable)
     case cannotCompress(store: String, status: Int32)
     /// No stored result `id`; `removed` when it was listed a moment before.
     case noStoredResult(store: String, id: String, removed: Bool)
@@ -80,7 +80,7 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .olderSchema(_, let version): return "an older history (schema version \(version)): store a result into it to migrate it"
         case .corrupt(_, let what): return "corrupt: \(what)"
         case .noCommit: return "a stored result needs the git commit it was made at (record it in a git work tree)"
-        case .cannotEncode(_, let reason): return "cannot encode the result: \(reason)"
+        case .cannotEncode(_, let refusal): return "the result \(refusal)"
         case .cannotCompress(_, let status): return "cannot compress a result (zlib status \(status))"
         case .noStoredResult(_, let id, let removed): return "no stored result \(id)\(removed ? " (removed meanwhile?)" : "")"
         case .noID: return "the database returned no id for the stored result"

@@ -30,7 +30,7 @@ struct StoredResult {
             runCount: result.runs.count, total: Summary(totals)?.median)
         phases = Self.phases(result, table: table, metric: metric)
         let json: [UInt8]
-        do { json = try ResultFile.encode(result) } catch { throw .cannotEncode(store: location, reason: "\(error)") }
+        do { json = try ResultFile.encode(result) } catch { throw .cannotEncode(store: location, error) }
         documentSize = json.count
         document = try Deflate.compress(json, location: location)
     }

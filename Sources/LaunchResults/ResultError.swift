@@ -31,15 +31,21 @@ public enum ResultError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFileOrRevision(reference: String)
     /// No stored result for `reference` (`commit`): `searched` says where it was looked for, `advice` what to do.
     case notStored(reference: String, commit: String, searched: String, advice: String)
+    /// The result to be written to `path` could not be: the file system's refusal (``FileIO/writeAtomically(_:to:)-(_,[UInt8])``),
+    /// which names the file or directory it failed on.
+    case cannotWrite(path: String, CoreError)
+    /// The result to be written to `path` holds a value JSON cannot hold.
+    case unencodable(path: String, PrettyJSON.Unencodable)
 
     /// The file, directory or reference the error is about.
     public var subject: String {
         switch self {
         case .cannotRead(let path, _), .notRegularFile(let path, _), .tooLarge(let path, _, _), .grewPastLimit(let path, _),
-            .invalidJSON(let path, _, _), .malformed(let path, _, _), .refused(let path, _, _):
+            .invalidJSON(let path, _, _), .malformed(let path, _, _), .refused(let path, _, _), .unencodable(let path, _):
             return path
         case .noGitCommit(let directory): return directory
         case .notFileOrRevision(let reference), .notStored(let reference, _, _, _): return reference
+        case .cannotWrite(let path, let error): return error.path ?? path
         }
     }
 
@@ -60,6 +66,8 @@ public enum ResultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFileOrRevision: return "neither a result file nor a git revision"
         case .notStored(let reference, let commit, let searched, let advice):
             return "no stored result for \(reference) (commit \(commit.prefix(12)))\(searched); \(advice)"
+        case .cannotWrite(_, let error): return error.reason
+        case .unencodable(_, let refusal): return refusal.description
         }
     }
 

@@ -4,11 +4,10 @@ import LaunchCore
 /// Reads and writes result documents (JSON), refusing schema versions this build does not know.
 public enum ResultFile {
 
-    /// The JSON bytes of `result` (pretty-printed, sorted keys: stable and diffable).
-    public static func encode(_ result: LaunchResult) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(result))
+    /// The JSON bytes of `result` (``PrettyJSON``: stable and diffable); the refusal says where a value
+    /// JSON cannot hold is, and the caller's error names the file or store.
+    public static func encode(_ result: LaunchResult) throws(PrettyJSON.Unencodable) -> [UInt8] {
+        try PrettyJSON.encode(result)
     }
 
     /// Decodes a result. The document is first checked by the streaming reader
@@ -86,14 +85,16 @@ public enum ResultFile {
     }
 
     /// Writes `result` to `path` atomically (temporary file and rename).
-    public static func write(_ result: LaunchResult, to path: String) throws {
-        try FileIO.writeAtomically(try encode(result), to: path)
+    public static func write(_ result: LaunchResult, to path: String) throws(ResultError) {
+        let bytes: [UInt8]
+        do { bytes = try encode(result) } catch { throw .unencodable(path: path, error) }
+        do { try FileIO.writeAtomically(bytes, to: path) } catch { throw .cannotWrite(path: path, error) }
     }
 
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return p.isEmpty ? "top level" : String(p.drop { $0 == "." })
+            let p = PrettyJSON.keyPath(context.codingPath)
+            return p.isEmpty ? "top level" : p
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context)): missing key \"\(key.stringValue)\""

@@ -27,10 +27,8 @@ public struct ResultStore: Sendable {
 
     /// Stores `result` (atomically) and returns its path; the result must carry its git commit.
     @discardableResult
-    public func save(_ result: LaunchResult) throws -> String {
-        guard let git = result.git else {
-            throw ResultError.noGitCommit(directory: directory)
-        }
+    public func save(_ result: LaunchResult) throws(ResultError) -> String {
+        guard let git = result.git else { throw .noGitCommit(directory: directory) }
         let path =
             "\(directory)/"
             + Self.fileName(

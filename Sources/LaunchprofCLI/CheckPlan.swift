@@ -75,7 +75,7 @@ struct CheckPlan {
     func writeCandidate(_ sides: Sides) throws {
         guard let output = options.output else { return }
         if let madeNow = sides.madeNow {
-            do { try ResultFile.write(madeNow, to: output) } catch { throw InputError(error) }
+            try ResultFile.write(madeNow, to: output)
         } else if let result = options.result {
             try FileIO.writeAtomically(try FileIO.read(result, limit: .result), to: output)
         }

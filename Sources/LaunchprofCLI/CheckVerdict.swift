@@ -61,7 +61,7 @@ extension CheckPlan {
                 print(ComparisonTextTable().render(comparison, context: table), terminator: "")
             }
         } else if let exporter = options.format.comparisonExporter {
-            do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
+            print(try exporter.render(comparison, context: context), terminator: "")
         }
     }
 }

@@ -45,6 +45,6 @@ struct DiffCommand: ParsableCommand {
         let metric = sides.metric(given: measure.given)
         let (comparison, context) = try sides.compare(in: metric, thresholds: try thresholds.thresholds(), precision: decimals.precision)
         guard let exporter = format.comparisonExporter else { return }
-        do { print(try exporter.render(comparison, context: context), terminator: "") } catch { throw InputError(error) }
+        print(try exporter.render(comparison, context: context), terminator: "")
     }
 }

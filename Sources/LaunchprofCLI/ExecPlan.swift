@@ -47,7 +47,7 @@ struct ExecPlan {
         let limits = try comparing.thresholds.thresholds()
         let schedule = options.launch.pairSchedule(comparing.adaptive, limits)
         let measured = try ExecComparison.measure(baseline, candidate, runner: runner, schedule: schedule, thresholds: limits)
-        if let output = report.output { do { try ResultFile.write(measured.candidateResult, to: output) } catch { throw InputError(error) } }
+        if let output = report.output { try ResultFile.write(measured.candidateResult, to: output) }
         try save(measured.candidateResult, into: store)
         let context = measured.context(precision: report.precision, topFunctions: options.functionProfile.top)
         try measured.printTable(report.format, context)

@@ -51,18 +51,4 @@ enum InputError: Error, CustomStringConvertible {
             return "\(manifest) with \(strategy) \(side): \(error)".replacingOccurrences(of: copy, with: "the \(side) copy")
         }
     }
-
-    /// Wraps any error thrown while reading input, keeping its type (an ``InputError`` is kept as it is).
-    init(_ error: any Error) {
-        self = (error as? InputError) ?? .library(error)
-    }
-
-    /// The library error this wraps, when it wraps one.
-    var underlying: (any Error)? {
-        switch self {
-        case .library(let error), .about(_, let error), .value(_, let error), .variant(_, _, _, _, let error): return error
-        case .launch(let error, _): return error
-        case .refused, .program, .bisect, .usage, .check, .history: return nil
-        }
-    }
 }

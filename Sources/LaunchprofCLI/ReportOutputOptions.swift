@@ -103,19 +103,13 @@ struct ReportOutputOptions: ParsableArguments {
     /// Writes `--output` and the exports, prints the result's warnings on stderr (unless `quiet`),
     /// and prints the report (after a header and `notes`, unless `quiet`) or the JSON document.
     func emit(_ result: LaunchResult, quiet: Bool, notes: [String] = [], topFunctions: Int = FunctionReport.defaultTop) throws {
-        if let output {
-            do { try ResultFile.write(result, to: output) } catch { throw InputError(error) }
-        }
+        if let output { try ResultFile.write(result, to: output) }
         let exports: [(OutputFormat, String?)] = [
             (.json, exportJSON), (.csv, exportCSV), (.markdown, exportMarkdown),
             (.chromeTrace, exportChromeTrace), (.svg, exportSVG)
         ]
         for case let (format, path?) in exports {
-            do {
-                try FileIO.writeAtomically(try format.resultExporter(precision: precision).render(result), to: path)
-            } catch {
-                throw InputError(error)
-            }
+            try FileIO.writeAtomically(try format.resultExporter(precision: precision).render(result), to: path)
         }
         if !quiet { StandardError.warnings(of: result) }
         if format == .text {
@@ -133,7 +127,7 @@ struct ReportOutputOptions: ParsableArguments {
             print(report, terminator: "")
             for analysis in analyses(options) {
                 print("")
-                do { print(try analysis.render(result), terminator: "") } catch { throw InputError(error) }
+                print(try analysis.render(result), terminator: "")
             }
         } else {
             print(try format.resultExporter(precision: precision).render(result), terminator: "")

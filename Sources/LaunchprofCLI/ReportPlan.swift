@@ -17,9 +17,7 @@ struct ReportPlan {
             throw InputError.about(subject: result, ExportError.runOutOfRange(run: runNumber, runs: loaded.runs.map(\.index)))
         }
         if options.flameGraph.format != nil { return try write(try options.flameGraph.render(loaded, path: result)) }
-        let text: String
-        do { text = try exporter().render(loaded) } catch { throw InputError(error) }
-        try write(text)
+        try write(try exporter().render(loaded))
     }
 
     /// The exporter of `--functions`, `--critical-path`, `--blame`, `--counters`, or `--format`.

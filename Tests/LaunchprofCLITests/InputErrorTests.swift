@@ -8,24 +8,9 @@ import Testing
 
 /// The CLI's one error carries a library's typed error to the edge, where it becomes text once.
 @Suite struct InputErrorTests {
-    @Test func aLibraryErrorKeepsItsTypeAndItsMessage() {
+    @Test func aLibraryErrorIsPrintedByItsOwnRenderer() {
         let refused = ResultError.notFileOrRevision(reference: "HEAD~9")
-        let wrapped = InputError(refused)
-        guard case .library(let inner as ResultError) = wrapped else {
-            Issue.record("not carried as a library error: \(wrapped)")
-            return
-        }
-        #expect(inner == refused)
-        #expect(wrapped.description == "HEAD~9: neither a result file nor a git revision")
-    }
-
-    @Test func anInputErrorIsNotWrappedTwice() {
-        let once = InputError.history(.notARevision(since: "v1"))
-        guard case .history(.notARevision(let revision)) = InputError(once) else {
-            Issue.record("wrapped again")
-            return
-        }
-        #expect(revision == "v1")
+        #expect(InputError.library(refused).description == "HEAD~9: neither a result file nor a git revision")
     }
 
     /// Each problem's case carries its facts and is worded, once, as the messages were before they were typed.

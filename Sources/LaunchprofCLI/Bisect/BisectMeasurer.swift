@@ -98,8 +98,10 @@ struct BisectMeasurer {
 
     // MARK: - Plans
 
+    /// `exec`'s options for `metric`, parsed from fixed words (ArgumentParser's own error, should they
+    /// ever be refused, is worded by the CLI's edge as every parse error is).
     private static func execOptions(_ metric: Metric) throws -> ExecOptions {
-        do { return try ExecOptions.parse(["--quiet", "--metric", metric.rawValue]) } catch { throw InputError(error) }
+        try ExecOptions.parse(["--quiet", "--metric", metric.rawValue])
     }
 
     /// `words` run from `tree`'s directory: `/bin/sh -c 'cd "$0" && exec "$@"' TREE WORDS…` (both sides
@@ -110,8 +112,6 @@ struct BisectMeasurer {
 
     private func appPlan(in tree: BisectWorktree) throws -> AppLaunchPlan {
         let app = tree.path + "/" + Self.selfBuiltApp
-        let options: ProfileOptions
-        do { options = try ProfileOptions.parse(["--quiet", "--app", app]) } catch { throw InputError(error) }
-        return try AppLaunchPlan(options: options, metric: metric)
+        return try AppLaunchPlan(options: try ProfileOptions.parse(["--quiet", "--app", app]), metric: metric)
     }
 }

@@ -38,9 +38,7 @@ struct HistoryShowCommand: ParsableCommand {
             print(HistoryListing.heading(entry, store: store.location))
             let result: LaunchResult
             result = try ResultFile.decode(document, path: "\(store.location): \(entry.commit.hash.prefix(12))")
-            do { print(try OutputFormat.text.resultExporter(precision: decimals.precision, run: nil, allPhases: false).render(result)) } catch {
-                throw InputError(error)
-            }
+            print(try OutputFormat.text.resultExporter(precision: decimals.precision, run: nil, allPhases: false).render(result))
         }
     }
 }
