@@ -250,11 +250,6 @@ public enum ManifestLoader {
             .input(file: file, keyPath: path, problem: problem)
         }
 
-        /// A problem at this value's key path that the caller (a reader outside this module) words.
-        public func error(_ reason: String) -> ManifestError {
-            error(.worded(reason))
-        }
-
         /// What this value is, for a message that says what was expected instead.
         private var found: ManifestProblem.Found { .kind(value.kindDescription) }
 

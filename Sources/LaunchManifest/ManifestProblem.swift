@@ -38,8 +38,12 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
     case notLazyData(name: String, lazyData: [String])
     /// A strategy that needs what the manifest does not have.
     case unmet(Need)
-    /// A reason worded by a reader outside this module that reads its file with ``ManifestLoader/Node``.
-    case worded(String)
+    /// A settings file's key label (`keyLabels.KEY`) that labels no key of the theme.
+    case noKeyLabelled(String)
+    /// A settings file's key label of `count` characters, outside `allowed`.
+    case keyLabelLength(count: Int, allowed: ClosedRange<Int>)
+    /// A settings file's key label with a character the label font has no glyph for.
+    case noGlyph(Character)
 
     /// The kind of file read: it sets the depth it needs and how its messages say "not JSON".
     public enum Document: Equatable, Sendable {
@@ -80,6 +84,14 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
         case injectedFunction
         /// What a preload hides under (``PreloadSpec/Moment``).
         case moment
+        /// One of these names (a settings file's choice: its raw values).
+        case oneOf([String])
+        /// A string of at most `maximum` characters.
+        case atMostCharacters(Int)
+        /// A settings file's `keyLabels`: an object.
+        case keyLabelObject
+        /// At most `maximum` key labels.
+        case atMostKeyLabels(Int)
 
         public var description: String {
             switch self {
@@ -103,6 +115,10 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
             case .moment:
                 let moments = Self.quoted(PreloadSpec.Moment.allCases.map(\.rawValue)).joined(separator: ", ")
                 return "\(moments) (the only moment a preload can hide under for now)"
+            case .oneOf(let names): return "one of " + Self.quoted(names).joined(separator: ", ")
+            case .atMostCharacters(let maximum): return "at most \(maximum) characters"
+            case .keyLabelObject: return "an object of key labels"
+            case .atMostKeyLabels(let maximum): return "at most \(maximum) key labels"
             }
         }
 
@@ -115,6 +131,8 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
         case kind(String)
         /// A string, quoted.
         case text(String)
+        /// A string, quoted, its first 40 characters only (a value no schema bounds).
+        case excerpt(String)
         case number(Double)
         case wholeNumber(Int)
 
@@ -122,6 +140,7 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
             switch self {
             case .kind(let kind): return kind
             case .text(let text): return "\"\(text)\""
+            case .excerpt(let text): return "\"\(text.prefix(40))\""
             case .number(let number): return "\(number)"
             case .wholeNumber(let number): return "\(number)"
             }
@@ -189,7 +208,10 @@ public enum ManifestProblem: Equatable, Sendable, CustomStringConvertible {
         case .notLazyData(let name, let lazyData):
             return "\"\(name)\" is not a lazy data stage: only what waits for its first use can be preloaded (\(Self.candidates(lazyData)))"
         case .unmet(let need): return need.description
-        case .worded(let reason): return reason
+        case .noKeyLabelled(let key): return "no key of the theme is labelled \"\(key.prefix(40))\""
+        case .keyLabelLength(let count, let allowed):
+            return "a key label must be \(allowed.lowerBound) to \(allowed.upperBound) characters, found \(count)"
+        case .noGlyph(let character): return "the label font has no glyph for \"\(character)\""
         }
     }
 

@@ -65,6 +65,8 @@ public struct Settings: Equatable, Sendable {
     }
 
     public static let maximumKeyLabels = 64
+    /// The characters a key label may have.
+    public static let keyLabelLength = 1...8
 
     /// The settings file's JSON, keys sorted, so the same settings give the same bytes.
     public var json: [UInt8] {
@@ -87,13 +89,13 @@ public struct Settings: Equatable, Sendable {
     public static func load(path: String, theme: Theme) throws(PipelineError) -> Settings? {
         guard FileIO.exists(path) else { return nil }
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: .settings) } catch { throw PipelineError("\(error)") }
+        do { bytes = try FileIO.read(path, limit: .settings) } catch { throw .file(error) }
         return try parse(bytes, path: path, theme: theme)
     }
 
     /// Parses settings bytes; `path` names the file in errors.
     public static func parse(_ bytes: [UInt8], path: String, theme: Theme) throws(PipelineError) -> Settings {
-        do { return try read(bytes, path: path, theme: theme) } catch { throw PipelineError(error) }
+        do { return try read(bytes, path: path, theme: theme) } catch { throw .manifest(error) }
     }
 
     /// ``parse(_:path:theme:)``'s steps, read with the manifest's key-path reader (``ManifestLoader/Node``).
@@ -114,14 +116,14 @@ public struct Settings: Equatable, Sendable {
             guard let node = try root.optional(key) else { return nil }
             let text = try node.string()
             guard let value = T(rawValue: text) else {
-                throw node.error("expected one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(text.prefix(40))\"")
+                throw node.error(.invalid(.oneOf(T.allCases.map(\.rawValue)), found: .excerpt(text)))
             }
             return value
         }
         func text(_ key: String, max: Int) throws(ManifestError) -> String? {
             guard let node = try root.optional(key) else { return nil }
             let value = try node.string()
-            guard value.count <= max else { throw node.error("expected at most \(max) characters, found \(value.count)") }
+            guard value.count <= max else { throw node.error(.invalid(.atMostCharacters(max), found: .wholeNumber(value.count))) }
             return value
         }
         if let v = try choice("angleMode", AngleMode.self) { s.angleMode = v }
@@ -134,18 +136,16 @@ public struct Settings: Equatable, Sendable {
         if let v = try root.optional("sounds")?.bool() { s.sounds = v }
         if let v = try root.optional("haptics")?.bool() { s.haptics = v }
         if let node = try root.optional("keyLabels") {
-            guard let dict = node.value.object else { throw node.error("expected an object of key labels") }
-            guard dict.count <= maximumKeyLabels else { throw node.error("expected at most \(maximumKeyLabels) key labels, found \(dict.count)") }
+            guard let dict = node.value.object else { throw node.error(.invalid(.keyLabelObject)) }
+            guard dict.count <= maximumKeyLabels else { throw node.error(.invalid(.atMostKeyLabels(maximumKeyLabels), found: .wholeNumber(dict.count))) }
             let labels = Set(theme.layouts.values.flatMap { $0.keys.compactMap(\.label) })
             let glyphs = Set(theme.fonts["label"]?.characters ?? FontSpec.defaultCharacters)
             for key in dict.keys.sorted() {
                 guard let child = try node.optional(key) else { continue }
-                guard labels.contains(key) else { throw child.error("no key of the theme is labelled \"\(key.prefix(40))\"") }
+                guard labels.contains(key) else { throw child.error(.noKeyLabelled(key)) }
                 let label = try child.string()
-                guard (1...8).contains(label.count) else { throw child.error("a key label must be 1 to 8 characters, found \(label.count)") }
-                if let missing = label.first(where: { !glyphs.contains($0) }) {
-                    throw child.error("the label font has no glyph for \"\(missing)\"")
-                }
+                guard keyLabelLength.contains(label.count) else { throw child.error(.keyLabelLength(count: label.count, allowed: keyLabelLength)) }
+                if let missing = label.first(where: { !glyphs.contains($0) }) { throw child.error(.noGlyph(missing)) }
                 s.keyLabels[key] = label
             }
         }

@@ -13,8 +13,7 @@ public struct GlyphFont: Sendable {
     public init(spec: FontSpec, atlas: RGBAImage, file: String) throws(PipelineError) {
         let rows = (spec.characters.count + spec.columns - 1) / spec.columns
         guard atlas.width % spec.columns == 0, atlas.height % rows == 0, atlas.width > 0, atlas.height > 0 else {
-            throw PipelineError.input(
-                file, "font '\(spec.name)': a \(atlas.width)×\(atlas.height) atlas does not divide into \(spec.columns) columns × \(rows) rows of glyph cells")
+            throw .fontAtlas(file: file, font: spec.name, width: atlas.width, height: atlas.height, columns: spec.columns, rows: rows)
         }
         self.spec = spec
         self.atlas = atlas

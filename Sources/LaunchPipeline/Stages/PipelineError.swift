@@ -1,12 +1,13 @@
+import LaunchCore
 import LaunchManifest
 
 /// LaunchPipeline's one error: a launch that could not run, because of bad input (an XML file, a
 /// manifest, a settings file), a layout that does not fit its screen, or a stage that failed.
 /// Every message is rendered here, by ``description``.
 ///
-/// ``input(file:reason:)`` and ``stage(_:)`` carry message text built where they are thrown (the
-/// manifest and settings readers, the stages): those messages name many different things, and the
-/// text is the whole of what callers use.
+/// ``stage(_:)`` carries message text built where it is thrown (the stages): those messages name
+/// many different things, and the text is the whole of what callers use. A settings file's problem
+/// is LaunchManifest's typed error, carried as it is (``manifest(_:)``).
 public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem an XML file has, for callers and tests that tell them apart.
     public enum XMLProblem: Equatable, Sendable {
@@ -30,9 +31,15 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     case xml(file: String, line: Int, column: Int, reason: String, kind: XMLProblem = .invalid)
     /// A layout that cannot be built on the requested screen.
     case layout(orientation: Orientation, reason: String)
-    /// A problem with the input file `file` (a manifest, a settings file, a font atlas); `reason`
-    /// is built at the throw site.
-    case input(file: String, reason: String)
+    /// A settings file (read with the manifest's reader) that is not what its schema allows: LaunchManifest's
+    /// error, which names the file and the key path.
+    case manifest(ManifestError)
+    /// A file the pipeline cannot read or make (a settings file, the state lock's directory): the
+    /// file system's refusal, which names it.
+    case file(CoreError)
+    /// The font `font`'s atlas at `file`, `width`×`height`, that does not divide into `columns` ×
+    /// `rows` glyph cells.
+    case fontAtlas(file: String, font: String, width: Int, height: Int, columns: Int, rows: Int)
     /// A stage that failed, or input whose message names no single file: the whole message, built
     /// at the throw site.
     case stage(String)
@@ -40,17 +47,6 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stage failure with the message `message` (``stage(_:)``).
     public init(_ message: String) {
         self = .stage(message)
-    }
-
-    /// A manifest-schema error (a manifest, or a settings file read with the manifest's reader) as
-    /// the pipeline's: ``input(file:reason:)``, or the whole message.
-    public init(_ error: ManifestError) {
-        if let file = error.file, let reason = error.reason { self = .input(file: file, reason: reason) } else { self = .stage(error.description) }
-    }
-
-    /// A problem with the input file `file` (``input(file:reason:)``).
-    public static func input(_ file: String, _ reason: String) -> PipelineError {
-        .input(file: file, reason: reason)
     }
 
     /// An XML schema error (``XMLProblem/invalid``) about `node` of `file`.
@@ -67,7 +63,9 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file the error is about (an XML or input file), if it names one.
     public var file: String? {
         switch self {
-        case .xml(let file, _, _, _, _), .input(let file, _): return file
+        case .xml(let file, _, _, _, _), .fontAtlas(let file, _, _, _, _, _): return file
+        case .manifest(let error): return error.file
+        case .file(let error): return error.path
         case .layout, .stage: return nil
         }
     }
@@ -87,7 +85,11 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reason without the file, line or orientation in front; `nil` for a ``stage(_:)`` failure.
     public var reason: String? {
         switch self {
-        case .xml(_, _, _, let reason, _), .layout(_, let reason), .input(_, let reason): return reason
+        case .xml(_, _, _, let reason, _), .layout(_, let reason): return reason
+        case .manifest(let error): return error.reason
+        case .file(let error): return error.reason
+        case .fontAtlas(_, let font, let width, let height, let columns, let rows):
+            return "font '\(font)': a \(width)×\(height) atlas does not divide into \(columns) columns × \(rows) rows of glyph cells"
         case .stage: return nil
         }
     }
@@ -99,8 +101,9 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file):\(line):\(column): \(reason)"
         case .layout(let orientation, let reason):
             return "\(orientation.rawValue) layout: \(reason)"
-        case .input(let file, let reason):
-            return "\(file): \(reason)"
+        case .manifest(let error): return error.description
+        case .file(let error): return error.description
+        case .fontAtlas(let file, _, _, _, _, _): return "\(file): \(reason ?? "")"
         case .stage(let message):
             return message
         }

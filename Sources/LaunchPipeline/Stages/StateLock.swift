@@ -27,7 +27,7 @@ final class StateLock {
         let path = snapshot + ".lock"
         let directory = FileIO.parentDirectory(of: path)
         if !directory.isEmpty {
-            do { try FileIO.createDirectories(directory) } catch { throw PipelineError("\(error)") }
+            do { try FileIO.createDirectories(directory) } catch { throw .file(error) }
         }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PipelineError("\(path): cannot open the state lock: \(String(cString: strerror(errno)))") }
