@@ -9,24 +9,31 @@ public enum ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
     case input(file: String, keyPath: String?, problem: ManifestProblem)
     /// `compare --strategy NAME` with a name that is not in ``StrategyCatalog``.
     case unknownStrategy(String)
+    /// `compare --all` with the manifest at `manifest`, whose `strategies` lists none.
+    case noStrategiesListed(manifest: String)
 
     /// The file the error is about, if it names one.
     public var file: String? {
-        if case .input(let file, _, _) = self { return file }
-        return nil
+        switch self {
+        case .input(let file, _, _), .noStrategiesListed(let file): return file
+        case .unknownStrategy: return nil
+        }
     }
 
     /// The reason without the file in front (the key path, then what is wrong); `nil` for an
     /// unknown strategy.
     public var reason: String? {
-        guard case .input(_, let keyPath, let problem) = self else { return nil }
-        return Self.reason(problem, at: keyPath)
+        switch self {
+        case .input(_, let keyPath, let problem): return Self.reason(problem, at: keyPath)
+        case .noStrategiesListed: return #""strategies" lists none to compare (give --strategy NAME)"#
+        case .unknownStrategy: return nil
+        }
     }
 
     public var description: String {
         switch self {
-        case .input(let file, let keyPath, let problem):
-            return "\(file): \(Self.reason(problem, at: keyPath))"
+        case .input(let file, _, _), .noStrategiesListed(let file):
+            return "\(file): \(reason ?? "")"
         case .unknownStrategy(let name):
             return "unknown strategy '\(name)' (strategies: \(StrategyCatalog.entries.map(\.key).joined(separator: ", ")))"
         }

@@ -1,6 +1,6 @@
 import LaunchCore
 
-/// Two sides that cannot be compared (`check`, `diff`, `compare`), refused before a verdict: each
+/// Two sides that cannot be compared (`check`, `diff`), refused before a verdict: each
 /// case carries the facts (the sides as the user named them, the metrics, the differences), worded
 /// by ``description``.
 enum CheckProblem: Equatable, CustomStringConvertible {
@@ -28,14 +28,6 @@ enum CheckProblem: Equatable, CustomStringConvertible {
     /// program, the app against a program, or another manifest. `command` is the baseline program's
     /// command line, when it is one, and `metric` the baseline's, for the hint.
     case otherTarget(baseline: ResultTarget, label: String, candidate: ResultTarget, candidateLabel: String, command: String?, metric: Metric)
-    /// The manifest at `manifest` lists no strategy to compare.
-    case noStrategies(manifest: String)
-    /// The directory of the manifest at `path` cannot be resolved (`compare`'s copies name it absolutely), for `reason`.
-    case manifestDirectoryUnresolvable(path: String, reason: String)
-    /// `diff --flame-graph speedscope`: speedscope has no differential profile.
-    case differentialSpeedscope
-    /// Two stack profiles weighed in different units.
-    case stackUnits(baseline: String, baselineUnit: String, candidate: String, candidateUnit: String)
 
     var description: String {
         switch self {
@@ -64,14 +56,6 @@ enum CheckProblem: Equatable, CustomStringConvertible {
         case .otherTarget(let a, let label, let b, let candidateLabel, let command, let metric):
             return
                 "\(label) measured \(a.description), but \(candidateLabel) is \(b.description): the comparison would mean nothing (\(Self.hint(a, b, command: command, metric: metric)))"
-        case .noStrategies(let manifest):
-            return "\(manifest): \"strategies\" lists none to compare (give --strategy NAME)"
-        case .manifestDirectoryUnresolvable(let path, let reason):
-            return "\(path): cannot resolve its directory: \(reason)"
-        case .differentialSpeedscope:
-            return "speedscope has no differential profile: diff --flame-graph writes svg or folded"
-        case .stackUnits(let baseline, let baselineUnit, let candidate, let candidateUnit):
-            return "\(baseline) weighs stacks in \(baselineUnit) and \(candidate) in \(candidateUnit): they cannot be compared"
         }
     }
 

@@ -23,7 +23,7 @@ struct ComparePlan {
         _ = try ManifestLoader.load(path: manifestPath)
         try profile.launch.checkTierNames()
         let strategies = all ? try StrategySwitch.strategies(inManifest: manifestPath) : given
-        if strategies.isEmpty { throw InputError.check(.noStrategies(manifest: manifestPath)) }
+        if strategies.isEmpty { throw ManifestError.noStrategiesListed(manifest: manifestPath) }
         self.manifestPath = manifestPath
         self.strategies = strategies
         self.tiers = profile.launch.tierNames.isEmpty ? [nil] : profile.launch.tierNames.map { $0 }

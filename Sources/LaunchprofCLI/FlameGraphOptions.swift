@@ -43,13 +43,11 @@ struct FlameGraphOptions: ParsableArguments {
 
     /// The differential flame graphs of `baseline` to `candidate` (labelled as the user named them).
     func renderDifference(_ baseline: LaunchResult, _ candidate: LaunchResult, labels: (String, String)) throws -> String {
-        guard format != .speedscope else {
-            throw InputError.check(.differentialSpeedscope)
-        }
+        guard format != .speedscope else { throw FlameGraphError.noDifferentialSpeedscope }
         guard let before = StackProfile(baseline) else { throw InputError.about(subject: labels.0, FlameGraphError.noStacks) }
         guard let after = StackProfile(candidate) else { throw InputError.about(subject: labels.1, FlameGraphError.noStacks) }
         guard before.unit == after.unit else {
-            throw InputError.check(.stackUnits(baseline: labels.0, baselineUnit: before.unit.rawValue, candidate: labels.1, candidateUnit: after.unit.rawValue))
+            throw FlameGraphError.unitsDiffer(baseline: labels.0, baselineUnit: before.unit, candidate: labels.1, candidateUnit: after.unit)
         }
         let candidates: [PhaseStacks]
         do { candidates = try after.selection(phase) } catch { throw InputError.about(subject: labels.1, error) }

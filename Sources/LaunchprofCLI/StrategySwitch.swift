@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LaunchCore
 import LaunchManifest
 
@@ -19,12 +16,7 @@ struct StrategySwitch {
     /// Writes the pair for `strategy` of the manifest at `path` into `directory`.
     static func make(strategy: String, manifest path: String, directory: String) throws -> StrategySwitch {
         // The manifest's own directory, absolute: the rewritten copies live elsewhere.
-        let parent = FileIO.parentDirectory(of: path)
-        guard let resolved = realpath(parent.isEmpty ? "." : parent, nil) else {
-            throw InputError.check(.manifestDirectoryUnresolvable(path: path, reason: String(cString: strerror(errno))))
-        }
-        let base = String(cString: resolved)
-        free(resolved)
+        let base = try FileIO.absoluteDirectory(of: path)
         let variants = try StrategyVariants(strategy: strategy, manifest: try FileIO.read(path, limit: .manifest), path: path, directory: base)
         let name = path.split(separator: "/").last.map(String.init) ?? "manifest.json"
         let offPath = "\(directory)/\(strategy)-off-\(name)", onPath = "\(directory)/\(strategy)-on-\(name)"
