@@ -37,7 +37,7 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// another server on the port).
     case readyBeforeLaunch(Readiness)
     /// The run's throttle (a tier applied from outside) could not be set up (LaunchTiers' error).
-    case throttleFailed(ThrottleError)
+    case throttleFailed(TierError)
     /// The cgroup's memory limit (`--enforce-memory`) killed the program, as the device would.
     case killedOverMemoryLimit(label: String, bytes: Int)
     /// The run's startup trace (`--trace`) could not be read (LaunchTraces' error).

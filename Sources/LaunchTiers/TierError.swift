@@ -5,7 +5,8 @@ import CTierReference
 import LaunchCore
 
 /// LaunchTiers' one error: a tiers file, a calibration file or a reference sample that cannot be
-/// used, a tier name that names none, or a reference workload that could not run. Each case carries
+/// used, a tier name that names none, a reference workload that could not run, or a run that could
+/// not be throttled (``ThrottleProblem``). Each case carries
 /// the facts (the file, the key path, the line and column, what was expected); every message is
 /// rendered here, by ``description``.
 public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,6 +35,8 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
     case referenceFiles(directory: String, step: ReferenceFileStep, reason: String)
     /// A sample process (`launchprof tiers --reference-sample`) that did not give its times.
     case sampleFailed(SampleFailure)
+    /// A run that could not be throttled to its tier (``RunThrottle``, ``ThrottleSpec/validate()``).
+    case throttle(ThrottleProblem)
 
     /// What a key's value must be, as the message says it after "expected".
     public enum Expected: Equatable, Sendable, CustomStringConvertible {
@@ -138,6 +141,8 @@ public enum TierError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the io reference workload cannot \(step.rawValue) \(PlainText.oneLine(directory)): \(reason) (set TMPDIR to a writable directory)"
         case .sampleFailed(let failure):
             return "\(HostReference.sampleSource): \(failure)"
+        case .throttle(let problem):
+            return problem.description
         }
     }
 }

@@ -24,7 +24,6 @@ extension ManifestError: LibraryError {}
 extension RunnerError: LibraryError {}
 extension TraceError: LibraryError {}
 extension TierError: LibraryError {}
-extension ThrottleError: LibraryError {}
 extension BudgetError: LibraryError {}
 extension ResultError: LibraryError {}
 extension ExportError: LibraryError {}

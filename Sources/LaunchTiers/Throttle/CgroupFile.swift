@@ -6,18 +6,18 @@ import LaunchCore
 /// Reading and writing cgroup control files, which take one value per `write`.
 package enum CgroupFile {
     /// Writes `value` to the control file `path` in one `write`; the kernel refuses a bad value there.
-    static func write(_ value: String, to path: String) throws(ThrottleError) {
+    static func write(_ value: String, to path: String) throws(TierError) {
         guard let error = writeReturningError(value, to: path) else { return }
-        throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
+        throw .throttle(.cgroup(path: path, action: "write '\(value)'", reason: describe(error)))
     }
 
     /// Writes `value` unless the file does not exist (an optional knob: `memory.memsw.limit_in_bytes`
     /// exists only with swap accounting); `false` when it does not.
     @discardableResult
-    static func writeIfPresent(_ value: String, to path: String) throws(ThrottleError) -> Bool {
+    static func writeIfPresent(_ value: String, to path: String) throws(TierError) -> Bool {
         guard let error = writeReturningError(value, to: path) else { return true }
         if error == ENOENT { return false }
-        throw .cgroup(path: path, action: "write '\(value)'", reason: describe(error))
+        throw .throttle(.cgroup(path: path, action: "write '\(value)'", reason: describe(error)))
     }
 
     /// The errno of a failed write, or `nil`.
@@ -50,9 +50,9 @@ package enum CgroupFile {
     }
 
     /// Creates the directory `path` (a new cgroup).
-    static func makeDirectory(_ path: String) throws(ThrottleError) {
+    static func makeDirectory(_ path: String) throws(TierError) {
         guard mkdir(path, 0o755) != 0 else { return }
-        throw .cgroup(path: path, action: "create the cgroup", reason: describe(errno))
+        throw .throttle(.cgroup(path: path, action: "create the cgroup", reason: describe(errno)))
     }
 
     static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }

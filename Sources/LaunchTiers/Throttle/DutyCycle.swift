@@ -73,7 +73,7 @@ final class DutyCycle: @unchecked Sendable {
     }
 
     /// Starts the thread (nothing to do for a factor of 1).
-    func start() throws(ThrottleError) {
+    func start() throws(TierError) {
         guard group > 1, stopNanoseconds > 0, thread == nil else { return }
         let group = self.group
         registration = ExitCleanup.register { kill(-group, SIGCONT) }
@@ -90,7 +90,7 @@ final class DutyCycle: @unchecked Sendable {
             Unmanaged<DutyCycle>.fromOpaque(context).release()
             if let registration { ExitCleanup.unregister(registration) }
             registration = nil
-            throw .threadNotStarted(reason: String(cString: strerror(status)))
+            throw .throttle(.threadNotStarted(reason: String(cString: strerror(status))))
         }
         thread = created
     }

@@ -37,15 +37,15 @@ struct RunCgroup: Sendable {
         _ mechanism: ThrottleMechanism, bandwidth: CPUBandwidth, memoryLimit: Int?,
         mounts: CgroupMounts = .current(), membership: CgroupMembership? = .callingThread(),
         name: String = StaleCgroups.newName()
-    ) throws(ThrottleError) -> RunCgroup {
-        guard let membership else { throw .unavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read") }
+    ) throws(TierError) -> RunCgroup {
+        guard let membership else { throw .throttle(.unavailable(mechanism, reason: "/proc/thread-self/cgroup cannot be read")) }
         var made: [Directory] = []
-        do throws(ThrottleError) {
+        do throws(TierError) {
             switch mechanism {
             case .cgroupV1:
                 for controller in ["cpu"] + (memoryLimit == nil ? [] : ["memory"]) {
                     guard let mount = mounts.v1Mount(for: controller) else {
-                        throw .unavailable(mechanism, reason: "no cgroup v1 hierarchy with the \(controller) controller is mounted")
+                        throw .throttle(.unavailable(mechanism, reason: "no cgroup v1 hierarchy with the \(controller) controller is mounted"))
                     }
                     let parent = try ownCgroupDirectory(mechanism, mount: mount, cgroup: membership.path(ofController: controller), controller)
                     let lift = controller == "cpu" ? (file: "cpu.cfs_quota_us", value: "-1") : nil
@@ -63,7 +63,7 @@ struct RunCgroup: Sendable {
                     }
                 }
             case .cgroupV2:
-                guard let mount = mounts.unified else { throw .unavailable(mechanism, reason: "no cgroup2 hierarchy is mounted") }
+                guard let mount = mounts.unified else { throw .throttle(.unavailable(mechanism, reason: "no cgroup2 hierarchy is mounted")) }
                 // A v2 cgroup holding processes cannot give controllers to children ("no internal
                 // processes"), and launchprof's own cgroup holds launchprof: unless it is the root,
                 // the run's cgroup goes beside it, in its parent.
@@ -81,7 +81,7 @@ struct RunCgroup: Sendable {
                     try CgroupFile.writeIfPresent("0", to: directory.path + "/memory.swap.max")
                 }
             case .signals:
-                throw .unavailable(mechanism, reason: "not a cgroup mechanism")
+                throw .throttle(.unavailable(mechanism, reason: "not a cgroup mechanism"))
             }
         } catch {
             _ = RunCgroup(mechanism: mechanism, directories: made, hasMemoryLimit: false).remove()
@@ -94,31 +94,33 @@ struct RunCgroup: Sendable {
     private static func ownCgroupDirectory(
         _ mechanism: ThrottleMechanism, mount: CgroupMount, cgroup: String?,
         _ hierarchy: String
-    ) throws(ThrottleError) -> String {
+    ) throws(TierError) -> String {
         guard let cgroup else {
-            throw .unavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)")
+            throw .throttle(.unavailable(mechanism, reason: "this thread is in no cgroup of the \(hierarchy) hierarchy (/proc/thread-self/cgroup)"))
         }
         guard let directory = mount.directory(of: cgroup) else {
-            throw .unavailable(mechanism, reason: "this thread's \(hierarchy) cgroup \(cgroup) is not visible under \(mount.mountPoint)")
+            throw .throttle(.unavailable(mechanism, reason: "this thread's \(hierarchy) cgroup \(cgroup) is not visible under \(mount.mountPoint)"))
         }
         return directory
     }
 
     /// Makes `controllers` available to the children of the v2 cgroup `parent` (its `cgroup.subtree_control`).
-    private static func enable(_ controllers: [String], in parent: String) throws(ThrottleError) {
+    private static func enable(_ controllers: [String], in parent: String) throws(TierError) {
         guard !controllers.isEmpty else { return }
         let available = (CgroupFile.read(parent + "/cgroup.controllers") ?? "").split(whereSeparator: \.isWhitespace)
         for controller in controllers where !available.contains(Substring(controller)) {
-            throw .unavailable(
-                .cgroupV2, reason: "the \(controller) controller is not available in \(parent) (cgroup.controllers: \(available.joined(separator: " ")))")
+            throw .throttle(
+                .unavailable(
+                    .cgroupV2, reason: "the \(controller) controller is not available in \(parent) (cgroup.controllers: \(available.joined(separator: " ")))"))
         }
         let enabled = (CgroupFile.read(parent + "/cgroup.subtree_control") ?? "").split(whereSeparator: \.isWhitespace)
         let missing = controllers.filter { !enabled.contains(Substring($0)) }
         guard !missing.isEmpty else { return }
         let path = parent + "/cgroup.subtree_control"
         if let error = CgroupFile.writeReturningError(missing.map { "+" + $0 }.joined(separator: " "), to: path) {
-            throw .unavailable(
-                .cgroupV2, reason: "\(path): cannot enable \(missing.joined(separator: ", ")) for child cgroups: \(CgroupFile.describe(error))")
+            throw .throttle(
+                .unavailable(
+                    .cgroupV2, reason: "\(path): cannot enable \(missing.joined(separator: ", ")) for child cgroups: \(CgroupFile.describe(error))"))
         }
     }
 
@@ -126,7 +128,7 @@ struct RunCgroup: Sendable {
         parent: String, origin: String, name: String, mount: CgroupMount, controller: String?,
         threadsFile: String, parentThreads: String?,
         lift: (file: String, value: String)?
-    ) throws(ThrottleError) -> Directory {
+    ) throws(TierError) -> Directory {
         StaleCgroups.sweepOnce(parent)
         let path = parent + "/" + name
         let removal = CgroupRemoval(directory: path, threadsFile: threadsFile, parentThreads: parentThreads, lift: lift)
@@ -141,14 +143,14 @@ struct RunCgroup: Sendable {
                 path: path, parent: parent, origin: origin, mount: mount, controller: controller, removal: removal,
                 registration: registration)
         case .failure(let error):
-            throw .cgroup(path: path, action: "create the cgroup", reason: CgroupFile.describe(error.errno))
+            throw .throttle(.cgroup(path: path, action: "create the cgroup", reason: CgroupFile.describe(error.errno)))
         }
     }
 
     /// v1: moves the thread `tid` into the run's cgroups, so that a process it creates starts there.
     /// Returns the cgroup directories it came from, for ``leave(thread:to:)``. On failure it is back
     /// where it was.
-    func enter(thread tid: pid_t) throws(ThrottleError) -> [String] {
+    func enter(thread tid: pid_t) throws(TierError) -> [String] {
         let before = CgroupMembership.callingThread()
         let origins = directories.map { directory in
             directory.controller.flatMap { before?.path(ofController: $0) }.flatMap { directory.mount.directory(of: $0) } ?? directory.parent
@@ -157,7 +159,7 @@ struct RunCgroup: Sendable {
             let path = directory.path + "/tasks"
             if let error = CgroupFile.writeReturningError(Self.movingThread(tid), to: path) {
                 _ = leave(thread: tid, to: Array(origins.prefix(index)))
-                throw .cgroup(path: path, action: "move the launching thread in", reason: CgroupFile.describe(error))
+                throw .throttle(.cgroup(path: path, action: "move the launching thread in", reason: CgroupFile.describe(error)))
             }
         }
         return origins
@@ -194,11 +196,11 @@ struct RunCgroup: Sendable {
 
     /// v2: moves the process `pid` into the run's cgroup. A program that has already exited (ESRCH)
     /// is left alone: it ran unthrottled, and its run is over.
-    func attach(_ pid: pid_t) throws(ThrottleError) {
+    func attach(_ pid: pid_t) throws(TierError) {
         for directory in directories {
             let path = directory.path + "/cgroup.procs"
             if let error = CgroupFile.writeReturningError(String(pid), to: path), error != ESRCH {
-                throw .cgroup(path: path, action: "move the program (\(pid)) in", reason: CgroupFile.describe(error))
+                throw .throttle(.cgroup(path: path, action: "move the program (\(pid)) in", reason: CgroupFile.describe(error)))
             }
         }
     }

@@ -87,23 +87,23 @@ public final class RunThrottle: Sendable {
     /// cgroup v2, else the signal fallback (``fallbackReason`` says why). `forcing` asks for one
     /// mechanism and fails if it cannot be had. A memory limit needs a cgroup.
     ///
-    /// - Throws: ``ThrottleError/factorOutOfRange(_:)`` or ``ThrottleError/memoryLimitOutOfRange(_:)``
-    ///   for a bad spec; ``ThrottleError/unavailable(_:reason:)`` when the forced mechanism cannot be
-    ///   used; ``ThrottleError/memoryLimitNeedsCgroup(reason:)``.
-    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(ThrottleError) -> RunThrottle {
+    /// - Throws: ``TierError/throttle(_:)``: ``ThrottleProblem/factorOutOfRange(_:)`` or
+    ///   ``ThrottleProblem/memoryLimitOutOfRange(_:)`` for a bad spec; ``ThrottleProblem/unavailable(_:reason:)``
+    ///   when the forced mechanism cannot be used; ``ThrottleProblem/memoryLimitNeedsCgroup(reason:)``.
+    public static func make(_ spec: ThrottleSpec, forcing: ThrottleMechanism? = nil) throws(TierError) -> RunThrottle {
         try spec.validate()
         let bandwidth = CPUBandwidth(factor: spec.cpuFactor, cores: spec.cores)
         if let forcing {
             if forcing == .signals {
-                if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for") }
+                if spec.memoryLimit != nil { throw .throttle(.memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for")) }
                 return RunThrottle(spec: spec, mechanism: .signals, cgroup: nil, fallbackReason: nil)
             }
             do {
                 let cgroup = try RunCgroup.make(forcing, bandwidth: bandwidth, memoryLimit: spec.memoryLimit)
                 return RunThrottle(spec: spec, mechanism: forcing, cgroup: cgroup, fallbackReason: nil)
             } catch {
-                if case .unavailable = error { throw error }
-                throw .unavailable(forcing, reason: error.description)
+                if case .throttle(.unavailable) = error { throw error }
+                throw .throttle(.unavailable(forcing, reason: error.description))
             }
         }
         let mounts = CgroupMounts.current()
@@ -121,7 +121,7 @@ public final class RunThrottle: Sendable {
         }
         if reasons.isEmpty { reasons.append("no cgroup hierarchy is mounted") }
         let reason = reasons.joined(separator: "; ")
-        if spec.memoryLimit != nil { throw .memoryLimitNeedsCgroup(reason: reason) }
+        if spec.memoryLimit != nil { throw .throttle(.memoryLimitNeedsCgroup(reason: reason)) }
         return RunThrottle(spec: spec, mechanism: .signals, cgroup: nil, fallbackReason: reason)
     }
 
@@ -135,7 +135,7 @@ public final class RunThrottle: Sendable {
     /// With signals the calling thread runs at real-time priority from the spawn to ``started(pid:throughSpawner:)``
     /// (or ``finish()``), where allowed, so that it stops the program within microseconds of its start
     /// however busy the machine is: a program of 2 ms could otherwise run to its end first.
-    public func spawning<R>(_ spawn: () -> R) throws(ThrottleError) -> R {
+    public func spawning<R>(_ spawn: () -> R) throws(TierError) -> R {
         if mechanism == .signals, spec.cpuFactor > 1, LinuxThreadCalls.raiseForSpawn() {
             let thread = pthread_self()
             state.lock.withLock { state.raisedThread = thread }
@@ -143,7 +143,7 @@ public final class RunThrottle: Sendable {
         guard mechanism == .cgroupV1, let cgroup else { return spawn() }
         let tid = LinuxThreadCalls.currentThread()
         guard tid > 0 else {
-            throw .unavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)")
+            throw .throttle(.unavailable(.cgroupV1, reason: "the launching thread's id is unknown (gettid)"))
         }
         let origins = try cgroup.enter(thread: tid)
         let result = spawn()
@@ -160,7 +160,7 @@ public final class RunThrottle: Sendable {
     /// stopped (the duty cycle continues it at once after each group stop), so its timing of the
     /// program is never held back. If this throws, the program is not throttled: kill it and fail
     /// the run.
-    public func started(pid: pid_t, throughSpawner: Bool = false) throws(ThrottleError) {
+    public func started(pid: pid_t, throughSpawner: Bool = false) throws(TierError) {
         guard pid > 1 else { return }
         switch mechanism {
         case .cgroupV1:

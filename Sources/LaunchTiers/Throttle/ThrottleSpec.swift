@@ -30,9 +30,9 @@ public struct ThrottleSpec: Equatable, Sendable {
     }
 
     /// Checks the values against their ranges (NaN and infinities are out of range).
-    public func validate() throws(ThrottleError) {
-        guard cpuFactor.isFinite, Self.factorRange.contains(cpuFactor) else { throw .factorOutOfRange(cpuFactor) }
-        if let memoryLimit, !Self.memoryLimitRange.contains(memoryLimit) { throw .memoryLimitOutOfRange(memoryLimit) }
-        guard Self.coreRange.contains(cores) else { throw .coresOutOfRange(cores) }
+    public func validate() throws(TierError) {
+        guard cpuFactor.isFinite, Self.factorRange.contains(cpuFactor) else { throw .throttle(.factorOutOfRange(cpuFactor)) }
+        if let memoryLimit, !Self.memoryLimitRange.contains(memoryLimit) { throw .throttle(.memoryLimitOutOfRange(memoryLimit)) }
+        guard Self.coreRange.contains(cores) else { throw .throttle(.coresOutOfRange(cores)) }
     }
 }

@@ -95,7 +95,7 @@ struct CgroupThrottleTests {
         let throttle = try RunThrottle.make(ThrottleSpec(cpuFactor: 4), forcing: .cgroupV1)
         let directory = throttle.cgroupDirectories[0]
         let before = CgroupMembership.callingThread()
-        #expect(throws: ThrottleError.self) { try ThrottledChild.run(["/nonexistent/program"], under: throttle) }
+        #expect(throws: TierError.self) { try ThrottledChild.run(["/nonexistent/program"], under: throttle) }
         #expect(CgroupMembership.callingThread() == before)
         #expect(!CgroupSupport.exists(directory))
     }
@@ -270,7 +270,7 @@ struct UnifiedCgroupTests {
         #expect {
             try RunThrottle.make(ThrottleSpec(cpuFactor: 4), forcing: .cgroupV2)
         } throws: { error in
-            guard case ThrottleError.unavailable(.cgroupV2, let reason) = error else { return false }
+            guard case TierError.throttle(.unavailable(.cgroupV2, let reason)) = error else { return false }
             return reason.contains("cpu controller is not available")
         }
     }

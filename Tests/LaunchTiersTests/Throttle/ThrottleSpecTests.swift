@@ -5,19 +5,19 @@ import Testing
 @Suite struct ThrottleSpecTests {
     @Test(arguments: [0.5, 0, -1, .nan, .infinity, -.infinity, 1000.5, 1e300, -.nan])
     func aBadFactorIsAnErrorNotATrap(_ factor: Double) {
-        #expect(throws: ThrottleError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: factor)) }
-        #expect(throws: ThrottleError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: factor), forcing: .signals) }
+        #expect(throws: TierError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: factor)) }
+        #expect(throws: TierError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: factor), forcing: .signals) }
     }
 
     @Test func theErrorNamesTheFactorAndTheRange() {
-        #expect(throws: ThrottleError.factorOutOfRange(0.5)) { try ThrottleSpec(cpuFactor: 0.5).validate() }
-        #expect(ThrottleError.factorOutOfRange(0.5).description == "the cpu factor 0.5 is out of range: it must be from 1 to 1000")
+        #expect(throws: TierError.throttle(.factorOutOfRange(0.5))) { try ThrottleSpec(cpuFactor: 0.5).validate() }
+        #expect(TierError.throttle(.factorOutOfRange(0.5)).description == "the cpu factor 0.5 is out of range: it must be from 1 to 1000")
     }
 
     @Test(arguments: [0, -1, 1000, (1 << 20) - 1, (1 << 40) + 1, Int.max, Int.min])
     func aBadMemoryLimitIsAnError(_ bytes: Int) {
-        #expect(throws: ThrottleError.memoryLimitOutOfRange(bytes)) { try ThrottleSpec(cpuFactor: 2, memoryLimit: bytes).validate() }
-        #expect(throws: ThrottleError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: 2, memoryLimit: bytes)) }
+        #expect(throws: TierError.throttle(.memoryLimitOutOfRange(bytes))) { try ThrottleSpec(cpuFactor: 2, memoryLimit: bytes).validate() }
+        #expect(throws: TierError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: 2, memoryLimit: bytes)) }
     }
 
     @Test func theLimitsOfTheRangesAreAccepted() throws {
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aMemoryLimitNeedsACgroup() {
-        #expect(throws: ThrottleError.memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for")) {
+        #expect(throws: TierError.throttle(.memoryLimitNeedsCgroup(reason: "the signals mechanism was asked for"))) {
             try RunThrottle.make(ThrottleSpec(cpuFactor: 4, memoryLimit: 40 << 20), forcing: .signals)
         }
     }
@@ -59,9 +59,9 @@ import Testing
 
     @Test(arguments: [0, -1, 257, Int.max, Int.min])
     func aBadCoreCountIsAnError(_ cores: Int) {
-        #expect(throws: ThrottleError.coresOutOfRange(cores)) { try ThrottleSpec(cpuFactor: 2, cores: cores).validate() }
-        #expect(throws: ThrottleError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: 2, cores: cores), forcing: .signals) }
-        #expect(ThrottleError.coresOutOfRange(cores).description.hasSuffix("it must have from 1 to 256"))
+        #expect(throws: TierError.throttle(.coresOutOfRange(cores))) { try ThrottleSpec(cpuFactor: 2, cores: cores).validate() }
+        #expect(throws: TierError.self) { try RunThrottle.make(ThrottleSpec(cpuFactor: 2, cores: cores), forcing: .signals) }
+        #expect(TierError.throttle(.coresOutOfRange(cores)).description.hasSuffix("it must have from 1 to 256"))
     }
 
     @Test func theDutyCycleOwesStopsForWhatTheProgramComputedOnTheDevicesCores() {

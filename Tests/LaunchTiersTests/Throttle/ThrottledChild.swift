@@ -59,7 +59,7 @@ struct ThrottledChild {
         let spawned = throughSpawner ? spawn() : try throttle.spawning(spawn)
         guard spawned == 0 else {
             throttle.finish()
-            throw ThrottleError.cgroup(path: argv[0], action: "spawn", reason: String(cString: strerror(spawned)))
+            throw TierError.throttle(.cgroup(path: argv[0], action: "spawn", reason: String(cString: strerror(spawned))))
         }
         do {
             try throttle.started(pid: pid, throughSpawner: throughSpawner)

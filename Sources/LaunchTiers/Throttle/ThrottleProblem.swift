@@ -1,7 +1,8 @@
-/// Why a run could not be throttled (``RunThrottle``, ``ThrottleSpec/validate()``): a value out of
-/// its range, a mechanism that cannot be used here, a cgroup operation the kernel refused. Every
-/// message is rendered here; LaunchRunner carries it as `RunnerError.throttleFailed`.
-public enum ThrottleError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a run could not be throttled (``RunThrottle``, ``ThrottleSpec/validate()``), as facts: a value
+/// out of its range, a mechanism that cannot be used here, a cgroup operation the kernel refused.
+/// Thrown as LaunchTiers' one error, ``TierError/throttle(_:)``, which LaunchRunner carries as
+/// `RunnerError.throttleFailed`; worded by ``description``, part of ``TierError``'s renderer.
+public enum ThrottleProblem: Equatable, Sendable, CustomStringConvertible {
     /// The cpu factor is NaN, infinite or outside ``ThrottleSpec/factorRange``.
     case factorOutOfRange(Double)
     /// The memory limit is outside ``ThrottleSpec/memoryLimitRange``.
