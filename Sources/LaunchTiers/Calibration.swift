@@ -102,15 +102,19 @@ public struct Calibration: Equatable, Sendable {
         return HostReference(seconds: seconds)
     }
 
-    /// The slowest and fastest core clock its processes saw (GHz, ``HostClock``), when every process
-    /// recorded one: a calibration whose processes saw clocks far apart was made while the host's
-    /// clock moved, and the next may differ from it by as much (docs/tiers.md, "What still moves a
-    /// calibration").
+    /// The slowest and fastest core clock its processes saw (GHz, ``HostClock``), of those that read
+    /// one (a process whose probe was disturbed throughout, or a cache file older than the clock, has
+    /// none); `nil` when none did. A calibration whose processes saw clocks far apart was made while
+    /// the host's clock moved, and the next may differ from it by as much (docs/tiers.md, "What still
+    /// moves a calibration").
     public var clockRange: (slowest: Double, fastest: Double)? {
         let clocks = samples.compactMap(\.clockGigahertz)
-        guard !clocks.isEmpty, clocks.count == samples.count, let slowest = clocks.min(), let fastest = clocks.max() else { return nil }
+        guard let slowest = clocks.min(), let fastest = clocks.max() else { return nil }
         return (slowest, fastest)
     }
+
+    /// How many of its processes read no clock.
+    public var clocksUnread: Int { samples.count - samples.compactMap(\.clockGigahertz).count }
 
     /// What a result records of it: `source` says how the run got it (`cache`, `measured`, `baseline`).
     public func info(source: String) -> CalibrationInfo {

@@ -35,14 +35,23 @@ enum HostCalibration {
     }
 
     /// A calibration whose processes saw the core's clock more than 3% apart (the goal a fresh
-    /// calibration is held to): said, since the next one may differ by as much.
+    /// calibration is held to): said, since the next one may differ by as much; and how many
+    /// processes' clock probes were disturbed (``HostClock``: no reading, left out of the range), or
+    /// that none could read the clock.
     static func clockWarning(_ calibration: Calibration) -> String? {
-        guard let range = calibration.clockRange, range.slowest > 0, range.fastest / range.slowest > 1.03 else { return nil }
+        let unread = calibration.clocksUnread, processes = calibration.samples.count
+        let disturbed = "its probe was disturbed (no two tries whose wall and CPU times agreed came within 1% of each other)"
+        guard let range = calibration.clockRange, range.slowest > 0 else {
+            guard unread > 0 else { return nil }
+            return
+                "the core's clock could not be read during this calibration: \(disturbed) in all \(processes) processes; the host is busy now, and a calibration made later may differ; run `launchprof tiers --calibrate` again when the machine is quiet"
+        }
+        guard range.fastest / range.slowest > 1.03 else { return nil }
         let moved = (range.fastest / range.slowest - 1) * 100
-        return String(
-            format:
-                "the core's clock moved %.1f%% during this calibration (%.2f–%.2f GHz, dependent additions): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet",
-            moved, range.slowest, range.fastest)
+        let left = unread > 0 ? "; \(disturbed) in \(unread) of \(processes) processes, left out" : ""
+        let figures = String(format: "moved %.1f%% during this calibration (%.2f–%.2f GHz", moved, range.slowest, range.fastest)
+        return
+            "the core's clock \(figures), dependent additions\(left)): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet"
     }
 
     static func calibrator() -> Calibrator {

@@ -38,8 +38,47 @@ import Testing
         #expect(decoded.samples.map(\.clockGigahertz) == [4.25, nil])
     }
 
-    /// The range of clocks a calibration's processes saw, only when every process recorded one.
-    @Test func aCalibrationsClockRangeNeedsEveryProcesssClock() {
+    /// Tries of a probe at `gigahertz`, timed alike by both clocks.
+    func tries(_ gigahertz: [Double]) -> [HostClock.Try] {
+        gigahertz.map {
+            let ns = UInt64((Double(HostClock.cycles) / $0).rounded()); return HostClock.Try(wall: ns, cpu: ns)
+        }
+    }
+
+    /// The reading is the fastest try that another confirms within 1%, timed by the wall clock.
+    @Test func theFastestConfirmedTryIsTheReading() throws {
+        let reading = try #require(HostClock.reading(of: tries([4.0, 4.2, 3.9, 4.19, 4.1])))
+        #expect(abs(reading - 4.2) < 0.001)
+    }
+
+    /// A lone fast try is refused, however it came about (4.2 GHz tries with one at 6.13).
+    @Test func aLoneFastTryIsRefused() throws {
+        let reading = try #require(HostClock.reading(of: tries([4.2, 6.13, 4.19, 4.1])))
+        #expect(abs(reading - 4.2) < 0.001)
+    }
+
+    /// A try whose CPU time reads short of its wall time (the kernel took a hypervisor's stop out
+    /// of it, more than the try lost) is not timed by either clock: it is left out.
+    @Test func aTryWhoseClocksDisagreeIsLeftOut() throws {
+        var all = tries([4.2, 4.19, 4.1])
+        all.append(HostClock.Try(wall: 250_000, cpu: 171_000))  // 6.13 GHz by CPU time, 4.19 by wall
+        all.append(HostClock.Try(wall: 171_000, cpu: 250_000))  // and the other way round
+        let reading = try #require(HostClock.reading(of: all))
+        #expect(abs(reading - 4.2) < 0.001)
+        // A preempted try (wall well over CPU time) is left out too, rather than read slow.
+        #expect(HostClock.reading(of: [HostClock.Try(wall: 900_000, cpu: 250_000), HostClock.Try(wall: 900_000, cpu: 250_000)]) == nil)
+    }
+
+    /// Disturbed throughout: no reading rather than a wrong one.
+    @Test func aProbeWithNoConfirmedTryReadsNothing() {
+        #expect(HostClock.reading(of: tries([4.2])) == nil)
+        #expect(HostClock.reading(of: tries([4.2, 3.9, 3.5])) == nil)
+        #expect(HostClock.reading(of: []) == nil)
+        #expect(HostClock.reading(of: [HostClock.Try(wall: 0, cpu: 0), HostClock.Try(wall: 0, cpu: 0)]) == nil)
+    }
+
+    /// The range of clocks a calibration's processes saw, of those that read one.
+    @Test func aCalibrationsClockRangeIsOfTheProcessesThatReadOne() {
         let seconds: [PhaseKind: Double] = [.cpu: 1, .io: 1, .decode: 1, .draw: 1]
         let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 1)
         func calibration(_ clocks: [Double?]) -> Calibration {
@@ -49,7 +88,11 @@ import Testing
         }
         let range = calibration([4.3, 4.1, 4.5]).clockRange
         #expect(range?.slowest == 4.1 && range?.fastest == 4.5)
-        #expect(calibration([4.3, nil]).clockRange == nil)
+        #expect(calibration([4.3, 4.1, 4.5]).clocksUnread == 0)
+        let partial = calibration([4.3, nil, 4.0])
+        #expect(partial.clockRange?.slowest == 4.0 && partial.clockRange?.fastest == 4.3)
+        #expect(partial.clocksUnread == 1)
         #expect(calibration([nil]).clockRange == nil)
+        #expect(calibration([nil]).clocksUnread == 1)
     }
 }

@@ -21,8 +21,27 @@ import Testing
         #expect(warning.contains("tiers --calibrate"))
     }
 
-    @Test func aSteadyOrUnknownClockIsNotSaid() {
+    @Test func aSteadyClockIsNotSaid() {
         #expect(HostCalibration.clockWarning(calibration([4.40, 4.45, 4.50])) == nil)
-        #expect(HostCalibration.clockWarning(calibration([4.0, nil, 4.5])) == nil)
+        // A process whose probe was disturbed is left out, and the others agree.
+        #expect(HostCalibration.clockWarning(calibration([4.40, nil, 4.50])) == nil)
+        #expect(HostCalibration.clockWarning(calibration([])) == nil)
+    }
+
+    /// A moved clock says how many processes' probes were disturbed and left out.
+    @Test func theProcessesWhoseProbeWasDisturbedAreCounted() throws {
+        let warning = try #require(HostCalibration.clockWarning(calibration([4.0, nil, 4.5, nil])))
+        #expect(warning.contains("moved 12.5%"))
+        #expect(warning.contains("4.00–4.50 GHz"))
+        #expect(warning.contains("disturbed"))
+        #expect(warning.contains("in 2 of 4 processes, left out"))
+        #expect(!(try #require(HostCalibration.clockWarning(calibration([4.0, 4.5])))).contains("disturbed"))
+    }
+
+    /// No process could read the clock: said, not taken for a steady clock.
+    @Test func aClockNoProcessCouldReadIsSaid() throws {
+        let warning = try #require(HostCalibration.clockWarning(calibration([nil, nil, nil])))
+        #expect(warning.contains("could not be read"))
+        #expect(warning.contains("in all 3 processes"))
     }
 }
