@@ -43,14 +43,12 @@ extension ResultStreamParser {
         topLevelCounters = nil
         processCounters = nil
         phaseRows.removeAll(keepingCapacity: true)
-        phaseDepths.removeAll(keepingCapacity: true)
         try object(depth: 3, keys: Self.runKeys) { (key: Int) throws(JSONFailure) in
             defer { field = nil }
             try runField(key, &f)
         }
-        for (bit, name) in [(UInt16(1), "phases"), (2, "total"), (4, "index"), (16, "marks"), (32, "counters"), (64, "deferred")] where f.seen & bit == 0 {
-            throw schema("missing key \"\(name)\"")
-        }
+        // phases, total, index, marks, counters, deferred.
+        try requireKeys(f.seen, of: Self.runKeys, required: 0b111_0111)
         guard let total = f.total, let runDeferred = f.deferred else { throw schema("missing key") }
         if runCount == 0 { deferred = runDeferred }
         totals.append(total)
@@ -127,6 +125,14 @@ extension ResultStreamParser {
         guard seen & bit == 0 else { throw schema("the key \"\(keys.names[key])\" appears twice") }
         seen |= bit
         field = keys.names[key]
+    }
+
+    /// Refuses an object that lacks one of the keys in `required` (bits of `keys`' indices, every key
+    /// by default), naming the first one missing.
+    func requireKeys(_ seen: UInt16, of keys: KeySet, required: UInt16 = .max) throws(JSONFailure) {
+        for key in keys.names.indices where required & (1 << UInt16(key)) != 0 && seen & (1 << UInt16(key)) == 0 {
+            throw schema("missing key \"\(keys.names[key])\"")
+        }
     }
 
     /// The phase at the current position by the general parser.
@@ -274,25 +280,19 @@ extension ResultStreamParser {
         defer { runMarks.append(found) }
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
-            var name = false, time = false, thread = false
+            var seen: UInt16 = 0
             var markName = "", markTime = 0.0
-            defer { if name && time { found.append((markName, markTime)) } }
             try object(depth: 5, keys: Self.markKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
-                if key == 0 {
-                    guard !name else { throw schema("the key \"name\" appears twice") }
-                    field = "name"; name = true; markName = try stringValue()
-                } else if key == 1 {
-                    guard !time else { throw schema("the key \"time\" appears twice") }
-                    field = "time"; time = true; markTime = try doubleValue()
-                } else {
-                    guard !thread else { throw schema("the key \"thread\" appears twice") }
-                    field = "thread"; thread = true; _ = try intValue()
+                try firstSight(of: key, in: Self.markKeys, seen: &seen)
+                switch key {
+                case 0: markName = try stringValue()
+                case 1: markTime = try doubleValue()
+                default: _ = try intValue()
                 }
             }
-            guard name else { throw schema("missing key \"name\"") }
-            guard time else { throw schema("missing key \"time\"") }
-            guard thread else { throw schema("missing key \"thread\"") }
+            try requireKeys(seen, of: Self.markKeys)
+            found.append((markName, markTime))
             listIndex = -1
         }
     }
@@ -397,21 +397,18 @@ extension ResultStreamParser {
         defer { listName = nil; field = saved }
         try array(depth: 4) { (i: Int) throws(JSONFailure) in
             listIndex = i
-            var name = false, value = false
+            var seen: UInt16 = 0
             var isDirtyAfterBackground = false, number = 0
             try object(depth: 5, keys: Self.counterKeys) { (key: Int) throws(JSONFailure) in
                 defer { field = nil }
+                try firstSight(of: key, in: Self.counterKeys, seen: &seen)
                 if key == 0 {
-                    guard !name else { throw schema("the key \"name\" appears twice") }
-                    field = "name"; name = true
                     isDirtyAfterBackground = try stringValue() == TabulatedResult.dirtyAfterBackgroundCounter
                 } else {
-                    guard !value else { throw schema("the key \"value\" appears twice") }
-                    field = "value"; value = true; number = try intValue()
+                    number = try intValue()
                 }
             }
-            guard name else { throw schema("missing key \"name\"") }
-            guard value else { throw schema("missing key \"value\"") }
+            try requireKeys(seen, of: Self.counterKeys)
             if isDirtyAfterBackground { dirtyAfterBackground.append(number) }
             listIndex = -1
         }

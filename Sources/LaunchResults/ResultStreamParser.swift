@@ -348,7 +348,6 @@ final class ResultStreamParser {
 
     // The phases of the run being read.
     @exclusivity(unchecked) var phaseRows: [Int32] = []
-    @exclusivity(unchecked) var phaseDepths: [Int] = []
     /// The row node (parent row, name) and row of each phase index in the latest run that had it.
     @exclusivity(unchecked) var nodeAtIndex: [UInt64] = []
     @exclusivity(unchecked) var rowAtIndex: [Int32] = []

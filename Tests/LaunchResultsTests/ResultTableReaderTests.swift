@@ -114,6 +114,21 @@ import Glibc
         _ = refused(good.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : \"two\""), "host.cores")
     }
 
+    @Test func aMarkOrCounterWithAKeyTwiceOrMissingIsRefusedWithItsPlace() throws {
+        let good = try Self.text(Self.counted(runs: 1))
+        let repeated = refused(
+            good.replacingOccurrences(of: "\"name\" : \"first frame\",", with: "\"name\" : \"first frame\", \"name\" : \"again\","),
+            "the key \"name\" appears twice")
+        #expect(repeated.contains("runs[0].marks[0]"), "\(repeated)")
+        let noTime = refused(good.replacingOccurrences(of: "\"time\" : 3.68", with: "\"time2\" : 3.68"), "missing key \"time\"")
+        #expect(noTime.contains("runs[0].marks[0]"), "\(noTime)")
+        let twice = refused(good.replacingOccurrences(of: "\"value\" : 19", with: "\"value\" : 19, \"value\" : 20"), "the key \"value\" appears twice")
+        #expect(twice.contains("runs[0].counters[0]"), "\(twice)")
+        let noName = refused(good.replacingOccurrences(of: "\"name\" : \"keys laid out\",", with: ""), "missing key \"name\"")
+        #expect(noName.contains("runs[0].counters[0]"), "\(noName)")
+        _ = refused(good.replacingOccurrences(of: "\"deferred\" :", with: "\"deferredX\" :"), "missing key \"deferred\"")
+    }
+
     @Test func onlyRegularFilesWithinTheSizeLimitAreRead() throws {
         #expect(throws: ResultError.self) { try ResultTableReader.read("/dev/zero") }
         do { _ = try ResultTableReader.read("/dev/zero"); Issue.record("a device must be refused") } catch {
