@@ -50,13 +50,10 @@ struct AppLaunchPlan {
             launcher = try InstructionCounting.counting(launcher)
             launcher.instructionCounting?.collectsFunctions = functions?.functions ?? false
         }
-        if options.launch.enforceMemory {
-            guard let budget = memoryBudget, let tier = tierInfo?.name else {
-                throw InputError.refused(.noMemoryBudget(tier: options.launch.tier ?? ""))
-            }
+        if let budget = try options.launch.enforcedMemoryLimit(tier), let tier {
             // The app stretches its own CPU time; the cgroup only limits its memory.
             launcher.throttle = ThrottleSpec(cpuFactor: 1, memoryLimit: budget)
-            launcher.memoryLimitLabel = "\(tier) memory budget"
+            launcher.memoryLimitLabel = "\(tier.device.name) memory budget"
         }
         try Self.scriptLaunch(&launcher, manifest: manifest, path: path, executable: executable, options: options, metric: metric)
         self.launcher = launcher

@@ -120,15 +120,6 @@ struct LaunchOptions: ParsableArguments {
             for name in tierNames { _ = try table.tier(named: name) }
         } catch { throw InputError.about(subject: "--tier", error) }
     }
-
-    /// The `--tier` resolved on this host (or on `calibration`, a stored baseline's), once; `nil` without `--tier`.
-    func resolvedTier(calibration: (HostReference, CalibrationInfo)? = nil) throws -> ResolvedTier? {
-        guard let tier else { return nil }
-        return try ResolvedTier.resolve(named: tier, tiersFile: tiers, calibration: calibration) {
-            let outcome = try HostCalibration.current()
-            return (outcome.calibration.reference, outcome.info)
-        }
-    }
 }
 
 extension LaunchOptions {
