@@ -2,13 +2,13 @@ import Foundation
 import LaunchCore
 import LaunchExport
 import LaunchHistory
+import LaunchprofTestSupport
 import Testing
 
-@Suite struct SQLiteStoreTests {
-    /// A fresh history file in a directory of its own under $TMPDIR.
+@Suite(.temporaryDirectory) struct SQLiteStoreTests {
+    /// A history file in a directory not made yet, in the test's own directory (removed when it ends).
     static func newPath() throws -> String {
-        let directory = try FileIO.makeTemporaryDirectory(in: NSTemporaryDirectory(), prefix: "history")
-        return "\(directory)/nested/history.sqlite"
+        try #require(TemporaryDirectory.current) + "/nested/history.sqlite"
     }
 
     static func contract() throws -> StoreContract {

@@ -48,7 +48,7 @@ enum CLI {
     /// The tests' own `$XDG_CACHE_HOME`, with this host's calibration made once for the whole run
     /// (`tiers --calibrate`): tier runs neither touch the user's cache nor each measure the host.
     static let calibrationCache: String = {
-        let path = "\(NSTemporaryDirectory())launchprof-cli-cache-\(getpid())"
+        let path = TemporaryDirectory.shared("cli-cache")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["tiers", "--calibrate"]
@@ -61,8 +61,9 @@ enum CLI {
         return path
     }()
 
+    /// A new path named after `name` in the test process's directory (removed when it exits).
     static func temporaryPath(_ name: String) -> String {
-        "\(NSTemporaryDirectory())launchprof-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+        TemporaryDirectory.shared("cli-\(UInt32.random(in: 0...UInt32.max))-\(name)")
     }
 }
 

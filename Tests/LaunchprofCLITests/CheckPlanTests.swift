@@ -8,7 +8,7 @@ import Testing
 
 /// `check`'s work (``CheckPlan``) as `check` parses it, through the executor double: the built-in app
 /// (`--app /bin/true`, never run) on two manifests of its own, interleaved with `--baseline-manifest`.
-@Suite struct CheckPlanTests {
+@Suite(.temporaryDirectory) struct CheckPlanTests {
     static func plan(_ arguments: [String], _ executor: ScriptedExecutor) throws -> CheckPlan {
         let directory = TemporaryDirectory.path("check-plan")
         let base = try FixtureManifest.write(name: "base", in: directory + "/base")

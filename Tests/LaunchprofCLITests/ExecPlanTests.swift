@@ -7,14 +7,14 @@ import Testing
 @testable import LaunchprofCLI
 
 /// `exec`'s work (``ExecPlan``) as `exec` parses it, through the executor double: no program is spawned.
-@Suite struct ExecPlanTests {
+@Suite(.temporaryDirectory) struct ExecPlanTests {
     static func plan(_ arguments: [String], _ executor: ScriptedExecutor) throws -> ExecPlan {
         let command = try #require(try Launchprof.parseAsRoot(["exec"] + arguments) as? ExecCommand)
         return command.plan(executor: executor)
     }
 
     @Test func aProgramIsRunAsTheOptionsSayAndItsResultWritten() throws {
-        let output = TemporaryDirectory.path("exec-plan/program.json")
+        let output = TemporaryDirectory.path("program.json")
         let executor = ScriptedExecutor { _, _ in 0.01 }
         try Self.plan(["--runs", "3", "--warmup", "2", "--quiet", "--output", output, "--", "/bin/true"], executor).run()
         #expect(executor.launches.map(\.index) == [0, 0, 1, 2, 3])
@@ -28,7 +28,7 @@ import Testing
         let executor = ScriptedExecutor { _, _ in 0.01 }
         #expect(try Self.plan(["--", "/bin/true"], executor).history == nil)
         #expect(try Self.plan(["--record", "--", "/bin/true"], executor).history != nil)
-        let store = TemporaryDirectory.path("exec-plan/h.sqlite")
+        let store = TemporaryDirectory.path("h.sqlite")
         #expect(try Self.plan(["--store", store, "--", "/bin/true"], executor).history?.store == store)
     }
 

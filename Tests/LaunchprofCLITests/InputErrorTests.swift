@@ -7,7 +7,7 @@ import Testing
 @testable import LaunchprofCLI
 
 /// The CLI's one error carries a library's typed error to the edge, where it becomes text once.
-@Suite struct InputErrorTests {
+@Suite(.temporaryDirectory) struct InputErrorTests {
     @Test func aLibraryErrorIsPrintedByItsOwnRenderer() {
         let refused = ResultError.notFileOrRevision(reference: "HEAD~9")
         #expect(InputError.library(refused).description == "HEAD~9: neither a result file nor a git revision")
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func reportOfAMissingFileThrowsTheResultReadersErrorToTheEdge() throws {
-        let missing = TemporaryDirectory.path("input-error") + "/missing.json"
+        let missing = TemporaryDirectory.path("missing.json")
         let command = try ReportCommand.parse([missing])
         #expect(throws: ResultError.cannotRead(path: missing, reason: "No such file or directory")) { try command.run() }
         // The edge prints it once, as an input error.

@@ -10,7 +10,7 @@ import Testing
 
 /// The CLI's launch logic through the executor double: run counts, warm-ups, `--runs auto`
 /// stopping, refusals and failures, with no process spawned (`--app /bin/true` is never run).
-@Suite struct PlanRunnerTests {
+@Suite(.temporaryDirectory) struct PlanRunnerTests {
     /// A built-in app plan of its own manifest (named `side`), parsed as `run` parses its options.
     func plan(_ side: String, _ arguments: [String] = []) throws -> AppLaunchPlan {
         let directory = TemporaryDirectory.path("plan-runner/\(side)")
