@@ -37,4 +37,14 @@ public enum JSONNesting {
             return nil
         }
     }
+
+    /// `bytes` parsed by ``JSONParser`` once their nesting is checked: the first step of every small
+    /// input file's reader (manifest, settings, tiers, budgets), each naming the file in its own error,
+    /// `tooDeep`'s or `invalid`'s.
+    public static func parse<Failure: Error>(
+        _ bytes: [UInt8], tooDeep: (TooDeep) -> Failure, invalid: (CoreError) -> Failure
+    ) throws(Failure) -> JSONValue {
+        if let deep = check(bytes) { throw tooDeep(deep) }
+        do { return try JSONParser.parse(bytes) } catch { throw invalid(error) }
+    }
 }

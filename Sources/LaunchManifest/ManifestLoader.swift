@@ -10,15 +10,9 @@ public enum ManifestLoader {
 
     /// Parses manifest bytes; `path` names the file and anchors relative paths.
     public static func parse(_ bytes: [UInt8], path: String) throws(ManifestError) -> Manifest {
-        if let deep = JSONNesting.check(bytes) {
-            throw ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.manifest, line: deep.line, column: deep.column, limit: deep.limit))
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(bytes)
-        } catch {
-            throw ManifestError.input(file: path, keyPath: nil, problem: .invalidJSON(.manifest, error))
-        }
+        let json = try JSONNesting.parse(
+            bytes, tooDeep: { ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.manifest, line: $0.line, column: $0.column, limit: $0.limit)) },
+            invalid: { .input(file: path, keyPath: nil, problem: .invalidJSON(.manifest, $0)) })
         let directory = FileIO.parentDirectory(of: path)
         let root = try Node(value: json, path: "", file: path).object(allowed: [
             "name", "theme", "assets", "screen", "orientations", "stages", "strategies", "snapshot", "splash", "test", "$comment"

@@ -52,15 +52,9 @@ public struct Budget: Equatable, Sendable {
 
     /// Parses a budget file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(BudgetError) {
-        if let deep = JSONNesting.check(bytes) {
-            throw .tooDeep(file: file, line: deep.line, column: deep.column, limit: deep.limit)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw .invalidJSON(file: file, error)
-        }
+        let root = try JSONNesting.parse(
+            bytes, tooDeep: { BudgetError.tooDeep(file: file, line: $0.line, column: $0.column, limit: $0.limit) },
+            invalid: { .invalidJSON(file: file, $0) })
         guard let top = root.object else { throw Self.wrongType(file, "top level", "an object", root) }
         let seconds = try Self.tierTable(top, Measure.seconds.rawValue, file: file)
         var counters: [Measure: [String: [String: Double]]] = [:]
