@@ -24,15 +24,9 @@ public struct TierTable: Sendable {
 
     /// Parses a tiers file (read by ``JSONParser``); every error names the file and the key path.
     public init(json bytes: [UInt8], file: String) throws(TierError) {
-        if let deep = JSONNesting.check(bytes) {
-            throw .tooDeep(file: file, line: deep.line, column: deep.column, limit: deep.limit)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw .invalidJSON(file: file, error)
-        }
+        let root = try JSONNesting.parse(
+            bytes, tooDeep: { TierError.tooDeep(file: file, line: $0.line, column: $0.column, limit: $0.limit) },
+            invalid: { .invalidJSON(file: file, $0) })
         guard let list = root.object?["tiers"]?.array else {
             throw .invalidValue(file: file, keyPath: nil, expected: .tierList)
         }
