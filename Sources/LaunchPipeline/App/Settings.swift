@@ -100,13 +100,9 @@ public struct Settings: Equatable, Sendable {
 
     /// ``parse(_:path:theme:)``'s steps, read with the manifest's key-path reader (``ManifestLoader/Node``).
     private static func read(_ bytes: [UInt8], path: String, theme: Theme) throws(ManifestError) -> Settings {
-        if let deep = JSONNesting.check(bytes) {
-            throw ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.settings, line: deep.line, column: deep.column, limit: deep.limit))
-        }
-        let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch {
-            throw ManifestError.input(file: path, keyPath: nil, problem: .invalidJSON(.settings, error))
-        }
+        let json = try JSONNesting.parse(
+            bytes, tooDeep: { ManifestError.input(file: path, keyPath: nil, problem: .tooDeep(.settings, line: $0.line, column: $0.column, limit: $0.limit)) },
+            invalid: { .input(file: path, keyPath: nil, problem: .invalidJSON(.settings, $0)) })
         let root = try ManifestLoader.Node(value: json, path: "", file: path).object(allowed: [
             "$comment", "angleMode", "displayMode", "memoryIndicator", "precision", "thousandsSeparator", "title", "subtitle",
             "sounds", "haptics", "keyLabels"
