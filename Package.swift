@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchManifest", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),
         // The built-in app's start (arguments, environment, --check-tap) and control input, without spawning it.
         .testTarget(name: "LaunchAppTests", dependencies: ["LaunchApp", "LaunchCore", "LaunchprofTestSupport"]),
-        .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats"]),
+        .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
         .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
         .testTarget(
@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "LaunchTracesTests", dependencies: ["LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchRunnerTests", dependencies: ["LaunchRunner", "LaunchTiers", "LaunchTraces", "LaunchCore", "LaunchprofTestSupport"]),
         // Also the throttle (Throttle/): cgroups need root and a mounted hierarchy, or the tests say why they are skipped.
-        .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore"]),
+        .testTarget(name: "LaunchTiersTests", dependencies: ["LaunchTiers", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchResultsTests", dependencies: ["LaunchResults", "LaunchCore", "LaunchStats", "LaunchprofTestSupport"]),
         .testTarget(
             name: "LaunchExportTests",

@@ -1,20 +1,15 @@
 import Testing
 import LaunchCore
+import LaunchprofTestSupport
 @testable import LaunchStats
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Hostile budgets files: non-regular, oversized, deeply nested, seconds out of range.
-@Suite struct BudgetFileTests {
-    func temporaryPath(_ name: String) -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-budget-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        return "\(dir)/\(name)"
-    }
-
+@Suite(.temporaryDirectory) struct BudgetFileTests {
     @Test func aFIFOIsRefused() throws {
-        let path = temporaryPath("budgets.json")
+        let path = TemporaryDirectory.path("budgets.json")
         #expect(mkfifo(path, 0o600) == 0)
         let error = #expect(throws: CoreError.self) {
             try Budget.load(path: path)
@@ -24,7 +19,7 @@ import Glibc
     }
 
     @Test func anOversizedFileIsRefused() throws {
-        let path = temporaryPath("budgets.json")
+        let path = TemporaryDirectory.path("budgets.json")
         try FileIO.writeAtomically("{}", to: path)
         #expect(truncate(path, off_t(InputLimit.budgets.bytes + 1)) == 0)
         let error = #expect(throws: CoreError.self) {
@@ -72,7 +67,7 @@ import Glibc
     }
 
     @Test func aValidFileLoads() throws {
-        let path = temporaryPath("budgets.json")
+        let path = TemporaryDirectory.path("budgets.json")
         try FileIO.writeAtomically(#"{"budgets": {"host": {"Total launch time": 0.5}}}"#, to: path)
         #expect(try Budget.load(path: path).limits == ["host": ["Total launch time": 0.5]])
     }

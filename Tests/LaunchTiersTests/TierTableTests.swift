@@ -1,6 +1,7 @@
 import Testing
 @testable import LaunchTiers
 import LaunchCore
+import LaunchprofTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,15 +135,9 @@ import Glibc
 }
 
 /// Hostile tiers files: non-regular, oversized, deeply nested, numbers out of range.
-@Suite struct HostileTiersFileTests {
-    func temporaryPath(_ name: String) -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-tiers-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        return "\(dir)/\(name)"
-    }
-
+@Suite(.temporaryDirectory) struct HostileTiersFileTests {
     @Test func aFIFOIsRefused() throws {
-        let path = temporaryPath("tiers.json")
+        let path = TemporaryDirectory.path("tiers.json")
         #expect(mkfifo(path, 0o600) == 0)
         let error = #expect(throws: CoreError.self) {
             try TierTable.load(userFile: path)
@@ -152,7 +147,7 @@ import Glibc
     }
 
     @Test func aSymlinkToDevZeroIsRefused() throws {
-        let path = temporaryPath("tiers.json")
+        let path = TemporaryDirectory.path("tiers.json")
         #expect(symlink("/dev/zero", path) == 0)
         let error = #expect(throws: CoreError.self) {
             try TierTable.load(userFile: path)
@@ -162,7 +157,7 @@ import Glibc
     }
 
     @Test func anOversizedFileIsRefused() throws {
-        let path = temporaryPath("tiers.json")
+        let path = TemporaryDirectory.path("tiers.json")
         try FileIO.writeAtomically("{}", to: path)
         #expect(truncate(path, off_t(InputLimit.tiers.bytes + 1)) == 0)
         let error = #expect(throws: CoreError.self) {
