@@ -1,4 +1,5 @@
 import Foundation
+import LaunchCore
 
 /// Manifests for tests: the default fixture's launch stages with absolute paths, so a copy works
 /// from any directory.
@@ -20,7 +21,8 @@ public enum FixtureManifest {
             """
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/manifest.json"
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // FileIO's atomic write: Foundation's leaves a `TemporaryDirectory.*` behind in $TMPDIR on Linux.
+        try FileIO.writeAtomically(json, to: path)
         return path
     }
 }
