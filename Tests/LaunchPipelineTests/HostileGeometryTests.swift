@@ -62,7 +62,7 @@ import LaunchManifest
 
     /// Through the pipeline, the layout error names the theme and the manifest.
     @Test func layoutErrorsNameTheThemeAndTheScreen() throws {
-        let directory = "\(FileIO.temporaryDirectory)/launchprof-geometry-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = Paths.temporaryDirectory()
         let fixture = Paths.packageRoot + "/Fixtures/default"
         var text = try FileIO.readText(fixture + "/theme.xml")
         // Within the parser's range (0 to 10,000 pt), but wider than this screen.

@@ -12,9 +12,9 @@ enum Paths {
     static let heavyManifest = packageRoot + "/Fixtures/heavy/manifest.json"
     static let defaultTheme = packageRoot + "/Fixtures/default/theme.xml"
 
-    /// A new empty directory under /tmp.
+    /// A new empty directory in the test process's own (removed with it when the process exits).
     static func temporaryDirectory() -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-test-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.shared("pipeline-XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
