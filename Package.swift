@@ -146,7 +146,7 @@ let package = Package(
         ),
         // What tests share: the built products' location, temporary directories, manifests, the executor double.
         .target(name: "LaunchprofTestSupport", dependencies: ["LaunchCore", "LaunchRunner"], path: "Tests/LaunchprofTestSupport"),
-        .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore"]),
+        .testTarget(name: "LaunchCoreTests", dependencies: ["LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchImageTests", dependencies: ["LaunchImage", "LaunchCore"]),
         .testTarget(name: "LaunchManifestTests", dependencies: ["LaunchManifest", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchPipelineTests", dependencies: ["LaunchPipeline", "LaunchManifest", "LaunchImage", "LaunchCore", "LaunchprofTestSupport"]),

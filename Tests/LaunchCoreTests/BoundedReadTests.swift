@@ -2,13 +2,14 @@ import Testing
 @testable import LaunchCore
 #if canImport(Glibc)
 import Glibc
+import LaunchprofTestSupport
 #endif
 
 /// Every input is read once, from a regular file, up to its kind's limit: devices, FIFOs and huge
 /// files are refused at once with the path, never read until memory runs out or waited on.
-@Suite struct BoundedReadTests {
+@Suite(.temporaryDirectory) struct BoundedReadTests {
     func directory() -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-bounded-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.path("bounded-XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 

@@ -2,13 +2,14 @@ import Testing
 @testable import LaunchCore
 #if canImport(Glibc)
 import Glibc
+import LaunchprofTestSupport
 #endif
 
 /// A writer killed between naming its finished temporary file and renaming it leaves the file; the
 /// next write to the same directory removes it, and never a live writer's.
-@Suite struct FileIOLeftoverTests {
+@Suite(.temporaryDirectory) struct FileIOLeftoverTests {
     @Test func theNextWriteRemovesADeadWritersTemporaryFileOnly() throws {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-leftover-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.path("leftover-XXXXXX").utf8CString)
         let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         // A pid that is not running: above any pid_max Linux allows (4,194,304). No child is forked:
         // a transient zombie would trip the launcher tests that look for zombies meanwhile.

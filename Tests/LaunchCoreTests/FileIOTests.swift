@@ -2,11 +2,12 @@ import Testing
 @testable import LaunchCore
 #if canImport(Glibc)
 import Glibc
+import LaunchprofTestSupport
 #endif
 
-@Suite struct FileIOTests {
+@Suite(.temporaryDirectory) struct FileIOTests {
     func temporaryDirectory() -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-test-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.path("fileio-XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 

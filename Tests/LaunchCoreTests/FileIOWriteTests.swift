@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import LaunchCore
+import LaunchprofTestSupport
 
 /// The write side of FileIO: atomic replacement of regular files only, writing through anything
 /// else, and no temporary file left behind.
-@Suite struct FileIOWriteTests {
+@Suite(.temporaryDirectory) struct FileIOWriteTests {
     func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "launchprof-write-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = TemporaryDirectory.path("write-\(UInt32.random(in: 0...UInt32.max))")
         try FileIO.createDirectories(path)
         return path
     }

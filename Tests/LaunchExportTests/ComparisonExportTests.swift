@@ -9,7 +9,7 @@ import LaunchCore
 import LaunchprofTestSupport
 import LaunchStats
 
-@Suite struct ComparisonExportTests {
+@Suite(.temporaryDirectory) struct ComparisonExportTests {
     func results() -> (LaunchResult, LaunchResult) {
         func result(_ phases: [(String, [Double])]) -> LaunchResult {
             let runs = (0..<10).map { i -> RunRecord in
@@ -112,7 +112,7 @@ import LaunchStats
         #expect(ResultStore.fileName(commit: "abc", tier: nil, manifest: "default", dirty: false) == "abc.json")
         #expect(ResultStore.fileName(commit: "abc", tier: "host", manifest: "default", dirty: false) == "abc.json")
         #expect(ResultStore.fileName(commit: "abc", tier: "iphone-3gs", manifest: "heavy", dirty: true) == "abc-iphone-3gs-heavy-dirty.json")
-        let directory = "\(FileIO.temporaryDirectory)/launchprof-store-\(getpid())"
+        let directory = TemporaryDirectory.path("store")
         let store = ResultStore(directory: directory)
         var (a, _) = results()
         a.git = GitInfo(commit: "1111111111111111111111111111111111111111", branch: "main", dirty: false)
