@@ -62,9 +62,7 @@ enum CLI {
     }()
 
     /// A new path named after `name` in the test process's directory (removed when it exits).
-    static func temporaryPath(_ name: String) -> String {
-        TemporaryDirectory.shared("cli-\(UInt32.random(in: 0...UInt32.max))-\(name)")
-    }
+    static func temporaryPath(_ name: String) -> String { TemporaryDirectory.uniquePath(name) }
 }
 
 @Suite(.serialized) struct CLITests {

@@ -128,9 +128,8 @@ enum ClientProcess {
             output: output, spawnReading: spawnReading)
     }
 
-    static func temporaryPath(_ name: String) -> String {
-        "\(NSTemporaryDirectory())launchprof-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
-    }
+    /// A new path named after `name` in the test process's directory (removed when it exits).
+    static func temporaryPath(_ name: String) -> String { TemporaryDirectory.uniquePath(name) }
 
     private static func contents(_ path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

@@ -44,6 +44,11 @@ public enum TemporaryDirectory {
     public static func shared(_ name: String) -> String {
         root + "/" + name
     }
+
+    /// A new path in the process's own directory, named after `name` (removed when the process exits).
+    public static func uniquePath(_ name: String) -> String {
+        shared("\(UInt32.random(in: 0...UInt32.max))-\(name)")
+    }
 }
 
 /// A suite trait: each of the suite's tests runs with a new, empty ``TemporaryDirectory/current``,
