@@ -53,7 +53,7 @@ extension Comparison {
     /// reach `level`.
     static func demote(_ row: inout ComparisonRow, level: Double, rowsTested: Int, alpha: Double) {
         guard let p = row.p, let threshold = row.threshold else { return }
-        let interval = zip(row.intervalLower, row.intervalUpper).map { (lower: $0, upper: $1) }
+        let interval = row.intervalLower.flatMap { lower in row.intervalUpper.map { (lower: lower, upper: $0) } }
         if row.verdict == .inconclusive {
             row.familyLevel = level
             estimateMoreRuns(&row, interval: interval, alpha: level, runs: row.runsEach ?? 0)
@@ -80,10 +80,4 @@ enum PValueFormat {
         while decimals < 9, p * pow(10, Double(decimals)) < 10 { decimals += 1 }
         return DurationFormat.fixed(p, decimals: decimals)
     }
-}
-
-/// Both optionals, or `nil`.
-private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
 }
