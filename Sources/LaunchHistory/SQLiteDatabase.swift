@@ -60,11 +60,21 @@ public final class SQLiteDatabase: SQLDatabase {
             guard status == SQLITE_OK else { throw failure(status) }
         }
         var rows: [[SQLValue]] = []
+        var lockWait = LockWait(seconds: busyTimeout)
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
-            guard status == SQLITE_ROW else { throw failure(status) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+            if status == SQLITE_ROW {
+                rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+                continue
+            }
+            // SQLite answers "busy" at once, without its busy handler, in a few races (a new file turned
+            // to WAL by another process, a WAL being recovered): wait and step again, within the timeout.
+            if status & 0xff == SQLITE_BUSY, rows.isEmpty, lockWait.again() {
+                sqlite3_reset(statement)
+                continue
+            }
+            throw failure(status)
         }
     }
 
@@ -125,5 +135,24 @@ public final class SQLiteDatabase: SQLDatabase {
         default:
             return .database(store: location, engine: .sqlite, failure: .other, message: message)
         }
+    }
+}
+
+/// Waiting for another process's lock when SQLite said "busy" without waiting itself: 20 ms at a
+/// time, until `seconds` after the first busy answer.
+struct LockWait {
+    let seconds: Double
+    private var deadline: UInt64?
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    /// Sleeps 20 ms and returns `true` while the deadline is ahead; `false` once it has passed.
+    mutating func again(now: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
+        let end = deadline ?? now &+ UInt64(max(0, min(seconds, 86_400)) * 1e9)
+        deadline = end
+        guard now < end else { return false }
+        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        nanosleep(&pause, nil)
+        return true
     }
 }
