@@ -24,15 +24,15 @@ public struct Thresholds: Equatable, Sendable {
     /// Significance level of the test (default 0.01: a no-change phase is called changed 1% of the time).
     public var alpha: Double
     /// How the rows' tests are judged together: each alone (the default), or Holm's step-down so that
-    /// α holds for the whole comparison (on a device tier: ``forTier(_:)``).
+    /// α holds for the whole comparison (on a device tier: ``forResults(_:)``).
     public var family: FamilyCorrection = .perRow
 
-    /// These thresholds for results measured on a device tier (`onTier`): there every phase is
-    /// stretched past the absolute floor, so every row can fail a check, and the rows are judged
+    /// These thresholds for comparing `results`: on a device tier (either measured on one) every phase
+    /// is stretched past the absolute floor, so every row can fail a check, and the rows are judged
     /// together (``FamilyCorrection/holm``); off a tier, unchanged.
-    public func forTier(_ onTier: Bool) -> Thresholds {
+    public func forResults(_ results: LaunchResult?...) -> Thresholds {
         var thresholds = self
-        if onTier { thresholds.family = .holm }
+        if results.contains(where: { $0?.configuration?.tier != nil }) { thresholds.family = .holm }
         return thresholds
     }
 

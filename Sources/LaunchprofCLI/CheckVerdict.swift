@@ -21,7 +21,7 @@ extension CheckPlan {
         // the JUnit report lists.
         let candidateTable = candidate.table
         // On a device tier every phase is stretched past the absolute floor: the rows are judged together.
-        let thresholds = try options.thresholds.thresholds().forTier(candidate.header.configuration?.tier != nil)
+        let thresholds = try options.thresholds.thresholds().forResults(candidate.header, baselineResult?.header)
         let comparison =
             try sides.sequential?.comparison
             ?? Comparison(

@@ -31,8 +31,7 @@ struct DiffSides {
     func compare(in metric: Metric, thresholds: Thresholds, precision: Int) throws -> (Comparison, ComparisonContext) {
         try requireComparable(in: metric)
         let (a, b) = (baseline.result, candidate.result)
-        let onTier = a.header.configuration?.tier != nil || b.header.configuration?.tier != nil
-        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: thresholds.forTier(onTier), metric: metric)
+        let comparison = Comparison(baseline: a.table, candidate: b.table, thresholds: thresholds.forResults(a.header, b.header), metric: metric)
         let caveats = Comparison.caveats(baseline: a.header, candidate: b.header)
         StandardError.caveats(caveats)
         var context = ComparisonContext(baselineLabel: baseline.label, candidateLabel: candidate.label, precision: precision, caveats: caveats)

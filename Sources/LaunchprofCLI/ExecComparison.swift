@@ -31,7 +31,9 @@ struct ExecComparison {
         }
         let outcome = try runner.pair(baseline: baseline, candidate: candidate, schedule: schedule)
         let comparison =
-            outcome.sequential?.comparison ?? Comparison(baseline: outcome.baseline, candidate: outcome.candidate, thresholds: thresholds, paired: true)
+            outcome.sequential?.comparison
+            ?? Comparison(
+                baseline: outcome.baseline, candidate: outcome.candidate, thresholds: thresholds.forResults(outcome.baseline, outcome.candidate), paired: true)
         return ExecComparison(
             baseline: baseline, candidate: candidate, baselineResult: outcome.baseline, candidateResult: outcome.candidate, comparison: comparison,
             note: outcome.sequential.map { "; \($0.pairs) runs a side (--runs auto)" } ?? "")

@@ -100,9 +100,12 @@ import LaunchCore
     }
 
     @Test func onlyATierJudgesTheRowsTogether() {
-        #expect(Thresholds().forTier(false).family == .perRow)
-        #expect(Thresholds().forTier(true).family == .holm)
-        #expect(Thresholds(percent: 3).forTier(true).percent == 3)
+        let host = Fixed.result([("Init", [0.1, 0.1])]), tier = Fixed.result([("Init", [0.1, 0.1])], tier: "iphone-3gs")
+        #expect(Thresholds().forResults(host, host).family == .perRow)
+        #expect(Thresholds().forResults(host, nil).family == .perRow)
+        #expect(Thresholds().forResults(tier, host).family == .holm)
+        #expect(Thresholds().forResults(host, tier).family == .holm)
+        #expect(Thresholds(percent: 3).forResults(tier).percent == 3)
     }
 
     @Test func pValuesInNotesKeepTwoSignificantDigits() {
