@@ -98,6 +98,11 @@ public struct TierInfo: Codable, Equatable, Sendable {
     /// Which calibration gave ``hostReference``: when and how it was made (calibrated tiers; `nil` in
     /// results made before calibrations were cached).
     public var calibration: CalibrationInfo?
+    /// The core's clock (GHz) this run read when it started, at which ``hostReference`` and
+    /// ``factors`` are (a calibration counted in clock cycles: docs/tiers.md, "Counted in clock
+    /// cycles"); `nil` when it could not be read, for a tier that is not calibrated, and in results
+    /// made before it was recorded.
+    public var clockGigahertz: Double?
 
     public init(
         name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
@@ -112,7 +117,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, factors, memoryBudget, backgroundMemory, hostReference, calibration
+        case name, factors, memoryBudget, backgroundMemory, hostReference, calibration, clockGigahertz
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,6 +128,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
         backgroundMemory = try container.decodeIfPresent(Int.self, forKey: .backgroundMemory)
         hostReference = try container.decodeIfPresent([String: Double].self, forKey: .hostReference).map(Self.typed)
         calibration = try container.decodeIfPresent(CalibrationInfo.self, forKey: .calibration)
+        clockGigahertz = try container.decodeIfPresent(Double.self, forKey: .clockGigahertz)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -133,6 +139,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
         try container.encodeIfPresent(backgroundMemory, forKey: .backgroundMemory)
         try container.encodeIfPresent(hostReference.map(Self.named), forKey: .hostReference)
         try container.encodeIfPresent(calibration, forKey: .calibration)
+        try container.encodeIfPresent(clockGigahertz, forKey: .clockGigahertz)
     }
 
     /// The kinds among `values`' keys; keys naming no kind are left out.
@@ -160,13 +167,19 @@ public struct CalibrationInfo: Codable, Equatable, Sendable {
     public var source: String
     /// The host fingerprint it belongs to (hex): CPU model, cores, kernel, architecture, reference version, build.
     public var host: String
+    /// The core's clock (GHz) its reference seconds are at (the median of its processes' clocks): it is
+    /// counted in clock cycles, and a run turns it into seconds at the clock it reads
+    /// (``TierInfo/clockGigahertz``); `nil` for a calibration that read no clock, and in results made
+    /// before it was recorded.
+    public var clockGigahertz: Double?
 
-    public init(made: String, referenceVersion: Int, processes: Int, source: String, host: String) {
+    public init(made: String, referenceVersion: Int, processes: Int, source: String, host: String, clockGigahertz: Double? = nil) {
         self.made = made
         self.referenceVersion = referenceVersion
         self.processes = processes
         self.source = source
         self.host = host
+        self.clockGigahertz = clockGigahertz
     }
 }
 

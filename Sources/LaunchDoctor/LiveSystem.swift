@@ -57,9 +57,9 @@ public struct LiveSystem: DoctorSystem {
         for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
         guard let cache = CalibrationCache(environment: environment),
             case .found(let calibration) = cache.load(for: HostFingerprint(host: HostInfo.current())),
-            let fastest = calibration.clockRange?.fastest
+            let clock = calibration.reference.clockGigahertz ?? calibration.clockRange?.fastest
         else { return nil }
-        return (fastest, calibration.made)
+        return (clock, calibration.made)
     }
 
     public func throttleProbe() -> (mechanism: String, usesCgroup: Bool, fallback: String?) {

@@ -87,19 +87,45 @@ public struct Calibration: Equatable, Sendable {
         return Calibration(reference: combine(samples), fingerprint: fingerprint, made: made, samples: samples)
     }
 
-    /// The statistic (docs/tiers.md, "Calibration across processes"): per kind, the fastest of the
-    /// per-process minima, that is the fastest try in any of the processes. Everything that disturbs
-    /// a try only adds time: other work (which the CPU-time clock of ``HostReference/time(_:runDelay:_:)``
-    /// mostly leaves out already), a flush queued behind other writers, and the address layout a
-    /// process happens to get (where code, stack and buffers land). Each process is one draw of the
-    /// layout; a median or a quartile of the processes lands in whichever layout most of them drew and
-    /// moves between calibrations, the fastest repeats.
+    /// The statistic (docs/tiers.md, "Calibration across processes" and "Counted in clock cycles"):
+    /// per kind, the fewest clock cycles of the per-process minima (each process's fastest try times
+    /// the core's clock it read, ``HostReference/cycles(_:)``), in seconds at the median of the
+    /// processes' clocks, which the combined reference records as its clock. Everything that disturbs a
+    /// try only adds time: other work (which the CPU-time clock of ``HostReference/time(_:runDelay:_:)``
+    /// mostly leaves out already), and the address layout a process happens to get. Each process is one
+    /// draw of the layout; a median or a quartile of the processes lands in whichever layout most of
+    /// them drew and moves between calibrations, the fewest repeats. Counted in cycles it also holds
+    /// still while the host's clock moves from minute to minute (the seconds move with it), and a run
+    /// turns it into seconds at the clock it reads when it starts (``ResolvedTier/resolve(named:tiersFile:calibration:clock:hostCalibration:)``).
+    /// Without a clock in any process: the fastest of the per-process minima, in seconds, with no clock.
+    /// ``combine(_:)`` in a few words, as the cache file states it.
+    static let statistic = "fewest clock cycles of the per-process minima, in seconds at the median clock"
+
     public static func combine(_ samples: [HostReference]) -> HostReference {
+        let clocked = samples.filter { $0.clockGigahertz != nil }
+        guard let clock = median(clocked.compactMap(\.clockGigahertz)) else { return fastest(samples) }
+        var seconds: [PhaseKind: Double] = [:]
+        for kind in PhaseKind.allCases {
+            if let fewest = clocked.compactMap({ $0.cycles(kind) }).filter({ $0.isFinite && $0 > 0 }).min() { seconds[kind] = fewest / (clock * 1e9) }
+        }
+        return HostReference(seconds: seconds, clockGigahertz: clock)
+    }
+
+    /// Per kind, the fastest of the per-process minima, in seconds.
+    static func fastest(_ samples: [HostReference]) -> HostReference {
         var seconds: [PhaseKind: Double] = [:]
         for kind in PhaseKind.allCases {
             if let fastest = samples.compactMap({ $0.seconds[kind] }).filter({ $0.isFinite && $0 > 0 }).min() { seconds[kind] = fastest }
         }
         return HostReference(seconds: seconds)
+    }
+
+    /// The median of `values` (the mean of the middle two of an even count); `nil` when empty.
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// The slowest and fastest core clock its processes saw (GHz, ``HostClock``), of those that read
@@ -118,6 +144,8 @@ public struct Calibration: Equatable, Sendable {
 
     /// What a result records of it: `source` says how the run got it (`cache`, `measured`, `baseline`).
     public func info(source: String) -> CalibrationInfo {
-        CalibrationInfo(made: made, referenceVersion: fingerprint.referenceVersion, processes: samples.count, source: source, host: fingerprint.key)
+        CalibrationInfo(
+            made: made, referenceVersion: fingerprint.referenceVersion, processes: samples.count, source: source, host: fingerprint.key,
+            clockGigahertz: reference.clockGigahertz)
     }
 }

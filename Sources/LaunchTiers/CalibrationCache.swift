@@ -25,8 +25,11 @@ public struct CalibrationCache: Sendable {
         }
     }
 
-    /// The version of the file's layout (not of the workloads: that is in the fingerprint).
-    static let format = 1
+    /// The version of the file's layout (not of the workloads: that is in the fingerprint). Format 2
+    /// (issue 27): the combined `seconds` are the fewest clock cycles of the per-process minima at the
+    /// median clock, with that clock (``Calibration/combine(_:)``); a format-1 file (the fastest
+    /// seconds, no clock) is measured again.
+    static let format = 2
 
     /// The file for `fingerprint`.
     public func path(for fingerprint: HostFingerprint) -> String {
@@ -89,7 +92,7 @@ public struct CalibrationCache: Sendable {
         root["format"] = .number(.init(format))
         root["fingerprint"] = .object(host)
         root["made"] = .string(calibration.made)
-        root["statistic"] = .string("fastest of the per-process minima")
+        root["statistic"] = .string(Calibration.statistic)
         root["seconds"] = seconds(calibration.reference)
         root["samples"] = .array(calibration.samples.map(seconds))
         return JSONWriter.pretty(.object(root))

@@ -19,6 +19,20 @@ public struct HostReference: Codable, Equatable, Sendable {
         self.clockGigahertz = clockGigahertz
     }
 
+    /// The workload of `kind` in the core's clock cycles (its seconds times ``clockGigahertz``), which
+    /// do not move with the host's clock; `nil` without a clock or a time.
+    public func cycles(_ kind: PhaseKind) -> Double? {
+        guard let clockGigahertz, let seconds = seconds[kind] else { return nil }
+        return seconds * clockGigahertz * 1e9
+    }
+
+    /// These references at the core's clock `gigahertz`: the same cycles in that clock's seconds. A
+    /// reference with no clock of its own is returned as it is.
+    public func at(clock gigahertz: Double) -> HostReference {
+        guard let own = clockGigahertz, own > 0, gigahertz > 0 else { return self }
+        return HostReference(seconds: seconds.mapValues { $0 * own / gigahertz }, clockGigahertz: gigahertz)
+    }
+
     /// The clock a workload of `kind` is timed by. cpu, decode and draw run on one thread without
     /// waiting: the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) counts only what it ran, so another
     /// process preempting a try (on a busy machine every try of a few milliseconds is preempted, in

@@ -74,7 +74,15 @@ import Glibc
 
     @Test func aCorruptCacheIsMeasuredAfreshAndReplaced() throws {
         try withCacheHome { _, cache in
-            for corrupt in ["", "{", #"{"format": 1}"#, "[1, 2]", #"{"format": 99}"#] {
+            // A format-1 file (the fastest seconds, no clock: before calibrations were counted in
+            // clock cycles) is measured again rather than used.
+            var formatOne = CalibrationCache.encode(
+                Calibration(
+                    reference: HostReference(seconds: [.cpu: 1, .io: 1, .decode: 1, .draw: 1]), fingerprint: Self.host, made: "2026-11-25T20:00:00Z",
+                    samples: [HostReference(seconds: [.cpu: 1, .io: 1, .decode: 1, .draw: 1])]))
+            formatOne = formatOne.replacing("\"format\": \(CalibrationCache.format)", with: "\"format\": 1")
+            #expect(formatOne.contains("\"format\": 1,"))
+            for corrupt in ["", "{", #"{"format": 1}"#, "[1, 2]", #"{"format": 99}"#, formatOne] {
                 try FileIO.writeAtomically(corrupt, to: cache.path(for: Self.host))
                 guard case .unusable(let why) = cache.load(for: Self.host) else {
                     Issue.record("'\(corrupt)' was not refused")
@@ -220,7 +228,7 @@ import Glibc
         #expect(outcome.note?.contains("no cache directory") == true)
     }
 
-    @Test func theFastestProcessSetsEachKindWhateverTheModesAndLoad() {
+    @Test func withoutClocksTheFastestProcessSetsEachKindWhateverTheModesAndLoad() {
         func reference(_ cpu: Double, _ draw: Double) -> HostReference { HostReference(seconds: [.cpu: cpu, .io: 1, .decode: 1, .draw: draw]) }
         // Two layouts (1.0 and 1.8 for draw) and load that slows some processes: the fast layout is
         // found, whichever processes drew it; each kind on its own.

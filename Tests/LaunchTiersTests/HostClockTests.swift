@@ -15,27 +15,26 @@ import Testing
 
     /// The clock it reports is a clock a CPU can have (timed by CPU time, so load does not move it
     /// out of this range; nothing here waits for a deadline).
+    /// Under load a probe can be disturbed throughout (no reading), so it is tried until one reads.
     @Test func gigahertzIsPlausible() throws {
-        let clock = try #require(HostClock.gigahertz(tries: 5))
+        let clock = try #require((0..<200).lazy.compactMap { _ in HostClock.gigahertz(tries: 40) }.first)
         #expect(clock > 0.05 && clock < 20)
     }
 
-    /// A sample's clock travels from the sample process (its JSON line) to the cache file and back,
-    /// and stays out of the combined reference (no factor depends on it); a file without one reads as
-    /// before, and a nonsense clock reads as unknown rather than failing the calibration.
-    @Test func theClockIsCarriedBesideTheTimesNotInThem() throws {
+    /// A sample's clock travels from the sample process (its JSON line) to the cache file and back;
+    /// a nonsense clock reads as unknown rather than failing the calibration.
+    @Test func theClockTravelsWithEachSample() throws {
         let seconds: [PhaseKind: Double] = [.cpu: 0.0007, .io: 0.002, .decode: 0.0011, .draw: 0.005]
         let sample = HostReference(seconds: seconds, clockGigahertz: 4.25)
         #expect(try HostReference(jsonLine: Array(sample.jsonLine.utf8)) == sample)
         #expect(try HostReference(jsonLine: Array(#"{"cpu": 1, "io": 1, "decode": 1, "draw": 1, "clock": -3}"#.utf8)).clockGigahertz == nil)
-        let combined = Calibration.combine([sample, HostReference(seconds: seconds, clockGigahertz: 3.9)])
-        #expect(combined.clockGigahertz == nil)
-        #expect(combined.seconds == seconds)
+        let samples = [sample, HostReference(seconds: seconds, clockGigahertz: 3.9), HostReference(seconds: seconds)]
         let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 1)
-        let calibration = Calibration(reference: combined, fingerprint: host, made: "2026-11-26T06:00:00Z", samples: [sample, HostReference(seconds: seconds)])
+        let calibration = Calibration(reference: Calibration.combine(samples), fingerprint: host, made: "2026-11-26T06:00:00Z", samples: samples)
         let decoded = try CalibrationCache.decode(Array(CalibrationCache.encode(calibration).utf8))
         #expect(decoded == calibration)
-        #expect(decoded.samples.map(\.clockGigahertz) == [4.25, nil])
+        #expect(decoded.samples.map(\.clockGigahertz) == [4.25, 3.9, nil])
+        #expect(decoded.reference.clockGigahertz == calibration.reference.clockGigahertz)
     }
 
     /// Tries of a probe at `gigahertz`, timed alike by both clocks.
