@@ -14,15 +14,7 @@ struct AdaptiveCheck {
     /// `compare`: the rows that decide when to stop, decided both ways (``SequentialLook/symmetric``).
     var keys: Set<String>?
     /// What makes each launch (``PlanRunner``'s).
-    var executor: any LaunchExecutor
-
-    init(thresholds: Thresholds, budget: AdaptiveOptions, quiet: Bool, keys: Set<String>? = nil, executor: any LaunchExecutor = ProcessExecutor()) {
-        self.thresholds = thresholds
-        self.budget = budget
-        self.quiet = quiet
-        self.keys = keys
-        self.executor = executor
-    }
+    var executor: any LaunchExecutor = ProcessExecutor()
 
     struct Outcome {
         var baseline: LaunchResult

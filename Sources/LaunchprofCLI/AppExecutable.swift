@@ -12,16 +12,16 @@ enum AppExecutable {
             guard ExecutableSearch.isExecutableFile(override) else { throw InputError.program(.appNotExecutable(path: override)) }
             return override
         }
-        let found = try InstallLayout.helper(name)
-        guard let path = found.path else {
-            throw InputError.program(.helperNotFound(name: name, tried: found.tried))
-        }
-        return path
+        return try helper(name)
     }
 
     /// `launchprof-spawn`, which `exec` spawns each program through, checked.
     static func spawner() throws -> String {
-        let name = "launchprof-spawn"
+        try helper("launchprof-spawn")
+    }
+
+    /// Where launchprof's helper `name` is (``InstallLayout/helper(_:)``), else an error naming the paths tried.
+    private static func helper(_ name: String) throws -> String {
         let found = try InstallLayout.helper(name)
         guard let path = found.path else {
             throw InputError.program(.helperNotFound(name: name, tried: found.tried))
