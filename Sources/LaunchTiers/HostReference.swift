@@ -9,9 +9,10 @@ import LaunchCore
 public struct HostReference: Codable, Equatable, Sendable {
     /// Seconds per workload, by kind.
     public var seconds: [PhaseKind: Double]
-    /// The core's clock while they were measured (``HostClock``, GHz), when known: not part of any
-    /// factor; it tells a calibration made while the host's clock was low (docs/tiers.md, "What still
-    /// moves a calibration").
+    /// The core's clock ``seconds`` are at (``HostClock``, GHz), when known: a sample's, read while it
+    /// was measured; a calibration's, the median of its samples' (``Calibration/combine(_:)``). With it
+    /// the references are counted in clock cycles (``cycles(_:)``) and a run takes them at its own
+    /// clock (``at(clock:)``; docs/tiers.md, "Counted in clock cycles").
     public var clockGigahertz: Double?
 
     public init(seconds: [PhaseKind: Double], clockGigahertz: Double? = nil) {
