@@ -175,8 +175,7 @@ let package = Package(
         .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
-            name: "LaunchprofCLITests",
-            dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchResults", "LaunchExport", "LaunchRunner", "LaunchTiers", "LaunchprofTestSupport"]),
+            name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchResults", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),
         // Every launchprof command README.md and docs/ show, parsed by the CLI's own parser.
         .testTarget(name: "LaunchprofDocsTests", dependencies: ["LaunchprofCLI", "LaunchprofTestSupport"]),
         // Also runs the C and Python clients (Programs/: compiled or run by the tests, not Swift sources).

@@ -98,11 +98,6 @@ public struct TierInfo: Codable, Equatable, Sendable {
     /// Which calibration gave ``hostReference``: when and how it was made (calibrated tiers; `nil` in
     /// results made before calibrations were cached).
     public var calibration: CalibrationInfo?
-    /// The core's clock (GHz) this run read when it started, at which ``hostReference`` and
-    /// ``factors`` are (a calibration counted in clock cycles: docs/tiers.md, "Counted in clock
-    /// cycles"); `nil` when it could not be read, for a tier that is not calibrated, and in results
-    /// made before it was recorded.
-    public var clockGigahertz: Double?
 
     public init(
         name: String, factors: [PhaseKind: Double], memoryBudget: Int?, hostReference: [PhaseKind: Double]?,
@@ -117,7 +112,7 @@ public struct TierInfo: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, factors, memoryBudget, backgroundMemory, hostReference, calibration, clockGigahertz
+        case name, factors, memoryBudget, backgroundMemory, hostReference, calibration
     }
 
     public init(from decoder: any Decoder) throws {
@@ -128,7 +123,6 @@ public struct TierInfo: Codable, Equatable, Sendable {
         backgroundMemory = try container.decodeIfPresent(Int.self, forKey: .backgroundMemory)
         hostReference = try container.decodeIfPresent([String: Double].self, forKey: .hostReference).map(Self.typed)
         calibration = try container.decodeIfPresent(CalibrationInfo.self, forKey: .calibration)
-        clockGigahertz = try container.decodeIfPresent(Double.self, forKey: .clockGigahertz)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -139,7 +133,6 @@ public struct TierInfo: Codable, Equatable, Sendable {
         try container.encodeIfPresent(backgroundMemory, forKey: .backgroundMemory)
         try container.encodeIfPresent(hostReference.map(Self.named), forKey: .hostReference)
         try container.encodeIfPresent(calibration, forKey: .calibration)
-        try container.encodeIfPresent(clockGigahertz, forKey: .clockGigahertz)
     }
 
     /// The kinds among `values`' keys; keys naming no kind are left out.
@@ -167,10 +160,10 @@ public struct CalibrationInfo: Codable, Equatable, Sendable {
     public var source: String
     /// The host fingerprint it belongs to (hex): CPU model, cores, kernel, architecture, reference version, build.
     public var host: String
-    /// The core's clock (GHz) its reference seconds are at (the median of its processes' clocks): it is
-    /// counted in clock cycles, and a run turns it into seconds at the clock it reads
-    /// (``TierInfo/clockGigahertz``); `nil` for a calibration that read no clock, and in results made
-    /// before it was recorded.
+    /// The core's clock (GHz) its reference seconds are at: it is counted in clock cycles, in seconds
+    /// at the clock this host's first calibration saw (the median of its processes'), which a
+    /// calibration measured again keeps (docs/tiers.md, "Counted in clock cycles"); `nil` for a
+    /// calibration that read no clock, and in results made before it was recorded.
     public var clockGigahertz: Double?
 
     public init(made: String, referenceVersion: Int, processes: Int, source: String, host: String, clockGigahertz: Double? = nil) {

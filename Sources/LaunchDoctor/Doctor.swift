@@ -89,9 +89,8 @@ public struct Doctor {
     /// The core's clock, read `readings` times over about `seconds` (a dependent chain of additions:
     /// one cycle each), and against the clock the cached calibration saw. On a shared virtual machine
     /// the clock follows the whole host's load, with nothing in cpufreq to show it; every CPU-bound
-    /// phase moves with it; a run on a tier scales its factors by the clock it reads when it starts, so
-    /// a clock that has moved since the calibration is taken out there (docs/tiers.md, "Counted in
-    /// clock cycles"). A move of over 3% while it reads (what a fresh calibration is held to) is a warning.
+    /// phase moves with it, and on a tier the factor multiplies it (docs/tiers.md, "What still moves a
+    /// calibration"). A move of over 3% (what a fresh calibration is held to) is a warning.
     public func clock(readings: Int = 10, seconds: Double = 1) -> Finding {
         let clocks = system.clockReadings(count: readings, seconds: seconds).filter { $0.isFinite && $0 > 0 }
         guard let slowest = clocks.min(), let fastest = clocks.max() else {
@@ -100,14 +99,14 @@ public struct Doctor {
         let moved = fastest / slowest - 1
         var summary =
             "the core's clock read \(format(slowest))–\(format(fastest)) GHz over \(SecondsFormat.format(seconds, precision: 1)) s (\(clocks.count) readings, dependent additions): \(percent(moved)) apart"
-        let unsteady = moved > Self.clockTolerance
+        var unsteady = moved > Self.clockTolerance
         if let calibration = system.calibrationClock(), calibration.gigahertz > 0 {
             let since = fastest / calibration.gigahertz - 1
             summary +=
                 "; \(percent(abs(since))) \(since < 0 ? "slower" : "faster") than when this host's calibration was made (\(calibration.made), \(format(calibration.gigahertz)) GHz)"
             if abs(since) > Self.clockTolerance {
-                summary +=
-                    ": every phase now runs about that much \(since < 0 ? "longer" : "shorter") than then, which a run on a tier takes out (it scales its factors by the clock it reads when it starts) and a run off a tier does not"
+                summary += ", so on a tier every phase now runs about that much \(since < 0 ? "longer" : "shorter") than then"
+                unsteady = true
             }
         }
         guard unsteady else { return Finding(id: "cpu-clock", status: .ok, summary: summary) }

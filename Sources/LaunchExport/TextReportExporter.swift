@@ -155,7 +155,7 @@ public struct TextReportExporter: ResultExporter {
                     tier.factors[kind].map { "\(kind.rawValue) ×\(SecondsFormat.format($0, precision: 1))" }
                 }
                 text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
-                if let calibration = tier.calibration { text += " on \(Self.calibrationPhrase(calibration, runClock: tier.clockGigahertz))" }
+                if let calibration = tier.calibration { text += " on \(Self.calibrationPhrase(calibration))" }
                 if let throttle = result.command?.throttle { text += ": \(PlainText.oneLine(throttle))" }
             }
         } else {
@@ -170,12 +170,10 @@ public struct TextReportExporter: ResultExporter {
         return TextWrap.lines(parts, separator: ", ")
     }
 
-    /// `the cached calibration of 2026-11-25T20:51:03Z, at a core clock of 4.31 GHz`: which
-    /// calibration gave a tier's factors, and the clock they are at (``TierInfo/clockGigahertz``).
-    static func calibrationPhrase(_ info: CalibrationInfo, runClock: Double? = nil) -> String {
+    /// `the cached calibration of 2026-11-25T20:51:03Z`: which calibration gave a tier's factors.
+    static func calibrationPhrase(_ info: CalibrationInfo) -> String {
         let which = info.source == "cache" ? "the cached" : info.source == "baseline" ? "the baseline's" : "a new"
-        let clock = runClock.map { ", at a core clock of \(SecondsFormat.format($0, precision: 2)) GHz" } ?? ""
-        return "\(which) calibration of \(PlainText.oneLine(info.made))\(clock)"
+        return "\(which) calibration of \(PlainText.oneLine(info.made))"
     }
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.

@@ -79,31 +79,34 @@ public struct Calibration: Equatable, Sendable {
     /// Measures `processes` samples (each in a fresh process: `sample` starts one and returns its
     /// ``HostReference/measure(repetitions:)``) and combines them.
     public static func measure(
-        processes: Int = defaultProcesses, fingerprint: HostFingerprint, made: String,
+        processes: Int = defaultProcesses, fingerprint: HostFingerprint, made: String, atClock anchor: Double? = nil,
         sample: () throws(TierError) -> HostReference
     ) throws(TierError) -> Calibration {
         var samples: [HostReference] = []
         for _ in 0..<max(1, processes) { samples.append(try sample()) }
-        return Calibration(reference: combine(samples), fingerprint: fingerprint, made: made, samples: samples)
+        return Calibration(reference: combine(samples, atClock: anchor), fingerprint: fingerprint, made: made, samples: samples)
     }
+
+    /// ``combine(_:atClock:)`` in a few words, as the cache file states it.
+    static let statistic = "fewest clock cycles of the per-process minima, in seconds at the host's first calibration's clock"
 
     /// The statistic (docs/tiers.md, "Calibration across processes" and "Counted in clock cycles"):
     /// per kind, the fewest clock cycles of the per-process minima (each process's fastest try times
-    /// the core's clock it read, ``HostReference/cycles(_:)``), in seconds at the median of the
-    /// processes' clocks, which the combined reference records as its clock. Everything that disturbs a
-    /// try only adds time: other work (which the CPU-time clock of ``HostReference/time(_:runDelay:_:)``
-    /// mostly leaves out already), and the address layout a process happens to get. Each process is one
-    /// draw of the layout; a median or a quartile of the processes lands in whichever layout most of
-    /// them drew and moves between calibrations, the fewest repeats. Counted in cycles it also holds
-    /// still while the host's clock moves from minute to minute (the seconds move with it), and a run
-    /// turns it into seconds at the clock it reads when it starts (``ResolvedTier/resolve(named:tiersFile:calibration:clock:hostCalibration:)``).
-    /// Without a clock in any process: the fastest of the per-process minima, in seconds, with no clock.
-    /// ``combine(_:)`` in a few words, as the cache file states it.
-    static let statistic = "fewest clock cycles of the per-process minima, in seconds at the median clock"
-
-    public static func combine(_ samples: [HostReference]) -> HostReference {
+    /// the core's clock it read, ``HostReference/cycles(_:)``), in seconds at `anchor` (the clock of
+    /// this host's first calibration, which a calibration measured again keeps) or, for a first
+    /// calibration, at the median of its processes' clocks; the combined reference records that clock.
+    /// Everything that disturbs a try only adds time: other work (which the CPU-time clock of
+    /// ``HostReference/time(_:runDelay:_:)`` mostly leaves out already), and the address layout a
+    /// process happens to get. Each process is one draw of the layout; a median or a quartile of the
+    /// processes lands in whichever layout most of them drew and moves between calibrations, the fewest
+    /// repeats. Counted in cycles it also holds still while the host's clock moves from minute to minute
+    /// (its seconds move with it). Without a clock in any process: the fastest of the per-process
+    /// minima, in seconds, with no clock.
+    public static func combine(_ samples: [HostReference], atClock anchor: Double? = nil) -> HostReference {
         let clocked = samples.filter { $0.clockGigahertz != nil }
-        guard let clock = median(clocked.compactMap(\.clockGigahertz)) else { return fastest(samples) }
+        guard let clock = anchor.flatMap({ $0 > 0 ? $0 : nil }) ?? median(clocked.compactMap(\.clockGigahertz)), !clocked.isEmpty else {
+            return fastest(samples)
+        }
         var seconds: [PhaseKind: Double] = [:]
         for kind in PhaseKind.allCases {
             if let fewest = clocked.compactMap({ $0.cycles(kind) }).filter({ $0.isFinite && $0 > 0 }).min() { seconds[kind] = fewest / (clock * 1e9) }

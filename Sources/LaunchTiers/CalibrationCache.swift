@@ -171,19 +171,23 @@ public struct Calibrator {
     }
 
     /// The cached calibration, or (with `refresh`, or when none is usable) one measured now, which
-    /// then replaces the cache file.
+    /// then replaces the cache file. One measured again over a usable cached one (`refresh`) keeps
+    /// its clock: its cycles are in seconds at the clock this host's first calibration saw
+    /// (``Calibration/combine(_:atClock:)``), so recalibrating does not move the factors with the clock.
     public func calibration(refresh: Bool = false) throws(TierError) -> Outcome {
-        var reason: String?
-        if !refresh, let cache {
+        var reason: String?, anchor: Double?
+        if let cache {
             switch cache.load(for: fingerprint) {
-            case .found(let calibration): return Outcome(calibration: calibration, source: "cache", note: nil)
-            case .missing: reason = "no calibration cached for this host in \(cache.directory)"
-            case .unusable(let why): reason = "the cached calibration cannot be used (\(why))"
+            case .found(let calibration):
+                guard refresh else { return Outcome(calibration: calibration, source: "cache", note: nil) }
+                anchor = calibration.reference.clockGigahertz
+            case .missing: reason = refresh ? nil : "no calibration cached for this host in \(cache.directory)"
+            case .unusable(let why): reason = refresh ? nil : "the cached calibration cannot be used (\(why))"
             }
-        } else if cache == nil {
+        } else {
             reason = "no cache directory (neither $XDG_CACHE_HOME nor $HOME is set)"
         }
-        let calibration = try Calibration.measure(processes: processes, fingerprint: fingerprint, made: now(), sample: sample)
+        let calibration = try Calibration.measure(processes: processes, fingerprint: fingerprint, made: now(), atClock: anchor, sample: sample)
         var note = reason.map { "\($0): measured this host's reference times in \(calibration.samples.count) processes" }
         if let cache {
             do { try cache.store(calibration) } catch {

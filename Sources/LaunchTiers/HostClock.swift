@@ -4,9 +4,8 @@ import LaunchCore
 /// The core's clock as a dependent chain of additions sees it (`lp_ref_clock`: one cycle each on
 /// any x86-64 or arm64 core). Not a reference workload: on a shared or frequency-scaled host the
 /// core's clock moves from minute to minute, and every reference workload moves with it (docs/tiers.md,
-/// "What still moves a calibration"); read beside them it counts a calibration in clock cycles, and
-/// read when a run starts it turns the calibration back into seconds at the clock the run sees
-/// (docs/tiers.md, "Counted in clock cycles").
+/// "What still moves a calibration"); read beside them it counts a calibration in clock cycles, which
+/// hold still (docs/tiers.md, "Counted in clock cycles").
 public enum HostClock {
     /// Additions per probe: 8 × 2^17, about 0.25 ms at 4 GHz.
     static let cycles: UInt64 = 8 << 17

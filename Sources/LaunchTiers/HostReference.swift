@@ -10,9 +10,9 @@ public struct HostReference: Codable, Equatable, Sendable {
     /// Seconds per workload, by kind.
     public var seconds: [PhaseKind: Double]
     /// The core's clock ``seconds`` are at (``HostClock``, GHz), when known: a sample's, read while it
-    /// was measured; a calibration's, the median of its samples' (``Calibration/combine(_:)``). With it
-    /// the references are counted in clock cycles (``cycles(_:)``) and a run takes them at its own
-    /// clock (``at(clock:)``; docs/tiers.md, "Counted in clock cycles").
+    /// was measured; a calibration's, the clock of this host's first calibration
+    /// (``Calibration/combine(_:atClock:)``). With it the references are counted in clock cycles
+    /// (``cycles(_:)``; docs/tiers.md, "Counted in clock cycles").
     public var clockGigahertz: Double?
 
     public init(seconds: [PhaseKind: Double], clockGigahertz: Double? = nil) {
@@ -25,13 +25,6 @@ public struct HostReference: Codable, Equatable, Sendable {
     public func cycles(_ kind: PhaseKind) -> Double? {
         guard let clockGigahertz, let seconds = seconds[kind] else { return nil }
         return seconds * clockGigahertz * 1e9
-    }
-
-    /// These references at the core's clock `gigahertz`: the same cycles in that clock's seconds. A
-    /// reference with no clock of its own is returned as it is.
-    public func at(clock gigahertz: Double) -> HostReference {
-        guard let own = clockGigahertz, own > 0, gigahertz > 0 else { return self }
-        return HostReference(seconds: seconds.mapValues { $0 * own / gigahertz }, clockGigahertz: gigahertz)
     }
 
     /// The clock a workload of `kind` is timed by. cpu, decode and draw run on one thread without

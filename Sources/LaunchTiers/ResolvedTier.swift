@@ -11,7 +11,7 @@ public struct ResolvedTier: Equatable, Sendable {
     /// The factor of each kind of cost on this host.
     public let factors: [PhaseKind: Double]
     /// What the result records: the factors, the budgets, the host reference and the calibration.
-    public private(set) var info: TierInfo
+    public let info: TierInfo
 
     public init(device: DeviceTier, factors: [PhaseKind: Double], reference: HostReference?, calibration: CalibrationInfo?) {
         self.device = device
@@ -23,36 +23,17 @@ public struct ResolvedTier: Equatable, Sendable {
 
     /// The tier `name` from the built-in table and `tiersFile`, resolved on `calibration` when it is
     /// given, else (for a calibrated tier only) on `hostCalibration()`, this host's: asked for only
-    /// when the tier needs it, since measuring one takes seconds. A calibration that knows its clock
-    /// is counted in the core's clock cycles and turned into seconds at the clock `clock()` reads now
-    /// (``HostClock/gigahertz(tries:)``, asked for only then): the run's own CPU time moves with the
-    /// host's clock, and its factors move against it, so the emulated device takes the same time
-    /// whatever the clock does (docs/tiers.md, "Counted in clock cycles"). When the clock cannot be
-    /// read now, the calibration's own seconds are used (``TierInfo/clockGigahertz`` is then absent).
+    /// when the tier needs it, since measuring one takes seconds.
     public static func resolve(
         named name: String, tiersFile: String?, calibration: (HostReference, CalibrationInfo)? = nil,
-        clock: () -> Double? = { nil }, hostCalibration: () throws -> (HostReference, CalibrationInfo)
+        hostCalibration: () throws -> (HostReference, CalibrationInfo)
     ) throws -> ResolvedTier {
         let device = try TierTable.load(userFile: tiersFile).tier(named: name)
         guard device.referenceSeconds != nil else {
             return ResolvedTier(device: device, factors: device.factors(host: nil), reference: nil, calibration: nil)
         }
-        let (calibrated, info) = try calibration ?? hostCalibration()
-        let now = calibrated.clockGigahertz == nil ? nil : clock()
-        let reference = now.map { calibrated.at(clock: $0) } ?? calibrated
-        var tier = ResolvedTier(device: device, factors: device.factors(host: reference), reference: reference, calibration: info)
-        tier.info.clockGigahertz = now
-        return tier
-    }
-
-    /// The calibration a result's `tier` was resolved on, for another run to be stretched as it was
-    /// (`check` against a stored baseline): its host reference at the calibration's own clock (the
-    /// result records them at the clock it ran at), or as recorded when either clock is unknown.
-    public static func calibration(of tier: TierInfo) -> HostReference? {
-        guard let seconds = tier.hostReference else { return nil }
-        let recorded = HostReference(seconds: seconds, clockGigahertz: tier.clockGigahertz)
-        guard let own = tier.calibration?.clockGigahertz else { return HostReference(seconds: seconds) }
-        return tier.clockGigahertz == nil ? HostReference(seconds: seconds, clockGigahertz: own) : recorded.at(clock: own)
+        let (reference, info) = try calibration ?? hostCalibration()
+        return ResolvedTier(device: device, factors: device.factors(host: reference), reference: reference, calibration: info)
     }
 
     /// The cpu factor alone: what can be applied to a program from outside.

@@ -1,6 +1,5 @@
 import Foundation
 import LaunchCore
-import LaunchExport
 import LaunchStats
 import LaunchTiers
 
@@ -55,13 +54,6 @@ enum HostCalibration {
             "the core's clock \(figures), dependent additions\(left)): the host's speed is not steady now, and a calibration made later may differ by as much; run `launchprof tiers --calibrate` again when the machine is quiet"
     }
 
-    /// A run on a tier whose clock probe was disturbed (``HostClock``: no reading) uses the
-    /// calibration's seconds as they are, at its clock: said, since its factors then do not follow
-    /// the host's clock.
-    static func unreadClockWarning(calibrated: Double) -> String {
-        "the core's clock could not be read now (its probe was disturbed: the host is busy): this run's factors are the calibration's, at \(SecondsFormat.format(calibrated, precision: 2)) GHz, and do not follow the host's clock; `launchprof doctor` reads it"
-    }
-
     static func calibrator() -> Calibrator {
         Calibrator(
             cache: CalibrationCache(environment: ProcessInfo.processInfo.environment),
@@ -101,11 +93,11 @@ enum HostCalibration {
     static func reusable(from baseline: LaunchResult, for tier: TierInfo?) -> (HostReference, CalibrationInfo)? {
         guard let tier, tier.calibration != nil, let stored = baseline.configuration?.tier, stored.name == tier.name,
             var info = stored.calibration, info.referenceVersion == HostReference.version,
-            let reference = ResolvedTier.calibration(of: stored), PhaseKind.allCases.allSatisfy({ (reference.seconds[$0] ?? 0) > 0 }),
+            let seconds = stored.hostReference, PhaseKind.allCases.allSatisfy({ (seconds[$0] ?? 0) > 0 }),
             EnvironmentCheck.hostDifferences(baseline.host, HostInfo.current()).isEmpty
         else { return nil }
         info.source = "baseline"
-        return (reference, info)
+        return (HostReference(seconds: seconds), info)
     }
 
     private final class Memo: @unchecked Sendable {

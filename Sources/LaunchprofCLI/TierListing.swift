@@ -30,15 +30,12 @@ enum TierListing {
             + calibrationLine(info) + "\n"
     }
 
-    /// `Calibration: cached, made 2026-11-25T20:51:03Z in 10 processes at 4.36 GHz (reference version 2; …).`,
-    /// and for a calibration with a clock, how a run uses it.
+    /// `Calibration: cached, made 2026-11-25T20:51:03Z in 10 processes, counted in clock cycles at 4.36 GHz
+    /// (reference version 2; …).`
     static func calibrationLine(_ info: CalibrationInfo) -> String {
         let how = info.source == "cache" ? "cached" : info.source == "baseline" ? "the baseline's" : "measured now"
-        let clock = info.clockGigahertz.map { " at \(SecondsFormat.format($0, precision: 2)) GHz" } ?? ""
-        let line =
+        let clock = info.clockGigahertz.map { ", counted in clock cycles at \(SecondsFormat.format($0, precision: 2)) GHz" } ?? ""
+        return
             "Calibration: \(how), made \(info.made) in \(info.processes) processes\(clock) (reference version \(info.referenceVersion); `launchprof tiers --calibrate` measures again)."
-        guard info.clockGigahertz != nil else { return line }
-        return line
-            + "\nIt is counted in the core's clock cycles: a run on a tier reads the clock when it starts and scales these factors by it (docs/tiers.md)."
     }
 }

@@ -11,14 +11,10 @@ extension LaunchOptions {
     /// The `--tier` resolved on this host (or on `calibration`, a stored baseline's), once; `nil` without `--tier`.
     func resolvedTier(calibration: (HostReference, CalibrationInfo)? = nil) throws -> ResolvedTier? {
         guard let tier else { return nil }
-        let resolved = try ResolvedTier.resolve(named: tier, tiersFile: tiers, calibration: calibration, clock: { HostClock.gigahertz() }) {
+        return try ResolvedTier.resolve(named: tier, tiersFile: tiers, calibration: calibration) {
             let outcome = try HostCalibration.current()
             return (outcome.calibration.reference, outcome.info)
         }
-        if let calibrated = resolved.info.calibration?.clockGigahertz, resolved.info.clockGigahertz == nil {
-            StandardError.warning(HostCalibration.unreadClockWarning(calibrated: calibrated))
-        }
-        return resolved
     }
 
     /// `--enforce-memory`: the tier's memory budget (bytes), each run's memory limit; `nil` without the

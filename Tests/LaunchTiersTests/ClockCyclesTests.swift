@@ -27,68 +27,51 @@ import Testing
         #expect(Calibration.combine(samples.reversed()) == combined, "order does not matter")
     }
 
-    /// Two calibrations of the same host made while its clock ran 10% apart differ by 10% in seconds,
-    /// and not at all once a run turns each into seconds at the clock it reads.
-    @Test func calibrationsMadeAtOtherClocksAgreeAtTheRunsClock() throws {
+    /// Two calibrations of the same host made while its clock ran 10% apart differ by 10% in seconds
+    /// at their own clocks, and not at all at one clock (the anchor a calibration measured again keeps).
+    @Test func calibrationsMadeAtOtherClocksAgreeAtOneClock() throws {
         let fast = Calibration.combine([process(work, at: 4.4), process(work, at: 4.4)])
         let slow = Calibration.combine([process(work, at: 4.0), process(work, at: 4.0)])
         #expect(abs(slow.seconds[.draw]! / fast.seconds[.draw]! - 1.1) < 1e-9)
-        for kind in PhaseKind.allCases {
-            #expect(abs(fast.at(clock: 4.2).seconds[kind]! / slow.at(clock: 4.2).seconds[kind]! - 1) < 1e-12)
-        }
-        #expect(HostReference(seconds: [.cpu: 1]).at(clock: 4.2) == HostReference(seconds: [.cpu: 1]), "no clock of its own: as it is")
+        let anchored = Calibration.combine([process(work, at: 4.0), process(work, at: 4.0)], atClock: 4.4)
+        #expect(anchored.clockGigahertz == 4.4)
+        for kind in PhaseKind.allCases { #expect(abs(anchored.seconds[kind]! / fast.seconds[kind]! - 1) < 1e-12, "\(kind)") }
     }
 
-    /// Without any clock a calibration is the fastest seconds, and has no clock: runs then use it as it is.
+    /// Without any clock a calibration is the fastest seconds, and has no clock (an anchor alone cannot count cycles).
     @Test func withoutAnyClockTheFastestSecondsAndNoClock() {
-        let combined = Calibration.combine([process(work, at: nil), process(work.mapValues { $0 * 2 }, at: nil)])
-        #expect(combined.clockGigahertz == nil)
-        #expect(combined.seconds == process(work, at: nil).seconds)
-    }
-
-    static let info = CalibrationInfo(
-        made: "2026-11-26T06:00:00Z", referenceVersion: 2, processes: 10, source: "cache", host: "0123456789abcdef", clockGigahertz: 4.4)
-
-    func resolve(_ calibrated: HostReference, clock: Double?, probes: inout Int) throws -> ResolvedTier {
-        var calls = 0
-        defer { probes = calls }
-        return try ResolvedTier.resolve(
-            named: "iphone-3gs", tiersFile: nil, calibration: (calibrated, Self.info),
-            clock: {
-                calls += 1
-                return clock
-            }, hostCalibration: { fatalError("the calibration is given") })
-    }
-
-    /// A run reads the clock: at a clock 10% slower than the calibration's its references take 10%
-    /// longer, its factors are 10% smaller, and the result records that clock; the calibration it
-    /// records is recovered as it was (what `check` reuses from a baseline).
-    @Test func aRunScalesTheFactorsByTheClockItReads() throws {
-        let calibrated = Calibration.combine([process(work, at: 4.4)])
-        var probes = 0
-        let atCalibration = try resolve(calibrated, clock: 4.4, probes: &probes)
-        let slower = try resolve(calibrated, clock: 4.0, probes: &probes)
-        #expect(probes == 1)
-        #expect(slower.info.clockGigahertz == 4.0 && atCalibration.info.clockGigahertz == 4.4)
-        for kind in PhaseKind.allCases where atCalibration.factors[kind]! > 1.1 {
-            #expect(abs(atCalibration.factors[kind]! / slower.factors[kind]! - 1.1) < 1e-9, "\(kind)")
+        let samples = [process(work, at: nil), process(work.mapValues { $0 * 2 }, at: nil)]
+        for combined in [Calibration.combine(samples), Calibration.combine(samples, atClock: 4.4)] {
+            #expect(combined.clockGigahertz == nil)
+            #expect(combined.seconds == process(work, at: nil).seconds)
         }
-        let recovered = try #require(ResolvedTier.calibration(of: slower.info))
-        #expect(recovered.clockGigahertz == 4.4)
-        for kind in PhaseKind.allCases { #expect(abs(recovered.seconds[kind]! / calibrated.seconds[kind]! - 1) < 1e-12) }
     }
 
-    /// A clock that cannot be read now leaves the calibration's seconds as they are (and no clock in
-    /// the result); a calibration without a clock is never scaled, and the clock is not even read.
-    @Test func anUnreadClockOrAClocklessCalibrationIsNotScaled() throws {
-        let calibrated = Calibration.combine([process(work, at: 4.4)])
-        var probes = 0
-        let unread = try resolve(calibrated, clock: nil, probes: &probes)
-        #expect(probes == 1 && unread.info.clockGigahertz == nil)
-        #expect(unread.info.hostReference == calibrated.seconds)
-        #expect(ResolvedTier.calibration(of: unread.info) == calibrated)
-        let clockless = HostReference(seconds: calibrated.seconds)
-        let plain = try resolve(clockless, clock: 3.0, probes: &probes)
-        #expect(probes == 0 && plain.info.clockGigahertz == nil && plain.info.hostReference == clockless.seconds)
+    /// `tiers --calibrate` over a usable cache measures the cycles again and keeps the cache's clock:
+    /// the same work measured while the host's clock ran 10% slower gives the same seconds; a
+    /// calibration measured because the cache was missing or unusable takes its own processes' clock.
+    @Test func aCalibrationMeasuredAgainKeepsTheHostsClock() throws {
+        let home = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-xdg-")
+        defer { FileIO.removeTree(home) }
+        let cache = try #require(CalibrationCache(environment: ["XDG_CACHE_HOME": home]))
+        let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 2)
+        func calibrator(at gigahertz: Double) -> Calibrator {
+            var calibrator = Calibrator(cache: cache, fingerprint: host, now: { "2026-11-26T18:00:00Z" }, sample: { self.process(self.work, at: gigahertz) })
+            calibrator.processes = 3
+            return calibrator
+        }
+        let first = try calibrator(at: 4.4).calibration()
+        #expect(first.source == "measured" && first.calibration.reference.clockGigahertz == 4.4)
+        let again = try calibrator(at: 4.0).calibration(refresh: true)
+        #expect(again.source == "measured" && again.calibration.reference.clockGigahertz == 4.4)
+        #expect(again.info.clockGigahertz == 4.4)
+        for kind in PhaseKind.allCases {
+            #expect(abs(again.calibration.reference.seconds[kind]! / first.calibration.reference.seconds[kind]! - 1) < 1e-12, "\(kind)")
+        }
+        #expect(again.calibration.samples.allSatisfy { $0.clockGigahertz == 4.0 }, "each process's own clock is kept beside its times")
+        #expect(try calibrator(at: 4.0).calibration() == Calibrator.Outcome(calibration: again.calibration, source: "cache", note: nil))
+        FileIO.removeTree(home + "/launchprof")
+        let fresh = try calibrator(at: 4.0).calibration()
+        #expect(fresh.calibration.reference.clockGigahertz == 4.0, "no cache: its own processes' clock")
     }
 }
