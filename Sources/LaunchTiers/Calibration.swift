@@ -100,8 +100,8 @@ public struct Calibration: Equatable, Sendable {
     /// process happens to get. Each process is one draw of the layout; a median or a quartile of the
     /// processes lands in whichever layout most of them drew and moves between calibrations, the fewest
     /// repeats. Counted in cycles it also holds still while the host's clock moves from minute to minute
-    /// (its seconds move with it). Without a clock in any process: the fastest of the per-process
-    /// minima, in seconds, with no clock.
+    /// (a try's seconds move with the clock). Without a clock in any process: the fastest of the
+    /// per-process minima, in seconds, with no clock.
     public static func combine(_ samples: [HostReference], atClock anchor: Double? = nil) -> HostReference {
         let clocked = samples.filter { $0.clockGigahertz != nil }
         guard let clock = anchor.flatMap({ $0 > 0 ? $0 : nil }) ?? median(clocked.compactMap(\.clockGigahertz)), !clocked.isEmpty else {

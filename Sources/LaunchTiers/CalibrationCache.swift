@@ -26,9 +26,9 @@ public struct CalibrationCache: Sendable {
     }
 
     /// The version of the file's layout (not of the workloads: that is in the fingerprint). Format 2
-    /// (issue 27): the combined `seconds` are the fewest clock cycles of the per-process minima at the
-    /// median clock, with that clock (``Calibration/combine(_:)``); a format-1 file (the fastest
-    /// seconds, no clock) is measured again.
+    /// (issue 27): the combined `seconds` are the fewest clock cycles of the per-process minima in
+    /// seconds at the host's first calibration's clock, with that clock (``Calibration/combine(_:atClock:)``);
+    /// a format-1 file (the fastest seconds, no clock) is measured afresh.
     static let format = 2
 
     /// The file for `fingerprint`.
