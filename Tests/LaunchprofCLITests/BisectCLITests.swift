@@ -259,7 +259,7 @@ struct BisectInputTests {
         try FileIO.createDirectories(directory)
         defer { FileIO.removeTree(directory) }
         let outcome = try CLI.run(
-            ["bisect", "--good", "HEAD~1", "--bad", "HEAD", "--", "./prog"], in: directory, environment: ["GIT_CEILING_DIRECTORIES": directory])
+            ["bisect", "--good", "HEAD~1", "--bad", "HEAD", "--", "./prog"], in: directory, environment: CLI.outsideGit(directory))
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("needs a git repository"), "\(outcome.stderr)")
     }

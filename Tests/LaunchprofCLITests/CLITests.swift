@@ -63,6 +63,14 @@ enum CLI {
 
     /// A new path named after `name` in the test process's directory (removed when it exits).
     static func temporaryPath(_ name: String) -> String { TemporaryDirectory.uniquePath(name) }
+
+    /// The environment in which git, started in `directory`, finds no repository there or above
+    /// (where `$TMPDIR` lies inside a git work tree, the enclosing one would be found): the parent
+    /// as `GIT_CEILING_DIRECTORIES`. Not `directory` itself: git looks in the directory it starts
+    /// in whatever the ceiling, and stops before entering a ceiling above it.
+    static func outsideGit(_ directory: String) -> [String: String] {
+        ["GIT_CEILING_DIRECTORIES": FileIO.parentDirectory(of: directory)]
+    }
 }
 
 @Suite(.serialized) struct CLITests {

@@ -136,8 +136,12 @@ import Testing
     @Test func importRefusesAResultWithoutACommitBeforeStoringAny() throws {
         let repository = try Self.repository(commits: 1)
         let loose = CLI.temporaryPath("loose.json")
+        // Made outside any git work tree (even where $TMPDIR lies in one): the result names no commit.
+        let outside = CLI.temporaryPath("no-git")
+        try FileIO.createDirectories(outside)
         let made = try CLI.run(
-            ["run", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", try TestManifest.make(), "--output", loose], in: NSTemporaryDirectory())
+            ["run", "--runs", "1", "--warmup", "0", "--quiet", "--manifest", try TestManifest.make(), "--output", loose], in: outside,
+            environment: CLI.outsideGit(outside))
         #expect(made.status == 0)
         let outcome = try CLI.run(["history", "import", loose], in: repository)
         #expect(outcome.status == 2 && outcome.stderr.contains("\(loose): the result names no git commit"), "\(outcome.stderr)")

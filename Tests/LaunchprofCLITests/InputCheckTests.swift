@@ -128,7 +128,8 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let outcome = try CLI.run(
-            ["exec", "--record", "--", scratch.script], in: scratch.directory, environment: ["GIT_CEILING_DIRECTORIES": scratch.directory])
+            ["exec", "--record", "--", scratch.script], in: scratch.directory,
+            environment: CLI.outsideGit(scratch.directory))
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("exec --record needs a git work tree"), "\(outcome.stderr)")
         #expect(!scratch.launched)
