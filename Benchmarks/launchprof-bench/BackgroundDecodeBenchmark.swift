@@ -15,7 +15,7 @@ struct BackgroundDecodeBenchmark {
         let path = "Fixtures/heavy/manifest.json"
         guard var root = try JSONSerialization.jsonObject(with: Data(try FileIO.read(path))) as? [String: Any],
             var strategies = root["strategies"] as? [String: Any]
-        else { throw PipelineError("\(path): not a manifest") }
+        else { throw BenchmarkFailure("\(path): not a manifest") }
         strategies["snapshotFirst"] = false
         for key in ["loadingDialog", "thumbnailsFirst", "checkStaleDecodes"] { strategies[key] = nil }
         strategies["backgroundDecode"] = backgroundDecode ? ["threads": 2] : nil
@@ -34,7 +34,7 @@ struct BackgroundDecodeBenchmark {
         guard let first = marks.first(where: { $0.name == AppInterface.firstFrameMark })?.time,
             let interactive = marks.first(where: { $0.name == AppInterface.interactiveMark })?.time
         else {
-            throw PipelineError("the launch sent no first frame or interactive mark")
+            throw BenchmarkFailure("the launch sent no first frame or interactive mark")
         }
         return (first, interactive)
     }

@@ -21,7 +21,7 @@ struct CoalescedLayoutBenchmark {
         pipeline.snapshotPath = nil
         try pipeline.launch()
         let run = RunRecord(clock: clock, recorders: [recorder])
-        guard let index = run.phases.firstIndex(where: { $0.name == "applying settings" }) else { throw PipelineError("no 'applying settings' phase") }
+        guard let index = run.phases.firstIndex(where: { $0.name == "applying settings" }) else { throw BenchmarkFailure("no 'applying settings' phase") }
         let waiting = run.phases.filter { $0.parent == index && $0.name == Pipeline.fontWaitPhase }.reduce(0) { $0 + $1.duration }
         return (run.phases[index].duration - waiting, run.counter("layout passes") ?? -1, run.counter("orientations laid out") ?? -1)
     }
