@@ -95,9 +95,7 @@ public enum BuiltInApp {
     static func handle(_ line: String, _ pipeline: Pipeline, duringLaunch: Bool) throws -> Bool {
         if line.isEmpty { return true }
         guard let command = ControlCommand(line: Substring(line)) else {
-            throw PipelineError(
-                "the control channel sent '\(ProtocolWriter.escape(String(line.prefix(80))))', which the app does not know (docs/protocol.md lists tap, background, foreground and quit)"
-            )
+            throw PipelineError.stage(.unknownControlCommand(line: line))
         }
         switch command {
         case .background:

@@ -67,7 +67,8 @@ final class CalculatorViews {
                 let fresh = try LayoutEngine.build(spec, portraitWidth: Double(screen.width), portraitHeight: Double(screen.height))
                 built = fresh
             } catch {
-                throw PipelineError("\(theme.file): \(error)")
+                guard case .layout(let orientation, let reason) = error else { throw error }
+                throw .stage(.relayout(theme: theme.file, orientation: orientation, reason: reason))
             }
             var heights: [Double] = []
             heights.reserveCapacity(built.keys.count)

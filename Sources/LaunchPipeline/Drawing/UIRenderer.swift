@@ -110,13 +110,13 @@ public struct UIRenderer {
 
     /// The font `name` for drawing `text` of `element`; errors name the theme file, line and column.
     private func font(_ name: String, for text: String, in element: String, line: Int, column: Int) throws(PipelineError) -> GlyphFont {
-        let location = line > 0 ? "\(theme.file):\(line):\(column)" : theme.file
         guard let font = fonts[name] else {
-            throw PipelineError("\(location): \(element): font '\(name)' was not loaded: is there an \"images\" stage?")
+            throw .stage(.font(theme: theme.file, line: line, column: column, element: element, font: name, .notLoaded))
         }
         let missing = font.missingCharacters(in: text)
         guard missing.isEmpty else {
-            throw PipelineError("\(location): \(element): text \"\(text)\" uses \(String(missing).debugDescription), which font '\(name)' has no glyph for")
+            throw .stage(
+                .font(theme: theme.file, line: line, column: column, element: element, font: name, .noGlyph(text: text, missing: String(missing))))
         }
         return font
     }

@@ -68,8 +68,7 @@ extension Pipeline {
         let windowPath = windowName.flatMap { name in images.first { $0.name == name }?.path }
         if let windowPath { workers.show(windowPath, in: Self.windowView) }
         if forceDecodeRace, windowPath == nil {
-            throw PipelineError(
-                "--force-decode-race: \(theme.file): the <window> shows no image (texture=\"…\" naming an <image>), so there is no decode to race with")
+            throw PipelineError.stage(.decodeRace(theme: theme.file, .windowShowsNoImage))
         }
         if manifest.strategies.thumbnailsFirst, let name = windowName, let thumb = thumbnailPath(of: theme.images[name]!.source) {
             let image = try recorder.phase("decoding \(Self.fileName(thumb))", kind: .decode) {
@@ -110,7 +109,7 @@ extension Pipeline {
         let path = images[index].path
         let others = images[(index + 1)...] + images[..<index]
         guard let replacement = others.map(\.path).first(where: { $0 != path }) else {
-            throw PipelineError("--force-decode-race: \(manifest.theme) has no other image file to give the window")
+            throw PipelineError.stage(.decodeRace(theme: manifest.theme, .noOtherImage))
         }
         workers.show(replacement, in: Self.windowView)
         decode.showsThumbnail = false
@@ -186,7 +185,7 @@ extension Pipeline {
 
     /// Takes one decoded image into the cache and the views; `true` when a view shows it.
     private func apply(_ result: DecodeWorkers.Result, theme: Theme, counts: inout DecodeCounts) throws -> Bool {
-        if let failure = result.failure { throw PipelineError(failure) }
+        if let failure = result.failure { throw failure }
         let forWindow = result.job.views.contains(Self.windowView)
         let stale = result.staleViews.contains(Self.windowView)
         guard let image = result.image else {

@@ -32,7 +32,8 @@ final class DecodeWorkers: @unchecked Sendable {
         var image: RGBAImage?
         /// Views of ``Job/views`` that show another file by the time the decode ended.
         var staleViews: [String]
-        var failure: String?
+        /// Why the file could not be read or decoded.
+        var failure: PipelineError?
     }
 
     let recorders: [PhaseRecorder]
@@ -167,6 +168,13 @@ final class DecodeWorkers: @unchecked Sendable {
         return body()
     }
 
+    /// The image at `path`, read within the asset limit and decoded; else the file's or the PNG's problem.
+    private func decode(_ path: String) -> Swift.Result<RGBAImage, PipelineError> {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: .asset) } catch { return .failure(.file(error)) }
+        do { return .success(try decoder.decode(bytes, file: path)) } catch { return .failure(.image(error)) }
+    }
+
     private func work(recorder: PhaseRecorder) {
         while true {
             pthread_mutex_lock(&mutex)
@@ -181,12 +189,9 @@ final class DecodeWorkers: @unchecked Sendable {
 
             var result = Result(job: job, image: nil, staleViews: skip ? job.views : [], failure: nil)
             if !skip {
-                do {
-                    result.image = try recorder.phase("decoding \(job.fileName)", kind: .decode) {
-                        try decoder.decode(try FileIO.read(job.path, limit: .asset), file: job.path)
-                    }
-                } catch {
-                    result.failure = "\(error)"
+                switch recorder.phase("decoding \(job.fileName)", kind: .decode, { decode(job.path) }) {
+                case .success(let image): result.image = image
+                case .failure(let error): result.failure = error
                 }
             }
 

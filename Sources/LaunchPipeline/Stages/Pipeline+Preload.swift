@@ -27,7 +27,7 @@ extension Pipeline {
     func playLaunchAnimationAndPreload() throws {
         guard let spec = manifest.strategies.preload, let stage = manifest.lazyStages.first(where: { $0.name == spec.stage }) else { return }
         guard let theme, let orientation = manifest.orientations.first, let layout = layouts[orientation], var canvas else {
-            throw PipelineError("the launch animation needs the init, layout and draw stages first")
+            throw PipelineError.stage(.stagesMissing(step: "launch animation", needs: ["init", "layout", "draw"]))
         }
         let font = PreparedPanel.font(in: fonts), screen = manifest.screen
         let worker = PreloadThread(thread: preloadThreadNumber, like: recorder) { recorder in

@@ -112,8 +112,7 @@ public final class Pipeline {
     /// Runs the lazy stage named `name` after launch, as a first use would; its phase is marked after-launch.
     public func touch(_ name: String) throws {
         guard let stage = manifest.lazyStages.first(where: { $0.name == name }) else {
-            let names = manifest.lazyStages.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            throw PipelineError("no lazy stage named \"\(name)\" in \(manifest.path) (lazy stages: \(names.isEmpty ? "none" : names))")
+            throw PipelineError.stage(.unknownLazyStage(name: name, manifest: manifest.path, lazyStages: manifest.lazyStages.map(\.name)))
         }
         guard touched.insert(name).inserted else { return }
         recorder.recordingAfterLaunch = true
@@ -151,7 +150,7 @@ public final class Pipeline {
         let theme = try require(theme, "layout")
         for orientation in manifest.orientations {
             guard let spec = theme.layouts[orientation] else {
-                throw PipelineError("\(manifest.theme): \(manifest.path) asks for the \(orientation.rawValue) orientation, which the theme has no <layout> for")
+                throw PipelineError.stage(.orientationWithoutLayout(theme: manifest.theme, manifest: manifest.path, orientation: orientation))
             }
             let built = try recorder.phase(orientation.rawValue, kind: .cpu) { () throws(PipelineError) -> BuiltLayout in
                 do throws(PipelineError) {
@@ -159,9 +158,10 @@ public final class Pipeline {
                 } catch {
                     guard case .layout(_, let reason) = error else { throw error }
                     let s = manifest.screen
-                    throw PipelineError(
-                        "\(manifest.theme):\(spec.sourceLine):\(spec.sourceColumn): <layout orientation=\"\(orientation.rawValue)\"> doesn't fit the \(s.width)×\(s.height) pt screen of \(manifest.path): \(reason)"
-                    )
+                    throw .stage(
+                        .layoutDoesNotFit(
+                            theme: manifest.theme, line: spec.sourceLine, column: spec.sourceColumn, orientation: orientation, width: s.width,
+                            height: s.height, manifest: manifest.path, reason: reason))
                 }
             }
             layouts[orientation] = built
@@ -216,7 +216,7 @@ public final class Pipeline {
     func runDraw() throws {
         let theme = try require(theme, "draw")
         guard var canvas, let launchOrientation = manifest.orientations.first, let layout = layouts[launchOrientation] else {
-            throw PipelineError("the draw stage needs the init and layout stages first")
+            throw PipelineError.stage(.stagesMissing(step: "draw stage", needs: ["init", "layout"]))
         }
         try awaitFonts()
         var renderer = makeRenderer(theme)
@@ -266,9 +266,7 @@ public final class Pipeline {
     private func slowdown(for stage: StageSpec) throws -> (RowRepeater?, CPUTimeSlowdown?) {
         guard let slowdown = manifest.injectedSlowdown, slowdown.stage == stage.name else { return (nil, nil) }
         guard stage.run == .draw else {
-            throw PipelineError(
-                "\(manifest.path): test.slowdown.stage: only a draw stage can be slowed down (it repeats part of the drawing), and \"\(stage.name)\" is not one"
-            )
+            throw PipelineError.stage(.slowdownNotDrawing(manifest: manifest.path, stage: stage.name))
         }
         switch slowdown.measure {
         case .rows: return (RowRepeater(fraction: slowdown.fraction), nil)
@@ -349,7 +347,7 @@ public final class Pipeline {
     }
 
     func require<T>(_ value: T?, _ stage: String) throws -> T {
-        guard let value else { throw PipelineError("the \(stage) stage needs the theme stage first") }
+        guard let value else { throw PipelineError.stage(.stagesMissing(step: "\(stage) stage", needs: ["theme"])) }
         return value
     }
 

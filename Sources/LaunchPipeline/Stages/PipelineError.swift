@@ -1,13 +1,14 @@
 import LaunchCore
+import LaunchImage
 import LaunchManifest
 
 /// LaunchPipeline's one error: a launch that could not run, because of bad input (an XML file, a
 /// manifest, a settings file), a layout that does not fit its screen, or a stage that failed.
 /// Every message is rendered here, by ``description``.
 ///
-/// ``stage(_:)`` carries message text built where it is thrown (the stages): those messages name
-/// many different things, and the text is the whole of what callers use. A settings file's problem
-/// is LaunchManifest's typed error, carried as it is (``manifest(_:)``).
+/// A stage's failure is a ``StageFailure`` (``stage(_:)``): what failed and the file, key path or
+/// element it is about. A settings file's problem is LaunchManifest's typed error, carried as it is
+/// (``manifest(_:)``); an image that cannot be decoded, LaunchImage's (``image(_:)``).
 public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem an XML file has, for callers and tests that tell them apart.
     public enum XMLProblem: Equatable, Sendable {
@@ -40,14 +41,10 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The font `font`'s atlas at `file`, `width`×`height`, that does not divide into `columns` ×
     /// `rows` glyph cells.
     case fontAtlas(file: String, font: String, width: Int, height: Int, columns: Int, rows: Int)
-    /// A stage that failed, or input whose message names no single file: the whole message, built
-    /// at the throw site.
-    case stage(String)
-
-    /// A stage failure with the message `message` (``stage(_:)``).
-    public init(_ message: String) {
-        self = .stage(message)
-    }
+    /// An image or font atlas that cannot be decoded: LaunchImage's error, which names the file.
+    case image(PNGError)
+    /// A stage that failed: what, and the file, key path or element it is about.
+    case stage(StageFailure)
 
     /// An XML schema error (``XMLProblem/invalid``) about `node` of `file`.
     public static func xml(file: String, node: XMLNode, _ reason: String) -> PipelineError {
@@ -66,7 +63,9 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .xml(let file, _, _, _, _), .fontAtlas(let file, _, _, _, _, _): return file
         case .manifest(let error): return error.file
         case .file(let error): return error.path
-        case .layout, .stage: return nil
+        case .image(let error): return error.file
+        case .stage(let failure): return failure.file
+        case .layout: return nil
         }
     }
 
@@ -82,12 +81,14 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// The reason without the file, line or orientation in front; `nil` for a ``stage(_:)`` failure.
+    /// The reason without the file, line or orientation in front; `nil` for a ``stage(_:)`` failure
+    /// (its ``StageFailure/description`` is the whole message).
     public var reason: String? {
         switch self {
         case .xml(_, _, _, let reason, _), .layout(_, let reason): return reason
         case .manifest(let error): return error.reason
         case .file(let error): return error.reason
+        case .image(let error): return error.reason
         case .fontAtlas(_, let font, let width, let height, let columns, let rows):
             return "font '\(font)': a \(width)×\(height) atlas does not divide into \(columns) columns × \(rows) rows of glyph cells"
         case .stage: return nil
@@ -103,9 +104,9 @@ public enum PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(orientation.rawValue) layout: \(reason)"
         case .manifest(let error): return error.description
         case .file(let error): return error.description
+        case .image(let error): return error.description
         case .fontAtlas(let file, _, _, _, _, _): return "\(file): \(reason ?? "")"
-        case .stage(let message):
-            return message
+        case .stage(let failure): return failure.description
         }
     }
 }

@@ -51,7 +51,7 @@ final class PreloadThread: @unchecked Sendable {
     func join() throws -> PreparedPanel {
         if !joined, let thread { pthread_join(thread, nil) }
         joined = true
-        guard let outcome else { throw PipelineError("the preload thread ended without an outcome") }
+        guard let outcome else { throw PipelineError.stage(.preloadWithoutOutcome) }
         return try outcome.get()
     }
 

@@ -12,7 +12,7 @@ struct PreparedPanel: Sendable {
     /// Parses `stage`'s file, then (when `theme` and `font` are there) lays its panel out and draws
     /// it, each a phase on `recorder`, and counts what it did.
     static func prepare(_ stage: StageSpec, theme: Theme?, font: GlyphFont?, screen: Screen, recorder: PhaseRecorder) throws -> PreparedPanel {
-        guard let file = stage.file else { throw PipelineError("the data stage \"\(stage.name)\" has no file") }
+        guard let file = stage.file else { throw PipelineError.stage(.dataStageWithoutFile(stage: stage.name)) }
         let table = try recorder.phase("parsing \(Pipeline.fileName(file))", kind: .cpu) { try DataTable.load(path: file) }
         recorder.count("data items loaded", table.items.count)
         guard let theme, let font else { return PreparedPanel(table: table, canvas: nil) }

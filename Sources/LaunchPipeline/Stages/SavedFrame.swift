@@ -59,7 +59,7 @@ extension Pipeline {
                 }
                 shown = .splashForStaleSnapshot
             }
-            guard let splash = manifest.splash else { throw PipelineError("\(manifest.path): snapshotFirst needs a \"splash\" image") }
+            guard let splash = manifest.splash else { throw PipelineError.stage(.snapshotFirstWithoutSplash(manifest: manifest.path)) }
             let image = try recorder.phase("decoding \(Self.fileName(splash))", kind: .decode) {
                 try decoder.decode(try FileIO.read(splash, limit: .asset), file: splash)
             }
@@ -107,7 +107,7 @@ extension Pipeline {
                 let bytes = try backgroundStep("encoding PNG", kind: .cpu) { () throws -> [UInt8] in
                     let png = try PNGEncoder().encode(frame.image)
                     guard let tagged = PNGTextChunk.inserting(keyword: Self.snapshotKeyword, text: key, into: png) else {
-                        throw PipelineError("could not tag the snapshot with its launch key")
+                        throw PipelineError.stage(.snapshotUntaggable)
                     }
                     return tagged
                 }

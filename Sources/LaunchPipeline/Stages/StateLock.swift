@@ -17,7 +17,7 @@ final class StateLock {
         if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
         if fd < 0 {
             if errno == ENOENT || errno == EACCES || errno == EROFS { return nil }
-            throw PipelineError("\(path): cannot open the state lock: \(String(cString: strerror(errno)))")
+            throw .stage(.stateLock(path: path, step: .open, errno: errno))
         }
         return try StateLock(fd: fd, path: path, operation: LOCK_SH)
     }
@@ -30,16 +30,16 @@ final class StateLock {
             do { try FileIO.createDirectories(directory) } catch { throw .file(error) }
         }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PipelineError("\(path): cannot open the state lock: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .stage(.stateLock(path: path, step: .open, errno: errno)) }
         return try StateLock(fd: fd, path: path, operation: LOCK_EX)
     }
 
     private init(fd: Int32, path: String, operation: Int32) throws(PipelineError) {
         while flock(fd, operation) != 0 {
             guard errno == EINTR else {
-                let reason = String(cString: strerror(errno))
+                let error = errno
                 close(fd)
-                throw PipelineError("\(path): cannot take the state lock: \(reason)")
+                throw .stage(.stateLock(path: path, step: .take, errno: error))
             }
         }
         self.fd = fd
