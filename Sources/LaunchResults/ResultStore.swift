@@ -45,17 +45,17 @@ public struct ResultStore: Sendable {
     public func locate(
         _ reference: String, tier: String?, manifest: String, metric: Metric = .time,
         resolveRevision: (String) -> String?
-    ) throws -> String {
+    ) throws(ResultError) -> String {
         if FileIO.exists(reference), !FileIO.isDirectory(reference) { return reference }
         guard let commit = resolveRevision(reference) else {
-            throw ResultError.notFileOrRevision(reference: reference)
+            throw .notFileOrRevision(reference: reference)
         }
         for dirty in [false, true] {
             let path = "\(directory)/" + Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: dirty)
             if FileIO.exists(path) { return path }
         }
         let expected = Self.fileName(commit: commit, tier: tier, manifest: manifest, metric: metric, dirty: false)
-        throw ResultError.notStored(
+        throw .notStored(
             reference: reference, commit: commit, searched: ": expected \(directory)/\(expected)",
             advice: missingAdvice(reference, commit: commit, metric: metric))
     }

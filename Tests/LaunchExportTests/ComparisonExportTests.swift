@@ -125,9 +125,15 @@ import LaunchStats
             _ = try store.locate("main", tier: "iphone-3gs", manifest: "default", resolveRevision: resolve)
             Issue.record("a missing tier result must fail")
         } catch {
-            #expect("\(error)".contains("no stored result for main (commit 111111111111)"))
+            // Typed: the reference, its commit and where it was looked for, as facts.
+            guard case .notStored(let reference, let commit, let searched, _) = error else { Issue.record("\(error)"); return }
+            #expect(reference == "main" && commit == "1111111111111111111111111111111111111111")
+            #expect(searched == ": expected \(directory)/1111111111111111111111111111111111111111-iphone-3gs.json")
+            #expect(error.description.contains("no stored result for main (commit 111111111111)"))
         }
-        #expect(throws: ResultError.self) { try store.locate("nope", tier: nil, manifest: "default", resolveRevision: resolve) }
+        #expect(throws: ResultError.notFileOrRevision(reference: "nope")) {
+            try store.locate("nope", tier: nil, manifest: "default", resolveRevision: resolve)
+        }
         // A dirty result is found when no clean one exists.
         a.git = GitInfo(commit: "2222222222222222222222222222222222222222", branch: "main", dirty: true)
         let dirty = try store.save(a)

@@ -41,7 +41,7 @@ struct StoredResultLookup {
         guard let commit = ResultMetadata.resolveRevision(reference) else {
             throw ResultError.notFileOrRevision(reference: reference)
         }
-        var directoryError: Error?
+        var directoryError: ResultError?
         var atCommit: [LaunchResult] = [], program: LaunchResult?
         for location in locations {
             if case .directory(let path) = location {
