@@ -20,7 +20,7 @@ struct HistoryListCommand: ParsableCommand {
         let all = try history.allEntries()
         switch format {
         case .text: print(HistoryListing.text(all.map(\.entry), places: history.readLocations.map(\.description)), terminator: "")
-        case .json: print(try HistoryListing.json(all.map(\.entry)))
+        case .json: print(try HistoryListing.json(all.map(\.entry)), terminator: "")
         }
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
 import LaunchCore
 import LaunchExport
 import LaunchHistory
+import LaunchResults
 
 /// What `launchprof history list` prints (a line per stored result, as a text table or JSON), and the
 /// heading `history show` prints above each stored result.
@@ -46,16 +46,16 @@ enum HistoryListing {
         var total: Double?
     }
 
-    static func json(_ entries: [HistoryEntry]) throws -> String {
+    /// The lines as one JSON array, written as every JSON document is (``PrettyJSON``: keys sorted),
+    /// ending with a newline.
+    static func json(_ entries: [HistoryEntry]) throws(PrettyJSON.Unencodable) -> String {
         let lines = entries.map { e in
             Line(
                 commit: e.commit.hash, parents: e.commit.parents, branch: e.commit.branch, dirty: e.dirty, date: e.date,
                 targetKind: e.target.kind.rawValue, target: e.target.name, tier: e.tier, metric: e.metric.rawValue,
                 environment: e.environment, host: e.host, runs: e.runCount, total: e.total)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(lines), as: UTF8.self)
+        return try PrettyJSON.text(lines)
     }
 
     /// The line naming a stored result: commit and branch, its key, where it is stored.
