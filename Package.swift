@@ -154,7 +154,9 @@ let package = Package(
         .testTarget(name: "LaunchAppTests", dependencies: ["LaunchApp", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchStatsTests", dependencies: ["LaunchStats", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchFunctionsTests", dependencies: ["LaunchFunctions", "LaunchCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LaunchFlameGraphsTests", dependencies: ["LaunchFlameGraphs", "LaunchCore", "LaunchFunctions", "LaunchprofTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "LaunchSamplingTests", dependencies: ["LaunchSampling", "LaunchCore", "LaunchFunctions", "LaunchFlameGraphs", "LaunchprofTestSupport"],
             exclude: ["Fixtures"]),
@@ -172,7 +174,8 @@ let package = Package(
             name: "LaunchHistoryTests",
             dependencies: ["LaunchHistory", "LaunchChangePoints", "LaunchResults", "LaunchExport", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchBisectTests", dependencies: ["LaunchBisect", "LaunchStats"]),
-        .testTarget(name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore"]),
+        .testTarget(
+            name: "LaunchDashboardTests", dependencies: ["LaunchDashboard", "LaunchChangePoints", "LaunchHistory", "LaunchCore", "LaunchprofTestSupport"]),
         .testTarget(name: "LaunchDoctorTests", dependencies: ["LaunchDoctor", "LaunchStats", "LaunchCore"]),
         .testTarget(
             name: "LaunchprofCLITests", dependencies: ["LaunchprofCLI", "LaunchCore", "LaunchResults", "LaunchExport", "LaunchRunner", "LaunchprofTestSupport"]),

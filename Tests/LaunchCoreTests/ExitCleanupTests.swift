@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchCore
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 /// once removed. (Running the actions ends the process; the CLI tests interrupt launchprof for that.)
 @Suite struct ExitCleanupTests {
     @Test func aTemporaryDirectoryIsRegisteredUntilItIsRemoved() throws {
-        let directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-cleanup-")
+        let directory = try FileIO.makeTemporaryDirectory(in: TemporaryDirectory.make(prefix: "cleanup"), prefix: "launchprof-cleanup-")
         try FileIO.writeAtomically("x", to: directory + "/file")
         let registration = try #require(FileIO.temporaryRegistration(of: directory))
         #expect(ExitCleanup.isRegistered(registration))

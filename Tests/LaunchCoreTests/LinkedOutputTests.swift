@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 import Testing
 @testable import LaunchCore
@@ -6,7 +7,7 @@ import Testing
 /// (as a shell's `>` does), however the link is written (absolute, relative, chained).
 @Suite struct LinkedOutputTests {
     func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "launchprof-links-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = TemporaryDirectory.uniquePath("links")
         try FileIO.createDirectories(path)
         return path
     }

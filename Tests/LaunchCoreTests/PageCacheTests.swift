@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 import Glibc
 import LaunchCore
@@ -5,7 +6,7 @@ import LaunchCore
 /// Eviction touches regular files only: whatever else stands at a path never blocks or counts.
 struct PageCacheTests {
     func temporaryDirectory() -> String {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-pagecache-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.uniquePath("pagecache-XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
@@ -55,7 +56,7 @@ extension PageCacheTests {
 /// Appending (GitHub's step summary) never waits on a FIFO nobody reads.
 struct FileAppendTests {
     @Test func appendingToAFileAddsAndToAFIFOWithoutReaderFailsAtOnce() throws {
-        var template = Array("\(FileIO.temporaryDirectory)/launchprof-append-XXXXXX".utf8CString)
+        var template = Array(TemporaryDirectory.uniquePath("append-XXXXXX").utf8CString)
         let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         defer { FileIO.removeTree(directory) }
         try FileIO.append("a\n", to: directory + "/summary.md")

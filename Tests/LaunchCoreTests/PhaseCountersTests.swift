@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Synchronization
 import Testing
 @testable import LaunchCore
@@ -21,7 +22,7 @@ import Glibc
     }
 
     @Test func aPhaseThatReadsNBytesSeesAtLeastN() throws {
-        let path = "\(FileIO.temporaryDirectory)/launchprof-counters-\(getpid())-read"
+        let path = TemporaryDirectory.uniquePath("counters-read")
         let size = 300_000
         try FileIO.writeAtomically([UInt8](repeating: 7, count: size), to: path)
         defer { unlink(path) }
@@ -37,7 +38,7 @@ import Glibc
     }
 
     @Test func aPhaseThatWritesSeesItsBytesWritten() throws {
-        let path = "\(FileIO.temporaryDirectory)/launchprof-counters-\(getpid())-write"
+        let path = TemporaryDirectory.uniquePath("counters-write")
         defer { unlink(path) }
         let recorder = recorder()
         try recorder.phase("writing") { try FileIO.writeAtomically([UInt8](repeating: 1, count: 100_000), to: path) }

@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 import LaunchCore
 import LaunchDashboard
@@ -6,7 +7,7 @@ import Testing
 /// The site's directory: written whole, a previous dashboard replaced, anything else refused untouched.
 struct DashboardWriterTests {
     static func scratch() -> String {
-        let path = NSTemporaryDirectory() + "launchprof-dashboard-\(getpid())-\(UUID().uuidString)"
+        let path = TemporaryDirectory.uniquePath("dashboard")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 import LaunchCore
 import Testing
@@ -45,7 +46,7 @@ struct FlameGraphWriterTests {
     /// python3's jsonschema (draft 6, as the schema says) against speedscope's schema in Fixtures.
     static func validateWithJSONSchema(_ json: String) throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flame-\(UUID().uuidString).speedscope.json")
+        let file = URL(fileURLWithPath: TemporaryDirectory.uniquePath("flame.speedscope.json"))
         try json.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let python = Process()

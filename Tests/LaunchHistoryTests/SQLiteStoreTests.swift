@@ -22,7 +22,7 @@ import Testing
     @Test func parallelWriters() throws { try Self.contract().parallelWriters() }
 
     @Test func aFIFOOrADeviceIsRefusedBeforeSQLiteOpensIt() throws {
-        let directory = NSTemporaryDirectory() + "launchprof-special-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = TemporaryDirectory.uniquePath("special")
         #expect(mkdir(directory, 0o755) == 0)
         defer { for name in ["fifo.sqlite", "zero.sqlite"] { unlink(directory + "/" + name) }; rmdir(directory) }
         #expect(mkfifo(directory + "/fifo.sqlite", 0o600) == 0)

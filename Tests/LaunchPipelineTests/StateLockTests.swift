@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchPipeline
 import LaunchCore
@@ -9,13 +10,13 @@ import Glibc
 /// saves under an exclusive one, and neither fails where no state was ever saved.
 @Suite struct StateLockTests {
     @Test func aLaunchNeedsNoLockWhereNothingWasEverSaved() throws {
-        let snapshot = "\(FileIO.temporaryDirectory)/launchprof-lock-\(getpid())-missing/deeper/Loading.png"
+        let snapshot = TemporaryDirectory.uniquePath("lock-missing") + "/deeper/Loading.png"
         #expect(try StateLock.shared(snapshot: snapshot) == nil)
         #expect(!FileIO.exists(snapshot + ".lock"))
     }
 
     @Test func theBackgroundStepCreatesTheDirectoryAndHoldsTheLockExclusively() throws {
-        let directory = "\(FileIO.temporaryDirectory)/launchprof-lock-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = TemporaryDirectory.uniquePath("lock")
         defer { _ = system("rm -rf '\(directory)'") }
         let snapshot = directory + "/state/Loading.png"
         var held: StateLock? = try StateLock.exclusive(snapshot: snapshot)
@@ -31,7 +32,7 @@ import Glibc
     }
 
     @Test func sharedLocksDoNotWaitForEachOther() throws {
-        let directory = "\(FileIO.temporaryDirectory)/launchprof-lock-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = TemporaryDirectory.uniquePath("lock")
         defer { _ = system("rm -rf '\(directory)'") }
         try FileIO.createDirectories(directory)
         let first = try #require(try StateLock.shared(snapshot: directory + "/Loading.png"))

@@ -158,7 +158,7 @@ import Glibc
     }
 
     @Test func readingAllAtOnceEqualsReadingEachInTurn() throws {
-        let directory = "\(FileIO.temporaryDirectory)/launchprof-read-all-\(getpid())"
+        let directory = TemporaryDirectory.uniquePath("read-all")
         mkdir(directory, 0o700)
         let a = directory + "/a.json", b = directory + "/b.json", missing = directory + "/missing.json"
         defer { unlink(a); unlink(b); rmdir(directory) }

@@ -17,7 +17,7 @@ import Glibc
     }
 
     @Test func roundTripThroughAFile() throws {
-        let path = "\(FileIO.temporaryDirectory)/launchprof-roundtrip-\(getpid()).json"
+        let path = TemporaryDirectory.uniquePath("roundtrip.json")
         defer { unlink(path) }
         let original = SampleResult.classic()
         try ResultFile.write(original, to: path)

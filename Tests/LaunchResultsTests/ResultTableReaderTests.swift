@@ -38,7 +38,7 @@ import Glibc
         // About 3 MB: the reader refills its 1 MiB chunks several times, tokens crossing chunk ends.
         var result = Self.counted(runs: 2000)
         result.runs[7].phases[0].name = "Init \u{e9}\u{1F600} \"quoted\" \\ tab\t"
-        let path = "\(FileIO.temporaryDirectory)/launchprof-table-\(getpid()).json"
+        let path = TemporaryDirectory.uniquePath("table.json")
         defer { unlink(path) }
         try ResultFile.write(result, to: path)
         let fast = try ResultTableReader.read(path)
@@ -138,7 +138,7 @@ import Glibc
             #expect(error.description.contains("is a directory"))
         }
         // A sparse file one byte over 1 GiB is refused from its size, without reading it.
-        let path = "\(FileIO.temporaryDirectory)/launchprof-huge-\(getpid()).json"
+        let path = TemporaryDirectory.uniquePath("huge.json")
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         #expect(fd >= 0)
         #expect(ftruncate(fd, off_t(ResultLimits.maximumFileBytes + 1)) == 0)

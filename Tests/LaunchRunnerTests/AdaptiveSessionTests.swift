@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchRunner
 import LaunchCore
@@ -15,7 +16,7 @@ import Glibc
     }
 
     func temporaryLog() -> String {
-        "\(FileIO.temporaryDirectory)/launchprof-adaptive-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        TemporaryDirectory.uniquePath("adaptive.log")
     }
 
     @Test func pairsAlternateWhoGoesFirstAndStopWhenTheRuleSaysSo() throws {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LaunchprofTestSupport
 import Glibc
 #endif
 import Testing
@@ -142,7 +143,7 @@ struct CallgrindOutputTests {
     /// binary has it, a script has none.
     @Test func debugSectionsAreFoundInELFFilesOnly() throws {
         #expect(ELFDebugSections.present(in: "/proc/self/exe", swift: true), "a debug build of the Swift tests has .debug_info and swift5_ sections")
-        let script = FileIO.temporaryDirectory + "/launchprof-elf-\(getpid()).sh"
+        let script = TemporaryDirectory.uniquePath("elf.sh")
         try FileIO.writeAtomically("#!/bin/sh\nexit 0\n", to: script)
         defer { unlink(script) }
         #expect(!ELFDebugSections.present(in: script))

@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 import Testing
 @testable import LaunchRunner
@@ -14,7 +15,7 @@ import Glibc
         _ script: String, timeout: Double = 30, byteLimit: Int = ProcessLauncher.maxProtocolBytes,
         recordLimit: Int = ProcessLauncher.maxProtocolRecords
     ) -> (Result<RunRecord, RunnerError>, pid_t?) {
-        let pidFile = NSTemporaryDirectory() + "launchprof-childfault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let pidFile = TemporaryDirectory.uniquePath("childfault")
         defer { unlink(pidFile) }
         var launcher = ProcessLauncher(executable: "/bin/sh", arguments: ["-c", "echo $$ > '\(pidFile)'\n" + script], timeout: timeout)
         launcher.protocolByteLimit = byteLimit
@@ -119,7 +120,7 @@ extension Result {
 @Suite(.serialized) struct EscapedProcessTests {
     /// Runs `script` (which writes the escaped process's pid to `$PIDFILE`), then returns that pid.
     func launchEscaping(_ script: String) throws -> pid_t {
-        let pidFile = NSTemporaryDirectory() + "launchprof-escaped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let pidFile = TemporaryDirectory.uniquePath("escaped")
         defer { unlink(pidFile) }
         // The run ends once the escaping process has written its pid (polled: a loaded machine may
         // take seconds to start python), never on a fixed sleep.

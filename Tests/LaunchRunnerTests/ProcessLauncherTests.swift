@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchRunner
 import LaunchCore
@@ -13,7 +14,7 @@ import Glibc
 
     /// A file the test's script appends its processes' ids to (`echo $$ >> FILE`), in a new directory.
     func pidFile() throws -> String {
-        try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-pids-") + "/pids"
+        try TemporaryDirectory.make(prefix: "pids") + "/pids"
     }
 
     /// The processes listed in `file` that are still this process's zombies: launched, ended and never

@@ -22,7 +22,7 @@ import Glibc
     }
 
     func temporaryPath(_ name: String) -> String {
-        "\(FileIO.temporaryDirectory)/launchprof-program-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+        TemporaryDirectory.uniquePath("program-\(name)")
     }
 
     @Test func aProgramThatIgnoresTheDescriptorIsTimedAsAWhole() throws {

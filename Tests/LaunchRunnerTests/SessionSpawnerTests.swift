@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchRunner
 import LaunchCore
@@ -65,7 +66,7 @@ import Glibc
     func bothPathsStartTheProgramAlike() throws {
         var seen: [Bool: [String: String]] = [:]
         for session in [true, false] {
-            let file = FileIO.temporaryDirectory + "/launchprof-session-\(getpid())-\(session)-\(UInt32.random(in: 0...UInt32.max))"
+            let file = TemporaryDirectory.uniquePath("session-\(session)")
             defer { unlink(file) }
             var launcher = launcher(Self.observingScript(file), session: session) { $0.ignoreFailure = true }
             launcher.environment = ["EXTRA": "a value with spaces"]
@@ -127,7 +128,7 @@ import Glibc
 
     @Test(.enabled(if: SessionSpawnerTests.contained, "needs a cgroup v2 for the runs"))
     func aProgramThatCannotBeExecutedFailsWithTheSameError() throws {
-        let notExecutable = FileIO.temporaryDirectory + "/launchprof-session-plain-\(getpid())"
+        let notExecutable = TemporaryDirectory.uniquePath("session-plain")
         try FileIO.writeAtomically("not a program\n", to: notExecutable)
         defer { unlink(notExecutable) }
         for (executable, reason) in [("/nonexistent/program", "No such file or directory"), (notExecutable, "Permission denied")] {
@@ -214,7 +215,7 @@ import Glibc
     func aRunUnderADutyCycleGoesThroughAForkedSpawner() throws {
         // The duty cycle spares the group's leader, a spawner waiting for the program: a tier's runs
         // are not started directly.
-        let file = FileIO.temporaryDirectory + "/launchprof-session-tier-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = TemporaryDirectory.uniquePath("session-tier")
         defer { unlink(file) }
         var launcher = launcher(Self.observingScript(file), session: true) { $0.ignoreFailure = true }
         launcher.throttle = ThrottleSpec(cpuFactor: 2)

@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 import LaunchCore
 import LaunchFlameGraphs
@@ -136,7 +137,7 @@ struct SamplePlacementTests {
     }
 
     @Test func setupSaysWhatToChangeWhenPerfCannotRecord() throws {
-        let directory = NSTemporaryDirectory() + "launchprof-sampling-\(getpid())"
+        let directory = TemporaryDirectory.uniquePath("sampling")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let missing = SamplingSetup.check(rate: 4000, path: directory)

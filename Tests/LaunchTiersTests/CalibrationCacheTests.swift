@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchTiers
 import LaunchCore
@@ -12,8 +13,8 @@ import Glibc
 
     /// A temporary `$XDG_CACHE_HOME`, removed after `body`.
     func withCacheHome(_ body: (String, CalibrationCache) throws -> Void) throws {
-        let home = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-xdg-")
-        defer { FileIO.removeTree(home) }
+        let home = try TemporaryDirectory.make(prefix: "xdg")
+        defer { TemporaryDirectory.remove(home) }
         let cache = try #require(CalibrationCache(environment: ["XDG_CACHE_HOME": home, "HOME": "/nonexistent"]))
         #expect(cache.directory == home + "/launchprof")
         try body(home, cache)

@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Testing
 @testable import LaunchTiers
 import LaunchCore
@@ -10,8 +11,8 @@ import Glibc
 @Suite struct IOReferenceTests {
     /// A temporary directory for one test, removed after `body`.
     func withDirectory(_ body: (String) throws -> Void) throws {
-        let directory = try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-io-test-")
-        defer { FileIO.removeTemporaryDirectory(directory) }
+        let directory = try TemporaryDirectory.make(prefix: "io-test")
+        defer { TemporaryDirectory.remove(directory) }
         try body(directory)
     }
 

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LaunchprofTestSupport
 import Glibc
 #endif
 import Testing
@@ -69,9 +70,9 @@ enum TraceTest {
         }
     }
 
-    /// A new directory under /tmp.
+    /// A new directory in the test process's own (``TemporaryDirectory``).
     static func temporaryDirectory() throws -> String {
-        try FileIO.makeTemporaryDirectory(in: FileIO.temporaryDirectory, prefix: "launchprof-traces-")
+        try TemporaryDirectory.make(prefix: "traces")
     }
 
     /// `seconds` compared with a tolerance of a nanosecond.

@@ -99,7 +99,9 @@ enum CLI {
     }
 
     @Test func runFindsTheDefaultManifestFromAnotherDirectory() throws {
-        let outcome = try CLI.run(["run", "--runs", "1", "--snapshot", CLI.temporaryPath("s.png")], in: NSTemporaryDirectory())
+        let directory = CLI.temporaryPath("elsewhere")
+        try FileIO.createDirectories(directory)
+        let outcome = try CLI.run(["run", "--runs", "1", "--snapshot", CLI.temporaryPath("s.png")], in: directory)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("Total launch time: "))
     }

@@ -11,7 +11,7 @@ struct HistoryDetectCLITests {
     /// steps from 1 ms to 1.2 ms at commit `step`, and a flat `layout`. Returns the directory and
     /// the commits, oldest first. `drift` makes `decode` rise by that fraction at every commit.
     static func history(commits: Int, step: Int, drift: Double = 0) throws -> (String, [String]) {
-        let repository = NSTemporaryDirectory() + "launchprof-history-\(getpid())-\(UUID().uuidString)"
+        let repository = TemporaryDirectory.uniquePath("history")
         try FileManager.default.createDirectory(atPath: repository + "/.launchprof/results", withIntermediateDirectories: true)
         func git(_ arguments: [String]) throws -> String {
             let process = Process()

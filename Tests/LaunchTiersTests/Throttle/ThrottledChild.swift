@@ -1,3 +1,4 @@
+import LaunchprofTestSupport
 import Foundation
 @testable import LaunchTiers
 import LaunchCore
@@ -31,7 +32,7 @@ struct ThrottledChild {
         _ argv: [String], under throttle: RunThrottle, throughSpawner: Bool = false,
         whileRunning: (pid_t) -> Void = { _ in }
     ) throws -> ThrottledChild {
-        let outputPath = NSTemporaryDirectory() + "launchprof-throttle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let outputPath = TemporaryDirectory.uniquePath("throttle-output")
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
