@@ -94,32 +94,45 @@ public final class JSONScanner {
     // MARK: Bytes
 
     /// The next byte that is not white space, not consumed; `nil` at the end of input.
-    ///
-    /// Pretty-printed results are mostly indentation: after a line feed, spaces are skipped eight at a time.
     public func peek() throws(JSONFailure) -> UInt8? {
         let input = self.input
         while true {
-            var p = input.pos
             let e = input.end, b = input.base
-            while p < e {
-                let c = b[p]
-                if c == 0x20 {
-                    p += 1
-                } else if c == 0x0A {
-                    p += 1
-                    input.line += 1
-                    input.lineStart = input.offset(at: p)
-                    while e - p >= 8 && UnsafeRawPointer(b + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { p += 8 }
-                } else if c == 0x09 || c == 0x0D {
-                    p += 1
-                } else {
-                    input.pos = p
-                    return c
-                }
-            }
-            input.pos = p
+            var newlines = 0, lastLineStart = 0
+            let p = Self.skipWhiteSpace(b, from: input.pos, to: e, newlines: &newlines, lastLineStart: &lastLineStart)
+            input.advance(to: p, newlines: newlines, lastLineStart: lastLineStart)
+            if p < e { return b[p] }
             if try !refill() { return nil }
         }
+    }
+
+    /// The position of the first byte in `b[p..<e]` that is not JSON's white space (space, line feed,
+    /// tab, carriage return), or `e`; each line feed crossed adds 1 to `newlines` and sets
+    /// `lastLineStart` to the position after it. For ``peek()``, and for a reader in another module
+    /// that scans the buffer itself (the result reader's plain-phase scanner).
+    ///
+    /// Pretty-printed results are mostly indentation: after a line feed, spaces are skipped eight at a time.
+    @inlinable @inline(__always)
+    public static func skipWhiteSpace(
+        _ b: UnsafePointer<UInt8>, from p: Int, to e: Int, newlines: inout Int, lastLineStart: inout Int
+    ) -> Int {
+        var p = p
+        while p < e {
+            let c = b[p]
+            if c == 0x20 {
+                p += 1
+            } else if c == 0x0A {
+                p += 1
+                newlines += 1
+                lastLineStart = p
+                while e - p >= 8 && UnsafeRawPointer(b + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { p += 8 }
+            } else if c == 0x09 || c == 0x0D {
+                p += 1
+            } else {
+                return p
+            }
+        }
+        return p
     }
 
     public func refill() throws(JSONFailure) -> Bool {

@@ -135,22 +135,8 @@ enum PlainPhaseScanner {
 
         /// Skips white space; `false` at the end of the buffer.
         @inline(__always) mutating func skip() -> Bool {
-            while p < e {
-                let c = b[p]
-                if c == 0x20 {
-                    p += 1
-                } else if c == 0x0A {
-                    p += 1
-                    newlines += 1
-                    lastLineStart = p
-                    while e - p >= 8 && UnsafeRawPointer(b + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { p += 8 }
-                } else if c == 0x09 || c == 0x0D {
-                    p += 1
-                } else {
-                    return true
-                }
-            }
-            return false
+            p = JSONScanner.skipWhiteSpace(b, from: p, to: e, newlines: &newlines, lastLineStart: &lastLineStart)
+            return p < e
         }
 
         /// Consumes an object's `{` and the white space after it; `false` for anything else, and for
