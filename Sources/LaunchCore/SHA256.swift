@@ -1,5 +1,8 @@
 /// SHA-256 (FIPS 180-4), for content hashes of manifests and snapshots.
 ///
+/// The tiers' cpu reference workload (CTierReference) has its own SHA-256 in C on purpose: it shares
+/// no code with the app, which hashes with this one as it launches (see LaunchTiers' `ReferenceWorkloads`).
+///
 /// ```swift
 /// SHA256.hex(of: Array("abc".utf8)) // "ba7816bf…"
 /// ```
