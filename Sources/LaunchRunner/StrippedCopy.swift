@@ -6,8 +6,9 @@ import LaunchCore
 /// A copy of an executable without debug information, for Valgrind: Debian 12's Valgrind 3.19
 /// cannot read the DWARF 5 that Swift 6.3 emits ("unhandled dwarf2 abbrev form") and gives up, but
 /// runs a copy without it. The copy is made once per build of the executable (`objcopy
-/// --strip-debug`) and kept in the user's cache directory, named by the original's device, inode,
-/// size and modification time.
+/// --strip-debug`) and kept in the user's cache directory, named by the original's path (a hash)
+/// and its device, inode, size and modification time; a new copy replaces the copies of the same
+/// path's earlier builds, so the cache holds one copy per executable, not one per build.
 public enum StrippedCopy {
     /// The executable Valgrind is given: the stripped copy (``of(_:)``) of a Swift binary with debug
     /// information, else `executable` itself (a script, a C program, a distribution's binary), which
@@ -16,17 +17,50 @@ public enum StrippedCopy {
         ELFDebugSections.present(in: executable, swift: true) ? try of(executable) : executable
     }
 
-    /// The path of the stripped copy of `executable`, made now if there is none yet.
-    public static func of(_ executable: String) throws(RunnerError) -> String {
+    /// The path of the stripped copy of `executable` in `directory`, made now if there is none yet.
+    public static func of(_ executable: String, in directory: String = cacheDirectory()) throws(RunnerError) -> String {
         var info = stat()
         guard stat(executable, &info) == 0 else {
             throw .instructionsNotCounted("cannot read \(executable): \(String(cString: strerror(errno)))")
         }
-        let key = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)"
-        let name = executable.split(separator: "/").last.map(String.init) ?? "app"
-        let directory = cacheDirectory()
-        let copy = "\(directory)/\(name)-stripped-\(key)"
+        let build = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)"
+        let prefix = copyPrefix(of: executable)
+        let copy = "\(directory)/\(prefix)\(build)"
         if access(copy, X_OK) == 0 { return copy }
+        let made = try make(copy, of: executable, in: directory)
+        removeEarlierBuilds(of: prefix, keeping: made, in: directory)
+        return made
+    }
+
+    /// `<name>-stripped-<8 hex digits of the SHA-256 of its absolute path>-`: what every copy of one
+    /// executable's builds is named with.
+    static func copyPrefix(of executable: String) -> String {
+        let name = executable.split(separator: "/").last.map(String.init) ?? "app"
+        let absolute = realpath(executable, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        }
+        let hash = SHA256.hex(of: SHA256.digest(Array((absolute ?? executable).utf8))).prefix(8)
+        return "\(name)-stripped-\(hash)-"
+    }
+
+    /// Removes the copies of the same executable's earlier builds, and copies named before they
+    /// carried the path's hash (`<name>-stripped-<dev>-<ino>-<size>-<sec>-<nsec>`: a copy of another
+    /// executable of that name is made again when it is next needed). A process still running an
+    /// earlier copy keeps it open until it ends.
+    static func removeEarlierBuilds(of prefix: String, keeping copy: String, in directory: String) {
+        let name = String(prefix.dropLast(9))
+        for entry in FileIO.entries(of: directory) where "\(directory)/\(entry)" != copy && !entry.hasSuffix(".tmp") {
+            let earlierBuild = entry.hasPrefix(prefix)
+            let unhashed =
+                entry.hasPrefix(name) && entry.dropFirst(name.count).split(separator: "-").count == 5
+                && entry.dropFirst(name.count).split(separator: "-").allSatisfy { $0.allSatisfy(\.isNumber) }
+            if earlierBuild || unhashed { unlink("\(directory)/\(entry)") }
+        }
+    }
+
+    /// Makes `copy` (atomically: a temporary file renamed into place) with objcopy, else strip.
+    static func make(_ copy: String, of executable: String, in directory: String) throws(RunnerError) -> String {
         do { try FileIO.createDirectories(directory) } catch {
             throw .instructionsNotCounted("cannot make a copy of \(executable) without debug information: \(error.description)")
         }
@@ -49,7 +83,7 @@ public enum StrippedCopy {
     }
 
     /// `$XDG_CACHE_HOME/launchprof`, else `~/.cache/launchprof`, else the temporary directory's.
-    static func cacheDirectory() -> String {
+    public static func cacheDirectory() -> String {
         if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return "\(xdg)/launchprof" }
         if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return "\(home)/.cache/launchprof" }
         return "\(FileIO.temporaryDirectory)/launchprof-cache-\(getuid())"
