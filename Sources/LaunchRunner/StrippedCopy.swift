@@ -24,38 +24,34 @@ public enum StrippedCopy {
             throw .instructionsNotCounted("cannot read \(executable): \(String(cString: strerror(errno)))")
         }
         let build = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)"
-        let prefix = copyPrefix(of: executable)
+        let family = "\(executable.split(separator: "/").last.map(String.init) ?? "app")-stripped-"
+        let prefix = "\(family)\(pathHash(of: executable))-"
         let copy = "\(directory)/\(prefix)\(build)"
         if access(copy, X_OK) == 0 { return copy }
         let made = try make(copy, of: executable, in: directory)
-        removeEarlierBuilds(of: prefix, keeping: made, in: directory)
+        removeEarlierBuilds(family: family, prefix: prefix, keeping: made, in: directory)
         return made
     }
 
-    /// `<name>-stripped-<8 hex digits of the SHA-256 of its absolute path>-`: what every copy of one
-    /// executable's builds is named with.
-    static func copyPrefix(of executable: String) -> String {
-        let name = executable.split(separator: "/").last.map(String.init) ?? "app"
+    /// 8 hex digits of the SHA-256 of `executable`'s absolute path: what tells the copies of one
+    /// executable's builds (`<name>-stripped-<hash>-<build>`) from another executable's of that name.
+    static func pathHash(of executable: String) -> String {
         let absolute = realpath(executable, nil).map { pointer in
             defer { free(pointer) }
             return String(cString: pointer)
         }
-        let hash = SHA256.hex(of: SHA256.digest(Array((absolute ?? executable).utf8))).prefix(8)
-        return "\(name)-stripped-\(hash)-"
+        return String(SHA256.hex(of: SHA256.digest(Array((absolute ?? executable).utf8))).prefix(8))
     }
 
-    /// Removes the copies of the same executable's earlier builds, and copies named before they
-    /// carried the path's hash (`<name>-stripped-<dev>-<ino>-<size>-<sec>-<nsec>`: a copy of another
-    /// executable of that name is made again when it is next needed). A process still running an
-    /// earlier copy keeps it open until it ends.
-    static func removeEarlierBuilds(of prefix: String, keeping copy: String, in directory: String) {
-        let name = String(prefix.dropLast(9))
+    /// Removes the copies named `prefix…` (the same executable's earlier builds) and the copies of
+    /// `family` named before they carried the path's hash (`<name>-stripped-<dev>-<ino>-<size>-<sec>-<nsec>`:
+    /// a copy of another executable of that name is made again when it is next needed), but `copy` and
+    /// copies another process is still making. A process running an earlier copy keeps it until it ends.
+    static func removeEarlierBuilds(family: String, prefix: String, keeping copy: String, in directory: String) {
         for entry in FileIO.entries(of: directory) where "\(directory)/\(entry)" != copy && !entry.hasSuffix(".tmp") {
-            let earlierBuild = entry.hasPrefix(prefix)
-            let unhashed =
-                entry.hasPrefix(name) && entry.dropFirst(name.count).split(separator: "-").count == 5
-                && entry.dropFirst(name.count).split(separator: "-").allSatisfy { $0.allSatisfy(\.isNumber) }
-            if earlierBuild || unhashed { unlink("\(directory)/\(entry)") }
+            let fields = entry.hasPrefix(family) ? entry.dropFirst(family.count).split(separator: "-") : []
+            let unhashed = fields.count == 5 && fields.allSatisfy { $0.allSatisfy(\.isNumber) }
+            if entry.hasPrefix(prefix) || unhashed { unlink("\(directory)/\(entry)") }
         }
     }
 

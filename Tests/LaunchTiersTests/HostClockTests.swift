@@ -28,6 +28,12 @@ import Testing
         let sample = HostReference(seconds: seconds, clockGigahertz: 4.25)
         #expect(try HostReference(jsonLine: Array(sample.jsonLine.utf8)) == sample)
         #expect(try HostReference(jsonLine: Array(#"{"cpu": 1, "io": 1, "decode": 1, "draw": 1, "clock": -3}"#.utf8)).clockGigahertz == nil)
+        // A clock no core can have, or not a number, is unknown; the range's ends are kept.
+        for (clock, kept) in [("999", nil), ("0.01", nil), ("1e308", nil), (#""4.2""#, nil), ("null", nil), ("0.05", 0.05), ("20", 20.0)] as [(String, Double?)]
+        {
+            let line = #"{"cpu": 1, "io": 1, "decode": 1, "draw": 1, "clock": "# + clock + "}"
+            #expect(try HostReference(jsonLine: Array(line.utf8)).clockGigahertz == kept, "\(clock)")
+        }
         let samples = [sample, HostReference(seconds: seconds, clockGigahertz: 3.9), HostReference(seconds: seconds)]
         let host = HostFingerprint(cpuModel: "Test CPU", cores: 2, kernel: "Linux 6.1.0", architecture: "x86_64", referenceVersion: 1)
         let calibration = Calibration(reference: Calibration.combine(samples), fingerprint: host, made: "2026-11-26T06:00:00Z", samples: samples)
