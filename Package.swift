@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency direction (each module only imports the ones above it):
 //
-//   LaunchCore      clock, phase recorder, result model (Glibc only: it runs in the measured process)
+//   LaunchCore      clock, phase recorder, result model, the core's clock probe (Glibc and CClockChain only: it runs
+//                   in the measured process)
 //   LaunchManifest  the built-in app's manifest: its schema, loader and checks, the strategy catalog, the app's own phase
 //                   names; what the CLI knows of the app (it imports no app module)
 //   LaunchImage     PNG decode/encode through libpng (CPNGShim -> CLibPNG), RGBA images, image cache
@@ -50,7 +51,9 @@ let package = Package(
     targets: [
         // Callgrind client requests for --metric instructions (valgrind/callgrind.h, when installed).
         .target(name: "CCallgrind"),
-        .target(name: "LaunchCore", dependencies: ["CCallgrind"]),
+        // The core's clock probe (a chain of dependent additions, in assembly), read beside the emulated waits.
+        .target(name: "CClockChain"),
+        .target(name: "LaunchCore", dependencies: ["CCallgrind", "CClockChain"]),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",

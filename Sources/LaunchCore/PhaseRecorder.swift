@@ -118,6 +118,8 @@ public final class PhaseRecorder {
         /// Under emulation: nanoseconds the emulated timeline is behind, owed by the next stretch
         /// (``PhaseRecorder/emulation``).
         @usableFromInline var emulationDebt: UInt64 = 0
+        /// Under emulation at a clock: the clock tries this thread's waits ran (``ClockTries``).
+        @usableFromInline var clockTries = ClockTries()
 
         @usableFromInline mutating func updateInstrumented() {
             instrumented = emulation != nil || memoryDepth >= 0 || countsInstructions || recordsCounters
@@ -372,16 +374,24 @@ public final class PhaseRecorder {
             selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
         }
         entry.pointee.stretchedSelfNanoseconds = selfTime
-        let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime)
+        let clock = emulation.clockGigahertz == nil ? nil : ClockTries.processGigahertz
+        let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime, atClock: clock)
         // Contended: this phase waited for a CPU, or the last wait ended late.
         let busy = selfRunDelay > Self.busyNanoseconds || s.pointee.emulationDebt > Self.busyNanoseconds
         let (wait, debt) = Self.wait(extra: extra, alreadyWaited: selfRunDelay, debt: s.pointee.emulationDebt)
         s.pointee.emulationDebt = debt
         guard wait > 0 else { return now }
         let deadline = now &+ wait
-        // A quiet host: spin (the core stays awake and fast). A busy one: sleep, or the spinning thread,
-        // having used its share of the CPU, is preempted and waits its turn past the deadline.
-        if busy { MonotonicClock.sleep(until: deadline) } else { MonotonicClock.spin(until: deadline) }
+        // A quiet host: spin (the core stays awake and fast), reading the core's clock when the factors
+        // hold at one. A busy one: sleep, or the spinning thread, having used its share of the CPU, is
+        // preempted and waits its turn past the deadline.
+        if busy {
+            MonotonicClock.sleep(until: deadline)
+        } else if emulation.clockGigahertz != nil {
+            s.pointee.clockTries.spin(until: deadline)
+        } else {
+            MonotonicClock.spin(until: deadline)
+        }
         let end = MonotonicClock.nanoseconds()
         s.pointee.emulationDebt = end &- deadline
         entry.pointee.waitedNanoseconds &+= end &- now

@@ -73,10 +73,12 @@ struct AppLaunchPlan {
         return manifest
     }
 
-    /// The app's environment: the tier's factors, for the app to stretch its own phases (none for the host itself).
+    /// The app's environment: the tier's factors, for the app to stretch its own phases (none for the
+    /// host itself), and the clock its calibration holds at, for the app to stretch at the clock it runs at.
     static func emulation(_ tier: ResolvedTier?) -> [String: String] {
         guard let tier, !tier.device.isIdentity else { return [:] }
-        return [AppInterface.emulationVariable: DeviceEmulation(factors: tier.factors).encoded]
+        let emulation = DeviceEmulation(factors: tier.factors, clockGigahertz: tier.info.calibration?.clockGigahertz)
+        return [AppInterface.emulationVariable: emulation.encoded]
     }
 
     /// The app's arguments: the manifest, the snapshot, the first uses, the test hooks.

@@ -2,17 +2,8 @@ import LaunchCore
 import Testing
 @testable import LaunchTiers
 
-/// The clock probe (not a workload): eight dependent additions an iteration, so its time counts cycles.
+/// The core's clock read beside a calibration (``HostClock``) and kept with it.
 @Suite struct HostClockTests {
-    /// The chain really adds eight times an iteration (an assembler block that added fewer times, or
-    /// none, would time fewer cycles than the probe counts).
-    @Test func chainAddsEightTimesAnIteration() {
-        #expect(HostClock.chain(0) == 1)
-        #expect(HostClock.chain(1) == 1)
-        #expect(HostClock.chain(4) == 1 + 8 * (0 + 1 + 2 + 3))
-        #expect(HostClock.chain(1000) == 1 + 8 * (999 * 1000 / 2))
-    }
-
     /// The clock it reports is a clock a CPU can have (timed by CPU time, so load does not move it
     /// out of this range; nothing here waits for a deadline).
     /// Under load a probe can be disturbed throughout (no reading), so it is tried until one reads.
@@ -41,45 +32,6 @@ import Testing
         #expect(decoded == calibration)
         #expect(decoded.samples.map(\.clockGigahertz) == [4.25, 3.9, nil])
         #expect(decoded.reference.clockGigahertz == calibration.reference.clockGigahertz)
-    }
-
-    /// Tries of a probe at `gigahertz`, timed alike by both clocks.
-    func tries(_ gigahertz: [Double]) -> [HostClock.Try] {
-        gigahertz.map {
-            let ns = UInt64((Double(HostClock.cycles) / $0).rounded()); return HostClock.Try(wall: ns, cpu: ns)
-        }
-    }
-
-    /// The reading is the fastest try that another confirms within 1%, timed by the wall clock.
-    @Test func theFastestConfirmedTryIsTheReading() throws {
-        let reading = try #require(HostClock.reading(of: tries([4.0, 4.2, 3.9, 4.19, 4.1])))
-        #expect(abs(reading - 4.2) < 0.001)
-    }
-
-    /// A lone fast try is refused, however it came about (4.2 GHz tries with one at 6.13).
-    @Test func aLoneFastTryIsRefused() throws {
-        let reading = try #require(HostClock.reading(of: tries([4.2, 6.13, 4.19, 4.1])))
-        #expect(abs(reading - 4.2) < 0.001)
-    }
-
-    /// A try whose CPU time reads short of its wall time (the kernel took a hypervisor's stop out
-    /// of it, more than the try lost) is not timed by either clock: it is left out.
-    @Test func aTryWhoseClocksDisagreeIsLeftOut() throws {
-        var all = tries([4.2, 4.19, 4.1])
-        all.append(HostClock.Try(wall: 250_000, cpu: 171_000))  // 6.13 GHz by CPU time, 4.19 by wall
-        all.append(HostClock.Try(wall: 171_000, cpu: 250_000))  // and the other way round
-        let reading = try #require(HostClock.reading(of: all))
-        #expect(abs(reading - 4.2) < 0.001)
-        // A preempted try (wall well over CPU time) is left out too, rather than read slow.
-        #expect(HostClock.reading(of: [HostClock.Try(wall: 900_000, cpu: 250_000), HostClock.Try(wall: 900_000, cpu: 250_000)]) == nil)
-    }
-
-    /// Disturbed throughout: no reading rather than a wrong one.
-    @Test func aProbeWithNoConfirmedTryReadsNothing() {
-        #expect(HostClock.reading(of: tries([4.2])) == nil)
-        #expect(HostClock.reading(of: tries([4.2, 3.9, 3.5])) == nil)
-        #expect(HostClock.reading(of: []) == nil)
-        #expect(HostClock.reading(of: [HostClock.Try(wall: 0, cpu: 0), HostClock.Try(wall: 0, cpu: 0)]) == nil)
     }
 
     /// The range of clocks a calibration's processes saw, of those that read one.

@@ -98,13 +98,6 @@ int lp_ref_decode(const lp_ref_state *state, uint64_t *checksum);
 /// double-precision code. Returns the sum of the canvas bytes (so the work cannot be skipped).
 uint64_t lp_ref_draw(lp_ref_state *state);
 
-/// Not a workload: a clock probe. `iterations` × 8 additions, each depending on the one before, so
-/// it takes 8 × `iterations` core clock cycles on any x86-64 or arm64 core (an addition's latency is
-/// one cycle there): its time tells the core's clock at that moment. No tier's meaning depends on it;
-/// it shows how far the host's own clock moves (docs/tiers.md, "What still moves a calibration").
-/// Returns the chain's result (so the work cannot be skipped).
-uint64_t lp_ref_clock(uint64_t iterations);
-
 #ifdef __cplusplus
 }
 #endif
