@@ -42,7 +42,7 @@ public enum BuiltInApp {
         } catch {
             fail("\(error)")
         }
-        let lines = ProtocolWriter.report(recorders: [recorder], deferred: [], background: pipeline.backgroundReading)
+        let lines = ProtocolWriter.clock() + ProtocolWriter.report(recorders: [recorder], deferred: [], background: pipeline.backgroundReading)
         write(AppInterface.protocolDescriptor, lines.joined(separator: "\n") + "\n")
         exit(0)
     }

@@ -360,7 +360,10 @@ public final class PhaseRecorder {
     /// given back instead of being stretched: that wait for a CPU, which already passed inside the
     /// phase, counts toward its extra time; and a wait that ends late (the thread was preempted at its
     /// deadline) leaves the lateness as a debt the next stretch on this thread pays first. The
-    /// emulated durations then add up to the device's time, however loaded the host.
+    /// emulated durations then add up to the device's time, however loaded the host. With factors that
+    /// hold at a clock (``DeviceEmulation/clockGigahertz``), the extra time is at the clock this run
+    /// has read (``ClockTries``: its spinning waits read it), so the device keeps its speed while the
+    /// host's clock moves; a wait reckoned before the run had read one is settled at the clock it read.
     @usableFromInline
     func stretch(_ entry: UnsafeMutablePointer<Entry>, emulation: DeviceEmulation, now: UInt64, cpuEnd: UInt64, runDelay: UInt64) -> UInt64 {
         let s = state
@@ -374,14 +377,16 @@ public final class PhaseRecorder {
             selfTime = min(selfTime, cpu > entry.pointee.childCPUNanoseconds ? cpu - entry.pointee.childCPUNanoseconds : 0)
         }
         entry.pointee.stretchedSelfNanoseconds = selfTime
+        let kind = entry.pointee.effectiveKind
         let clock = emulation.clockGigahertz == nil ? nil : ClockTries.processGigahertz
-        let extra = emulation.extraNanoseconds(for: entry.pointee.effectiveKind, selfNanoseconds: selfTime, atClock: clock)
+        let extra = emulation.extraNanoseconds(for: kind, selfNanoseconds: selfTime, atClock: clock)
         // Contended: this phase waited for a CPU, or the last wait ended late.
         let busy = selfRunDelay > Self.busyNanoseconds || s.pointee.emulationDebt > Self.busyNanoseconds
         let (wait, debt) = Self.wait(extra: extra, alreadyWaited: selfRunDelay, debt: s.pointee.emulationDebt)
         s.pointee.emulationDebt = debt
         guard wait > 0 else { return now }
-        let deadline = now &+ wait
+        var deadline = now &+ wait
+        var overpaid: UInt64 = 0
         // A quiet host: spin (the core stays awake and fast), reading the core's clock when the factors
         // hold at one. A busy one: sleep, or the spinning thread, having used its share of the CPU, is
         // preempted and waits its turn past the deadline.
@@ -389,11 +394,22 @@ public final class PhaseRecorder {
             MonotonicClock.sleep(until: deadline)
         } else if emulation.clockGigahertz != nil {
             s.pointee.clockTries.spin(until: deadline)
+            // Reckoned before the run had read its clock: settled at the clock this wait read, spun
+            // longer, or what it waited too long owed back by the next stretch.
+            if clock == nil, let read = ClockTries.processGigahertz {
+                let settled = emulation.extraNanoseconds(for: kind, selfNanoseconds: selfTime, atClock: read)
+                if settled > extra {
+                    deadline &+= settled - extra
+                    s.pointee.clockTries.spin(until: deadline)
+                } else {
+                    overpaid = extra - settled
+                }
+            }
         } else {
             MonotonicClock.spin(until: deadline)
         }
         let end = MonotonicClock.nanoseconds()
-        s.pointee.emulationDebt = end &- deadline
+        s.pointee.emulationDebt = (end &- deadline) &+ overpaid
         entry.pointee.waitedNanoseconds &+= end &- now
         return end
     }

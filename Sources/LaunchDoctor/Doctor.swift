@@ -105,7 +105,8 @@ public struct Doctor {
             summary +=
                 "; \(percent(abs(since))) \(since < 0 ? "slower" : "faster") than when this host's calibration was made (\(calibration.made), \(format(calibration.gigahertz)) GHz)"
             if abs(since) > Self.clockTolerance {
-                summary += ", so on a tier every phase now runs about that much \(since < 0 ? "longer" : "shorter") than then"
+                summary +=
+                    ", so on a tier a program's phases (exec --tier) now run about that much \(since < 0 ? "longer" : "shorter") than then (the built-in app's are stretched at the clock each run reads)"
                 unsteady = true
             }
         }

@@ -91,4 +91,14 @@ import Testing
             #expect(DeviceEmulation.clockRange.contains(process))
         }
     }
+
+    /// The app says the clock it stretched at in an `x-clock` line, when its waits read one.
+    @Test func theClockLineSaysTheProcesssClock() {
+        let lines = ProtocolWriter.clock()
+        if let clock = ClockTries.processGigahertz {
+            #expect(lines == ["x-clock \(clock)"])
+        } else {
+            #expect(lines.isEmpty)
+        }
+    }
 }

@@ -14,11 +14,11 @@ import LaunchCore
             ProtocolWriter.lines(mainReading: recorder.clock.originNanoseconds, recorders: [recorder], deferred: ["lazy\nstage"])
             + [
                 ProtocolWriter.progress("drawing"), ProtocolWriter.tap(shownAt: MonotonicClock.nanoseconds(), key: "7"),
-                ProtocolWriter.tapLost(key: "+")
+                ProtocolWriter.tapLost(key: "+"), ProtocolVerb.clock.line("4.25")
             ]
         let verbs = Set(lines.map { ProtocolVerb(rawValue: String(ProtocolVerb.split(Substring($0)).verb)) })
         #expect(!verbs.contains(nil))
-        #expect(verbs.isSuperset(of: [.greeting, .main, .begin, .end, .mark, .count, .deferred, .launched, .peak, .done, .progress, .tap, .tapLost]))
+        #expect(verbs.isSuperset(of: [.greeting, .main, .begin, .end, .mark, .count, .deferred, .launched, .peak, .done, .progress, .tap, .tapLost, .clock]))
         var parser = ProtocolParser(spawnReading: recorder.clock.originNanoseconds)
         // `done` ends the run, so the tap lines go before it.
         let ordered = lines.filter { !$0.hasPrefix("done ") } + lines.filter { $0.hasPrefix("done ") }
@@ -41,7 +41,9 @@ import LaunchCore
     }
 
     @Test func theParsersListOfVerbsIsEveryVerbButTheGreetingAndExtensions() {
-        #expect(Set(ProtocolVerb.recordVerbs) == Set(ProtocolVerb.allCases).subtracting([.greeting, .progress]))
+        let extensions = ProtocolVerb.allCases.filter { $0.rawValue.hasPrefix(ProtocolVerb.extensionPrefix) }
+        #expect(Set(extensions) == [.progress, .clock])
+        #expect(Set(ProtocolVerb.recordVerbs) == Set(ProtocolVerb.allCases).subtracting([.greeting]).subtracting(extensions))
     }
 
     @Test func controlCommandsRoundTripAndUnknownLinesAreRefused() {

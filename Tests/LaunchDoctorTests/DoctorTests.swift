@@ -106,7 +106,7 @@ final class FakeSystem: DoctorSystem {
         #expect(finding["id"]?.string == "cpu-clock" && finding["status"]?.string == "warning")
         #expect(finding["summary"]?.string == moving.summary && finding["advice"]?.string == moving.advice)
 
-        // Steady now, but 5% slower than when the calibration was made: a tier's phases run 5% longer.
+        // Steady now, but 5% slower than when the calibration was made: a throttled program's phases run 5% longer.
         let slower = doctor {
             $0.clocks = [4.18, 4.19, 4.18]
             $0.calibrated = (4.41, "2026-11-26T05:00:00Z")
@@ -114,7 +114,7 @@ final class FakeSystem: DoctorSystem {
         #expect(slower.status == .warning)
         #expect(
             slower.summary.contains(
-                "5.0% slower than when this host's calibration was made (2026-11-26T05:00:00Z, 4.41 GHz), so on a tier every phase now runs about that much longer"
+                "5.0% slower than when this host's calibration was made (2026-11-26T05:00:00Z, 4.41 GHz), so on a tier a program's phases (exec --tier) now run about that much longer than then (the built-in app's are stretched at the clock each run reads)"
             ))
         let near = doctor { $0.calibrated = (4.43, "2026-11-26T05:00:00Z") }.clock()
         #expect(near.status == .ok && near.summary.contains("0.5% slower than when"))

@@ -86,8 +86,8 @@ public struct ProtocolParser {
     /// One line after the greeting: `verb rest`.
     private mutating func apply(_ verb: ProtocolVerb, _ rest: Substring, line: Substring) throws(CoreError) {
         switch verb {
-        case .progress:
-            return  // For the launcher's progress bar (ProcessLauncher reads it); no part of the run.
+        case .progress, .clock:
+            return  // For the launcher's progress bar (ProcessLauncher reads it), and for readers of the protocol; no part of the run.
         case .greeting:
             throw fail("a second greeting \(PlainText.quoted(line)): it must be the first line only")
         case .main:

@@ -9,6 +9,9 @@ public enum ProtocolVerb: String, CaseIterable, Sendable {
     /// `x-progress <stage>`: the stage the built-in app has reached, for the launcher's progress bar.
     /// An extension (`x-` prefix): readers that do not know it ignore it.
     case progress = "x-progress"
+    /// `x-clock <GHz>`: the core's clock a run on a device tier read while its waits spun, at which
+    /// it was stretched (``ClockTries``). An extension, for whoever reads the protocol (no part of the run).
+    case clock = "x-clock"
 
     /// Lines whose verb starts with this are extensions, ignored by readers that do not know them.
     public static let extensionPrefix = "x-"

@@ -102,6 +102,12 @@ public enum ProtocolWriter {
     /// `x-progress <stage>`: the stage the app has reached (for the launcher's progress bar).
     public static func progress(_ stage: String) -> String { ProtocolVerb.progress.line(escape(stage)) }
 
+    /// `x-clock <GHz>`: the clock this process's emulated waits read (``ClockTries/processGigahertz``),
+    /// or no line when they read none.
+    public static func clock() -> [String] {
+        ClockTries.processGigahertz.map { [ProtocolVerb.clock.line("\($0)")] } ?? []
+    }
+
     /// `tap <ns> <key>`: a tap applied, shown at `reading`.
     public static func tap(shownAt reading: UInt64, key: String) -> String { ProtocolVerb.tap.line("\(reading)", escape(key)) }
 
