@@ -23,11 +23,6 @@ public enum ClockProbe {
         /// read 6.13 GHz on this 4.2 GHz host.
         public var cpu: UInt64
 
-        public init(wall: UInt64, cpu: UInt64) {
-            self.wall = wall
-            self.cpu = cpu
-        }
-
         /// Whether the two clocks agree on the try: they differ by at most ``agreement`` of its wall
         /// time (nothing preempted it and neither clock misread it).
         public var isAgreed: Bool {
