@@ -8,6 +8,9 @@ import CClockChain
 /// (``ClockTries``) and stretch the run at the clock it ran at (docs/tiers.md, "Counted in clock
 /// cycles").
 public enum ClockProbe {
+    /// The clocks a core can have, in GHz: a reading outside is a misreading, kept as unknown.
+    public static let plausibleGigahertz = 0.05...20.0
+
     /// Additions per try: 8 × 2^17, about 0.25 ms at 4 GHz.
     public static let cycles: UInt64 = 8 << 17
 

@@ -23,11 +23,9 @@ public struct DeviceEmulation: Sendable, Equatable {
             all[kind] = f.isFinite ? min(Self.maximumFactor, max(1, f)) : 1
         }
         self.factors = all
-        self.clockGigahertz = clockGigahertz.flatMap { Self.clockRange.contains($0) ? $0 : nil }
+        self.clockGigahertz = clockGigahertz.flatMap { ClockProbe.plausibleGigahertz.contains($0) ? $0 : nil }
     }
 
-    /// The clocks read as one (GHz): outside it, a reading is a misreading and scales nothing.
-    public static let clockRange = 0.05...20.0
     /// The most a run's clock may differ from ``clockGigahertz`` and still scale the factors
     /// (a reading further off is a misreading, and the factors are used as they are).
     public static let clockRatioRange = 0.5...2.0
@@ -74,7 +72,7 @@ public struct DeviceEmulation: Sendable, Equatable {
         for part in encoded.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, let value = Double(String(pair[1])), value.isFinite else { return nil }
-            if pair[0] == Self.clockKey, Self.clockRange.contains(value) {
+            if pair[0] == Self.clockKey, ClockProbe.plausibleGigahertz.contains(value) {
                 clock = value
             } else if let kind = PhaseKind(rawValue: String(pair[0])), value >= 1 {
                 factors[kind] = value

@@ -110,7 +110,7 @@ extension HostReference {
     /// A clock in GHz as a calibration stores it: 0.05 to 20 (a clock a core can have), else `nil`
     /// (unknown: a calibration counts cycles only with a clock, and keeps no clock it cannot trust).
     static func clock(_ value: JSONValue?) -> Double? {
-        value?.number.flatMap { (0.05...20).contains($0) ? $0 : nil }
+        value?.number.flatMap { ClockProbe.plausibleGigahertz.contains($0) ? $0 : nil }
     }
 
     /// What an error about a sample process's line (``init(jsonLine:)``) names as its file.
