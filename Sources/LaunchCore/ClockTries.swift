@@ -2,8 +2,8 @@ import Synchronization
 
 /// The core's clock as a run on a device tier reads it while its emulated waits spin: the wait runs
 /// ``ClockProbe`` tries instead of idling, and keeps the fastest agreeing ones (a try costs nothing
-/// the wait would not spend). A run's hundreds of milliseconds of waits give hundreds of tries on
-/// the core and at the moment its own work ran, so the run is stretched at the clock it ran at
+/// the wait would not spend). A run's hundreds of milliseconds of waits give thousands of tries
+/// (the default launch on iphone-3gs: 0.6 s of waits) on the core and at the moment its own work ran, so the run is stretched at the clock it ran at
 /// (``DeviceEmulation/extraNanoseconds(for:selfNanoseconds:atClock:)``), where one probe before the
 /// run (10 ms, another moment, maybe another core) proved a worse estimate than none.
 public struct ClockTries: Sendable {
