@@ -173,6 +173,14 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     var bench = HistoryDetectionBenchmark()
     if arguments.count > 1 { bench.reuse = arguments[1] }
     bench.report()
+} else if arguments.first == "tier-drift" {
+    // tier-drift [INVOCATIONS RUNS]: what moves a tier's median between separate invocations (issue 27, item 4).
+    var bench = TierDriftBenchmark()
+    if arguments.count > 2, let invocations = Int(arguments[1]), let runs = Int(arguments[2]), invocations > 0, runs > 0 {
+        bench.invocations = invocations
+        bench.runs = runs
+    }
+    bench.report()
 } else if arguments.first == "calibration" {
     CalibrationBenchmark().report()
 } else if arguments.first == "coalesced" {
@@ -232,7 +240,7 @@ if arguments.first == "gate", arguments.count > 1, arguments[1] == "functions" {
     // A name that is none of the above (`--help` included) would otherwise run every benchmark.
     let names = [
         "gate [functions|program]", "counters-cost", "functions-cost", "sample-cost", "diff-scale", "encode", "throttle",
-        "throttle-short", "throttle-limits", "export", "change-points", "history", "calibration", "coalesced", "xml",
+        "throttle-short", "throttle-limits", "export", "change-points", "history", "tier-drift", "calibration", "coalesced", "xml",
         "xml-profile", "png-decode", "decode", "draw", "exec", "history-store", "bisect", "history-concurrency", "dashboard",
         "exec-session", "startup"
     ].joined(separator: ", ")

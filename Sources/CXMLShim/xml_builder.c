@@ -145,7 +145,7 @@ int lp_xml_builder_start(lp_xml_builder *b, const unsigned char *local, const un
         out[i].value_start = d->byte_count;
         if (out[i].value_length > 0) {
             memcpy(d->bytes + d->byte_count, attributes[i * 5 + 3], (size_t)out[i].value_length);
-            out[i].value_length = unescape_ampersands(d->bytes + d->byte_count, out[i].value_length);
+            out[i].value_length = unescape_ampersands((unsigned char *)d->bytes + d->byte_count, out[i].value_length);
         }
         d->byte_count += out[i].value_length;
     }

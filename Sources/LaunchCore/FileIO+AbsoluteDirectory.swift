@@ -15,4 +15,11 @@ extension FileIO {
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    /// The current directory's absolute path, or `nil` when it cannot be read (removed, or too long).
+    public static func currentDirectory() -> String? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
 }

@@ -15,12 +15,13 @@ public enum ChunkedReadError<Failure: Error>: Error {
 extension FileIO {
     /// Reads `path` in 64 KiB chunks, at most `limit` bytes, never whole: each chunk is appended to
     /// `pending`, which `consume` is called with and leaves what it did not use in (an incomplete
-    /// line). Returns what was left at the end.
+    /// line). Returns what was left at the end. Like ``read(_:limit:)-(_,Int)``, it reads regular
+    /// files only: a FIFO, device or directory is refused, never waited on.
     public static func readChunks<Failure: Error>(
         _ path: String, limit: Int, _ consume: (_ pending: inout [UInt8]) throws(Failure) -> Void
     ) throws(ChunkedReadError<Failure>) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let fd: Int32
+        do { fd = try openRegularFile(path).fd } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -38,23 +38,13 @@ public enum FileIO {
     }
 
     private static func read(_ path: String, limit maxBytes: Int, kind: String) throws(CoreError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw .errno(path, "read") }
+        let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .errno(path, "read") }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            throw .notRegularFile(path: path, type: fileTypeName(type))
-        }
         let limit = min(max(0, maxBytes), Int.max - 1)
-        guard info.st_size <= limit else { throw .tooLarge(path: path, size: Int(info.st_size), limit: limit, kind: kind) }
-        // Regular files never block, but the descriptor goes back to blocking mode all the same.
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        guard size <= limit else { throw .tooLarge(path: path, size: size, limit: limit, kind: kind) }
         let grew = CoreError.tooLarge(path: path, size: nil, limit: limit, kind: kind)
         // One byte more than the limit tells a file that grew past it (or whose size fstat does not tell).
-        var bytes = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
+        var bytes = [UInt8](repeating: 0, count: min(limit, size) + 1)
         var count = 0
         while true {
             if count == bytes.count {
@@ -72,6 +62,30 @@ public enum FileIO {
         guard count <= limit else { throw grew }
         bytes.removeLast(bytes.count - count)
         return bytes
+    }
+
+    /// Opens `path` for reading, which must be a regular file: without blocking (opening a FIFO with no
+    /// writer would block), its type checked with `fstat` on the opened descriptor (not the path, which
+    /// could change in between), then the descriptor put back in blocking mode. The caller closes it.
+    ///
+    /// - Throws: ``CoreError`` naming the path: missing or unreadable, or a directory, FIFO, device or socket.
+    public static func openRegularFile(_ path: String) throws(CoreError) -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw .errno(path, "read") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = CoreError.errno(path, "read")
+            close(fd)
+            throw error
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(fd)
+            throw .notRegularFile(path: path, type: fileTypeName(type))
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return (fd, Int(info.st_size))
     }
 
     /// `a directory`, `a FIFO`… for a `st_mode & S_IFMT` value.

@@ -31,11 +31,11 @@ public enum JSONParser {
     }
 }
 
-/// Where the builder stopped, and why (`nil`: an unexpected character): the builder's control flow,
+/// Where the builder stopped, and why (`unexpected 'x'`, `nested more than 64 levels deep`…): the builder's control flow,
 /// which ``JSONParser/parse(_:maximumDepth:)`` turns into a ``CoreError`` with a line and column.
 private struct JSONStop: Error {
     var offset: Int
-    var reason: String?
+    var reason: String
 }
 
 /// The recursive-descent tree builder behind ``JSONParser``, over ``JSONScanner``'s tokens: one
@@ -72,7 +72,7 @@ private struct JSONTreeBuilder {
     func unexpected(at offset: Int? = nil) -> JSONStop {
         let offset = offset ?? position
         guard offset < bytes.count else { return JSONStop(offset: bytes.count, reason: Self.endOfInput) }
-        return JSONStop(offset: offset, reason: bytes[offset] == 0 ? "a NUL byte" : nil)
+        return JSONStop(offset: offset, reason: bytes[offset] == 0 ? "a NUL byte" : "unexpected \(JSONScanner.shown(bytes[offset]))")
     }
 
     mutating func value() throws(JSONStop) -> JSONValue {

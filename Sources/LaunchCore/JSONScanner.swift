@@ -152,11 +152,12 @@ public final class JSONScanner {
     /// "expected X, found Y".
     public func found(_ expected: String) throws(JSONFailure) -> String {
         guard let c = try peek() else { return "expected \(expected), found the end of the file" }
-        let shown = c >= 0x21 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : String(format16(c))
-        return "expected \(expected), found \(shown)"
+        return "expected \(expected), found \(Self.shown(c))"
     }
 
-    private func format16(_ c: UInt8) -> String {
+    /// A byte as a message shows it: `'x'` when printable ASCII, else `byte 0xff`.
+    public static func shown(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         let digits = Array("0123456789abcdef")
         return "byte 0x\(digits[Int(c >> 4)])\(digits[Int(c & 15)])"
     }

@@ -77,7 +77,7 @@ public struct LiveSystem: DoctorSystem {
         var template = Array("\(directory)/launchprof-doctor-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { return nil }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer {
             close(fd)
             unlink(path)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaunchCore
 
 /// Whether an executable is a Swift binary with debug information (`.debug_*` and `swift5_*`
 /// sections), the kind whose DWARF 5 stops Valgrind 3.19: read from its ELF section headers with
@@ -14,8 +15,7 @@ enum ELFDebugSections {
     /// `true` when `path` is a 64-bit little-endian ELF file with a section whose name starts with
     /// `.debug_` and, with `swift`, one whose name starts with `swift5_` (Swift's metadata).
     static func present(in path: String, swift: Bool = false) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard let fd = try? FileIO.openRegularFile(path).fd else { return false }
         defer { close(fd) }
         guard let header = read(fd, at: 0, count: 64), header.count == 64,
             header[0] == 0x7f, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"), header[3] == UInt8(ascii: "F"),

@@ -160,8 +160,7 @@ public struct TraceCapture: Equatable, Sendable {
 
     /// `path` made absolute against the current directory.
     static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return FileIO.resolve(path, relativeTo: String(cString: cwd))
+        guard !path.hasPrefix("/"), let cwd = FileIO.currentDirectory() else { return path }
+        return FileIO.resolve(path, relativeTo: cwd)
     }
 }

@@ -23,7 +23,7 @@ extension CheckPlan {
         // On a device tier every phase is stretched past the absolute floor: the rows are judged together.
         let thresholds = try options.thresholds.thresholds().forResults(candidate.header, baselineResult?.header)
         let comparison =
-            try sides.sequential?.comparison
+            sides.sequential?.comparison
             ?? Comparison(
                 baseline: baselineResult?.table ?? candidateTable, candidate: candidateTable, thresholds: thresholds,
                 paired: options.baselineManifest != nil && sides.metric == .time, metric: sides.metric)

@@ -52,6 +52,42 @@ import LaunchprofTestSupport
         #expect(reason(sparse, limit: InputLimit.asset.bytes)?.contains("larger than the limit of 64 MiB") == true)
     }
 
+    /// The chunked reader (Callgrind's and perf's files) refuses what the whole-file reader does.
+    func chunkedReason(_ path: String) -> String? {
+        do {
+            _ = try FileIO.readChunks(path, limit: 1 << 20) { (pending: inout [UInt8]) throws(CoreError) in pending.removeAll() }
+            return nil
+        } catch {
+            guard case .unreadable(let reason) = error else { return "not unreadable: \(error)" }
+            return reason
+        }
+    }
+
+    @Test func theChunkedReaderRefusesFIFOsDevicesAndDirectoriesWithoutWaiting() {
+        let fifo = directory() + "/callgrind.out"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(chunkedReason(fifo)?.hasPrefix("is a FIFO (named pipe), not a regular file") == true)
+        let link = directory() + "/perf.txt"
+        #expect(symlink("/dev/zero", link) == 0)
+        #expect(chunkedReason(link)?.hasPrefix("is a character device, not a regular file") == true)
+        #expect(chunkedReason(directory())?.hasPrefix("is a directory, not a regular file") == true)
+        #expect(chunkedReason(directory() + "/missing")?.contains("No such file or directory") == true)
+    }
+
+    @Test func theChunkedReaderReadsARegularFileToTheEnd() throws {
+        let path = directory() + "/lines.txt"
+        try FileIO.writeAtomically([UInt8]("one\ntwo\nthree".utf8), to: path)
+        var lines = 0
+        let rest = try FileIO.readChunks(path, limit: 1 << 20) { (pending: inout [UInt8]) throws(CoreError) in
+            while let newline = pending.firstIndex(of: 10) {
+                lines += 1
+                pending.removeSubrange(...newline)
+            }
+        }
+        #expect(lines == 2)
+        #expect(rest == Array("three".utf8))
+    }
+
     @Test func limitsAreDescribedInTheirUnits() {
         #expect(InputLimit.describe(InputLimit.theme.bytes) == "16 MiB")
         #expect(InputLimit.describe(1 << 30) == "1 GiB")

@@ -11,7 +11,7 @@ import LaunchprofTestSupport
 /// real launch has: the exporter terminates and writes well-formed SVG with finite coordinates.
 @Suite struct SVGAxisTests {
     static let spans: [Double] = [
-        .nan, .infinity, -.infinity, 0, -1, 1e-320, .leastNormalMagnitude, 1e-6, 1e300,
+        .nan, .infinity, -.infinity, 0, -1, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-6, 1e300,
         .greatestFiniteMagnitude
     ]
 

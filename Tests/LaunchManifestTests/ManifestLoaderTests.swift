@@ -141,6 +141,6 @@ import Testing
     }
 
     @Test func syntaxErrorsGiveLineAndColumn() {
-        #expect(message("{\n  \"theme\": \"t\",\n  \"screen\": {,}\n}") == "dir/m.json: invalid JSON at line 3, column 14")
+        #expect(message("{\n  \"theme\": \"t\",\n  \"screen\": {,}\n}") == "dir/m.json: invalid JSON at line 3, column 14: unexpected ','")
     }
 }

@@ -61,7 +61,7 @@ final class BisectWorktree {
 
     /// Calls `body` with the work tree as the current directory, and goes back after.
     func inside<R>(_ body: () throws -> R) throws -> R {
-        let previous = Self.currentDirectory()
+        let previous = FileIO.currentDirectory() ?? "/"
         guard chdir(path) == 0 else { throw InputError.bisect(.cannotEnterWorktree(path: path, reason: String(cString: strerror(errno)))) }
         defer { _ = chdir(previous) }
         return try body()
@@ -72,10 +72,4 @@ final class BisectWorktree {
 
     /// The build's `TMPDIR`: beside the work tree, removed with it.
     var buildTemporary: String { path + ".tmp" }
-
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(cString: buffer)
-    }
 }
