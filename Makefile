@@ -148,6 +148,8 @@ INSTRUCTION_TRIALS ?= 100
 INSTRUCTION_CHANGE_TRIALS ?= 20
 TIME_TRIALS ?= 20
 PROGRAM_TRIALS ?= 20
+# Separate invocations of `run --tier` whose medians say what the host moves between them (tier-drift).
+DRIFT_INVOCATIONS ?= 12
 FUNCTION_TRIALS ?= 20
 bench-gate: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product launchprof-bench
@@ -158,6 +160,7 @@ bench-gate: setup
 	.build/release/launchprof-bench gate time-auto $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-10 $(TIME_TRIALS) $(TIME_TRIALS)
 	.build/release/launchprof-bench gate time-tier $(TIME_TRIALS) $(TIME_TRIALS)
+	.build/release/launchprof-bench tier-drift $(DRIFT_INVOCATIONS) 20
 
 # Fuzzes every parser with libFuzzer + AddressSanitizer (build in .build-fuzz), FUZZ_SECONDS each
 # (default 60), from the seed corpus in Tests/Fuzz/Corpus; crashing inputs land in Tests/Fuzz/Regressions.

@@ -21,6 +21,10 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var taps: TapRecord?
     /// CPU time and exit of the process, for runs of `launchprof exec`; `nil` for the built-in app's.
     public var process: ProcessRecord?
+    /// The core's clock, in GHz (0.05 to 20), that the run's emulated waits read and its phases were
+    /// stretched at, on a device tier whose calibration holds at a clock (the app's `x-clock` line,
+    /// ``ClockTries``); `nil` elsewhere, and in results made before it was recorded.
+    public var clockGigahertz: Double?
     /// The run's function profile by phase (`--functions`): in memory only, never written (a result
     /// keeps one run's, summarized: ``LaunchResult/functions``).
     public var functionProfile: RunFunctionProfile? = nil
@@ -33,7 +37,7 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public var spawnReading: UInt64? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case index, pid, total, phases, marks, counters, deferred, peakResidentBytes, instructions, taps, process
+        case index, pid, total, phases, marks, counters, deferred, peakResidentBytes, instructions, taps, process, clockGigahertz
     }
 
     public init(

@@ -156,6 +156,7 @@ public struct TextReportExporter: ResultExporter {
                 }
                 text += ", emulating \(PlainText.oneLine(tier.name)) (\(factors.joined(separator: ", ")))"
                 if let calibration = tier.calibration { text += " on \(Self.calibrationPhrase(calibration))" }
+                if let clocks = Self.runClocksPhrase(result.runs) { text += ", \(clocks)" }
                 if let throttle = result.command?.throttle { text += ": \(PlainText.oneLine(throttle))" }
             }
         } else {
@@ -174,6 +175,15 @@ public struct TextReportExporter: ResultExporter {
     static func calibrationPhrase(_ info: CalibrationInfo) -> String {
         let which = info.source == "cache" ? "the cached" : info.source == "baseline" ? "the baseline's" : "a new"
         return "\(which) calibration of \(PlainText.oneLine(info.made))"
+    }
+
+    /// `runs stretched at 3.19–3.23 GHz`: the core's clock a tier's runs read and were stretched at
+    /// (``RunRecord/clockGigahertz``), or `nil` when no run recorded one.
+    static func runClocksPhrase(_ runs: [RunRecord]) -> String? {
+        let clocks = runs.compactMap(\.clockGigahertz)
+        guard let low = clocks.min(), let high = clocks.max() else { return nil }
+        let (from, to) = (DurationFormat.fixed(low, decimals: 2), DurationFormat.fixed(high, decimals: 2))
+        return "runs stretched at \(from == to ? from : "\(from)–\(to)") GHz"
     }
 
     /// One line of counters that explain time, e.g. `19 keys laid out · 4 images decoded`, from the first run.

@@ -8,7 +8,8 @@ extension ResultStreamParser {
 
     // The keys of each typed object, in the order of the indices their parsers switch on.
     static let runKeys = KeySet([
-        "phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process"
+        "phases", "total", "index", "pid", "marks", "counters", "deferred", "peakResidentBytes", "instructions", "taps", "process",
+        "clockGigahertz"
     ])
     static let processKeys = KeySet(["user", "system", "exitStatus", "signal", "killedOverMemoryLimit", "counters"])
     static let phaseCounterKeys = KeySet([
@@ -91,7 +92,14 @@ extension ResultStreamParser {
                 f.instructions = count
             }
         case 9: if try !isNull() { try taps() }
-        default: if try !isNull() { try process() }
+        case 10: if try !isNull() { try process() }
+        default:
+            if try !isNull() {
+                let clock = try doubleValue()
+                guard ClockProbe.plausibleGigahertz.contains(clock) else {
+                    throw schema("a clock must be between 0.05 and 20 GHz, found \(clock)")
+                }
+            }
         }
     }
 

@@ -28,6 +28,16 @@ import LaunchCore
         #expect(throws: CoreError.self) { try parse(["launchprof 1", "background soon"]) }
     }
 
+    @Test func theClockARunStretchedAtIsRecordedAndAnImplausibleOneIgnored() throws {
+        let lines = ["launchprof 1", "begin 2000 0 cpu work", "end 3000 0 work"]
+        #expect(try parse(lines + ["x-clock 3.2153", "done 3000"]).clockGigahertz == 3.2153)
+        #expect(try parse(lines + ["done 3000"]).clockGigahertz == nil)
+        // An extension: what is no plausible clock (0.05 to 20 GHz) is ignored, never an error.
+        for bad in ["x-clock", "x-clock fast", "x-clock 0", "x-clock -4", "x-clock 21", "x-clock nan", "x-clock inf", "x-clock 3.2 GHz"] {
+            #expect(try parse(lines + [bad, "done 3000"]).clockGigahertz == nil, "\(bad)")
+        }
+    }
+
     @Test func theWriterPutsABackgroundLineBeforeTheBackgroundStep() {
         let recorder = PhaseRecorder(clock: .startNow())
         recorder.phase("work") {}

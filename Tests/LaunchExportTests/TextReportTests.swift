@@ -165,6 +165,18 @@ import LaunchprofTestSupport
         #expect(TextReportExporter().countersLines(result) == ["Counts: 1 things 1 · 2 things 2 · 3 things 3"])
     }
 
+    @Test func theHeaderGivesTheClocksATiersRunsWereStretchedAt() {
+        var result = SampleResult.classic(runs: 3)
+        let tier = TierInfo(name: "iphone-3gs", factors: [.cpu: 40], memoryBudget: nil, hostReference: [:])
+        result.configuration = RunConfiguration(runs: 3, warmup: 0, mode: .warm, timeout: 60, tier: tier)
+        #expect(!TextReportExporter().header(result).contains("stretched at"))
+        result.runs[0].clockGigahertz = 3.194
+        result.runs[2].clockGigahertz = 3.2261
+        #expect(TextReportExporter().header(result).contains("(cpu ×40.0), runs stretched at 3.19–3.23 GHz, on "))
+        result.runs[2].clockGigahertz = 3.191
+        #expect(TextReportExporter.runClocksPhrase(result.runs) == "runs stretched at 3.19 GHz")
+    }
+
     @Test func theHeaderWrapsAtItsCommas() {
         var result = SampleResult.classic()
         result.configuration = RunConfiguration(runs: 10, warmup: 1, mode: .warm, timeout: 60)

@@ -16,6 +16,21 @@ import Glibc
         #expect(decoded.runs[0].counters[1].value == 1_234_567)
     }
 
+    @Test func aRunsClockRoundTripsAndAnImplausibleOneIsRefusedWithItsPlace() throws {
+        var original = SampleResult.classic(runs: 2)
+        original.runs[1].clockGigahertz = 3.21
+        let bytes = try ResultFile.encode(original)
+        let decoded = try ResultFile.decode(bytes, path: "mem.json")
+        #expect(decoded.runs.map(\.clockGigahertz) == [nil, 3.21])
+        let text = String(decoding: bytes, as: UTF8.self)
+        for bad in ["0", "-1", "25", "\"fast\""] {
+            let edited = Array(text.replacingOccurrences(of: "\"clockGigahertz\" : 3.21", with: "\"clockGigahertz\" : \(bad)").utf8)
+            #expect(edited != Array(text.utf8))
+            #expect(throws: ResultError.self, "\(bad)") { try ResultFile.decode(edited, path: "r.json") }
+            do { _ = try ResultFile.decode(edited, path: "r.json") } catch { #expect("\(error)".contains("runs[1].clockGigahertz"), "\(error)") }
+        }
+    }
+
     @Test func roundTripThroughAFile() throws {
         let path = TemporaryDirectory.uniquePath("roundtrip.json")
         defer { unlink(path) }

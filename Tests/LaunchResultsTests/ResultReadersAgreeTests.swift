@@ -29,6 +29,7 @@ import Glibc
             result.runs[r].process?.killedOverMemoryLimit = false
             result.runs[r].process?.counters = Self.counters
             result.runs[r].deferred = ["later"]
+            result.runs[r].clockGigahertz = 3.2
             result.runs[r].counters = [CounterRecord(name: "images", value: 3)]
             for p in result.runs[r].phases.indices {
                 result.runs[r].phases[p].instructions = 1000

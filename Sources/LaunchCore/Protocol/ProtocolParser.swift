@@ -50,6 +50,8 @@ public struct ProtocolParser {
     /// Taps the program dropped (`tap-lost <key>` lines).
     public private(set) var tapsLost = 0
     private var peak: Int?
+    /// The clock a run on a device tier said it stretched at (`x-clock <GHz>`).
+    private var clock: Double?
 
     public init(spawnReading: UInt64) {
         self.spawnReading = spawnReading
@@ -86,8 +88,11 @@ public struct ProtocolParser {
     /// One line after the greeting: `verb rest`.
     private mutating func apply(_ verb: ProtocolVerb, _ rest: Substring, line: Substring) throws(CoreError) {
         switch verb {
-        case .progress, .clock:
-            return  // For the launcher's progress bar (ProcessLauncher reads it), and for readers of the protocol; no part of the run.
+        case .progress:
+            return  // For the launcher's progress bar (ProcessLauncher reads it); no part of the run.
+        case .clock:
+            // An extension: a reading that is no plausible clock is ignored, as an unknown extension is.
+            if let value = Double(rest), ClockProbe.plausibleGigahertz.contains(value) { clock = value }
         case .greeting:
             throw fail("a second greeting \(PlainText.quoted(line)): it must be the first line only")
         case .main:
@@ -278,6 +283,7 @@ public struct ProtocolParser {
             index: index, pid: pid, total: launchEnd, phases: all, marks: marks,
             counters: counters, deferred: deferred)
         record.peakResidentBytes = peak
+        record.clockGigahertz = clock
         return record
     }
 

@@ -10,7 +10,8 @@ public enum ProtocolVerb: String, CaseIterable, Sendable {
     /// An extension (`x-` prefix): readers that do not know it ignore it.
     case progress = "x-progress"
     /// `x-clock <GHz>`: the core's clock a run on a device tier read while its waits spun, at which
-    /// it was stretched (``ClockTries``). An extension, for whoever reads the protocol (no part of the run).
+    /// it was stretched (``ClockTries``). An extension: the run records it (``RunRecord/clockGigahertz``),
+    /// and a reading outside ``ClockProbe/plausibleGigahertz`` is ignored.
     case clock = "x-clock"
 
     /// Lines whose verb starts with this are extensions, ignored by readers that do not know them.
