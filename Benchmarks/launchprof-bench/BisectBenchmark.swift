@@ -12,7 +12,7 @@ import LaunchCore
 /// and others); and the search itself over every position with a planted verdict (no measuring).
 struct BisectBenchmark {
     /// The launchprof measured: `LAUNCHPROF` in the environment, or the release build.
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
     var culprits = [1, 17, 32, 45, 63]
     let commitsAfterGood = 63
     let goal = 7

@@ -10,7 +10,7 @@ import LaunchTiers
 /// "Counted in clock cycles"); the clock each calibration's processes saw is printed too. The cache is
 /// a temporary `$XDG_CACHE_HOME`, so the user's is untouched.
 struct CalibrationBenchmark {
-    let executable = ".build/release/launchprof"
+    let executable = benchedLaunchprof
     var invocations = 20
     var calibrations = 10
 

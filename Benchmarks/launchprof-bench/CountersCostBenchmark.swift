@@ -12,7 +12,7 @@ import LaunchCore
 struct CountersCostBenchmark {
     var rounds = 20
     var runs = 5
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     func run() {
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "-"

@@ -18,7 +18,7 @@ import LaunchStats
 struct DiffScaleBenchmark {
     var phases = 10_000
     var runs = 100
-    let executable = ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     /// Runs the benchmark and prints its lines (or why it could not run).
     func report() {

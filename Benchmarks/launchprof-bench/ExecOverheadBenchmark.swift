@@ -23,7 +23,7 @@ struct ExecOverheadBenchmark {
         var ours: [Double] = [], theirs: [Double] = []
         for round in 0..<rounds {
             let result = "\(directory)/exec-\(round).json", export = "\(directory)/hyperfine-\(round).json"
-            guard run(".build/release/launchprof", ["exec", "--runs", String(runs), "--warmup", "3", "--quiet", "--output", result, "--", "/bin/true"]),
+            guard run(benchedLaunchprof, ["exec", "--runs", String(runs), "--warmup", "3", "--quiet", "--output", result, "--", "/bin/true"]),
                 run(hyperfine, ["-N", "--runs", String(runs), "--warmup", "3", "--style", "none", "--export-json", export, "/bin/true"])
             else {
                 print("exec overhead: a run failed")

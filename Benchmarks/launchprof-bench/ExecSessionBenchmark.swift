@@ -41,7 +41,7 @@ struct ExecSessionBenchmark {
         var ours: [Double] = [], theirs: [Double] = []
         var ourCPU: [Double] = [], theirCPU: [Double] = []
         for round in 0..<rounds {
-            let lp = { measured(".build/release/launchprof", ["exec", "--runs", String(runs), "--quiet", "--", "/bin/true"]) }
+            let lp = { measured(benchedLaunchprof, ["exec", "--runs", String(runs), "--quiet", "--", "/bin/true"]) }
             let hf = { measured(hyperfine, ["-N", "--runs", String(runs), "--style", "none", "/bin/true"]) }
             // A B, then B A: neither side always goes first.
             let (a, b) =
@@ -82,7 +82,7 @@ struct ExecSessionBenchmark {
             let result = "\(directory)/bias-\(round).json", export = "\(directory)/bias-\(round)-hyperfine.json"
             let lp = {
                 ExecOverheadBenchmark.run(
-                    ".build/release/launchprof", ["exec", "--runs", String(biasRuns), "--warmup", "1", "--quiet", "--output", result, "--"] + command)
+                    benchedLaunchprof, ["exec", "--runs", String(biasRuns), "--warmup", "1", "--quiet", "--output", result, "--"] + command)
             }
             let hf = {
                 ExecOverheadBenchmark.run(

@@ -18,7 +18,7 @@ struct FunctionGateBenchmark: Sendable {
     var percent = 2.0
     /// The function the work is added to, and how the report names it.
     static let function = "fillRoundedRect"
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     /// A manifest whose drawing calls `fillRoundedRect` with `iterations` more steps of work each time:
     /// the instruction gate's manifest (its slowdown at 0), with `test.slowFunction` added.
@@ -108,7 +108,7 @@ struct FunctionGateBenchmark: Sendable {
 /// `pairs` times; the ratio of the median wall times (goal ≤ 1.3).
 struct FunctionCostBenchmark: Sendable {
     var pairs = 5
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     func run() throws {
         guard FileIO.exists(executable) else { return print("build first: swift build -c release --product launchprof") }

@@ -66,7 +66,7 @@ struct GateBenchmark: Sendable {
     /// The change cells, in percent more drawing work.
     var changePercents: [Double] = [1, 2, 5, 10]
     /// The launchprof measured: `LAUNCHPROF` in the environment, or the release build.
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     /// What the change cells' fraction is of: CPU time on a tier (what it stretches), rows elsewhere
     /// (the instruction gate's: instructions grow by the fraction).

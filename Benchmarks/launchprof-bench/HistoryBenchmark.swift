@@ -13,7 +13,7 @@ struct HistoryBenchmark {
     var phases = 50
     var runs = 10
     var stored = 200
-    let executable = ".build/release/launchprof"
+    let executable = benchedLaunchprof
     let helper = DiffScaleBenchmark()
 
     func report() {

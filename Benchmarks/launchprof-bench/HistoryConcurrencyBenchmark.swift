@@ -18,7 +18,7 @@ struct HistoryConcurrencyBenchmark {
     var writers = 8
     var rounds = 3
     /// The launchprof measured (`launchprof-bench history-concurrency PATH` for another build).
-    var executable = ".build/release/launchprof"
+    var executable = benchedLaunchprof
     let helper = DiffScaleBenchmark()
 
     func report() {

@@ -26,7 +26,7 @@ struct HistoryDetectionBenchmark {
     var invocations = 5
     var seed: UInt64 = 30
     var reuse: String?
-    let executable = ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     func report() {
         do { try run() } catch { print("history detect: failed: \(error)") }

@@ -19,7 +19,7 @@ struct ProgramGateBenchmark: Sendable {
     /// The candidate's extra work in `computing`, in percent.
     var percent = 2
     /// The launchprof measured: `LAUNCHPROF` in the environment, or the release build.
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     struct Trial: Sendable {
         var exit: Int32

@@ -16,7 +16,7 @@ import LaunchStats
 struct SampleCostBenchmark {
     var pairs = 5
     var runsPerSide = 5
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
 
     func run() throws {
         guard FileIO.exists(executable) else { return print("build first: swift build -c release --product launchprof") }

@@ -20,7 +20,7 @@ import LaunchTiers
 struct TierDriftBenchmark {
     var invocations = 12
     var runs = 20
-    let executable = ProcessInfo.processInfo.environment["LAUNCHPROF"] ?? ".build/release/launchprof"
+    let executable = benchedLaunchprof
     /// check's default relative threshold, and the gate's slowdown (both as fractions).
     static let threshold = 0.05
     static let slowdown = 0.10
