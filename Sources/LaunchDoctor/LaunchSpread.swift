@@ -76,5 +76,5 @@ public struct LaunchSpread: Equatable, Sendable {
         return [spread, detect]
     }
 
-    private func percent(_ share: Double) -> String { SecondsFormat.format(share * 100, precision: 1) + "%" }
+    func percent(_ share: Double) -> String { SecondsFormat.format(share * 100, precision: 1) + "%" }
 }

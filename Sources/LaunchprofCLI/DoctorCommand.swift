@@ -14,6 +14,7 @@ struct DoctorCommand: ParsableCommand {
             Examples:
               launchprof doctor
               launchprof doctor --format json
+              launchprof doctor --tier iphone-3gs   # and a tier's spread, about 8 s more
             """
     )
 
@@ -27,9 +28,20 @@ struct DoctorCommand: ParsableCommand {
     @Flag(name: .customLong("no-launch"), help: "Skip the launches (the spread and detectable-change findings).")
     var noLaunch = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also launch the default fixture on this device tier for about 8 s more: how far a tier's 20-run median moves here, and the smallest slowdown a check against a stored baseline can see on it (tier-spread).",
+            valueName: "name"))
+    var tier: String?
+
+    func validate() throws {
+        if noLaunch, tier != nil { throw ValidationError("--tier launches the default fixture: it cannot go with --no-launch") }
+    }
+
     func run() throws {
         var findings = Doctor(system: LiveSystem()).findings()
-        if !noLaunch { findings += try DoctorLaunch.findings() }
+        if !noLaunch { findings += try DoctorLaunch.findings(tier: tier) }
         print(format == .json ? DoctorReport.json(findings) : DoctorReport.text(findings), terminator: "")
     }
 }

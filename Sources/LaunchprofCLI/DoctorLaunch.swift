@@ -2,11 +2,11 @@ import LaunchCore
 import LaunchDoctor
 
 /// `doctor`'s launch findings: the default fixture launched for about 3 s, its run-to-run spread,
-/// and the smallest slowdown `check --runs auto` can detect with it (``LaunchSpread``).
+/// and the smallest slowdown `check --runs auto` can detect with it (``LaunchSpread``); with
+/// `--tier NAME`, the same launch on that tier for about 8 s (`tier-spread`).
 enum DoctorLaunch {
-    /// The default launch, measured for about 3 s (5 to 20 runs after a warm-up): its spread, and
-    /// what `check --runs auto` can detect with it at the default budget.
-    static func findings() throws -> [Finding] {
+    /// The launch findings; `tier` (resolved before anything is launched) adds `tier-spread`.
+    static func findings(tier: String? = nil) throws -> [Finding] {
         guard DefaultManifest.locate() != nil else {
             return [
                 Finding(
@@ -14,20 +14,39 @@ enum DoctorLaunch {
                     advice: "run doctor from the launchprof checkout")
             ]
         }
-        let profile = try AppLaunchPlan(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"]))
+        let plain = try plan([])
+        let onTier = try tier.map { try plan(["--tier", $0]) }
+        guard let (spread, overhead) = try measure(plain, seconds: 3) else {
+            return [Finding(id: "launch-spread", status: .problem, summary: "the default launch gave fewer than 5 usable runs")]
+        }
+        var findings = spread.findings(overhead: overhead)
+        if let tier, let onTier {
+            findings.append(
+                try measure(onTier, seconds: 8)?.spread.tierFinding(tier: tier)
+                    ?? Finding(id: "tier-spread", status: .problem, summary: "the default launch on \(PlainText.oneLine(tier)) gave fewer than 5 usable runs"))
+        }
+        return findings
+    }
+
+    /// The default launch after a warm-up, quietly, with `arguments` added (a tier).
+    static func plan(_ arguments: [String]) throws -> AppLaunchPlan {
+        try AppLaunchPlan(options: try ProfileOptions.parse(["--warmup", "1", "--quiet"] + arguments))
+    }
+
+    /// `profile` measured for about `seconds` (5 to 20 runs after a warm-up, as many as fit): the
+    /// spread of its totals, and launchprof's own cost a run beyond the launch; `nil` with fewer
+    /// than 5 usable runs.
+    static func measure(_ profile: AppLaunchPlan, seconds: Double) throws -> (spread: LaunchSpread, overhead: Double)? {
         let runner = PlanRunner(quiet: true)
-        // A warm-up and one run, timed whole (launchprof's own cost included), set how many runs fit in about 3 s.
+        // A warm-up and one run, timed whole (launchprof's own cost included), set how many runs fit.
         var start = MonotonicClock.nanoseconds()
         _ = try runner.run(profile, runs: 1)
         let perRun = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / 2
-        let runs = min(20, max(5, Int(3 / max(perRun, 0.001))))
+        let runs = min(20, max(5, Int(seconds / max(perRun, 0.001))))
         start = MonotonicClock.nanoseconds()
         let result = try runner.run(profile, runs: runs)
         let wall = LaunchClock.seconds(MonotonicClock.nanoseconds() - start) / Double(runs + profile.warmup)
-        let totals = result.runs.map(\.total)
-        guard let spread = LaunchSpread(totals: totals) else {
-            return [Finding(id: "launch-spread", status: .problem, summary: "the default launch gave fewer than 5 usable runs")]
-        }
-        return spread.findings(overhead: max(0, wall - spread.median))
+        guard let spread = LaunchSpread(totals: result.runs.map(\.total)) else { return nil }
+        return (spread, max(0, wall - spread.median))
     }
 }

@@ -202,6 +202,29 @@ final class FakeSystem: DoctorSystem {
         #expect(LaunchSpread(totals: [0.05, 0.05, 0.05, 0.05]) == nil, "fewer than 5 runs")
     }
 
+    @Test func aTiersSpreadSaysWhatAStoredBaselineCheckCanSeeOnIt() throws {
+        // 800 ms ± about 1% on a tier: a 20-run median moves by ~0.3%, and a check sees little over its 5%.
+        let steady = try #require(LaunchSpread(totals: [0.800, 0.808, 0.792, 0.804, 0.796, 0.801, 0.799, 0.806, 0.794, 0.800]))
+        let ok = steady.tierFinding(tier: "iphone-3gs")
+        #expect(ok.id == "tier-spread" && ok.status == .ok)
+        #expect(ok.summary.hasPrefix("on iphone-3gs, 10 runs of the default launch: median 800 ms, robust spread ±"))
+        #expect(ok.summary.contains("a check against a stored baseline (20 runs a side) can see a slowdown of about 5."), "\(ok.summary)")
+        // Two modes 25% apart (a tier's runs on a noisy host): the median moves by a few percent alone,
+        // though the median absolute deviation is small, and only a large change is seen.
+        let noisy = try #require(LaunchSpread(totals: [0.66, 0.84, 0.88, 0.89, 0.85, 0.87, 0.70, 0.86, 0.66, 0.82, 0.83, 0.85]))
+        let warned = noisy.tierFinding(tier: "iphone-3gs")
+        #expect(warned.status == .warning)
+        #expect(warned.summary.hasSuffix("smaller regressions on this tier pass unnoticed"))
+        #expect(warned.advice.contains("--baseline-manifest"))
+        // More runs a side make a median that moves less, and a smaller change seen.
+        func seen(_ finding: Finding) throws -> Double {
+            let text = try #require(finding.summary.split(separator: "see a slowdown of about ").last?.split(separator: "%").first)
+            return try #require(Double(text))
+        }
+        #expect(try seen(noisy.tierFinding(tier: "t", runs: 80)) < seen(warned))
+        #expect(try seen(warned) > 10 && seen(warned) < 40, "\(warned.summary)")
+    }
+
     @Test func aProcStatLineIsParsedWithAwkwardNames() {
         let line = "4242 (my prog) (x)) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 37 0 0 20 0 1 0 100 1000000 200"
         #expect(ProcessSample.parse(stat: line) == ProcessSample(pid: 4242, name: "my prog) (x)", ticks: 287))
