@@ -40,8 +40,9 @@ struct DoctorCommand: ParsableCommand {
     }
 
     func run() throws {
+        let launch = noLaunch ? nil : try DoctorLaunch(tier: tier)
         var findings = Doctor(system: LiveSystem()).findings()
-        if !noLaunch { findings += try DoctorLaunch.findings(tier: tier) }
+        if let launch { findings += try launch.findings() }
         print(format == .json ? DoctorReport.json(findings) : DoctorReport.text(findings), terminator: "")
     }
 }

@@ -4,25 +4,33 @@ import LaunchDoctor
 /// `doctor`'s launch findings: the default fixture launched for about 3 s, its run-to-run spread,
 /// and the smallest slowdown `check --runs auto` can detect with it (``LaunchSpread``); with
 /// `--tier NAME`, the same launch on that tier for about 8 s (`tier-spread`).
-enum DoctorLaunch {
-    /// The launch findings; `tier` (resolved before anything is launched) adds `tier-spread`.
-    static func findings(tier: String? = nil) throws -> [Finding] {
-        guard DefaultManifest.locate() != nil else {
+struct DoctorLaunch {
+    /// The default launch, and on `--tier` the same on that tier; `nil` without the default fixture.
+    let plain: AppLaunchPlan?
+    let onTier: (name: String, plan: AppLaunchPlan)?
+
+    /// Resolves the launches (an unknown tier is refused here, before any check or launch).
+    init(tier: String?) throws {
+        plain = DefaultManifest.locate() == nil ? nil : try Self.plan([])
+        onTier = plain == nil ? nil : try tier.map { ($0, try Self.plan(["--tier", $0])) }
+    }
+
+    /// The launch findings; a tier adds `tier-spread`.
+    func findings() throws -> [Finding] {
+        guard let plain else {
             return [
                 Finding(
                     id: "launch-spread", status: .note, summary: "\(DefaultManifest.relativePath) was not found: the launch was not measured",
                     advice: "run doctor from the launchprof checkout")
             ]
         }
-        let plain = try plan([])
-        let onTier = try tier.map { try plan(["--tier", $0]) }
-        guard let (spread, overhead) = try measure(plain, seconds: 3) else {
+        guard let (spread, overhead) = try Self.measure(plain, seconds: 3) else {
             return [Finding(id: "launch-spread", status: .problem, summary: "the default launch gave fewer than 5 usable runs")]
         }
         var findings = spread.findings(overhead: overhead)
-        if let tier, let onTier {
+        if let (tier, plan) = onTier {
             findings.append(
-                try measure(onTier, seconds: 8)?.spread.tierFinding(tier: tier)
+                try Self.measure(plan, seconds: 8)?.spread.tierFinding(tier: tier)
                     ?? Finding(id: "tier-spread", status: .problem, summary: "the default launch on \(PlainText.oneLine(tier)) gave fewer than 5 usable runs"))
         }
         return findings

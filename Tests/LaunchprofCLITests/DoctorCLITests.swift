@@ -25,4 +25,16 @@ import LaunchCore
         #expect((document["verdict"] as? String)?.hasPrefix("launchprof doctor: ") == true)
         #expect(try CLI.run(["doctor", "--format", "xml"]).status == 2)
     }
+
+    @Test func aBadTierIsRefusedBeforeAnythingIsLaunched() throws {
+        for name in ["nope", "", "a\nb<x>"] {
+            let outcome = try CLI.run(["doctor", "--tier", name])
+            #expect(outcome.status == 2, "\(name)")
+            #expect(outcome.stdout.isEmpty, "no report for a refused tier: \(outcome.stdout)")
+            #expect(outcome.stderr.contains("unknown tier '\(name.replacingOccurrences(of: "\n", with: "\\n"))'"), "\(outcome.stderr)")
+        }
+        let both = try CLI.run(["doctor", "--tier", "iphone-3gs", "--no-launch"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("cannot go with --no-launch"))
+    }
 }
